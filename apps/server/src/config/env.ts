@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { REPO_ROOT, WEB_DIST_DIR } from './paths';
+
+/**
+ * The whole configuration, parsed once at start from the environment. A bad value stops
+ * the server with one message naming every bad key. Secrets have no defaults outside demo
+ * mode; in demo mode they are generated once and kept in `<DATA_DIR>/secrets.json`.
+ */
+const booleanString = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+const envSchema = z
+  .object({
+    TRIALPULSE_MODE: z.enum(['production', 'demo', 'test']).default('production'),
+    PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+    HOST: z.string().min(1).optional(),
+    PUBLIC_URL: z.url().optional(),
+    DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, '.data')),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
+      .optional(),
+    APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    TOKEN_ENCRYPTION_KEY: z
+      .string()
+      .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes in base64')
+      .optional(),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    MAIL_FROM: z.string().min(3).default('TrialPulse <no-reply@trialpulse.local>'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+    PROCESS_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
+    JOBS_ENABLED: booleanString.default(true),
+    SERVE_WEB: booleanString.default(true),
+    WEB_DIST_DIR: z.string().min(1).default(WEB_DIST_DIR),
+    RECAPTCHA_SITE_KEY: z.string().min(1).optional(),
+    RECAPTCHA_SECRET_KEY: z.string().min(1).optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.TRIALPULSE_MODE !== 'production') return;
+    for (const key of ['APP_SECRET', 'TOKEN_ENCRYPTION_KEY', 'PUBLIC_URL', 'SMTP_URL'] as const) {
+      if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
+    }
+  });
+
+export type RawEnv = z.infer<typeof envSchema>;
+
+export type Config = Omit<RawEnv, 'APP_SECRET' | 'TOKEN_ENCRYPTION_KEY' | 'HOST' | 'PUBLIC_URL'> & {
+  APP_SECRET: string;
+  TOKEN_ENCRYPTION_KEY: string;
+  HOST: string;
+  PUBLIC_URL: string;
+  isProduction: boolean;
+  isDemo: boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly badKeys: string[], detail: string) {
+    super(`Invalid configuration: ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; throws ConfigError naming every bad key. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const definedOnly = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = envSchema.safeParse(definedOnly);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+    const keys = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0])))];
+    throw new ConfigError(keys, problems.join('; '));
+  }
+  const env = parsed.data;
+  // Production has both secrets (checked above); demo and test generate missing ones.
+  const secrets =
+    env.APP_SECRET && env.TOKEN_ENCRYPTION_KEY
+      ? { APP_SECRET: env.APP_SECRET, TOKEN_ENCRYPTION_KEY: env.TOKEN_ENCRYPTION_KEY }
+      : loadOrCreateLocalSecrets(env.DATA_DIR, env);
+  const host = env.HOST ?? (env.TRIALPULSE_MODE === 'production' ? '0.0.0.0' : '127.0.0.1');
+  return {
+    ...env,
+    ...secrets,
+    HOST: host,
+    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    isProduction: env.TRIALPULSE_MODE === 'production',
+    isDemo: env.TRIALPULSE_MODE === 'demo',
+  };
+}
+
+/**
+ * Demo and test secrets: generated once per data directory and reused, so sessions and
+ * encrypted provider tokens survive a restart of `npm start`.
+ */
+function loadOrCreateLocalSecrets(
+  dataDir: string,
+  given: Pick<RawEnv, 'APP_SECRET' | 'TOKEN_ENCRYPTION_KEY'>,
+): { APP_SECRET: string; TOKEN_ENCRYPTION_KEY: string } {
+  const file = path.join(dataDir, 'secrets.json');
+  let stored: Partial<Record<'APP_SECRET' | 'TOKEN_ENCRYPTION_KEY', string>> = {};
+  if (fs.existsSync(file)) stored = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const secrets = {
+    APP_SECRET: given.APP_SECRET ?? stored.APP_SECRET ?? randomBytes(48).toString('base64url'),
+    TOKEN_ENCRYPTION_KEY:
+      given.TOKEN_ENCRYPTION_KEY ?? stored.TOKEN_ENCRYPTION_KEY ?? randomBytes(32).toString('base64'),
+  };
+  if (stored.APP_SECRET !== secrets.APP_SECRET || stored.TOKEN_ENCRYPTION_KEY !== secrets.TOKEN_ENCRYPTION_KEY) {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
+  return secrets;
+}

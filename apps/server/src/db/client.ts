@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { Assume } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import { MIGRATIONS_DIR } from '../config/paths';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/**
+ * What `db.execute()` answers on both drivers (node-postgres QueryResult, PGlite Results):
+ * the rows. Row counts differ by driver (rowCount / affectedRows), so use `.returning()`.
+ */
+export type QueryRows<TRow> = { rows: TRow[] };
+export interface DbQueryResultHKT extends PgQueryResultHKT {
+  type: QueryRows<Assume<this['row'], Record<string, unknown>>>;
+}
+/** The Drizzle database, whichever driver is underneath. */
+export type Db = PgDatabase<DbQueryResultHKT, Schema>;
+
+/** Runs raw SQL with positional parameters; what pg-boss needs from us on PGlite. */
+export type SqlExecutor = {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+};
+
+export type Database = {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  executor: SqlExecutor;
+  /** Connection string for PostgreSQL mode (pg-boss opens its own pool there). */
+  connectionString?: string;
+  close(): Promise<void>;
+};
+
+export type DatabaseOptions =
+  | { kind: 'postgres'; connectionString: string; maxConnections?: number }
+  /**
+   * dataDir undefined → in-memory (tests). loadDataDir: start from a `dumpDataDir()` tarball
+   * instead of an empty cluster (tests use a migrated template; much faster than initdb).
+   */
+  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob };
+
+/** Opens the database: PGlite files under dataDir, in memory, or a PostgreSQL pool. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.kind === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: 5_000,
+    });
+    // A broken idle connection must not crash the process; the next query reconnects.
+    pool.on('error', () => undefined);
+    const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+    return {
+      kind: 'postgres',
+      db,
+      connectionString: options.connectionString,
+      executor: { executeSql: async (text, values) => pool.query(text, values as unknown[]) },
+      close: () => pool.end(),
+    };
+  }
+
+  if (options.dataDir) fs.mkdirSync(path.dirname(options.dataDir), { recursive: true });
+  const client = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+  await client.waitReady;
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    executor: {
+      // PGlite's `query` runs one statement with parameters; `exec` runs a script.
+      executeSql: async (text, values) => {
+        if (values && values.length > 0) return client.query(text, values);
+        const results = await client.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      },
+    },
+    close: () => client.close(),
+  };
+}
+
+/** Applies the committed drizzle-kit migrations; throws (and so exits non-zero) on failure. */
+export async function runMigrations(database: Database): Promise<void> {
+  if (database.kind === 'postgres') {
+    await migratePg(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+  } else {
+    await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+  }
+}

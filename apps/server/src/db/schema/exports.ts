@@ -1,0 +1,62 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, jsonb, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt, identityId, timestamptz, updatedAt } from './columns';
+import { teams } from './teams';
+import { trials } from './trials';
+import { users } from './users';
+
+export const exportStatusEnum = pgEnum('export_status', [
+  'pending',
+  'processing',
+  'completed',
+  'failed',
+]);
+export type ExportStatus = (typeof exportStatusEnum.enumValues)[number];
+
+/** The export request as stored (device-data spec §3: job_params). */
+export type ExportJobParams = {
+  fileName: string;
+  startDate: string;
+  endDate: string;
+  participantIds: number[];
+  metrics: string[];
+  deviceId: number;
+  exportMode: 'separate-tabs' | 'single-tab';
+  format?: 'csv' | 'xlsx';
+};
+
+/**
+ * Batch export jobs, processed by a worker, never inside the request. The file is written
+ * to a temporary path and renamed before the row becomes `completed`; files expire after
+ * 7 days (`expires_at`).
+ */
+export const exportJobs = pgTable(
+  'export_jobs',
+  {
+    id: identityId(),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'restrict' }),
+    trialId: integer('trial_id').references(() => trials.id, { onDelete: 'set null' }),
+    status: exportStatusEnum('status').notNull().default('pending'),
+    jobParams: jsonb('job_params').$type<ExportJobParams>().notNull(),
+    fileSize: bigint('file_size', { mode: 'number' }),
+    filePath: text('file_path'),
+    errorMessage: text('error_message'),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+    startedAt: timestamptz('started_at'),
+    completedAt: timestamptz('completed_at'),
+    expiresAt: timestamptz('expires_at'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('export_jobs_team_id_created_at_idx').on(t.teamId, t.createdAt),
+    index('export_jobs_created_by_created_at_idx').on(t.createdBy, t.createdAt),
+    index('export_jobs_trial_id_idx').on(t.trialId),
+    index('export_jobs_expires_at_idx').on(t.expiresAt),
+    check('export_jobs_file_size_non_negative', sql`${t.fileSize} IS NULL OR ${t.fileSize} >= 0`),
+  ],
+);

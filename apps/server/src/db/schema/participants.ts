@@ -1,0 +1,72 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  foreignKey,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  smallint,
+  text,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAt, identityId, updatedAt } from './columns';
+import { teams } from './teams';
+import { trials } from './trials';
+
+export const participantGenderEnum = pgEnum('participant_gender', [
+  'female',
+  'male',
+  'other',
+  'none',
+]);
+
+/**
+ * A trial participant. No personal health information: code, optional e-mail (stored
+ * lower-cased, unique per team), gender, age, notes. The suffix is digits and underscores
+ * (≤ 12), unique within the trial; participant_code = `{trial_code}-{suffix}`.
+ */
+export const participants = pgTable(
+  'participants',
+  {
+    id: identityId(),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'restrict' }),
+    trialId: integer('trial_id').notNull(),
+    participantCode: text('participant_code').notNull(),
+    participantCodeSuffix: text('participant_code_suffix').notNull(),
+    email: text('email'),
+    gender: participantGenderEnum('gender').notNull().default('none'),
+    age: smallint('age'),
+    notes: text('notes'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('participants_id_team_id_unique').on(t.id, t.teamId),
+    unique('participants_trial_code_suffix_unique').on(t.trialId, t.participantCodeSuffix),
+    uniqueIndex('participants_team_email_unique')
+      .on(t.teamId, t.email)
+      .where(sql`${t.email} IS NOT NULL`),
+    index('participants_team_id_idx').on(t.teamId),
+    index('participants_trial_id_team_id_idx').on(t.trialId, t.teamId),
+    foreignKey({
+      name: 'participants_trial_fk',
+      columns: [t.trialId, t.teamId],
+      foreignColumns: [trials.id, trials.teamId],
+    }).onDelete('cascade'),
+    check('participants_suffix_format', sql`${t.participantCodeSuffix} ~ '^[0-9_]{1,12}$'`),
+    check(
+      'participants_code_ends_with_suffix',
+      sql`right(${t.participantCode}, char_length(${t.participantCodeSuffix}) + 1) = '-' || ${t.participantCodeSuffix}`,
+    ),
+    check(
+      'participants_email_lower_case',
+      sql`${t.email} IS NULL OR ${t.email} = lower(${t.email})`,
+    ),
+    check('participants_age_range', sql`${t.age} IS NULL OR (${t.age} > 0 AND ${t.age} <= 999)`),
+    check('participants_notes_max_300', sql`char_length(${t.notes}) <= 300`),
+  ],
+);

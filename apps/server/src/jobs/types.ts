@@ -1,0 +1,28 @@
+import type PgBoss from 'pg-boss';
+import type { Database } from '../db/client';
+
+/** The logging a job needs; pino/Fastify loggers and `console` all fit. */
+export type JobLogger = {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+};
+
+export type JobContext = { database: Database; logger: JobLogger };
+
+/**
+ * One queue and its worker. Add new jobs to `JOB_DEFINITIONS` in registry.ts; startJobs
+ * creates the queue (pg-boss 10 needs the queue before send/work/schedule), starts the
+ * worker and, when scheduling is on, registers the cron schedule.
+ */
+export type JobDefinition<TData extends object = object> = {
+  name: string;
+  /** Queue options (retries, expiry, policy). */
+  queue?: Omit<PgBoss.Queue, 'name'>;
+  /** Cron expression, evaluated in UTC. */
+  cron?: string;
+  /** Worker options; pollingIntervalSeconds defaults to the startJobs option. */
+  work?: Omit<PgBoss.WorkOptions, 'includeMetadata'>;
+  /** Handles one job; throwing fails the job (pg-boss retries per the queue options). */
+  handle(job: PgBoss.Job<TData>, context: JobContext): Promise<unknown>;
+};

@@ -1,0 +1,94 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { ConfigError, loadConfig, type Config } from './config/env';
+import { openDatabase, runMigrations, type Database } from './db/client';
+import { DEMO_ACCOUNTS, seedDemoData } from './db/seed/demo-seed';
+import { startJobs } from './jobs/boss';
+import { buildApp } from './app';
+
+/**
+ * Start order: configuration → database → migrations → demo seed → jobs → HTTP.
+ * Any failure before listening exits non-zero with the reason.
+ */
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+
+  const database = await openDatabase(
+    config.DATABASE_URL
+      ? { kind: 'postgres', connectionString: config.DATABASE_URL }
+      : { kind: 'pglite', dataDir: path.join(config.DATA_DIR, 'db') },
+  );
+  await runMigrations(database);
+
+  const seeded = config.isDemo ? (await seedDemoData(database.db)).seeded : false;
+
+  let app: FastifyInstance | undefined;
+  if (config.PROCESS_ROLE !== 'worker') {
+    app = await buildApp({ config, database });
+  }
+  const jobs =
+    config.JOBS_ENABLED && config.PROCESS_ROLE !== 'web'
+      ? await startJobs({ database, logger: app?.log ?? console, schedule: true })
+      : undefined;
+
+  installShutdown({ app, jobs, database });
+
+  if (app) {
+    await app.listen({ port: config.PORT, host: config.HOST });
+    if (config.isDemo) printDemoBanner(config, seeded);
+  }
+}
+
+function installShutdown(parts: {
+  app?: FastifyInstance;
+  jobs?: { stop(): Promise<void> };
+  database: Database;
+}) {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    // Stop taking requests, let in-flight ones finish, then stop workers, then the database.
+    const timer = setTimeout(() => process.exit(1), 15_000).unref();
+    try {
+      await parts.app?.close();
+      await parts.jobs?.stop();
+      await parts.database.close();
+      clearTimeout(timer);
+      process.exit(0);
+    } catch (error) {
+      console.error(`shutdown after ${signal} failed`, error);
+      process.exit(1);
+    }
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** Demo sign-in details go to the terminal only, never through the logger. */
+function printDemoBanner(config: Config, seeded: boolean) {
+  const url = config.PUBLIC_URL;
+  const lines = [
+    '',
+    `TrialPulse is running at ${url}`,
+    seeded ? 'Demo data was created.' : 'Demo data from an earlier run is kept.',
+    'Demo sign-in (each account sets up its second factor on first sign-in):',
+    ...DEMO_ACCOUNTS.map((account) => `  ${account.role.padEnd(9)} ${account.username}  /  ${account.password}`),
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+main().catch((error) => {
+  console.error('TrialPulse failed to start:', error);
+  process.exit(1);
+});

@@ -1,0 +1,134 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import {
+  ERROR_REASONS,
+  GENERIC_ERROR_MESSAGE,
+  type ErrorBody,
+  type FieldError,
+} from '@trialpulse/shared';
+import { AppError } from '../lib/errors';
+
+/**
+ * The one error handler: every failure leaves the server as the spec's error body
+ * `{message, displayToUser, reason, location, errors, user}`. Validation failures carry
+ * the field messages from the shared zod schemas; unknown errors become a 500 with
+ * "An error occurred." and the request id, never a stack or SQL text.
+ */
+export const errorHandlerPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
+    app.setNotFoundHandler((request, reply) =>
+      sendError(AppError.notFound(`Route ${request.method} ${request.url.split('?')[0]} not found.`), request, reply),
+    );
+  },
+  { name: 'error-handler' },
+);
+
+function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const { statusCode, body, headers } = toErrorBody(error, request);
+  if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
+  else request.log.info({ reason: body.reason, statusCode }, 'request rejected');
+  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+  return reply.code(statusCode).send(body);
+}
+
+function toErrorBody(
+  error: unknown,
+  request: FastifyRequest,
+): { statusCode: number; body: ErrorBody; headers: Record<string, string> } {
+  const location = request.url.split('?')[0] ?? null;
+  const base = { location, user: null, requestId: request.id };
+
+  if (error instanceof AppError) {
+    return {
+      statusCode: error.statusCode,
+      headers: error.headers,
+      body: {
+        ...base,
+        message: error.statusCode >= 500 ? GENERIC_ERROR_MESSAGE : error.message,
+        displayToUser: error.statusCode >= 500 ? false : error.displayToUser,
+        reason: error.reason,
+        errors: error.errors,
+        user: error.user ?? null,
+      },
+    };
+  }
+
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const errors: FieldError[] = error.validation.map((issue) => ({
+      field: fieldName(issue.instancePath),
+      message: issue.message ?? 'Invalid value',
+    }));
+    return {
+      statusCode: 400,
+      headers: {},
+      body: {
+        ...base,
+        message: errors[0]?.message ?? 'Invalid request.',
+        displayToUser: true,
+        reason: ERROR_REASONS.validation,
+        errors,
+      },
+    };
+  }
+
+  const fastifyError = error as Partial<FastifyError>;
+  const status = fastifyError.statusCode ?? 500;
+  if (fastifyError.code?.startsWith('FST_CSRF')) {
+    return {
+      statusCode: 403,
+      headers: {},
+      body: {
+        ...base,
+        message: 'Invalid or missing security token. Please reload the page and try again.',
+        displayToUser: true,
+        reason: ERROR_REASONS.csrf,
+        errors: null,
+      },
+    };
+  }
+  if (status === 413 || fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return {
+      statusCode: 413,
+      headers: {},
+      body: { ...base, message: 'Request body is too large.', displayToUser: true, reason: ERROR_REASONS.payloadTooLarge, errors: null },
+    };
+  }
+  if (status === 429) {
+    return {
+      statusCode: 429,
+      headers: {},
+      body: {
+        ...base,
+        message: 'Too many requests. Please wait and try again.',
+        displayToUser: true,
+        reason: ERROR_REASONS.rateLimited,
+        errors: null,
+      },
+    };
+  }
+  if (status >= 400 && status < 500) {
+    // Fastify's own client errors (bad JSON, wrong content type): safe to describe.
+    return {
+      statusCode: status,
+      headers: {},
+      body: {
+        ...base,
+        message: status === 415 ? 'Unsupported content type.' : 'The request could not be read.',
+        displayToUser: true,
+        reason: ERROR_REASONS.validation,
+        errors: null,
+      },
+    };
+  }
+  return {
+    statusCode: 500,
+    headers: {},
+    body: { ...base, message: GENERIC_ERROR_MESSAGE, displayToUser: false, reason: ERROR_REASONS.internal, errors: null },
+  };
+}
+
+function fieldName(instancePath: string | undefined): string {
+  return (instancePath ?? '').replace(/^\//, '').replaceAll('/', '.') || 'body';
+}

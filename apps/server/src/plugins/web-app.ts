@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { AppError } from '../lib/errors';
+
+/**
+ * Serves the built single-page app: hashed assets cached for a year, index.html never
+ * cached, and every non-API GET falls back to index.html so the client router decides
+ * (including its own 404 page).
+ */
+export async function webAppPlugin(app: FastifyInstance, options: { distDir: string }) {
+  const indexFile = path.join(options.distDir, 'index.html');
+  if (!fs.existsSync(indexFile)) {
+    app.log.warn({ distDir: options.distDir }, 'web build not found; serving the API only');
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: options.distDir,
+    wildcard: false,
+    index: false,
+    setHeaders: (reply, filePath) => {
+      reply.header(
+        'cache-control',
+        filePath.includes(`${path.sep}assets${path.sep}`)
+          ? 'public, max-age=31536000, immutable'
+          : 'no-cache',
+      );
+    },
+  });
+  const indexHtml = fs.readFileSync(indexFile);
+  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+    if (request.url.startsWith('/api/') || request.url === '/api') {
+      throw AppError.notFound(`Route ${request.method} ${request.url.split('?')[0]} not found.`);
+    }
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+  });
+}

@@ -1,0 +1,54 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { PATHS, decideRouteAccess } from '@trialpulse/shared';
+import { AppLayout } from '@/components/layouts/app-layout';
+import { SimpleLayout } from '@/components/layouts/simple-layout';
+import { FullPageLoader } from '@/components/ui/full-page-loader';
+import { isFullySignedIn, useSession } from '@/lib/session';
+import { NoRolePage } from './routes/no-role';
+import { NotFoundPage } from './routes/not-found';
+
+/**
+ * Wraps every route: waits for the session, asks the shared `decideRouteAccess` what to
+ * do with this path and user, and renders the page inside the layout that fits the
+ * session (staff layout once fully signed in, the simple one otherwise).
+ */
+export function RouteGuard() {
+  const location = useLocation();
+  const { isLoading, session, guardUser } = useSession();
+
+  if (isLoading) return <FullPageLoader label="Loading session" />;
+
+  const decision = decideRouteAccess(location.pathname, guardUser);
+  const Layout = isFullySignedIn(session) ? AppLayout : SimpleLayout;
+
+  switch (decision.kind) {
+    case 'redirect':
+      return (
+        <Navigate
+          replace
+          to={decision.to}
+          state={
+            decision.to === PATHS.login ? { from: location.pathname + location.search } : undefined
+          }
+        />
+      );
+    case 'no-role':
+      return (
+        <SimpleLayout>
+          <NoRolePage message={decision.message} />
+        </SimpleLayout>
+      );
+    case 'not-found':
+      return (
+        <Layout>
+          <NotFoundPage />
+        </Layout>
+      );
+    case 'allow':
+      return (
+        <Layout>
+          <Outlet />
+        </Layout>
+      );
+  }
+}

@@ -1,0 +1,2 @@
+export { NotificationsProvider } from './notifications-provider';
+export { useNotify, type Notify, type NotificationSeverity } from './notifications-context';

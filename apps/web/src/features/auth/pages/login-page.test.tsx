@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { baseHandlers, errorBody, makeUser, mockApi } from '@/testing/mock-api';
+import { renderApp } from '@/testing/render-app';
+
+function fillAndSubmit(username: string, password: string) {
+  fireEvent.change(screen.getByLabelText('Username'), { target: { value: username } });
+  fireEvent.change(screen.getByLabelText('Password'), { target: { value: password } });
+  fireEvent.click(screen.getByRole('button', { name: 'Log In' }));
+}
+
+describe('login page', () => {
+  it('asks for username and password before calling the server', async () => {
+    const { calls } = mockApi(baseHandlers({ kind: 'signed-out' }));
+    renderApp('/LoginPage');
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Log In' }));
+
+    expect(await screen.findByText('Username is required')).toBeTruthy();
+    expect(screen.getByText('Password is required')).toBeTruthy();
+    expect(calls.some((call) => call.url === '/api/auth/login')).toBe(false);
+  });
+
+  it('links to the password reset and contact pages and shows a message from navigation', async () => {
+    mockApi(baseHandlers({ kind: 'signed-out' }));
+    renderApp('/LoginPage', {
+      state: { message: 'Your session has expired. Please log in again.' },
+    });
+
+    expect((await screen.findByTestId('login-notice')).textContent).toBe(
+      'Your session has expired. Please log in again.',
+    );
+    expect(screen.getByRole('link', { name: 'Forgot password?' }).getAttribute('href')).toBe(
+      '/ResetPwdReqPage',
+    );
+    expect(screen.getByTestId('login-contact-us').getAttribute('href')).toBe('/ContactUsForm/');
+  });
+
+  it('posts the credentials with the human-check token and the CSRF header', async () => {
+    let signedIn = false;
+    const user = makeUser();
+    const { calls } = mockApi({
+      ...baseHandlers({ kind: 'signed-out' }),
+      'POST /api/auth/login': () => {
+        signedIn = true;
+        return { body: { message: 'ok', user } };
+      },
+      'GET /api/auth/login/': () =>
+        signedIn ? { body: { user } } : { status: 401, body: errorBody('No session', false) },
+    });
+    const { router } = renderApp('/LoginPage');
+    await screen.findByRole('button', { name: 'Log In' });
+
+    fillAndSubmit(' ada ', 'correct horse');
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    const post = calls.find((call) => call.method === 'POST' && call.url === '/api/auth/login');
+    expect(post?.body).toEqual({
+      username: 'ada',
+      password: 'correct horse',
+      recaptchaResponse: 'fallback-token',
+    });
+    expect(post?.headers.get('x-csrf-token')).toBe('csrf-1');
+    expect(await screen.findByTestId('dashboard-page')).toBeTruthy();
+  });
+
+  it('goes to the second-factor page the status asks for after the password', async () => {
+    let passwordOk = false;
+    mockApi({
+      ...baseHandlers({ kind: 'signed-out' }),
+      'POST /api/auth/login': () => {
+        passwordOk = true;
+        return { body: { message: 'ok', user: { role: 'User', authStatus: 'SFAIsNotSet' } } };
+      },
+      'GET /api/auth/login/': () =>
+        passwordOk
+          ? {
+              status: 403,
+              body: errorBody('SFA', false, 'FORBIDDEN', { authStatus: 'SFAIsNotSet' }),
+            }
+          : { status: 401, body: errorBody('No session', false) },
+    });
+    const { router } = renderApp('/LoginPage');
+    await screen.findByRole('button', { name: 'Log In' });
+
+    fillAndSubmit('ada', 'secret-pass');
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/SFASetupPage'));
+  });
+
+  it('shows the server message when it may be shown', async () => {
+    mockApi({
+      ...baseHandlers({ kind: 'signed-out' }),
+      'POST /api/auth/login': {
+        status: 401,
+        body: errorBody('Invalid username or password.', true, 'UNAUTHENTICATED'),
+      },
+    });
+    renderApp('/LoginPage');
+    await screen.findByRole('button', { name: 'Log In' });
+
+    fillAndSubmit('ada', 'wrong');
+
+    expect((await screen.findByTestId('login-error')).textContent).toBe(
+      'Invalid username or password.',
+    );
+  });
+
+  it('shows the generic text when the server message is not for users', async () => {
+    mockApi({
+      ...baseHandlers({ kind: 'signed-out' }),
+      'POST /api/auth/login': {
+        status: 500,
+        body: errorBody('relation "users" does not exist', false),
+      },
+    });
+    renderApp('/LoginPage');
+    await screen.findByRole('button', { name: 'Log In' });
+
+    fillAndSubmit('ada', 'whatever');
+
+    expect((await screen.findByTestId('login-error')).textContent).toBe(
+      'Login failed - Please try again.',
+    );
+  });
+
+  it('sends a signed-in user on to the home page', async () => {
+    mockApi(baseHandlers({ kind: 'signed-in', user: makeUser() }));
+    const { router } = renderApp('/LoginPage');
+
+    expect(await screen.findByTestId('dashboard-page')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
+  });
+});

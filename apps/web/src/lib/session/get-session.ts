@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { isAuthStatus, isRole, type GuardUser } from '@trialpulse/shared';
+import { api, isApiError } from '@/lib/api-client';
+
+/** The signed-in staff member as `GET /api/auth/login/` describes them. */
+export const sessionUserSchema = z.object({
+  id: z.union([z.number(), z.string()]),
+  email: z.string().catch(''),
+  username: z.string().catch(''),
+  first_name: z.string().catch(''),
+  last_name: z.string().catch(''),
+  role: z.string().nullable().catch(null),
+  teamId: z.union([z.number(), z.string()]).nullable().catch(null),
+  team_name: z.string().nullable().catch(null),
+  teamStatus: z.string().nullable().catch(null),
+  hiddenFields: z.array(z.string()).catch([]),
+  authStatus: z.string().catch('SFAIsNotSet'),
+});
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+/**
+ * Where the visitor stands: signed out; half-way (password accepted, second factor still
+ * due — the server only tells us the status); or signed in with a user record.
+ */
+export type Session =
+  | { status: 'signed-out' }
+  | { status: 'second-factor'; authStatus: string }
+  | { status: 'signed-in'; user: SessionUser };
+
+export const SIGNED_OUT: Session = { status: 'signed-out' };
+
+export const sessionQueryKey = ['session'] as const;
+
+/**
+ * Loads the session from `GET /api/auth/login/`: 200 → signed in; 403 whose body carries a
+ * second-factor status → that status; anything else (401, 404, network, bad body) → signed out.
+ */
+export async function getSession(signal?: AbortSignal): Promise<Session> {
+  try {
+    const data = await api.get<{ user?: unknown } | undefined>('/auth/login/', { signal });
+    const parsed = sessionUserSchema.safeParse(data?.user);
+    return parsed.success ? { status: 'signed-in', user: parsed.data } : SIGNED_OUT;
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    if (isApiError(error) && error.status === 403) {
+      const authStatus = (error.body?.user as { authStatus?: unknown } | null)?.authStatus;
+      if (isAuthStatus(authStatus) && authStatus !== 'Authorized') {
+        return { status: 'second-factor', authStatus };
+      }
+    }
+    return SIGNED_OUT;
+  }
+}
+
+/** The shape `decideRouteAccess` from the shared package expects. */
+export function toGuardUser(session: Session): GuardUser | null {
+  switch (session.status) {
+    case 'signed-out':
+      return null;
+    case 'second-factor':
+      return { role: null, authStatus: session.authStatus };
+    case 'signed-in':
+      return { role: session.user.role, authStatus: session.user.authStatus };
+  }
+}
+
+/** Second factor done and a known role: the visitor gets the full staff layout. */
+export function isFullySignedIn(session: Session): boolean {
+  return (
+    session.status === 'signed-in' &&
+    session.user.authStatus === 'Authorized' &&
+    isRole(session.user.role)
+  );
+}
+
+export function displayName(user: SessionUser): string {
+  const name = `${user.first_name} ${user.last_name}`.trim();
+  return name || user.username || user.email;
+}

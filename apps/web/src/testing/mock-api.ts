@@ -1,0 +1,102 @@
+import { vi } from 'vitest';
+import type { SessionUser } from '@/lib/session';
+
+export type RecordedCall = {
+  method: string;
+  url: string;
+  headers: Headers;
+  body: unknown;
+  credentials: RequestCredentials | undefined;
+};
+
+type Reply = { status?: number; body?: unknown } | Response;
+type Handler = (call: RecordedCall) => Reply | Promise<Reply>;
+
+/**
+ * Replaces `fetch` with a tiny router keyed by "METHOD /path" (query string ignored).
+ * Unknown calls answer 404 with the spec's error body. Every call is recorded.
+ */
+export function mockApi(handlers: Record<string, Handler | Reply>) {
+  const calls: RecordedCall[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const method = (init.method ?? 'GET').toUpperCase();
+    const call: RecordedCall = {
+      method,
+      url,
+      headers: new Headers(init.headers),
+      body: typeof init.body === 'string' ? JSON.parse(init.body) : init.body,
+      credentials: init.credentials,
+    };
+    calls.push(call);
+    const handler = handlers[`${method} ${url.split('?')[0]}`];
+    const reply = typeof handler === 'function' ? await handler(call) : handler;
+    if (reply instanceof Response) return reply;
+    if (!reply) return json(404, errorBody('Not found', false, 'NOT_FOUND'));
+    return json(reply.status ?? 200, reply.body);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetchMock };
+}
+
+export function json(status: number, body: unknown): Response {
+  return new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+export function errorBody(
+  message: string,
+  displayToUser: boolean,
+  reason: string | null = null,
+  user: unknown = null,
+) {
+  return { message, displayToUser, reason, location: null, errors: null, user };
+}
+
+export function makeUser(overrides: Partial<SessionUser> = {}): SessionUser {
+  return {
+    id: 7,
+    email: 'ada@example.org',
+    username: 'ada',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    role: 'Admin',
+    teamId: 1,
+    team_name: 'Cardio Lab',
+    teamStatus: 'Active',
+    hiddenFields: [],
+    authStatus: 'Authorized',
+    ...overrides,
+  };
+}
+
+export type SessionFixture =
+  | { kind: 'signed-out' }
+  | { kind: 'second-factor'; authStatus: string }
+  | { kind: 'signed-in'; user: SessionUser };
+
+/** The answers of the calls every page makes: session, version, CSRF token, logout. */
+export function baseHandlers(session: SessionFixture): Record<string, Handler | Reply> {
+  return {
+    'GET /api/auth/login/': () => {
+      switch (session.kind) {
+        case 'signed-out':
+          return { status: 401, body: errorBody('Not signed in', false, 'UNAUTHENTICATED') };
+        case 'second-factor':
+          return {
+            status: 403,
+            body: errorBody('Second factor required', false, 'FORBIDDEN', {
+              authStatus: session.authStatus,
+            }),
+          };
+        case 'signed-in':
+          return { status: 200, body: { user: session.user } };
+      }
+    },
+    'GET /api/appVersion': { body: { version: '1.4.2' } },
+    'GET /api/csrf-token': { body: { csrfToken: 'csrf-1' } },
+    'POST /api/auth/logout': { status: 204 },
+  };
+}
