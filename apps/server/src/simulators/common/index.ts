@@ -1,0 +1,19 @@
+/**
+ * Shared simulator building blocks. Other simulators (Omron, Dexcom) import from here; keep
+ * these exports stable.
+ */
+export * from './types';
+export * from './clock';
+export * from './prng';
+export * from './civil-time';
+export * from './faults';
+export * from './oauth';
+export * from './authorize-page';
+export * from './rate-limit';
+export * from './page-token';
+export * from './server';
+export * from './control';
+export * from './control-routes';
+export * from './accounts';
+export * from './wearable-model';
+export * from './consent-driver';
