@@ -19,12 +19,31 @@ import { csrfPlugin } from './plugins/csrf';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { webAppPlugin } from './plugins/web-app';
 import { systemRoutes } from './modules/system/system.routes';
+import { mailPlugin } from './modules/mail/mail.plugin';
+import { humanCheckPlugin } from './modules/human-check/human-check.plugin';
+import { contactRoutes } from './modules/contact/contact.routes';
+import { authGuardPlugin } from './modules/auth/auth.guard';
+import { createAuthRepository } from './modules/auth/auth.repository';
+import { authRoutes } from './modules/auth/auth.routes';
+import { createAuthService } from './modules/auth/auth.service';
+import { passwordRoutes } from './modules/passwords/passwords.routes';
+import { signupRoutes } from './modules/signup/signup.routes';
+import { participantAccountRoutes } from './modules/participant-accounts/participant-accounts.routes';
+import { createSfaRepository } from './modules/sfa/sfa.repository';
+import { sfaRoutes } from './modules/sfa/sfa.routes';
+import { createSfaService, initialAuthStatusFrom } from './modules/sfa/sfa.service';
+import { systemClock, type Clock } from './lib/clock';
+import { argon2Hasher, type PasswordHasher } from './lib/passwords';
 
 export type AppDeps = {
   config: Config;
   database: Database;
   /** Overrides the configured log level or sends lines to a stream (tests). */
   logger?: Partial<LoggerSettings>;
+  /** The time (tests move it to check lockout, expiry and lifetimes). */
+  clock?: Clock;
+  /** Password hashing (tests count the checks). */
+  passwordHasher?: PasswordHasher;
 };
 
 /**
@@ -33,6 +52,10 @@ export type AppDeps = {
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
+  const clock = deps.clock ?? systemClock;
+  const hasher = deps.passwordHasher ?? argon2Hasher;
+  const secureCookies = config.isProduction;
+  const recaptcha = Boolean(config.RECAPTCHA_SITE_KEY && config.RECAPTCHA_SECRET_KEY);
   const app = Fastify({
     logger: loggerOptions({ level: deps.logger?.level ?? config.LOG_LEVEL, stream: deps.logger?.stream }),
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -55,7 +78,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // reCAPTCHA v3 (only when configured) loads Google's script and frame.
+        scriptSrc: ["'self'", ...(recaptcha ? ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'] : [])],
+        frameSrc: recaptcha ? ['https://www.google.com/recaptcha/'] : ["'none'"],
         // MUI (emotion) injects style elements at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
@@ -72,7 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Routes opt in with `config.rateLimit`; limits are per route (login, contact, …).
   await app.register(fastifyRateLimit, { global: false });
-  await app.register(csrfPlugin, { secureCookies: config.isProduction });
+  await app.register(csrfPlugin, { secureCookies });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -83,7 +108,36 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
+  // Cross-cutting services other modules use: app.mail, app.humanCheck.
+  await app.register(mailPlugin, { config, database });
+  await app.register(humanCheckPlugin, { config });
+  const authRepository = createAuthRepository(database.db);
+  await app.register(authGuardPlugin, { repository: authRepository, appSecret: config.APP_SECRET, clock });
+  // The second factor decides the status a sign-in starts in (remembered device or not).
+  const sfaRepository = createSfaRepository(database.db);
+  const authService = createAuthService({
+    repository: authRepository,
+    hasher,
+    clock,
+    appSecret: config.APP_SECRET,
+    initialAuthStatus: initialAuthStatusFrom(sfaRepository, clock),
+  });
+  const sfaService = createSfaService({
+    repository: sfaRepository,
+    authService,
+    mail: () => app.mail,
+    clock,
+    encryptionKey: config.TOKEN_ENCRYPTION_KEY,
+  });
+
   await app.register(systemRoutes, { db: database.db });
+  await app.register(contactRoutes, { config, database });
+  await app.register(authRoutes, { service: authService, secureCookies });
+  await app.register(sfaRoutes, { service: sfaService, secureCookies });
+  const accountDeps = { config, database, clock, hasher, authService, secureCookies };
+  await app.register(passwordRoutes, accountDeps);
+  await app.register(signupRoutes, accountDeps);
+  await app.register(participantAccountRoutes, accountDeps);
 
   if (config.SERVE_WEB) await app.register(webAppPlugin, { distDir: config.WEB_DIST_DIR });
 

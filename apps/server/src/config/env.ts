@@ -42,6 +42,11 @@ const envSchema = z
     WEB_DIST_DIR: z.string().min(1).default(WEB_DIST_DIR),
     RECAPTCHA_SITE_KEY: z.string().min(1).optional(),
     RECAPTCHA_SECRET_KEY: z.string().min(1).optional(),
+    RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
+    RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
+    /** Proof-of-work difficulty of the self-hosted human check (ALTCHA max number). */
+    HUMAN_CHECK_DIFFICULTY: z.coerce.number().int().min(10).max(10_000_000).default(100_000),
+    SUPPORT_EMAIL: z.email().default('support@trialpulse.local'),
   })
   .superRefine((env, ctx) => {
     if (env.TRIALPULSE_MODE !== 'production') return;

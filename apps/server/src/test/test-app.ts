@@ -8,6 +8,8 @@ import { buildApp } from '../app';
 import { loadConfig, type Config } from '../config/env';
 import type { Database } from '../db/client';
 import { createTestDatabase } from './test-database';
+import type { Clock } from '../lib/clock';
+import type { PasswordHasher } from '../lib/passwords';
 
 export type TestApp = {
   app: FastifyInstance;
@@ -24,7 +26,12 @@ export type TestApp = {
  * runner can check the logs of the whole run.
  */
 export async function createTestApp(
-  options: { env?: Record<string, string>; database?: Database } = {},
+  options: {
+    env?: Record<string, string>;
+    database?: Database;
+    clock?: Clock;
+    passwordHasher?: PasswordHasher;
+  } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trialpulse-test-'));
@@ -36,6 +43,8 @@ export async function createTestApp(
     SERVE_WEB: 'false',
     JOBS_ENABLED: 'false',
     LOG_LEVEL: 'info',
+    // A cheap proof of work: tests solve many human checks; the mechanism is the same.
+    HUMAN_CHECK_DIFFICULTY: '1000',
     ...options.env,
   });
   const lines: string[] = [];
@@ -50,7 +59,13 @@ export async function createTestApp(
       callback();
     },
   });
-  const app = await buildApp({ config, database, logger: { stream } });
+  const app = await buildApp({
+    config,
+    database,
+    logger: { stream },
+    clock: options.clock,
+    passwordHasher: options.passwordHasher,
+  });
   return {
     app,
     database,

@@ -56,15 +56,13 @@ CREATE TABLE "users" (
 	"sfa_enabled" boolean DEFAULT false NOT NULL,
 	"sfa_type" text,
 	"token_version" integer DEFAULT 0 NOT NULL,
+	"account_type" text DEFAULT 'staff' NOT NULL,
 	"create_time" timestamp with time zone DEFAULT now() NOT NULL,
-	"failed_login_count" integer DEFAULT 0 NOT NULL,
-	"first_failed_login_at" timestamp with time zone,
-	"locked_until" timestamp with time zone,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "users_email_lower_case" CHECK ("users"."email" = lower("users"."email")),
 	CONSTRAINT "users_sfa_type_known" CHECK ("users"."sfa_type" IS NULL OR "users"."sfa_type" IN ('totp', 'email')),
 	CONSTRAINT "users_token_version_non_negative" CHECK ("users"."token_version" >= 0),
-	CONSTRAINT "users_failed_login_count_non_negative" CHECK ("users"."failed_login_count" >= 0)
+	CONSTRAINT "users_account_type_known" CHECK ("users"."account_type" IN ('staff', 'participant'))
 );
 --> statement-breakpoint
 CREATE TABLE "credentials" (
@@ -73,6 +71,15 @@ CREATE TABLE "credentials" (
 	"password_changed_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "login_throttles" (
+	"username_key" text PRIMARY KEY NOT NULL,
+	"failed_count" integer DEFAULT 0 NOT NULL,
+	"window_started_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"locked_until" timestamp with time zone,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "login_throttles_failed_count_non_negative" CHECK ("login_throttles"."failed_count" >= 0)
 );
 --> statement-breakpoint
 CREATE TABLE "one_time_codes" (
@@ -451,6 +458,7 @@ CREATE UNIQUE INDEX "team_user_mappings_one_default_team" ON "team_user_mappings
 CREATE UNIQUE INDEX "team_user_mappings_one_last_selected_team" ON "team_user_mappings" USING btree ("user_id") WHERE "team_user_mappings"."last_selected_team";--> statement-breakpoint
 CREATE UNIQUE INDEX "users_email_unique" ON "users" USING btree (lower("email"));--> statement-breakpoint
 CREATE UNIQUE INDEX "users_username_unique" ON "users" USING btree (lower("username"));--> statement-breakpoint
+CREATE INDEX "login_throttles_locked_until_idx" ON "login_throttles" USING btree ("locked_until");--> statement-breakpoint
 CREATE INDEX "one_time_codes_user_id_idx" ON "one_time_codes" USING btree ("user_id","purpose");--> statement-breakpoint
 CREATE INDEX "one_time_codes_expires_at_idx" ON "one_time_codes" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "one_time_tokens_user_id_idx" ON "one_time_tokens" USING btree ("user_id");--> statement-breakpoint

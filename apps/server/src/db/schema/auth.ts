@@ -23,6 +23,27 @@ export const credentials = pgTable('credentials', {
   updatedAt: updatedAt(),
 });
 
+/**
+ * Failed sign-ins per submitted username (lower-cased), whether or not such an account
+ * exists, so a locked, a wrong and an unknown account answer alike. An attempt reserves
+ * its slot here before the password hash is checked, so concurrent guesses cannot run
+ * more hash checks than the limit allows.
+ */
+export const loginThrottles = pgTable(
+  'login_throttles',
+  {
+    usernameKey: text('username_key').primaryKey(),
+    failedCount: integer('failed_count').notNull().default(0),
+    windowStartedAt: timestamptz('window_started_at').notNull().defaultNow(),
+    lockedUntil: timestamptz('locked_until'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('login_throttles_locked_until_idx').on(t.lockedUntil),
+    check('login_throttles_failed_count_non_negative', sql`${t.failedCount} >= 0`),
+  ],
+);
+
 /** TOTP secret per user, encrypted; `verified_at` null until the setup code was verified. */
 export const sfaSecrets = pgTable('sfa_secrets', {
   userId: integer('user_id')

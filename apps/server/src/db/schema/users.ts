@@ -25,11 +25,16 @@ export type _RolesInSync = AssertTrue<Same<Role, UserRole>>;
 /** How the second factor is delivered: authenticator app (TOTP) or emailed code. */
 export const SFA_TYPES = ['totp', 'email'] as const;
 
+/** Staff accounts work in teams; participant accounts only reach their own consent pages. */
+export const ACCOUNT_TYPES = ['staff', 'participant'] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+
 /**
- * Staff accounts. `email` is stored lower-cased (a check enforces it) and unique; the
- * username is the email in this product, unique case-insensitively. The password hash is
- * in `credentials` so that reading a user never reads a hash. Lockout counters live here
- * because they are updated in the same statement that reads the user at sign-in.
+ * Accounts. `email` is stored lower-cased (a check enforces it) and unique; the username
+ * is the email for staff, unique case-insensitively. The password hash is in
+ * `credentials` so that reading a user never reads a hash. Sign-in lockout counters are
+ * in `login_throttles`, keyed by the submitted username, so unknown usernames lock the
+ * same way real ones do.
  */
 export const users = pgTable(
   'users',
@@ -46,10 +51,8 @@ export const users = pgTable(
     sfaType: text('sfa_type', { enum: SFA_TYPES }),
     /** Bumped on logout-all, password change, role change, SFA reset: kills every session. */
     tokenVersion: integer('token_version').notNull().default(0),
+    accountType: text('account_type', { enum: ACCOUNT_TYPES }).notNull().default('staff'),
     createTime: timestamptz('create_time').notNull().defaultNow(),
-    failedLoginCount: integer('failed_login_count').notNull().default(0),
-    firstFailedLoginAt: timestamptz('first_failed_login_at'),
-    lockedUntil: timestamptz('locked_until'),
     updatedAt: updatedAt(),
   },
   (t) => [
@@ -58,7 +61,7 @@ export const users = pgTable(
     check('users_email_lower_case', sql`${t.email} = lower(${t.email})`),
     check('users_sfa_type_known', sql`${t.sfaType} IS NULL OR ${oneOf(t.sfaType, SFA_TYPES)}`),
     check('users_token_version_non_negative', sql`${t.tokenVersion} >= 0`),
-    check('users_failed_login_count_non_negative', sql`${t.failedLoginCount} >= 0`),
+    check('users_account_type_known', oneOf(t.accountType, ACCOUNT_TYPES)),
   ],
 );
 

@@ -1,0 +1,159 @@
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import {
+  credentials,
+  loginThrottles,
+  refreshTokens,
+  sessions,
+  teamUserMappings,
+  teams,
+  users,
+} from '../../db/schema';
+import type { DbOrTx } from '../../lib/audit';
+
+/** The only code of the auth module that touches tables. */
+export function createAuthRepository(db: Db) {
+  return {
+    /** An account by username or email (both compared lower-cased), with its password hash. */
+    async findAccountByUsername(usernameKey: string) {
+      const rows = await db
+        .select({ user: users, passwordHash: credentials.passwordHash })
+        .from(users)
+        .leftJoin(credentials, eq(credentials.userId, users.id))
+        .where(sql`lower(${users.username}) = ${usernameKey} OR ${users.email} = ${usernameKey}`)
+        .limit(1);
+      return rows[0];
+    },
+
+    /**
+     * Reserves one sign-in attempt for a username before its password is checked. Returns
+     * false while the username is locked or its failure budget in the window is spent, so
+     * concurrent guesses cannot run more checks than the budget.
+     */
+    async reserveLoginAttempt(usernameKey: string, now: Date, maxFailures: number, windowMs: number) {
+      const windowStart = new Date(now.getTime() - windowMs);
+      await db.insert(loginThrottles).values({ usernameKey, failedCount: 0, windowStartedAt: now }).onConflictDoNothing();
+      const fresh = sql`(${loginThrottles.windowStartedAt} <= ${windowStart} OR (${loginThrottles.lockedUntil} IS NOT NULL AND ${loginThrottles.lockedUntil} <= ${now}))`;
+      const reserved = await db
+        .update(loginThrottles)
+        .set({
+          failedCount: sql`CASE WHEN ${fresh} THEN 1 ELSE ${loginThrottles.failedCount} + 1 END`,
+          windowStartedAt: sql`CASE WHEN ${fresh} THEN ${now}::timestamptz ELSE ${loginThrottles.windowStartedAt} END`,
+          lockedUntil: sql`CASE WHEN ${fresh} THEN NULL ELSE ${loginThrottles.lockedUntil} END`,
+        })
+        .where(
+          and(
+            eq(loginThrottles.usernameKey, usernameKey),
+            sql`(${loginThrottles.lockedUntil} IS NULL OR ${loginThrottles.lockedUntil} <= ${now})`,
+            sql`(${fresh} OR ${loginThrottles.failedCount} < ${maxFailures})`,
+          ),
+        )
+        .returning({ failedCount: loginThrottles.failedCount });
+      return reserved.length === 1;
+    },
+
+    async lockedUntil(usernameKey: string): Promise<Date | null> {
+      const rows = await db
+        .select({ lockedUntil: loginThrottles.lockedUntil })
+        .from(loginThrottles)
+        .where(eq(loginThrottles.usernameKey, usernameKey));
+      return rows[0]?.lockedUntil ?? null;
+    },
+
+    /** Keeps the reserved attempt as a failure; locks when the budget is spent. Returns the new lock, if this failure set it. */
+    async settleFailedAttempt(usernameKey: string, now: Date, maxFailures: number, lockMs: number) {
+      const locked = await db
+        .update(loginThrottles)
+        .set({ lockedUntil: new Date(now.getTime() + lockMs) })
+        .where(
+          and(
+            eq(loginThrottles.usernameKey, usernameKey),
+            sql`${loginThrottles.failedCount} >= ${maxFailures}`,
+            isNull(loginThrottles.lockedUntil),
+          ),
+        )
+        .returning({ lockedUntil: loginThrottles.lockedUntil });
+      return locked[0]?.lockedUntil ?? null;
+    },
+
+    async clearLoginThrottle(usernameKey: string) {
+      await db.delete(loginThrottles).where(eq(loginThrottles.usernameKey, usernameKey));
+    },
+
+    /** The team a new session starts in: last selected, else default, else the first. */
+    async pickTeamMapping(userId: number) {
+      const rows = await db
+        .select({ teamId: teamUserMappings.teamId, role: teamUserMappings.role })
+        .from(teamUserMappings)
+        .where(eq(teamUserMappings.userId, userId))
+        .orderBy(desc(teamUserMappings.lastSelectedTeam), desc(teamUserMappings.defaultTeam), asc(teamUserMappings.teamId))
+        .limit(1);
+      return rows[0];
+    },
+
+    async insertSession(tx: DbOrTx, values: typeof sessions.$inferInsert) {
+      const [row] = await tx.insert(sessions).values(values).returning({ id: sessions.id });
+      return row!.id;
+    },
+
+    async insertRefreshToken(tx: DbOrTx, values: typeof refreshTokens.$inferInsert) {
+      await tx.insert(refreshTokens).values(values);
+    },
+
+    /** Session, user, the user's role in the session's team, and that team, in one read. */
+    async loadSessionContext(sessionId: string) {
+      const rows = await db
+        .select({ session: sessions, user: users, role: teamUserMappings.role, team: teams })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .leftJoin(
+          teamUserMappings,
+          and(eq(teamUserMappings.userId, sessions.userId), eq(teamUserMappings.teamId, sessions.teamId)),
+        )
+        .leftJoin(teams, eq(teams.id, sessions.teamId))
+        .where(eq(sessions.id, sessionId))
+        .limit(1);
+      return rows[0];
+    },
+
+    async findRefreshToken(tokenHash: string) {
+      const rows = await db
+        .select({ token: refreshTokens, session: sessions, userTokenVersion: users.tokenVersion, userActive: users.isActive })
+        .from(refreshTokens)
+        .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(eq(refreshTokens.tokenHash, tokenHash))
+        .limit(1);
+      return rows[0];
+    },
+
+    /** Marks a refresh token spent; false if it already was (a reuse, or a concurrent rotation). */
+    async spendRefreshToken(tx: DbOrTx, id: number, now: Date) {
+      const spent = await tx
+        .update(refreshTokens)
+        .set({ usedAt: now })
+        .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.usedAt)))
+        .returning({ id: refreshTokens.id });
+      return spent.length === 1;
+    },
+
+    async extendSession(tx: DbOrTx, sessionId: string, idleExpiresAt: Date, now: Date) {
+      await tx.update(sessions).set({ idleExpiresAt, lastUsedAt: now }).where(eq(sessions.id, sessionId));
+    },
+
+    async revokeSession(tx: DbOrTx, sessionId: string, reason: string, now: Date) {
+      await tx
+        .update(sessions)
+        .set({ revokedAt: now, revokedReason: reason })
+        .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+    },
+
+    async setSessionAuthStatus(tx: DbOrTx, sessionId: string, authStatus: typeof sessions.$inferSelect.authStatus) {
+      await tx.update(sessions).set({ authStatus }).where(eq(sessions.id, sessionId));
+    },
+
+    transaction: db.transaction.bind(db),
+  };
+}
+
+export type AuthRepository = ReturnType<typeof createAuthRepository>;

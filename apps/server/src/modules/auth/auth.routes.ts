@@ -1,0 +1,94 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUserResponseSchema, loginInputSchema, loginResponseSchema } from '@trialpulse/shared';
+import { AppError } from '../../lib/errors';
+import type { AuthService, IssuedSession, RequestMeta } from './auth.service';
+import { REFRESH_COOKIE, REMEMBER_DEVICE_COOKIE, clearSessionCookies, setSessionCookies } from './session-tokens';
+
+type Options = { service: AuthService; secureCookies: boolean };
+
+export const requestMeta = (request: FastifyRequest): RequestMeta => ({
+  requestId: request.id,
+  ip: request.ip,
+  userAgent: request.headers['user-agent'],
+  rememberToken: request.cookies[REMEMBER_DEVICE_COOKIE],
+});
+
+/** Sign-in, session refresh, sign-out and the current user (access spec §7 /auth calls). */
+export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { service, secureCookies }) => {
+  const cookieSettings = { secure: secureCookies };
+  const sendSession = (reply: FastifyReply, issued: IssuedSession) =>
+    setSessionCookies(reply, issued, cookieSettings);
+
+  app.post(
+    '/api/auth/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with username, password and human check',
+        body: loginInputSchema,
+        response: { 200: loginResponseSchema },
+      },
+      config: { rateLimit: { max: 30, timeWindow: '15 minutes' } },
+    },
+    async (request, reply) => {
+      await app.humanCheck.assertHuman(request.body.recaptchaResponse, request, 'login');
+      try {
+        const issued = await service.login(request.body, requestMeta(request));
+        sendSession(reply, issued);
+        reply.header('cache-control', 'no-store');
+        return { message: 'Login successful', user: issued.auth.user };
+      } catch (error) {
+        // Spec: the user is logged out on a failed sign-in.
+        clearSessionCookies(reply, cookieSettings);
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    '/api/auth/refreshToken',
+    {
+      schema: { tags: ['auth'], summary: 'Rotate the refresh token', response: { 200: z.object({ message: z.string() }) } },
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+    },
+    async (request, reply) => {
+      try {
+        sendSession(reply, await service.refresh(request.cookies[REFRESH_COOKIE], requestMeta(request)));
+      } catch (error) {
+        clearSessionCookies(reply, cookieSettings);
+        throw error;
+      }
+      reply.header('cache-control', 'no-store');
+      return { message: 'Token refreshed' };
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    { schema: { tags: ['auth'], summary: 'Sign out (ends the session)' } },
+    async (request, reply) => {
+      await service.logout(await app.loadAuth(request), requestMeta(request));
+      clearSessionCookies(reply, cookieSettings);
+      return reply.code(204).send();
+    },
+  );
+
+  const currentUser = async (request: FastifyRequest, reply: FastifyReply) => {
+    const auth = request.auth;
+    if (!auth) throw AppError.unauthenticated();
+    reply.header('cache-control', 'no-store');
+    if (auth.authStatus !== 'Authorized') {
+      // Spec §4: a 403 carrying the status keeps the user and sets the status.
+      throw AppError.forbidden('The second factor is required.', { reason: 'SFA_REQUIRED', user: auth.user });
+    }
+    return { message: 'User is logged in', user: auth.user };
+  };
+  const currentUserOptions = {
+    schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: currentUserResponseSchema } },
+    preHandler: app.requireStaff({ allowPendingSecondFactor: true, allowMissingRole: true }),
+  };
+  app.get('/api/auth/user', currentUserOptions, currentUser);
+  app.get('/api/auth/login/', currentUserOptions, currentUser);
+};

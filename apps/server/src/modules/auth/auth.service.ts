@@ -1,0 +1,334 @@
+import { LIMITS, LOGIN_MESSAGES, SECURITY, type AuthStatus, type LoginInput } from '@trialpulse/shared';
+import { recordAudit } from '../../lib/audit';
+import type { Clock } from '../../lib/clock';
+import { hashToken, randomToken } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
+import { dummyPasswordHash, type PasswordHasher } from '../../lib/passwords';
+import type { AuthRepository } from './auth.repository';
+import { accessTokenKey, signAccessToken } from './session-tokens';
+import { sessionProblem, toAuthContext, type AuthContext } from './session-context';
+
+export type IssuedSession = {
+  accessToken: string;
+  refreshToken: string;
+  refreshExpiresAt: Date;
+  auth: AuthContext;
+};
+
+export type RequestMeta = {
+  requestId: string;
+  ip: string;
+  userAgent: string | undefined;
+  /** The remembered-device token, if the browser holds one. */
+  rememberToken?: string;
+};
+
+type Deps = {
+  repository: AuthRepository;
+  hasher: PasswordHasher;
+  clock: Clock;
+  appSecret: string;
+  /** Decides the status a fresh password sign-in starts in (the second-factor module refines it). */
+  initialAuthStatus?: (
+    user: { id: number; sfaEnabled: boolean; sfaType: string | null; tokenVersion: number },
+    meta: RequestMeta,
+  ) => Promise<AuthStatus>;
+};
+
+const defaultInitialStatus: NonNullable<Deps['initialAuthStatus']> = async (user) =>
+  user.sfaEnabled ? 'SFAValidateCodeNeeded' : 'SFAIsNotSet';
+
+/**
+ * Sign-in, refresh-token rotation and sign-out. Every outcome is audited; failures answer
+ * the same whether the username exists, the password is wrong or the account is locked.
+ */
+export function createAuthService(deps: Deps) {
+  const { repository, hasher, clock } = deps;
+  const key = accessTokenKey(deps.appSecret);
+  const initialAuthStatus = deps.initialAuthStatus ?? defaultInitialStatus;
+
+  async function issueTokens(sessionId: string, userId: number, tokenVersion: number, expiresAt: Date) {
+    const now = clock.now();
+    const refreshToken = randomToken();
+    return {
+      accessToken: await signAccessToken({ userId, sessionId, tokenVersion }, key, now),
+      refreshToken,
+      refreshTokenHash: hashToken(refreshToken),
+      refreshExpiresAt: expiresAt,
+    };
+  }
+
+  function lockedError(lockedUntil: Date | null) {
+    const retryAfter = lockedUntil ? Math.max(1, Math.ceil((lockedUntil.getTime() - clock.now().getTime()) / 1000)) : 900;
+    return new AppError(401, LOGIN_MESSAGES.locked, {
+      reason: 'ACCOUNT_LOCKED',
+      headers: { 'retry-after': String(retryAfter) },
+    });
+  }
+
+  return {
+    /**
+     * Password sign-in. Throws 401 (invalid or locked, identical for unknown accounts),
+     * 403 "Login error: User role is missing." for a staff account without a team.
+     */
+    async login(input: LoginInput, meta: RequestMeta): Promise<IssuedSession> {
+      const usernameKey = input.username.trim().toLowerCase();
+      const now = clock.now();
+      const reserved = await repository.reserveLoginAttempt(
+        usernameKey,
+        now,
+        SECURITY.lockoutMaxFailures,
+        SECURITY.lockoutWindowMs,
+      );
+      if (!reserved) {
+        await repository.transaction((tx) =>
+          recordAudit(tx, {
+            action: 'auth.login.refused_locked',
+            entityType: 'login',
+            entityId: usernameKey,
+            requestId: meta.requestId,
+            after: { ip: meta.ip },
+          }),
+        );
+        throw lockedError(await repository.lockedUntil(usernameKey));
+      }
+
+      const account = await repository.findAccountByUsername(usernameKey);
+      const staffAccount = account && account.user.accountType === 'staff' && account.user.isActive ? account : undefined;
+      const passwordHash = staffAccount?.passwordHash ?? (await dummyPasswordHash(hasher));
+      const passwordOk = (await hasher.verify(passwordHash, input.password)) && Boolean(staffAccount?.passwordHash);
+
+      if (!passwordOk || !staffAccount) {
+        const lockedUntil = await repository.settleFailedAttempt(
+          usernameKey,
+          now,
+          SECURITY.lockoutMaxFailures,
+          SECURITY.lockoutDurationMs,
+        );
+        await repository.transaction(async (tx) => {
+          await recordAudit(tx, {
+            action: 'auth.login.failure',
+            entityType: 'user',
+            entityId: account?.user.id ?? usernameKey,
+            actorUserId: account?.user.id ?? null,
+            requestId: meta.requestId,
+            after: { ip: meta.ip },
+          });
+          if (lockedUntil) {
+            await recordAudit(tx, {
+              action: 'auth.lockout',
+              entityType: 'user',
+              entityId: account?.user.id ?? usernameKey,
+              actorUserId: account?.user.id ?? null,
+              requestId: meta.requestId,
+              after: { lockedUntil: lockedUntil.toISOString() },
+            });
+          }
+        });
+        if (lockedUntil) throw lockedError(lockedUntil);
+        throw new AppError(401, LOGIN_MESSAGES.invalidCredentials, { reason: 'INVALID_CREDENTIALS' });
+      }
+
+      await repository.clearLoginThrottle(usernameKey);
+      const user = staffAccount.user;
+      const mapping = await repository.pickTeamMapping(user.id);
+      if (!mapping) {
+        await repository.transaction((tx) =>
+          recordAudit(tx, {
+            action: 'auth.login.failure',
+            entityType: 'user',
+            entityId: user.id,
+            actorUserId: user.id,
+            requestId: meta.requestId,
+            after: { reason: 'role_missing' },
+          }),
+        );
+        throw new AppError(403, LOGIN_MESSAGES.roleMissing, { reason: 'ROLE_MISSING' });
+      }
+
+      const authStatus = await initialAuthStatus(user, meta);
+      const expiresAt = new Date(now.getTime() + SECURITY.absoluteSessionLifetimeMs);
+      const sessionId = await repository.transaction(async (tx) => {
+        const id = await repository.insertSession(tx, {
+          userId: user.id,
+          teamId: mapping.teamId,
+          tokenVersion: user.tokenVersion,
+          authStatus,
+          createdAt: now,
+          lastUsedAt: now,
+          idleExpiresAt: idleExpiry(now, expiresAt),
+          expiresAt,
+          ipAddress: meta.ip,
+          userAgent: meta.userAgent?.slice(0, 300),
+        });
+        await recordAudit(tx, {
+          action: 'auth.login.success',
+          entityType: 'session',
+          entityId: id,
+          actorUserId: user.id,
+          teamId: mapping.teamId,
+          requestId: meta.requestId,
+          after: { authStatus, ip: meta.ip },
+        });
+        return id;
+      });
+      return this.startTokens(sessionId);
+    },
+
+    /** Issues the first refresh token and access token of a session. */
+    async startTokens(sessionId: string): Promise<IssuedSession> {
+      const loaded = await repository.loadSessionContext(sessionId);
+      if (!loaded) throw AppError.unauthenticated();
+      const tokens = await issueTokens(sessionId, loaded.user.id, loaded.session.tokenVersion, loaded.session.expiresAt);
+      await repository.transaction((tx) =>
+        repository.insertRefreshToken(tx, {
+          sessionId,
+          tokenHash: tokens.refreshTokenHash,
+          expiresAt: tokens.refreshExpiresAt,
+          createdAt: clock.now(),
+        }),
+      );
+      return { ...tokens, auth: toAuthContext(loaded, clock.now()) };
+    },
+
+    /**
+     * Rotates the refresh token: the presented one is spent, a new pair issued, and the
+     * idle deadline pushed forward. A spent token presented again revokes the session
+     * (the whole token family). Throws 401 on any failure.
+     */
+    async refresh(presented: string | undefined, meta: RequestMeta): Promise<IssuedSession> {
+      if (!presented) throw AppError.unauthenticated(LOGIN_MESSAGES.sessionExpired);
+      const now = clock.now();
+      const found = await repository.findRefreshToken(hashToken(presented));
+      if (!found) throw AppError.unauthenticated(LOGIN_MESSAGES.sessionExpired);
+      const { token, session } = found;
+
+      const revokeFamily = (reason: string) =>
+        repository.transaction(async (tx) => {
+          await repository.revokeSession(tx, session.id, reason, now);
+          await recordAudit(tx, {
+            action: 'auth.refresh.reuse_detected',
+            entityType: 'session',
+            entityId: session.id,
+            actorUserId: session.userId,
+            requestId: meta.requestId,
+          });
+        });
+
+      if (token.usedAt) {
+        await revokeFamily('refresh_token_reuse');
+        throw AppError.unauthenticated(LOGIN_MESSAGES.sessionExpired);
+      }
+      const loaded = await repository.loadSessionContext(session.id);
+      if (!loaded || token.expiresAt <= now || sessionProblem(loaded, loaded.user.tokenVersion, now)) {
+        throw AppError.unauthenticated(LOGIN_MESSAGES.sessionExpired);
+      }
+
+      const tokens = await issueTokens(session.id, session.userId, session.tokenVersion, session.expiresAt);
+      const rotated = await repository.transaction(async (tx) => {
+        if (!(await repository.spendRefreshToken(tx, token.id, now))) return false;
+        await repository.insertRefreshToken(tx, {
+          sessionId: session.id,
+          tokenHash: tokens.refreshTokenHash,
+          expiresAt: tokens.refreshExpiresAt,
+          createdAt: now,
+        });
+        await repository.extendSession(tx, session.id, idleExpiry(now, session.expiresAt), now);
+        return true;
+      });
+      if (!rotated) {
+        await revokeFamily('refresh_token_reuse');
+        throw AppError.unauthenticated(LOGIN_MESSAGES.sessionExpired);
+      }
+      const reloaded = await repository.loadSessionContext(session.id);
+      return { ...tokens, auth: toAuthContext(reloaded!, now) };
+    },
+
+    /** Moves a session to another second-factor status (the SFA module's transitions). */
+    async setAuthStatus(sessionId: string, authStatus: AuthStatus, audit: { action: string; auth: AuthContext; requestId: string }) {
+      await repository.transaction(async (tx) => {
+        await repository.setSessionAuthStatus(tx, sessionId, authStatus);
+        await recordAudit(tx, {
+          action: audit.action,
+          entityType: 'session',
+          entityId: sessionId,
+          actorUserId: audit.auth.userId,
+          teamId: audit.auth.teamId,
+          requestId: audit.requestId,
+          after: { authStatus },
+        });
+      });
+    },
+
+    /**
+     * A wrong second-factor code counts like a wrong password: it spends one attempt of the
+     * account's sign-in budget. When the budget is spent the account locks and the session
+     * ends; returns whether that happened.
+     */
+    async recordSecondFactorFailure(auth: AuthContext, meta: RequestMeta): Promise<{ locked: boolean }> {
+      const usernameKey = auth.user.username.toLowerCase();
+      const now = clock.now();
+      const reserved = await repository.reserveLoginAttempt(usernameKey, now, SECURITY.lockoutMaxFailures, SECURITY.lockoutWindowMs);
+      const lockedUntil = reserved
+        ? await repository.settleFailedAttempt(usernameKey, now, SECURITY.lockoutMaxFailures, SECURITY.lockoutDurationMs)
+        : await repository.lockedUntil(usernameKey);
+      const locked = !reserved || Boolean(lockedUntil);
+      await repository.transaction(async (tx) => {
+        await recordAudit(tx, {
+          action: 'sfa.code.failure',
+          entityType: 'user',
+          entityId: auth.userId,
+          actorUserId: auth.userId,
+          teamId: auth.teamId,
+          requestId: meta.requestId,
+        });
+        if (locked) {
+          await recordAudit(tx, {
+            action: 'auth.lockout',
+            entityType: 'user',
+            entityId: auth.userId,
+            actorUserId: auth.userId,
+            requestId: meta.requestId,
+          });
+          await repository.revokeSession(tx, auth.sessionId, 'account_locked', now);
+        }
+      });
+      return { locked };
+    },
+
+    /** Clears the failure budget after a correct code. */
+    async clearFailures(auth: AuthContext) {
+      await repository.clearLoginThrottle(auth.user.username.toLowerCase());
+    },
+
+    lockedError,
+
+    /** Ends the session (idempotent). */
+    async logout(auth: AuthContext | null, meta: RequestMeta): Promise<void> {
+      if (!auth) return;
+      await repository.transaction(async (tx) => {
+        await repository.revokeSession(tx, auth.sessionId, 'logout', clock.now());
+        await recordAudit(tx, {
+          action: 'auth.logout',
+          entityType: 'session',
+          entityId: auth.sessionId,
+          actorUserId: auth.userId,
+          teamId: auth.teamId,
+          requestId: meta.requestId,
+        });
+      });
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+/** Idle deadline: now + idle timeout, never past the absolute lifetime. */
+function idleExpiry(now: Date, expiresAt: Date): Date {
+  return new Date(Math.min(now.getTime() + SECURITY.idleTimeoutMs, expiresAt.getTime()));
+}
+
+/** Refresh interval the client uses; the idle timeout must be longer (checked at load). */
+if (SECURITY.idleTimeoutMs <= LIMITS.tokenRefreshIntervalMs) {
+  throw new Error('idle timeout must exceed the client refresh interval');
+}

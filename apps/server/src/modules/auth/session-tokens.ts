@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import { SignJWT, jwtVerify } from 'jose';
+import { SECURITY } from '@trialpulse/shared';
+
+/**
+ * Cookies and the signed access token of a session. The access token is a short-lived
+ * HS256 JWT naming the session and the user's token_version; the refresh token is an
+ * opaque random value whose hash is stored (see auth.repository).
+ */
+export const ACCESS_COOKIE = 'tp_access';
+export const REFRESH_COOKIE = 'tp_refresh';
+/** "Remember this device for 48 hours": read at sign-in only, so it lives under /api/auth. */
+export const REMEMBER_DEVICE_COOKIE = 'tp_remember';
+const ISSUER = 'trialpulse';
+const AUDIENCE = 'trialpulse-api';
+
+export type AccessClaims = { userId: number; sessionId: string; tokenVersion: number };
+
+/** A key for access tokens only, derived from APP_SECRET so it is never reused elsewhere. */
+export function accessTokenKey(appSecret: string): Uint8Array {
+  return createHash('sha256').update(`access-token:${appSecret}`).digest();
+}
+
+export async function signAccessToken(claims: AccessClaims, key: Uint8Array, now: Date): Promise<string> {
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  return new SignJWT({ sid: claims.sessionId, tv: claims.tokenVersion })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(String(claims.userId))
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + SECURITY.accessTokenTtlSeconds)
+    .sign(key);
+}
+
+/** The claims of a valid token, or null for anything forged, expired or malformed. */
+export async function verifyAccessToken(token: string, key: Uint8Array, now: Date): Promise<AccessClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      currentDate: now,
+    });
+    const userId = Number(payload.sub);
+    if (!Number.isInteger(userId) || typeof payload.sid !== 'string' || typeof payload.tv !== 'number') return null;
+    return { userId, sessionId: payload.sid, tokenVersion: payload.tv };
+  } catch {
+    return null;
+  }
+}
+
+export type CookieSettings = { secure: boolean };
+
+export function setSessionCookies(
+  reply: FastifyReply,
+  tokens: { accessToken: string; refreshToken: string; refreshExpiresAt: Date },
+  settings: CookieSettings,
+) {
+  const common = { httpOnly: true, sameSite: 'strict' as const, secure: settings.secure };
+  reply.setCookie(ACCESS_COOKIE, tokens.accessToken, {
+    ...common,
+    path: '/',
+    maxAge: SECURITY.accessTokenTtlSeconds,
+  });
+  // The refresh token only ever travels to the auth endpoints.
+  reply.setCookie(REFRESH_COOKIE, tokens.refreshToken, {
+    ...common,
+    path: '/api/auth',
+    expires: tokens.refreshExpiresAt,
+  });
+}
+
+export function clearSessionCookies(reply: FastifyReply, settings: CookieSettings) {
+  const common = { httpOnly: true, sameSite: 'strict' as const, secure: settings.secure };
+  reply.clearCookie(ACCESS_COOKIE, { ...common, path: '/' });
+  reply.clearCookie(REFRESH_COOKIE, { ...common, path: '/api/auth' });
+}

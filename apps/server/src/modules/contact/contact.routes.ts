@@ -1,0 +1,40 @@
+import { CONTACT_MESSAGES, contactInputSchema } from '@trialpulse/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from '../../config/env';
+import type { Database } from '../../db/client';
+import { HUMAN_CHECK_ACTIONS } from '../human-check/human-check.service';
+import { createContactService } from './contact.service';
+
+export const contactResponseSchema = z.object({ success: z.literal(true), message: z.string() });
+
+// The token is checked by the human check (so a missing one answers HUMAN_CHECK_FAILED);
+// every other field keeps the shared schema and its spec messages.
+const contactBodySchema = contactInputSchema.extend({ recaptchaResponse: z.string().optional() });
+
+/** POST /api/contactUs: the public contact form (access spec §5, §7, §8). */
+export const contactRoutes: FastifyPluginAsyncZod<{ config: Config; database: Database }> = async (
+  app,
+  { config, database },
+) => {
+  const service = createContactService({ database, mail: app.mail, supportEmail: config.SUPPORT_EMAIL });
+
+  app.post(
+    '/api/contactUs',
+    {
+      schema: {
+        tags: ['contact'],
+        summary: 'Send a message to support (human check; 5 per 15 minutes per IP)',
+        body: contactBodySchema,
+        response: { 200: contactResponseSchema },
+      },
+      config: { rateLimit: { max: 5, timeWindow: '15 minutes' } },
+    },
+    async (request) => {
+      const { recaptchaResponse, ...message } = request.body;
+      await app.humanCheck.assertHuman(recaptchaResponse, request, HUMAN_CHECK_ACTIONS.contact);
+      await service.sendMessage(message, { requestId: request.id });
+      return { success: true as const, message: CONTACT_MESSAGES.sent };
+    },
+  );
+};

@@ -1,0 +1,141 @@
+import { and, desc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { mailOutbox } from '../../db/schema';
+import type { DbOrTx } from '../../lib/audit';
+
+/** The columns delivery needs from a claimed row. */
+export type ClaimedMail = {
+  id: number;
+  toAddress: string;
+  subject: string;
+  textBody: string;
+  htmlBody: string | null;
+  template: string | null;
+  /** Including the attempt this claim starts. */
+  attempts: number;
+  createdAt: Date;
+};
+
+export type MailboxEntry = {
+  id: number;
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  template: string | null;
+  status: string;
+  createdAt: Date;
+};
+
+export async function insertMail(
+  tx: DbOrTx,
+  mail: { to: string; subject: string; text: string; html?: string; template: string; sendAfter: Date },
+): Promise<number> {
+  const [row] = await tx
+    .insert(mailOutbox)
+    .values({
+      toAddress: mail.to,
+      subject: mail.subject,
+      textBody: mail.text,
+      htmlBody: mail.html ?? null,
+      template: mail.template,
+      status: 'pending',
+      sendAfter: mail.sendAfter,
+    })
+    .returning({ id: mailOutbox.id });
+  if (!row) throw new Error('mail outbox insert returned no row');
+  return row.id;
+}
+
+/**
+ * Claims up to `limit` due rows in one statement: pending rows whose time has come, and
+ * rows left in 'sending' by a worker that died (not touched since `staleBefore`). The
+ * inner SELECT … FOR UPDATE SKIP LOCKED lets concurrent workers each take different rows;
+ * the outer status condition re-checks each row after its lock, so a row another worker
+ * has just claimed is never claimed twice.
+ */
+export async function claimDue(
+  db: Db,
+  options: { now: Date; staleBefore: Date; limit: number },
+): Promise<ClaimedMail[]> {
+  const due = or(
+    and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.sendAfter, options.now)),
+    and(eq(mailOutbox.status, 'sending'), lt(mailOutbox.updatedAt, options.staleBefore)),
+  );
+  const candidates = db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(due)
+    .orderBy(mailOutbox.id)
+    .limit(options.limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(mailOutbox)
+    .set({ status: 'sending', attempts: sql`${mailOutbox.attempts} + 1`, updatedAt: options.now })
+    .where(and(inArray(mailOutbox.id, candidates), due))
+    .returning({
+      id: mailOutbox.id,
+      toAddress: mailOutbox.toAddress,
+      subject: mailOutbox.subject,
+      textBody: mailOutbox.textBody,
+      htmlBody: mailOutbox.htmlBody,
+      template: mailOutbox.template,
+      attempts: mailOutbox.attempts,
+      createdAt: mailOutbox.createdAt,
+    });
+}
+
+export async function markSent(db: Db, id: number, now: Date): Promise<void> {
+  await db
+    .update(mailOutbox)
+    .set({ status: 'sent', sentAt: now, lastError: null, updatedAt: now })
+    .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'sending')));
+}
+
+/** Back to 'pending' until `retryAt`, or 'failed' (kept, no more retries) when giving up. */
+export async function markAttemptFailed(
+  db: Db,
+  row: Pick<ClaimedMail, 'id'>,
+  outcome: { now: Date; error: string; giveUp: boolean; retryAt: Date },
+): Promise<'retry' | 'gave-up'> {
+  await db
+    .update(mailOutbox)
+    .set({
+      status: outcome.giveUp ? 'failed' : 'pending',
+      lastError: outcome.error.slice(0, 500),
+      sendAfter: outcome.giveUp ? outcome.now : outcome.retryAt,
+      updatedAt: outcome.now,
+    })
+    .where(and(eq(mailOutbox.id, row.id), eq(mailOutbox.status, 'sending')));
+  return outcome.giveUp ? 'gave-up' : 'retry';
+}
+
+/** Deletes sent rows older than `sentBefore` (their bodies may hold links and codes). */
+export async function purgeSent(db: Db, sentBefore: Date): Promise<number> {
+  const rows = await db
+    .delete(mailOutbox)
+    .where(and(eq(mailOutbox.status, 'sent'), lt(mailOutbox.sentAt, sentBefore)))
+    .returning({ id: mailOutbox.id });
+  return rows.length;
+}
+
+const mailboxColumns = {
+  id: mailOutbox.id,
+  to: mailOutbox.toAddress,
+  subject: mailOutbox.subject,
+  text: mailOutbox.textBody,
+  html: mailOutbox.htmlBody,
+  template: mailOutbox.template,
+  status: mailOutbox.status,
+  createdAt: mailOutbox.createdAt,
+};
+
+/** The newest outbox rows first (dev mailbox). */
+export async function listLatest(db: Db, limit: number): Promise<MailboxEntry[]> {
+  return db.select(mailboxColumns).from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(limit);
+}
+
+export async function findById(db: Db, id: number): Promise<MailboxEntry | undefined> {
+  const [row] = await db.select(mailboxColumns).from(mailOutbox).where(eq(mailOutbox.id, id));
+  return row;
+}

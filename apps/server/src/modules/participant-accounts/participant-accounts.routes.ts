@@ -1,0 +1,103 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { LOGIN_MESSAGES, loginInputSchema, participantSignupInputSchema } from '@trialpulse/shared';
+import type { Config } from '../../config/env';
+import type { Database } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import type { PasswordHasher } from '../../lib/passwords';
+import type { AuthService } from '../auth/auth.service';
+import { requestMeta } from '../auth/auth.routes';
+import { clearSessionCookies, setSessionCookies } from '../auth/session-tokens';
+import { HUMAN_CHECK_ACTIONS } from '../human-check/human-check.service';
+import { createParticipantAccountsRepository } from './participant-accounts.repository';
+import { PARTICIPANT_ACCOUNT_MESSAGES, createParticipantAccountsService } from './participant-accounts.service';
+
+export type ParticipantAccountRoutesOptions = {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  hasher: PasswordHasher;
+  authService: AuthService;
+  secureCookies: boolean;
+};
+
+/**
+ * Participants' own accounts (access spec §2 /ParticipantSignupPage, /ParticipantLoginPage,
+ * /Participants; §7 /Participants/signup). Sign-out and refresh use the common
+ * /api/auth/logout and /api/auth/refreshToken.
+ */
+export const participantAccountRoutes: FastifyPluginAsyncZod<ParticipantAccountRoutesOptions> = async (app, options) => {
+  const service = createParticipantAccountsService({
+    repository: createParticipantAccountsRepository(options.database.db),
+    hasher: options.hasher,
+    clock: options.clock,
+    authService: options.authService,
+  });
+  const cookieSettings = { secure: options.secureCookies };
+
+  /** preHandler: a signed-in participant account (401 without a session, 403 for staff). */
+  const requireParticipant = async (request: FastifyRequest) => {
+    const auth = await app.loadAuth(request);
+    if (!auth) throw AppError.unauthenticated(LOGIN_MESSAGES.sessionExpired);
+    if (auth.kind !== 'participant') throw AppError.forbidden();
+  };
+
+  app.post(
+    '/api/Participants/signup',
+    {
+      schema: {
+        tags: ['participant-accounts'],
+        summary: 'Register a participant account',
+        body: participantSignupInputSchema,
+        response: { 200: z.object({ success: z.literal(true), message: z.string() }) },
+      },
+      config: { rateLimit: { max: 10, timeWindow: '1 hour' } },
+    },
+    async (request) => {
+      await service.signup(request.body, requestMeta(request));
+      return { success: true as const, message: PARTICIPANT_ACCOUNT_MESSAGES.signedUp };
+    },
+  );
+
+  app.post(
+    '/api/Participants/login',
+    {
+      schema: {
+        tags: ['participant-accounts'],
+        summary: 'Sign a participant account in',
+        body: loginInputSchema,
+        response: { 200: z.object({ message: z.string() }) },
+      },
+      config: { rateLimit: { max: 30, timeWindow: '15 minutes' } },
+    },
+    async (request, reply) => {
+      await app.humanCheck.assertHuman(request.body.recaptchaResponse, request, HUMAN_CHECK_ACTIONS.login);
+      try {
+        setSessionCookies(reply, await service.login(request.body, requestMeta(request)), cookieSettings);
+      } catch (error) {
+        clearSessionCookies(reply, cookieSettings);
+        throw error;
+      }
+      reply.header('cache-control', 'no-store');
+      return { message: PARTICIPANT_ACCOUNT_MESSAGES.signedIn };
+    },
+  );
+
+  app.get(
+    '/api/Participants/me',
+    {
+      schema: {
+        tags: ['participant-accounts'],
+        summary: 'The signed-in participant account and its linked participant records',
+        response: { 200: z.object({ email: z.string(), participantCount: z.number().int() }) },
+      },
+      preHandler: requireParticipant,
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return service.me(request.auth!);
+    },
+  );
+};

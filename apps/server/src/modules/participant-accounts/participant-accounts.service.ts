@@ -1,0 +1,179 @@
+import { LOGIN_MESSAGES, SECURITY, type LoginInput, type ParticipantSignupInput } from '@trialpulse/shared';
+import { recordAudit } from '../../lib/audit';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { dummyPasswordHash, type PasswordHasher } from '../../lib/passwords';
+import type { AuthService, IssuedSession, RequestMeta } from '../auth/auth.service';
+import type { AuthContext } from '../auth/session-context';
+import type { ParticipantAccountsRepository } from './participant-accounts.repository';
+
+export const PARTICIPANT_ACCOUNT_MESSAGES = {
+  signedUp: 'Registration successful! You can now log in.',
+  signedIn: 'Login successful',
+  duplicateEmail: 'An account with this email already exists.',
+  duplicateUsername: 'This username is already taken.',
+  usernameNotEmail: 'A username containing @ must be your own email address.',
+} as const;
+
+type Deps = {
+  repository: ParticipantAccountsRepository;
+  hasher: PasswordHasher;
+  clock: Clock;
+  authService: Pick<AuthService, 'startTokens'>;
+};
+
+/**
+ * Participants' own accounts (users.account_type 'participant'): self sign-up, sign-in with
+ * the same lockout as staff, and the link to participant records by email. These accounts
+ * never get a team or a role, and the staff guard refuses their sessions.
+ * See docs/decisions/0008-invitations.md (participant accounts).
+ */
+export function createParticipantAccountsService(deps: Deps) {
+  const { repository, hasher, clock } = deps;
+
+  function lockedError(lockedUntil: Date | null) {
+    const retryAfter = lockedUntil ? Math.max(1, Math.ceil((lockedUntil.getTime() - clock.now().getTime()) / 1000)) : 900;
+    return new AppError(401, LOGIN_MESSAGES.locked, { reason: 'ACCOUNT_LOCKED', headers: { 'retry-after': String(retryAfter) } });
+  }
+
+  return {
+    /**
+     * Creates a participant account. Throws 400 when a username with "@" is not the email,
+     * 409 when the email or username is taken (by any account).
+     */
+    async signup(input: ParticipantSignupInput, meta: RequestMeta): Promise<void> {
+      const email = input.email.trim().toLowerCase();
+      const username = input.username.trim();
+      const usernameKey = username.toLowerCase();
+      // Sign-in looks accounts up by username OR email; an "@" username that is someone
+      // else's address would make that lookup ambiguous (and squat a staff username).
+      if (usernameKey.includes('@') && usernameKey !== email) {
+        throw new AppError(400, PARTICIPANT_ACCOUNT_MESSAGES.usernameNotEmail, { displayToUser: true });
+      }
+      const clashes = await repository.findClashingAccounts(email, usernameKey);
+      if (clashes.some((row) => row.email === email)) throw duplicate(PARTICIPANT_ACCOUNT_MESSAGES.duplicateEmail);
+      if (clashes.length > 0) throw duplicate(PARTICIPANT_ACCOUNT_MESSAGES.duplicateUsername);
+
+      const passwordHash = await hasher.hash(input.password);
+      const now = clock.now();
+      try {
+        await repository.transaction(async (tx) => {
+          const userId = await repository.insertParticipantUser(tx, { email, username, createdAt: now });
+          await repository.insertCredentials(tx, userId, passwordHash, now);
+          await recordAudit(tx, {
+            action: 'participant_account.signup',
+            entityType: 'user',
+            entityId: userId,
+            actorUserId: userId,
+            requestId: meta.requestId,
+            after: { accountType: 'participant', ip: meta.ip },
+          });
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw duplicate(PARTICIPANT_ACCOUNT_MESSAGES.duplicateEmail);
+        throw error;
+      }
+    },
+
+    /**
+     * Signs a participant account in (no team, second factor not used). Throws 401 with
+     * the same answer for unknown, wrong, locked and staff accounts.
+     */
+    async login(input: LoginInput, meta: RequestMeta): Promise<IssuedSession> {
+      const usernameKey = input.username.trim().toLowerCase();
+      const now = clock.now();
+      const reserved = await repository.reserveLoginAttempt(usernameKey, now, SECURITY.lockoutMaxFailures, SECURITY.lockoutWindowMs);
+      if (!reserved) {
+        await repository.transaction((tx) =>
+          recordAudit(tx, {
+            action: 'participant_account.login.refused_locked',
+            entityType: 'login',
+            entityId: usernameKey,
+            requestId: meta.requestId,
+            after: { ip: meta.ip },
+          }),
+        );
+        throw lockedError(await repository.lockedUntil(usernameKey));
+      }
+
+      const account = await repository.findAccountByUsername(usernameKey);
+      const participant = account && account.accountType === 'participant' && account.isActive ? account : undefined;
+      const passwordHash = participant?.passwordHash ?? (await dummyPasswordHash(hasher));
+      const passwordOk = (await hasher.verify(passwordHash, input.password)) && Boolean(participant?.passwordHash);
+
+      if (!passwordOk || !participant) {
+        const lockedUntil = await repository.settleFailedAttempt(usernameKey, now, SECURITY.lockoutMaxFailures, SECURITY.lockoutDurationMs);
+        await repository.transaction(async (tx) => {
+          await recordAudit(tx, {
+            action: 'participant_account.login.failure',
+            entityType: 'user',
+            entityId: account?.id ?? usernameKey,
+            actorUserId: account?.id ?? null,
+            requestId: meta.requestId,
+            after: { ip: meta.ip },
+          });
+          if (lockedUntil) {
+            await recordAudit(tx, {
+              action: 'auth.lockout',
+              entityType: 'user',
+              entityId: account?.id ?? usernameKey,
+              actorUserId: account?.id ?? null,
+              requestId: meta.requestId,
+              after: { lockedUntil: lockedUntil.toISOString() },
+            });
+          }
+        });
+        if (lockedUntil) throw lockedError(lockedUntil);
+        throw new AppError(401, LOGIN_MESSAGES.invalidCredentials, { reason: 'INVALID_CREDENTIALS' });
+      }
+
+      await repository.clearLoginThrottle(usernameKey);
+      const expiresAt = new Date(now.getTime() + SECURITY.absoluteSessionLifetimeMs);
+      const sessionId = await repository.transaction(async (tx) => {
+        const id = await repository.insertSession(tx, {
+          userId: participant.id,
+          teamId: null,
+          tokenVersion: participant.tokenVersion,
+          authStatus: 'Authorized',
+          createdAt: now,
+          lastUsedAt: now,
+          idleExpiresAt: new Date(Math.min(now.getTime() + SECURITY.idleTimeoutMs, expiresAt.getTime())),
+          expiresAt,
+          ipAddress: meta.ip,
+          userAgent: meta.userAgent?.slice(0, 300),
+        });
+        await recordAudit(tx, {
+          action: 'participant_account.login.success',
+          entityType: 'session',
+          entityId: id,
+          actorUserId: participant.id,
+          requestId: meta.requestId,
+          after: { ip: meta.ip },
+        });
+        return id;
+      });
+      return deps.authService.startTokens(sessionId);
+    },
+
+    /** The signed-in participant account and how many participant records share its email. */
+    async me(auth: AuthContext): Promise<{ email: string; participantCount: number }> {
+      const email = await repository.findEmail(auth.userId);
+      if (!email) throw AppError.unauthenticated();
+      return { email, participantCount: await repository.countParticipantsWithEmail(email) };
+    },
+  };
+}
+
+export type ParticipantAccountsService = ReturnType<typeof createParticipantAccountsService>;
+
+const duplicate = (message: string) => new AppError(409, message, { displayToUser: true });
+
+/** SQLSTATE 23505 anywhere in the cause chain (drivers and Drizzle wrap it differently). */
+function isUniqueViolation(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth += 1) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

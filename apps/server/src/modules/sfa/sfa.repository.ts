@@ -1,0 +1,124 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { oneTimeCodes, refreshTokens, rememberedDevices, sessions, sfaSecrets, users } from '../../db/schema';
+import type { DbOrTx } from '../../lib/audit';
+
+/** Tables of the second factor: TOTP secrets, emailed codes, remembered devices. */
+export function createSfaRepository(db: Db) {
+  return {
+    transaction: db.transaction.bind(db),
+
+    async findSecret(userId: number) {
+      const rows = await db.select().from(sfaSecrets).where(eq(sfaSecrets.userId, userId));
+      return rows[0];
+    },
+
+    async savePendingSecret(userId: number, secretEncrypted: string) {
+      await db
+        .insert(sfaSecrets)
+        .values({ userId, secretEncrypted, verifiedAt: null, lastUsedStep: null })
+        .onConflictDoUpdate({
+          target: sfaSecrets.userId,
+          set: { secretEncrypted, verifiedAt: null, lastUsedStep: null },
+        });
+    },
+
+    /** Records a used TOTP step; false if that step (or a later one) was already used. */
+    async claimStep(tx: DbOrTx, userId: number, step: number) {
+      const claimed = await tx
+        .update(sfaSecrets)
+        .set({ lastUsedStep: step })
+        .where(
+          and(
+            eq(sfaSecrets.userId, userId),
+            sql`(${sfaSecrets.lastUsedStep} IS NULL OR ${sfaSecrets.lastUsedStep} < ${step})`,
+          ),
+        )
+        .returning({ userId: sfaSecrets.userId });
+      return claimed.length === 1;
+    },
+
+    async markSecretVerified(tx: DbOrTx, userId: number, now: Date) {
+      await tx.update(sfaSecrets).set({ verifiedAt: now }).where(eq(sfaSecrets.userId, userId));
+      await tx.update(users).set({ sfaEnabled: true, sfaType: 'totp' }).where(eq(users.id, userId));
+    },
+
+    /** Replaces any earlier unused code: only the newest emailed code counts. */
+    async replaceEmailCode(tx: DbOrTx, userId: number, codeHash: string, now: Date, expiresAt: Date) {
+      await tx
+        .update(oneTimeCodes)
+        .set({ usedAt: now })
+        .where(and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, 'sfa_email'), isNull(oneTimeCodes.usedAt)));
+      await tx.insert(oneTimeCodes).values({ userId, purpose: 'sfa_email', codeHash, createdAt: now, expiresAt });
+    },
+
+    async findLiveEmailCode(userId: number, now: Date, maxTries: number) {
+      const rows = await db
+        .select()
+        .from(oneTimeCodes)
+        .where(
+          and(
+            eq(oneTimeCodes.userId, userId),
+            eq(oneTimeCodes.purpose, 'sfa_email'),
+            isNull(oneTimeCodes.usedAt),
+            gt(oneTimeCodes.expiresAt, now),
+            sql`${oneTimeCodes.attempts} < ${maxTries}`,
+          ),
+        )
+        .limit(1);
+      return rows[0];
+    },
+
+    async countWrongEmailCode(codeId: number) {
+      await db.update(oneTimeCodes).set({ attempts: sql`${oneTimeCodes.attempts} + 1` }).where(eq(oneTimeCodes.id, codeId));
+    },
+
+    /** Spends a code once; false if it was spent concurrently. */
+    async useEmailCode(tx: DbOrTx, codeId: number, now: Date) {
+      const used = await tx
+        .update(oneTimeCodes)
+        .set({ usedAt: now })
+        .where(and(eq(oneTimeCodes.id, codeId), isNull(oneTimeCodes.usedAt)))
+        .returning({ id: oneTimeCodes.id });
+      return used.length === 1;
+    },
+
+    async insertRememberedDevice(tx: DbOrTx, values: typeof rememberedDevices.$inferInsert) {
+      await tx.insert(rememberedDevices).values(values);
+    },
+
+    async findRememberedDevice(tokenHash: string) {
+      const rows = await db.select().from(rememberedDevices).where(eq(rememberedDevices.tokenHash, tokenHash));
+      return rows[0];
+    },
+
+    async touchRememberedDevice(id: number, now: Date) {
+      await db.update(rememberedDevices).set({ lastUsedAt: now }).where(eq(rememberedDevices.id, id));
+    },
+
+    /**
+     * Removes the second factor: secret, remembered devices, and every other session (the
+     * token_version moves on). The calling session keeps going with the new version.
+     */
+    async resetSecondFactor(tx: DbOrTx, userId: number, keepSessionId: string, now: Date) {
+      await tx.delete(sfaSecrets).where(eq(sfaSecrets.userId, userId));
+      await tx.delete(rememberedDevices).where(eq(rememberedDevices.userId, userId));
+      const [updated] = await tx
+        .update(users)
+        .set({ sfaEnabled: false, sfaType: null, tokenVersion: sql`${users.tokenVersion} + 1` })
+        .where(eq(users.id, userId))
+        .returning({ tokenVersion: users.tokenVersion });
+      await tx
+        .update(sessions)
+        .set({ tokenVersion: updated!.tokenVersion, authStatus: 'SFAIsNotSet' })
+        .where(eq(sessions.id, keepSessionId));
+      // The session's earlier refresh tokens are spent: only the ones issued now count.
+      await tx
+        .update(refreshTokens)
+        .set({ usedAt: now })
+        .where(and(eq(refreshTokens.sessionId, keepSessionId), isNull(refreshTokens.usedAt)));
+    },
+  };
+}
+
+export type SfaRepository = ReturnType<typeof createSfaRepository>;

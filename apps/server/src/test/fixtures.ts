@@ -1,0 +1,150 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { hash } from '@node-rs/argon2';
+import type { Role } from '@trialpulse/shared';
+import type { Db } from '../db/client';
+import { credentials, teamUserMappings, teams, users } from '../db/schema';
+import { solveHumanCheck } from '../modules/human-check/test-support';
+
+let counter = 0;
+const unique = () => `${process.pid}-${Date.now().toString(36)}-${++counter}`;
+
+/** An active team with room to work in. */
+export async function createTeam(db: Db, overrides: Partial<typeof teams.$inferInsert> = {}) {
+  const [team] = await db
+    .insert(teams)
+    .values({
+      teamName: `Team ${unique()}`,
+      isActive: true,
+      maxUsers: 50,
+      maxTrials: 20,
+      maxParticipants: 200,
+      retentionDays: 365,
+      ...overrides,
+    })
+    .returning();
+  return team!;
+}
+
+export type TestUser = { id: number; username: string; email: string; password: string };
+
+/** A staff account (username = email) with a role in each given team. */
+export async function createStaffUser(
+  db: Db,
+  options: {
+    role?: Role | null;
+    teamId?: number;
+    password?: string;
+    sfaEnabled?: boolean;
+    isActive?: boolean;
+    accountType?: 'staff' | 'participant';
+  } = {},
+): Promise<TestUser> {
+  const email = `user-${unique()}@example.org`.toLowerCase();
+  const password = options.password ?? 'Correct#Horse9';
+  const [user] = await db
+    .insert(users)
+    .values({
+      email,
+      username: email,
+      firstName: 'Test',
+      lastName: 'User',
+      sfaEnabled: options.sfaEnabled ?? false,
+      isActive: options.isActive ?? true,
+      accountType: options.accountType ?? 'staff',
+    })
+    .returning();
+  await db.insert(credentials).values({ userId: user!.id, passwordHash: await hash(password) });
+  if (options.teamId && options.role !== null) {
+    await db.insert(teamUserMappings).values({
+      userId: user!.id,
+      teamId: options.teamId,
+      role: options.role ?? 'User',
+      defaultTeam: true,
+    });
+  }
+  return { id: user!.id, username: email, email, password };
+}
+
+/** Cookies a browser would hold, updated from each response's Set-Cookie. */
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+  update(response: LightMyRequestResponse) {
+    for (const cookie of response.cookies) {
+      const expired = cookie.expires instanceof Date && cookie.expires.getTime() <= Date.now();
+      if (cookie.value === '' || expired || cookie.maxAge === 0) this.cookies.delete(cookie.name);
+      else this.cookies.set(cookie.name, cookie.value);
+    }
+  }
+  get(name: string) {
+    return this.cookies.get(name);
+  }
+  set(name: string, value: string) {
+    this.cookies.set(name, value);
+  }
+  delete(name: string) {
+    this.cookies.delete(name);
+  }
+  header() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+}
+
+/** A browser-like client over `app.inject`: cookies kept, CSRF token fetched and sent. */
+let clientCount = 0;
+
+export class TestClient {
+  readonly jar = new CookieJar();
+  private csrfToken: string | undefined;
+  /**
+   * Each client is its own browser on its own loopback address, so per-IP rate limits
+   * apply per client as they would per visitor (tests that check a limit use one client).
+   */
+  readonly remoteAddress: string;
+  constructor(private readonly app: FastifyInstance) {
+    clientCount += 1;
+    this.remoteAddress = `127.0.${Math.floor(clientCount / 250) % 250}.${(clientCount % 250) + 1}`;
+  }
+
+  async request(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {
+    const headers: Record<string, string> = { cookie: this.jar.header() };
+    if (method !== 'GET') {
+      if (!this.csrfToken) {
+        const csrf = await this.app.inject({
+          method: 'GET',
+          url: '/api/csrf-token',
+          headers: { cookie: this.jar.header() },
+          remoteAddress: this.remoteAddress,
+        });
+        this.jar.update(csrf);
+        this.csrfToken = csrf.json().csrfToken;
+      }
+      headers['x-csrf-token'] = this.csrfToken!;
+      headers.cookie = this.jar.header();
+    }
+    const response = await this.app.inject({
+      method,
+      url,
+      headers,
+      remoteAddress: this.remoteAddress,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+    this.jar.update(response);
+    return response;
+  }
+
+  get(url: string) {
+    return this.request('GET', url);
+  }
+  post(url: string, payload: unknown = {}) {
+    return this.request('POST', url, payload);
+  }
+
+  /** Signs in through the real login call, solving the human check as the browser does. */
+  async login(username: string, password: string) {
+    return this.post('/api/auth/login', {
+      username,
+      password,
+      recaptchaResponse: await solveHumanCheck(this.app),
+    });
+  }
+}
