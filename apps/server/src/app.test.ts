@@ -96,12 +96,35 @@ describe('server plumbing', () => {
   });
 
   it('every state-changing API route refuses a request without the CSRF header', async () => {
-    expect(apiWriteRoutes.length).toBeGreaterThan(0);
-    for (const route of apiWriteRoutes) {
+    // Every documented route of the real app, plus the probe added here.
+    const document = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const documented = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
+      Object.keys(methods)
+        .map((method) => method.toUpperCase())
+        .filter((method) => WRITE_METHODS.has(method))
+        .map((method) => ({ method, url: path.replace(/\{(\w+)\}/g, '1') })),
+    );
+    const routes = [...documented, ...apiWriteRoutes];
+    expect(documented.length).toBeGreaterThan(20);
+    for (const route of routes) {
       const url = route.url.replace(/:(\w+)/g, '1');
       const response = await app.inject({ method: route.method as 'POST', url, payload: {} });
       expect([route.method, url, response.statusCode]).toEqual([route.method, url, 403]);
     }
+  });
+
+  it('refuses NUL characters in JSON bodies with 400, before any handler runs', async () => {
+    const before = await probeRows();
+    const { cookie, token } = await csrfSession(app);
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/plumbing-probe',
+      headers: { cookie, 'x-csrf-token': token, 'content-type': 'application/json' },
+      payload: '{"name":"a\\u0000b"}',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(errorBodySchema.parse(response.json()).message).toBe('Text must not contain control characters.');
+    expect(await probeRows()).toBe(before);
   });
 
   it('invalid input → 400 with the field messages from the schema, and nothing written', async () => {

@@ -14,6 +14,7 @@ import {
 import type { Config } from './config/env';
 import type { Database } from './db/client';
 import { APP_VERSION } from './lib/app-version';
+import { AppError } from './lib/errors';
 import { loggerOptions, type LoggerSettings } from './lib/logger';
 import { csrfPlugin } from './plugins/csrf';
 import { errorHandlerPlugin } from './plugins/error-handler';
@@ -32,6 +33,10 @@ import { participantAccountRoutes } from './modules/participant-accounts/partici
 import { createSfaRepository } from './modules/sfa/sfa.repository';
 import { sfaRoutes } from './modules/sfa/sfa.routes';
 import { createSfaService, initialAuthStatusFrom } from './modules/sfa/sfa.service';
+import { teamsRoutes } from './modules/teams/teams.routes';
+import { trialsRoutes } from './modules/trials/trials.routes';
+import { teamAdminRoutes } from './modules/team-admin/team-admin.routes';
+import { participantsRoutes } from './modules/participants/participants.routes';
 import { systemClock, type Clock } from './lib/clock';
 import { argon2Hasher, type PasswordHasher } from './lib/passwords';
 
@@ -50,6 +55,14 @@ export type AppDeps = {
  * Builds the whole HTTP application: used by main.ts and by every integration test, so
  * tests exercise exactly what runs in production. Does not listen.
  */
+function rejectNulCharacters(key: string, value: unknown) {
+  if (key === '__proto__' || key === 'constructor') return undefined; // no prototype pollution
+  if (typeof value === 'string' && value.includes('\u0000')) {
+    throw new AppError(400, 'Text must not contain control characters.', { reason: 'VALIDATION_ERROR' });
+  }
+  return value;
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const clock = deps.clock ?? systemClock;
@@ -66,6 +79,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
 
+  // PostgreSQL text cannot hold NUL characters; refuse them at the door (400), for every route.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, body === '' ? undefined : JSON.parse(body as string, rejectNulCharacters));
+    } catch (error) {
+      done(error instanceof AppError ? error : new AppError(400, 'The request could not be read.', { cause: error }), undefined);
+    }
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {
@@ -84,7 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         // MUI (emotion) injects style elements at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...(recaptcha ? ['https://www.google.com/recaptcha/'] : [])],
         frameAncestors: ["'none'"],
         formAction: ["'self'"],
         objectSrc: ["'none'"],
@@ -138,6 +159,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(passwordRoutes, accountDeps);
   await app.register(signupRoutes, accountDeps);
   await app.register(participantAccountRoutes, accountDeps);
+  const featureDeps = { config, database, clock };
+  await app.register(teamsRoutes, featureDeps);
+  await app.register(trialsRoutes, featureDeps);
+  await app.register(teamAdminRoutes, featureDeps);
+  await app.register(participantsRoutes, featureDeps);
 
   if (config.SERVE_WEB) await app.register(webAppPlugin, { distDir: config.WEB_DIST_DIR });
 

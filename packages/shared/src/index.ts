@@ -4,3 +4,6 @@ export * from './errors';
 export * from './limits';
 export * from './routes';
 export * from './auth/auth.schemas';
+export * from './trials/trials.schemas';
+export * from './teams/teams.schemas';
+export * from './participants/participants.schemas';

@@ -70,7 +70,9 @@ export class CookieJar {
   private readonly cookies = new Map<string, string>();
   update(response: LightMyRequestResponse) {
     for (const cookie of response.cookies) {
-      const expired = cookie.expires instanceof Date && cookie.expires.getTime() <= Date.now();
+      // Only the server's "delete this cookie" (epoch expiry or max-age 0) removes one: tests
+      // run on a manual clock, so comparing expiry with the real time would be wrong.
+      const expired = cookie.expires instanceof Date && cookie.expires.getTime() <= 0;
       if (cookie.value === '' || expired || cookie.maxAge === 0) this.cookies.delete(cookie.name);
       else this.cookies.set(cookie.name, cookie.value);
     }

@@ -28,7 +28,14 @@ export function RouteGuard() {
           replace
           to={decision.to}
           state={
-            decision.to === PATHS.login ? { from: location.pathname + location.search } : undefined
+            decision.to === PATHS.login
+              ? {
+                  from: location.pathname + location.search,
+                  ...(session.status === 'signed-out' && session.notice
+                    ? { message: session.notice }
+                    : {}),
+                }
+              : undefined
           }
         />
       );

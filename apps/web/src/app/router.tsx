@@ -1,7 +1,9 @@
 import type { RouteObject } from 'react-router';
 import { ROUTES, type RouteEntry, type RoutePath } from '@trialpulse/shared';
 import { FullPageLoader } from '@/components/ui/full-page-loader';
+import { DEV_MAILBOX_PATH } from '@/components/dev-mailbox-link';
 import { RouteGuard } from './route-guard';
+import { SessionRoot } from './session-root';
 import { NotAuthorizedPage } from './routes/not-authorized';
 import { PlaceholderPage } from './routes/placeholder';
 import { RouteErrorPage } from './routes/route-error';
@@ -11,8 +13,76 @@ type PageRoute = Pick<RouteObject, 'element' | 'lazy'>;
 /** The pages built so far; every other path of the route table renders a placeholder. */
 const PAGES: Partial<Record<RoutePath, PageRoute>> = {
   '/': {
+    // The dashboard shows parts of two other features; features never import each other,
+    // so the route composes them.
+    lazy: async () => {
+      const [{ DashboardPage }, { TeamSelector }, { TrialsTable }] = await Promise.all([
+        import('@/features/dashboard/pages/dashboard-page'),
+        import('@/features/teams/components/team-selector'),
+        import('@/features/trials/components/trials-table'),
+      ]);
+      return {
+        Component: function DashboardRoute() {
+          return <DashboardPage teamSelector={<TeamSelector />} trialsTable={<TrialsTable />} />;
+        },
+      };
+    },
+  },
+  '/Trials': {
     lazy: async () => ({
-      Component: (await import('@/features/dashboard/pages/dashboard-page')).DashboardPage,
+      Component: (await import('@/features/trials/pages/trials-page')).TrialsPage,
+    }),
+  },
+  '/TrialPage': {
+    // The trial header (trials feature) with the participants table (participants feature).
+    lazy: async () => {
+      const [{ TrialPage }, { ParticipantsTable }] = await Promise.all([
+        import('@/features/trials/pages/trial-page'),
+        import('@/features/participants/components/participants-table'),
+      ]);
+      return {
+        Component: function TrialRoute() {
+          return <TrialPage participantsTable={(trial) => <ParticipantsTable trial={trial} />} />;
+        },
+      };
+    },
+  },
+  '/ParticipantsPage': {
+    lazy: async () => ({
+      Component: (await import('@/features/participants/pages/participants-page')).ParticipantsPage,
+    }),
+  },
+  '/AddParticipantPage': {
+    lazy: async () => ({
+      Component: (await import('@/features/participants/pages/add-participant-page'))
+        .AddParticipantPage,
+    }),
+  },
+  '/Participant': {
+    lazy: async () => ({
+      Component: (await import('@/features/participants/pages/participant-page')).ParticipantPage,
+    }),
+  },
+  '/ParticipantRaw': {
+    lazy: async () => ({
+      Component: (await import('@/features/participants/pages/participant-raw-page'))
+        .ParticipantRawPage,
+    }),
+  },
+  '/TrialUsers': {
+    lazy: async () => ({
+      Component: (await import('@/features/trial-users/pages/trial-users-page')).TrialUsersPage,
+    }),
+  },
+  '/UserTeams': {
+    lazy: async () => ({
+      Component: (await import('@/features/teams/pages/user-teams-page')).UserTeamsPage,
+    }),
+  },
+  // Team administration (Sys_Admin) is the first tab of the Sys_Admin-only database page.
+  '/DbInfoPage': {
+    lazy: async () => ({
+      Component: (await import('@/features/team-admin/pages/db-info-page')).DbInfoPage,
     }),
   },
   '/LoginPage': {
@@ -20,28 +90,117 @@ const PAGES: Partial<Record<RoutePath, PageRoute>> = {
       Component: (await import('@/features/auth/pages/login-page')).LoginPage,
     }),
   },
+  '/ChangePwdReqPage': {
+    lazy: async () => ({
+      Component: (await import('@/features/passwords/pages/change-password-page'))
+        .ChangePasswordPage,
+    }),
+  },
+  '/ResetPwdReqPage': {
+    lazy: async () => ({
+      Component: (await import('@/features/passwords/pages/reset-password-request-page'))
+        .ResetPasswordRequestPage,
+    }),
+  },
+  '/ResetPasswordPage': {
+    lazy: async () => ({
+      Component: (await import('@/features/passwords/pages/reset-password-page')).ResetPasswordPage,
+    }),
+  },
+  '/SignUpApprovalPage': {
+    lazy: async () => ({
+      Component: (await import('@/features/signup/pages/sign-up-approval-page')).SignUpApprovalPage,
+    }),
+  },
+  '/SignupValidation': {
+    lazy: async () => ({
+      Component: (await import('@/features/signup/pages/signup-validation-page'))
+        .SignupValidationPage,
+    }),
+  },
+  '/SignupPage': {
+    lazy: async () => ({
+      Component: (await import('@/features/signup/pages/signup-page')).SignupPage,
+    }),
+  },
+  '/ContactUsForm/': {
+    lazy: async () => ({
+      Component: (await import('@/features/contact/pages/contact-page')).ContactPage,
+    }),
+  },
+  '/ParticipantSignupPage': {
+    lazy: async () => ({
+      Component: (await import('@/features/participant-accounts/pages/participant-signup-page'))
+        .ParticipantSignupPage,
+    }),
+  },
+  '/Participants': {
+    lazy: async () => ({
+      Component: (await import('@/features/participant-accounts/pages/participant-signup-page'))
+        .ParticipantSignupPage,
+    }),
+  },
+  '/ParticipantLoginPage': {
+    lazy: async () => ({
+      Component: (await import('@/features/participant-accounts/pages/participant-login-page'))
+        .ParticipantLoginPage,
+    }),
+  },
+  '/SFASetupPage': {
+    lazy: async () => ({
+      Component: (await import('@/features/sfa/pages/sfa-setup-page')).SfaSetupPage,
+    }),
+  },
+  '/SFAVerifyPage': {
+    lazy: async () => ({
+      Component: (await import('@/features/sfa/pages/sfa-verify-page')).SfaVerifyPage,
+    }),
+  },
+  '/SFAValidatePage': {
+    lazy: async () => ({
+      Component: (await import('@/features/sfa/pages/sfa-validate-page')).SfaValidatePage,
+    }),
+  },
+  '/SFASendCodeViaMsgPage': {
+    lazy: async () => ({
+      Component: (await import('@/features/sfa/pages/sfa-send-code-page')).SfaSendCodePage,
+    }),
+  },
   '/not-authorized': { element: <NotAuthorizedPage /> },
 };
 
 /**
- * One route per entry of the shared route table plus the catch-all, all under the guard,
- * which also renders the 404 page for paths the table does not know.
+ * Under the session root (timers): one route per entry of the shared route table plus the
+ * catch-all, all under the guard, which also renders the 404 page for paths the table
+ * does not know; and, outside the guard, the demo mailbox (not in the spec's table).
  */
 export function createAppRoutes(): RouteObject[] {
   return [
     {
-      element: <RouteGuard />,
+      element: <SessionRoot />,
       errorElement: <RouteErrorPage />,
       hydrateFallbackElement: <FullPageLoader />,
       children: [
-        ...(ROUTES as readonly RouteEntry[]).map((route): RouteObject => ({
-          path: route.path,
+        {
+          path: DEV_MAILBOX_PATH,
           caseSensitive: true,
-          ...(PAGES[route.path as RoutePath] ?? {
-            element: <PlaceholderPage title={route.title} path={route.path} />,
+          lazy: async () => ({
+            Component: (await import('./routes/dev-mailbox-route')).DevMailboxRoute,
           }),
-        })),
-        { path: '*', element: null },
+        },
+        {
+          element: <RouteGuard />,
+          children: [
+            ...(ROUTES as readonly RouteEntry[]).map((route): RouteObject => ({
+              path: route.path,
+              caseSensitive: true,
+              ...(PAGES[route.path as RoutePath] ?? {
+                element: <PlaceholderPage title={route.title} path={route.path} />,
+              }),
+            })),
+            { path: '*', element: null },
+          ],
+        },
       ],
     },
   ];

@@ -21,6 +21,11 @@ export type RequestOptions = {
   signal?: AbortSignal;
   /** How to read a successful answer; JSON by default (empty answers give `undefined`). */
   responseType?: 'json' | 'text' | 'blob';
+  /**
+   * A 401 from this call means "wrong credentials", not "session over" (login, change
+   * password): it is not reported to the `onUnauthorized` listeners.
+   */
+  ignoreUnauthorized?: boolean;
 };
 
 /** A failed call: `status` 0 means the request never got an answer (network error). */
@@ -77,7 +82,24 @@ export async function apiRequest<T>(
     if (retry.ok) return readBody<T>(retry, options.responseType);
     failed = await toApiError(retry);
   }
+  if (failed.status === 401 && !options.ignoreUnauthorized) {
+    for (const listener of unauthorizedListeners) listener(path);
+  }
   throw failed;
+}
+
+type UnauthorizedListener = (path: string) => void;
+const unauthorizedListeners = new Set<UnauthorizedListener>();
+
+/**
+ * Calls `listener` with the path of every call the server answers 401 (the session is
+ * over); the session timers use it to log out. Returns the unsubscribe function.
+ */
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => {
+    unauthorizedListeners.delete(listener);
+  };
 }
 
 export const api = {

@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import { createChallenge } from 'altcha-lib/v1';
 import type { SessionUser } from '@/lib/session';
 
 export type RecordedCall = {
@@ -79,24 +80,49 @@ export type SessionFixture =
 
 /** The answers of the calls every page makes: session, version, CSRF token, logout. */
 export function baseHandlers(session: SessionFixture): Record<string, Handler | Reply> {
+  const currentUser = (): Reply => {
+    switch (session.kind) {
+      case 'signed-out':
+        return { status: 401, body: errorBody('Not signed in', false, 'UNAUTHENTICATED') };
+      case 'second-factor':
+        return {
+          status: 403,
+          body: errorBody('Second factor required', false, 'FORBIDDEN', {
+            authStatus: session.authStatus,
+          }),
+        };
+      case 'signed-in':
+        return { status: 200, body: { message: 'ok', user: session.user } };
+    }
+  };
   return {
-    'GET /api/auth/login/': () => {
-      switch (session.kind) {
-        case 'signed-out':
-          return { status: 401, body: errorBody('Not signed in', false, 'UNAUTHENTICATED') };
-        case 'second-factor':
-          return {
-            status: 403,
-            body: errorBody('Second factor required', false, 'FORBIDDEN', {
-              authStatus: session.authStatus,
-            }),
-          };
-        case 'signed-in':
-          return { status: 200, body: { user: session.user } };
-      }
-    },
+    'GET /api/auth/login/': currentUser,
+    'GET /api/auth/user': currentUser,
+    'POST /api/auth/refreshToken': () =>
+      session.kind === 'signed-out'
+        ? { status: 401, body: errorBody('Not signed in', false, 'UNAUTHENTICATED') }
+        : { body: { message: 'Token refreshed' } },
     'GET /api/appVersion': { body: { version: '1.4.2' } },
     'GET /api/csrf-token': { body: { csrfToken: 'csrf-1' } },
     'POST /api/auth/logout': { status: 204 },
+    ...humanCheckHandlers(),
   };
+}
+
+/**
+ * The human check in ALTCHA mode with real, tiny challenges (solved in a few ms), so the
+ * client's solver runs for real.
+ */
+export function humanCheckHandlers(): Record<string, Handler | Reply> {
+  return {
+    'GET /api/humanCheck/config': { body: { provider: 'altcha', siteKey: null } },
+    'GET /api/humanCheck/challenge': async () => ({
+      body: await createChallenge({ hmacKey: 'test-key', maxnumber: 50 }),
+    }),
+  };
+}
+
+/** Decodes a `recaptchaResponse` ALTCHA payload (base64 JSON). */
+export function decodeAltchaPayload(token: unknown): Record<string, unknown> {
+  return JSON.parse(atob(String(token))) as Record<string, unknown>;
 }

@@ -57,6 +57,24 @@ export const humanCheckTokenSchema = z
   .min(1, HUMAN_CHECK_MESSAGE)
   .max(10_000, HUMAN_CHECK_MESSAGE);
 
+/**
+ * "Confirm must match", checked even while other fields are still invalid, so the form
+ * shows the mismatch together with the other messages.
+ */
+function confirmMatches<K extends string, C extends string>(passwordKey: K, confirmKey: C, message: string) {
+  return [
+    (input: Record<K | C, unknown>) => input[passwordKey] === input[confirmKey],
+    {
+      message,
+      path: [confirmKey] as PropertyKey[],
+      when: (payload: { value: unknown }) => {
+        const value = payload.value as Record<string, unknown> | undefined;
+        return typeof value?.[passwordKey] === 'string' && typeof value?.[confirmKey] === 'string';
+      },
+    },
+  ] as [(input: Record<K | C, unknown>) => boolean, { message: string; path: PropertyKey[]; when: (payload: { value: unknown }) => boolean }];
+}
+
 // ---- Login -------------------------------------------------------------------------
 
 export const loginInputSchema = z.object({
@@ -105,10 +123,7 @@ export const changePasswordInputSchema = z
     newPassword: newPasswordSchema,
     newConfirmPassword: z.string({ error: PASSWORD_MESSAGES.confirmRequired }),
   })
-  .refine((input) => input.newPassword === input.newConfirmPassword, {
-    message: PASSWORD_MESSAGES.changeMismatch,
-    path: ['newConfirmPassword'],
-  });
+  .refine(...confirmMatches('newPassword', 'newConfirmPassword', PASSWORD_MESSAGES.changeMismatch));
 export type ChangePasswordInput = z.infer<typeof changePasswordInputSchema>;
 
 export const forgotPasswordInputSchema = z.object({
@@ -145,10 +160,7 @@ export const resetPasswordInputSchema = z
     newPassword: newPasswordSchema,
     newConfirmPassword: z.string({ error: PASSWORD_MESSAGES.confirmRequired }),
   })
-  .refine((input) => input.newPassword === input.newConfirmPassword, {
-    message: PASSWORD_MESSAGES.resetMismatch,
-    path: ['newConfirmPassword'],
-  });
+  .refine(...confirmMatches('newPassword', 'newConfirmPassword', PASSWORD_MESSAGES.resetMismatch));
 export type ResetPasswordInput = z.infer<typeof resetPasswordInputSchema>;
 
 // ---- Invitations and sign-up -----------------------------------------------------------
@@ -214,10 +226,7 @@ export const signupInputSchema = z
     acceptPrivacy: z.literal(true, { error: SIGNUP_MESSAGES.acceptPrivacy }),
     recaptchaResponse: humanCheckTokenSchema,
   })
-  .refine((input) => input.password === input.confirmPassword, {
-    message: PASSWORD_MESSAGES.signupMismatch,
-    path: ['confirmPassword'],
-  });
+  .refine(...confirmMatches('password', 'confirmPassword', PASSWORD_MESSAGES.signupMismatch));
 export type SignupInput = z.infer<typeof signupInputSchema>;
 
 /** Participant self-registration (POST /Participants/signup). */
@@ -228,10 +237,7 @@ export const participantSignupInputSchema = z
     password: newPasswordSchema,
     confirmPassword: z.string({ error: PASSWORD_MESSAGES.confirmRequired }),
   })
-  .refine((input) => input.password === input.confirmPassword, {
-    message: PASSWORD_MESSAGES.signupMismatch,
-    path: ['confirmPassword'],
-  });
+  .refine(...confirmMatches('password', 'confirmPassword', PASSWORD_MESSAGES.signupMismatch));
 export type ParticipantSignupInput = z.infer<typeof participantSignupInputSchema>;
 
 // ---- Contact ---------------------------------------------------------------------------

@@ -359,7 +359,7 @@ export async function seedDemoData(db: Db, now: Date = new Date()): Promise<{ se
           subscriptionEnds: new Date(now.getTime() + 365 * DAY_MS),
           subscriptionType: 'annual',
           maxUsers: 25,
-          maxTrials: 10,
+          maxTrials: 25,
           maxParticipants: 200,
           teamAdminEmail: 'admin@demo.trialpulse.local',
           teamAdminPhone: '+1 555 0100',

@@ -71,7 +71,14 @@ export function createAuthService(deps: Deps) {
      * Password sign-in. Throws 401 (invalid or locked, identical for unknown accounts),
      * 403 "Login error: User role is missing." for a staff account without a team.
      */
-    async login(input: LoginInput, meta: RequestMeta): Promise<IssuedSession> {
+    async login(
+      input: LoginInput,
+      meta: RequestMeta,
+      options: { accountType?: 'staff' | 'participant' } = {},
+    ): Promise<IssuedSession> {
+      // Participant accounts sign in the same way but have no team and no second factor.
+      const accountType = options.accountType ?? 'staff';
+      const auditPrefix = accountType === 'staff' ? 'auth.login' : 'participant_account.login';
       const usernameKey = input.username.trim().toLowerCase();
       const now = clock.now();
       const reserved = await repository.reserveLoginAttempt(
@@ -83,7 +90,7 @@ export function createAuthService(deps: Deps) {
       if (!reserved) {
         await repository.transaction((tx) =>
           recordAudit(tx, {
-            action: 'auth.login.refused_locked',
+            action: `${auditPrefix}.refused_locked`,
             entityType: 'login',
             entityId: usernameKey,
             requestId: meta.requestId,
@@ -94,11 +101,11 @@ export function createAuthService(deps: Deps) {
       }
 
       const account = await repository.findAccountByUsername(usernameKey);
-      const staffAccount = account && account.user.accountType === 'staff' && account.user.isActive ? account : undefined;
-      const passwordHash = staffAccount?.passwordHash ?? (await dummyPasswordHash(hasher));
-      const passwordOk = (await hasher.verify(passwordHash, input.password)) && Boolean(staffAccount?.passwordHash);
+      const matching = account && account.user.accountType === accountType && account.user.isActive ? account : undefined;
+      const passwordHash = matching?.passwordHash ?? (await dummyPasswordHash(hasher));
+      const passwordOk = (await hasher.verify(passwordHash, input.password)) && Boolean(matching?.passwordHash);
 
-      if (!passwordOk || !staffAccount) {
+      if (!passwordOk || !matching) {
         const lockedUntil = await repository.settleFailedAttempt(
           usernameKey,
           now,
@@ -107,7 +114,7 @@ export function createAuthService(deps: Deps) {
         );
         await repository.transaction(async (tx) => {
           await recordAudit(tx, {
-            action: 'auth.login.failure',
+            action: `${auditPrefix}.failure`,
             entityType: 'user',
             entityId: account?.user.id ?? usernameKey,
             actorUserId: account?.user.id ?? null,
@@ -130,8 +137,8 @@ export function createAuthService(deps: Deps) {
       }
 
       await repository.clearLoginThrottle(usernameKey);
-      const user = staffAccount.user;
-      const mapping = await repository.pickTeamMapping(user.id);
+      const user = matching.user;
+      const mapping = accountType === 'staff' ? await repository.pickTeamMapping(user.id) : { teamId: null };
       if (!mapping) {
         await repository.transaction((tx) =>
           recordAudit(tx, {
@@ -146,7 +153,7 @@ export function createAuthService(deps: Deps) {
         throw new AppError(403, LOGIN_MESSAGES.roleMissing, { reason: 'ROLE_MISSING' });
       }
 
-      const authStatus = await initialAuthStatus(user, meta);
+      const authStatus = accountType === 'staff' ? await initialAuthStatus(user, meta) : 'Authorized';
       const expiresAt = new Date(now.getTime() + SECURITY.absoluteSessionLifetimeMs);
       const sessionId = await repository.transaction(async (tx) => {
         const id = await repository.insertSession(tx, {
@@ -162,7 +169,7 @@ export function createAuthService(deps: Deps) {
           userAgent: meta.userAgent?.slice(0, 300),
         });
         await recordAudit(tx, {
-          action: 'auth.login.success',
+          action: `${auditPrefix}.success`,
           entityType: 'session',
           entityId: id,
           actorUserId: user.id,

@@ -1,8 +1,8 @@
-import { LOGIN_MESSAGES, SECURITY, type LoginInput, type ParticipantSignupInput } from '@trialpulse/shared';
+import { type LoginInput, type ParticipantSignupInput } from '@trialpulse/shared';
 import { recordAudit } from '../../lib/audit';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import { dummyPasswordHash, type PasswordHasher } from '../../lib/passwords';
+import type { PasswordHasher } from '../../lib/passwords';
 import type { AuthService, IssuedSession, RequestMeta } from '../auth/auth.service';
 import type { AuthContext } from '../auth/session-context';
 import type { ParticipantAccountsRepository } from './participant-accounts.repository';
@@ -19,7 +19,7 @@ type Deps = {
   repository: ParticipantAccountsRepository;
   hasher: PasswordHasher;
   clock: Clock;
-  authService: Pick<AuthService, 'startTokens'>;
+  authService: Pick<AuthService, 'login'>;
 };
 
 /**
@@ -30,11 +30,6 @@ type Deps = {
  */
 export function createParticipantAccountsService(deps: Deps) {
   const { repository, hasher, clock } = deps;
-
-  function lockedError(lockedUntil: Date | null) {
-    const retryAfter = lockedUntil ? Math.max(1, Math.ceil((lockedUntil.getTime() - clock.now().getTime()) / 1000)) : 900;
-    return new AppError(401, LOGIN_MESSAGES.locked, { reason: 'ACCOUNT_LOCKED', headers: { 'retry-after': String(retryAfter) } });
-  }
 
   return {
     /**
@@ -76,83 +71,11 @@ export function createParticipantAccountsService(deps: Deps) {
     },
 
     /**
-     * Signs a participant account in (no team, second factor not used). Throws 401 with
-     * the same answer for unknown, wrong, locked and staff accounts.
+     * Signs a participant account in (no team, second factor not used): the staff sign-in
+     * with its lockout, answering alike for unknown, wrong, locked and staff accounts.
      */
-    async login(input: LoginInput, meta: RequestMeta): Promise<IssuedSession> {
-      const usernameKey = input.username.trim().toLowerCase();
-      const now = clock.now();
-      const reserved = await repository.reserveLoginAttempt(usernameKey, now, SECURITY.lockoutMaxFailures, SECURITY.lockoutWindowMs);
-      if (!reserved) {
-        await repository.transaction((tx) =>
-          recordAudit(tx, {
-            action: 'participant_account.login.refused_locked',
-            entityType: 'login',
-            entityId: usernameKey,
-            requestId: meta.requestId,
-            after: { ip: meta.ip },
-          }),
-        );
-        throw lockedError(await repository.lockedUntil(usernameKey));
-      }
-
-      const account = await repository.findAccountByUsername(usernameKey);
-      const participant = account && account.accountType === 'participant' && account.isActive ? account : undefined;
-      const passwordHash = participant?.passwordHash ?? (await dummyPasswordHash(hasher));
-      const passwordOk = (await hasher.verify(passwordHash, input.password)) && Boolean(participant?.passwordHash);
-
-      if (!passwordOk || !participant) {
-        const lockedUntil = await repository.settleFailedAttempt(usernameKey, now, SECURITY.lockoutMaxFailures, SECURITY.lockoutDurationMs);
-        await repository.transaction(async (tx) => {
-          await recordAudit(tx, {
-            action: 'participant_account.login.failure',
-            entityType: 'user',
-            entityId: account?.id ?? usernameKey,
-            actorUserId: account?.id ?? null,
-            requestId: meta.requestId,
-            after: { ip: meta.ip },
-          });
-          if (lockedUntil) {
-            await recordAudit(tx, {
-              action: 'auth.lockout',
-              entityType: 'user',
-              entityId: account?.id ?? usernameKey,
-              actorUserId: account?.id ?? null,
-              requestId: meta.requestId,
-              after: { lockedUntil: lockedUntil.toISOString() },
-            });
-          }
-        });
-        if (lockedUntil) throw lockedError(lockedUntil);
-        throw new AppError(401, LOGIN_MESSAGES.invalidCredentials, { reason: 'INVALID_CREDENTIALS' });
-      }
-
-      await repository.clearLoginThrottle(usernameKey);
-      const expiresAt = new Date(now.getTime() + SECURITY.absoluteSessionLifetimeMs);
-      const sessionId = await repository.transaction(async (tx) => {
-        const id = await repository.insertSession(tx, {
-          userId: participant.id,
-          teamId: null,
-          tokenVersion: participant.tokenVersion,
-          authStatus: 'Authorized',
-          createdAt: now,
-          lastUsedAt: now,
-          idleExpiresAt: new Date(Math.min(now.getTime() + SECURITY.idleTimeoutMs, expiresAt.getTime())),
-          expiresAt,
-          ipAddress: meta.ip,
-          userAgent: meta.userAgent?.slice(0, 300),
-        });
-        await recordAudit(tx, {
-          action: 'participant_account.login.success',
-          entityType: 'session',
-          entityId: id,
-          actorUserId: participant.id,
-          requestId: meta.requestId,
-          after: { ip: meta.ip },
-        });
-        return id;
-      });
-      return deps.authService.startTokens(sessionId);
+    login(input: LoginInput, meta: RequestMeta): Promise<IssuedSession> {
+      return deps.authService.login(input, meta, { accountType: 'participant' });
     },
 
     /** The signed-in participant account and how many participant records share its email. */

@@ -23,6 +23,8 @@ type NavEntry = { label: string; to: RoutePath; testId: string };
 const SYS_ADMIN_ENTRIES: NavEntry[] = [
   { label: 'Device Metrics', to: PATHS.deviceMetricsManager, testId: 'nav-device-metrics' },
   { label: 'Database Info', to: PATHS.dbInfo, testId: 'nav-db-info' },
+  // Team administration is the first tab of the database page.
+  { label: 'Teams', to: PATHS.dbInfo, testId: 'nav-teams' },
 ];
 
 /**
@@ -114,7 +116,7 @@ function SysAdminMenu() {
       <Menu id="sys-admin-menu" anchorEl={anchor} open={anchor !== null} onClose={close}>
         {SYS_ADMIN_ENTRIES.map((entry) => (
           <MenuItem
-            key={entry.to}
+            key={entry.testId}
             component={RouterLink}
             to={entry.to}
             onClick={close}
@@ -164,7 +166,7 @@ function CompactMenu({
         {sysAdminEntries.length > 0 && <ListSubheader>Sys Admin</ListSubheader>}
         {sysAdminEntries.map((entry) => (
           <MenuItem
-            key={entry.to}
+            key={entry.testId}
             component={RouterLink}
             to={entry.to}
             onClick={close}

@@ -19,11 +19,12 @@ export const sessionUserSchema = z.object({
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
 /**
- * Where the visitor stands: signed out; half-way (password accepted, second factor still
+ * Where the visitor stands: signed out (with the notice of the sign-out that ended the
+ * session, for the login page); half-way (password accepted, second factor still
  * due — the server only tells us the status); or signed in with a user record.
  */
 export type Session =
-  | { status: 'signed-out' }
+  | { status: 'signed-out'; notice?: string }
   | { status: 'second-factor'; authStatus: string }
   | { status: 'signed-in'; user: SessionUser };
 
@@ -38,18 +39,32 @@ export const sessionQueryKey = ['session'] as const;
 export async function getSession(signal?: AbortSignal): Promise<Session> {
   try {
     const data = await api.get<{ user?: unknown } | undefined>('/auth/login/', { signal });
-    const parsed = sessionUserSchema.safeParse(data?.user);
-    return parsed.success ? { status: 'signed-in', user: parsed.data } : SIGNED_OUT;
+    return sessionFromUser(data?.user) ?? SIGNED_OUT;
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    if (isApiError(error) && error.status === 403) {
-      const authStatus = (error.body?.user as { authStatus?: unknown } | null)?.authStatus;
-      if (isAuthStatus(authStatus) && authStatus !== 'Authorized') {
-        return { status: 'second-factor', authStatus };
-      }
-    }
-    return SIGNED_OUT;
+    return secondFactorFromError(error) ?? SIGNED_OUT;
   }
+}
+
+/**
+ * The session a user record stands for (the login answer, `GET /auth/user`): signed in
+ * when the second factor is done, else half-way with its status. `null` when unreadable.
+ */
+export function sessionFromUser(user: unknown): Session | null {
+  const parsed = sessionUserSchema.safeParse(user);
+  if (!parsed.success) return null;
+  if (parsed.data.authStatus === 'Authorized') return { status: 'signed-in', user: parsed.data };
+  return { status: 'second-factor', authStatus: parsed.data.authStatus };
+}
+
+/** A 403 whose body carries a pending second-factor status keeps the user at that status. */
+export function secondFactorFromError(error: unknown): Session | null {
+  if (!isApiError(error) || error.status !== 403) return null;
+  const authStatus = (error.body?.user as { authStatus?: unknown } | null)?.authStatus;
+  if (isAuthStatus(authStatus) && authStatus !== 'Authorized') {
+    return { status: 'second-factor', authStatus };
+  }
+  return null;
 }
 
 /** The shape `decideRouteAccess` from the shared package expects. */

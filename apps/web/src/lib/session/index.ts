@@ -3,6 +3,8 @@ export {
   displayName,
   getSession,
   isFullySignedIn,
+  secondFactorFromError,
+  sessionFromUser,
   sessionQueryKey,
   sessionUserSchema,
   toGuardUser,
@@ -11,4 +13,11 @@ export {
 } from './get-session';
 export { useSession, type SessionContextValue } from './session-context';
 export { SessionProvider } from './session-provider';
+export {
+  SKIP_REFRESH_ON_START_KEY,
+  markFreshSignIn,
+  pollSession,
+  refreshToken,
+} from './session-timers';
+export { useSessionTimers } from './use-session-timers';
 export { logout, useSignOut } from './use-sign-out';

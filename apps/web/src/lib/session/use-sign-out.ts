@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { PATHS } from '@trialpulse/shared';
 import { api, resetCsrfToken } from '@/lib/api-client';
+import { forgetUserBrowserState } from '@/components/data-table/browser-storage';
 import { SIGNED_OUT, sessionQueryKey } from './get-session';
 import { useSession } from './session-context';
 
@@ -10,7 +11,7 @@ import { useSession } from './session-context';
 const KEPT_AFTER_SIGN_OUT = new Set<unknown>([sessionQueryKey[0], 'app-version']);
 
 export function logout(): Promise<void> {
-  return api.post<void>('/auth/logout');
+  return api.post<void>('/auth/logout', undefined, { ignoreUnauthorized: true });
 }
 
 /**
@@ -31,7 +32,10 @@ export function useSignOut() {
         // The server may already consider the session over; the client ends it regardless.
       }
       resetCsrfToken();
-      setSession(SIGNED_OUT);
+      forgetUserBrowserState();
+      // On a protected page the guard also redirects to /LoginPage as soon as the session is
+      // gone; the notice kept in the session lets either redirect carry the message.
+      setSession(options.message ? { status: 'signed-out', notice: options.message } : SIGNED_OUT);
       await navigate(PATHS.login, {
         replace: true,
         state: options.message ? { message: options.message } : undefined,

@@ -1,27 +1,16 @@
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
+import { loginInputSchema, type LoginInput } from '@trialpulse/shared';
 import { api } from '@/lib/api-client';
 
-export const loginInputSchema = z.object({
-  username: z.string().trim().min(1, 'Username is required'),
-  password: z.string().min(1, 'Password is required'),
-});
-export type LoginInput = z.infer<typeof loginInputSchema>;
+/** What the login form collects; the human-check token is added on submit. */
+export const loginFormSchema = loginInputSchema.omit({ recaptchaResponse: true });
+export type LoginFormInput = Omit<LoginInput, 'recaptchaResponse'>;
 
-export type LoginResponse = {
-  message?: string;
-  user?: { role?: string | null; authStatus?: string | null } & Record<string, unknown>;
-};
+export type LoginResponse = { message?: string; user?: unknown };
 
-/** Until the human check lands (accounts issue) the spec's fallback token is sent. */
-export const FALLBACK_HUMAN_CHECK_TOKEN = 'fallback-token';
-
+/** `POST /api/auth/login`; a 401 here means wrong credentials, not an expired session. */
 export function login(input: LoginInput): Promise<LoginResponse> {
-  return api.post<LoginResponse>('/auth/login', {
-    username: input.username,
-    password: input.password,
-    recaptchaResponse: FALLBACK_HUMAN_CHECK_TOKEN,
-  });
+  return api.post<LoginResponse>('/auth/login', input, { ignoreUnauthorized: true });
 }
 
 export function useLogin() {

@@ -1,14 +1,14 @@
-import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { loginInputSchema, type LoginInput } from '../api/login';
+import { textFieldProps } from '@/components/form/text-field-props';
+import { SubmitButton } from '@/components/ui/submit-button';
+import { loginFormSchema, type LoginFormInput } from '../api/login';
 
 type LoginFormProps = {
-  onSubmit: (input: LoginInput) => Promise<void> | void;
+  onSubmit: (input: LoginFormInput) => Promise<void> | void;
   error: string | null;
   submitting: boolean;
 };
@@ -18,8 +18,8 @@ export function LoginForm({ onSubmit, error, submitting }: LoginFormProps) {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<LoginInput>({
-    resolver: zodResolver(loginInputSchema),
+  } = useForm<LoginFormInput>({
+    resolver: zodResolver(loginFormSchema),
     defaultValues: { username: '', password: '' },
   });
 
@@ -42,36 +42,20 @@ export function LoginForm({ onSubmit, error, submitting }: LoginFormProps) {
         label="Username"
         autoComplete="username"
         autoFocus
-        error={Boolean(errors.username)}
-        helperText={errors.username?.message}
         slotProps={{ htmlInput: { 'data-testid': 'login-username' } }}
-        {...withInputRef(register('username'))}
+        {...textFieldProps(register('username'), errors.username)}
       />
       <TextField
         id="login-password"
         label="Password"
         type="password"
         autoComplete="current-password"
-        error={Boolean(errors.password)}
-        helperText={errors.password?.message}
         slotProps={{ htmlInput: { 'data-testid': 'login-password' } }}
-        {...withInputRef(register('password'))}
+        {...textFieldProps(register('password'), errors.password)}
       />
-      <Button
-        type="submit"
-        variant="contained"
-        size="large"
-        disabled={submitting}
-        data-testid="login-submit"
-        startIcon={submitting ? <CircularProgress size={18} color="inherit" /> : undefined}
-      >
+      <SubmitButton submitting={submitting} testId="login-submit">
         Log In
-      </Button>
+      </SubmitButton>
     </Stack>
   );
-}
-
-/** MUI puts `ref` on the wrapper; react-hook-form needs the input itself. */
-function withInputRef<T extends string>({ ref, ...field }: UseFormRegisterReturn<T>) {
-  return { ...field, inputRef: ref };
 }

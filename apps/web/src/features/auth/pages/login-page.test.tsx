@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { baseHandlers, errorBody, makeUser, mockApi } from '@/testing/mock-api';
+import { LOGIN_MESSAGES, type AuthStatus } from '@trialpulse/shared';
+import { SKIP_REFRESH_ON_START_KEY } from '@/lib/session';
+import {
+  baseHandlers,
+  decodeAltchaPayload,
+  errorBody,
+  makeUser,
+  mockApi,
+} from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 
 function fillAndSubmit(username: string, password: string) {
@@ -55,11 +63,11 @@ describe('login page', () => {
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     const post = calls.find((call) => call.method === 'POST' && call.url === '/api/auth/login');
-    expect(post?.body).toEqual({
-      username: 'ada',
-      password: 'correct horse',
-      recaptchaResponse: 'fallback-token',
-    });
+    expect(post?.body).toMatchObject({ username: 'ada', password: 'correct horse' });
+    const payload = decodeAltchaPayload(
+      (post?.body as { recaptchaResponse: string }).recaptchaResponse,
+    );
+    expect(payload).toMatchObject({ algorithm: 'SHA-256', number: expect.any(Number) });
     expect(post?.headers.get('x-csrf-token')).toBe('csrf-1');
     expect(await screen.findByTestId('dashboard-page')).toBeTruthy();
   });
@@ -130,5 +138,108 @@ describe('login page', () => {
 
     expect(await screen.findByTestId('dashboard-page')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/');
+  });
+
+  it.each<[AuthStatus, string]>([
+    ['SFAIsNotSet', '/SFASetupPage'],
+    ['SFAVerifyCodeNeeded', '/SFAVerifyPage'],
+    ['SFAValidateCodeNeeded', '/SFAValidatePage'],
+    ['SFAValidateEmailCodeNeeded', '/SFASendCodeViaMsgPage'],
+  ])('after the password, status %s leads to %s', async (authStatus, page) => {
+    let passwordOk = false;
+    mockApi({
+      ...baseHandlers({ kind: 'signed-out' }),
+      'POST /api/auth/login': () => {
+        passwordOk = true;
+        return { body: { message: 'ok', user: makeUser({ authStatus }) } };
+      },
+      'GET /api/auth/user': () =>
+        passwordOk
+          ? { status: 403, body: errorBody('SFA', false, 'FORBIDDEN', { authStatus }) }
+          : { status: 401, body: errorBody('No session', false) },
+    });
+    const { router } = renderApp('/LoginPage');
+    await screen.findByRole('button', { name: 'Log In' });
+
+    fillAndSubmit('ada', 'secret-pass');
+
+    await waitFor(() => expect(router.state.location.pathname).toBe(page));
+  });
+
+  it('returns a fully signed-in user to the page the guard sent them away from', async () => {
+    mockApi({
+      ...baseHandlers({ kind: 'signed-out' }),
+      'POST /api/auth/login': { body: { message: 'ok', user: makeUser() } },
+    });
+    const { router } = renderApp('/Trials');
+    await screen.findByRole('button', { name: 'Log In' });
+
+    fillAndSubmit('ada', 'secret-pass');
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/Trials'));
+    // Brand-new tokens: the session timers skip their start refresh (and clear the flag).
+    await waitFor(() => expect(localStorage.getItem(SKIP_REFRESH_ON_START_KEY)).toBeNull());
+  });
+
+  it('shows the lockout message the server marks as displayable', async () => {
+    mockApi({
+      ...baseHandlers({ kind: 'signed-out' }),
+      'POST /api/auth/login': {
+        status: 401,
+        body: errorBody(LOGIN_MESSAGES.locked, true, 'ACCOUNT_LOCKED'),
+      },
+    });
+    const { router } = renderApp('/LoginPage');
+    await screen.findByRole('button', { name: 'Log In' });
+
+    fillAndSubmit('ada', 'wrong');
+
+    expect((await screen.findByTestId('login-error')).textContent).toBe(LOGIN_MESSAGES.locked);
+    expect(router.state.location.pathname).toBe('/LoginPage');
+  });
+
+  it('says the role is missing when the server refuses a role-less account', async () => {
+    mockApi({
+      ...baseHandlers({ kind: 'signed-out' }),
+      'POST /api/auth/login': { status: 403, body: errorBody('no role', false, 'FORBIDDEN') },
+    });
+    renderApp('/LoginPage');
+    await screen.findByRole('button', { name: 'Log In' });
+
+    fillAndSubmit('ada', 'secret-pass');
+
+    expect((await screen.findByTestId('login-error')).textContent).toBe(LOGIN_MESSAGES.roleMissing);
+  });
+
+  it('does not send the credentials when no human-check token can be had', async () => {
+    const { calls } = mockApi({
+      ...baseHandlers({ kind: 'signed-out' }),
+      'GET /api/humanCheck/challenge': { status: 503, body: errorBody('down', false) },
+    });
+    renderApp('/LoginPage');
+    await screen.findByRole('button', { name: 'Log In' });
+
+    fillAndSubmit('ada', 'secret-pass');
+
+    expect((await screen.findByTestId('login-error')).textContent).toBe(LOGIN_MESSAGES.failed);
+    expect(calls.some((call) => call.url === '/api/auth/login')).toBe(false);
+  });
+
+  it('shows the demo mailbox link only when the mailbox answers', async () => {
+    const { calls } = mockApi(baseHandlers({ kind: 'signed-out' }));
+    renderApp('/LoginPage');
+    await screen.findByRole('button', { name: 'Log In' });
+
+    await waitFor(() => expect(calls.some((call) => call.url === '/api/dev/mailbox')).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByTestId('dev-mailbox-link')).toBeNull();
+  });
+
+  it('shows the demo mailbox link in demo mode', async () => {
+    mockApi({ ...baseHandlers({ kind: 'signed-out' }), 'GET /api/dev/mailbox': { body: [] } });
+    renderApp('/LoginPage');
+
+    const link = await screen.findByRole('link', { name: 'Demo mailbox' });
+    expect(link.getAttribute('href')).toBe('/DevMailbox');
   });
 });

@@ -1,19 +1,24 @@
 import { useState } from 'react';
+import { forgetUserBrowserState } from '@/components/data-table/browser-storage';
 import { Link as RouterLink, Navigate, useLocation, useNavigate } from 'react-router';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { PATHS, pageForAuthStatus } from '@trialpulse/shared';
-import { userMessage } from '@/lib/api-client';
-import { SIGNED_OUT, useSession, type Session } from '@/lib/session';
-import { useLogin, type LoginInput } from '../api/login';
+import { LOGIN_MESSAGES, PATHS, pageForAuthStatus } from '@trialpulse/shared';
+import { DevMailboxLink } from '@/components/dev-mailbox-link';
+import { FormCard } from '@/components/ui/form-card';
+import { isApiError, userMessage } from '@/lib/api-client';
+import { useHumanCheck } from '@/lib/human-check';
+import {
+  SIGNED_OUT,
+  markFreshSignIn,
+  sessionFromUser,
+  useSession,
+  type Session,
+} from '@/lib/session';
+import { useLogin, type LoginFormInput } from '../api/login';
 import { LoginForm } from '../components/login-form';
-
-export const LOGIN_FAILED_MESSAGE = 'Login failed - Please try again.';
 
 type LoginLocationState = { message?: unknown; from?: unknown } | null;
 
@@ -21,6 +26,7 @@ export function LoginPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const { session, refresh, setSession } = useSession();
+  const { getToken } = useHumanCheck();
   const loginMutation = useLogin();
   const [error, setError] = useState<string | null>(null);
   const [signingIn, setSigningIn] = useState(false);
@@ -34,75 +40,93 @@ export function LoginPage() {
     return <Navigate replace to={pageForSession(session, null)} />;
   }
 
-  const handleSubmit = async (input: LoginInput) => {
+  const fail = (message: string) => {
+    setSession(SIGNED_OUT);
+    setError(message);
+    setSigningIn(false);
+  };
+
+  const handleSubmit = async (input: LoginFormInput) => {
     setError(null);
     setSigningIn(true);
+    let recaptchaResponse: string;
     try {
-      await loginMutation.mutateAsync(input);
+      recaptchaResponse = await getToken('login');
+    } catch {
+      fail(LOGIN_MESSAGES.failed);
+      return;
+    }
+    let answer;
+    try {
+      answer = await loginMutation.mutateAsync({ ...input, recaptchaResponse });
     } catch (failure) {
-      setSession(SIGNED_OUT);
-      setError(userMessage(failure, LOGIN_FAILED_MESSAGE));
-      setSigningIn(false);
+      fail(loginErrorMessage(failure));
       return;
     }
-    const next = await refresh();
+    markFreshSignIn();
+    // A new sign-in starts clean even if the last person never logged out.
+    forgetUserBrowserState();
+    const next = sessionFromUser(answer.user) ?? (await refresh());
     if (next.status === 'signed-out') {
-      setError(LOGIN_FAILED_MESSAGE);
-      setSigningIn(false);
+      fail(LOGIN_MESSAGES.failed);
       return;
     }
+    setSession(next);
     await navigate(pageForSession(next, from), { replace: true });
   };
 
   return (
-    <Box sx={{ display: 'flex', justifyContent: 'center' }}>
-      <Paper
-        variant="outlined"
-        data-testid="login-page"
-        sx={{ width: '100%', maxWidth: 440, p: { xs: 3, sm: 5 } }}
+    <FormCard
+      title="Log in"
+      subtitle="Sign in with your research staff account."
+      testId="login-page"
+      maxWidth={440}
+    >
+      {notice && (
+        <Alert severity="info" data-testid="login-notice">
+          {notice}
+        </Alert>
+      )}
+      <LoginForm onSubmit={handleSubmit} error={error} submitting={signingIn} />
+      <Link
+        component={RouterLink}
+        to={PATHS.resetPasswordRequest}
+        variant="body2"
+        data-testid="login-forgot-password"
+        sx={{ alignSelf: 'flex-start' }}
       >
-        <Stack spacing={3}>
-          <div>
-            <Typography variant="h1" component="h1">
-              Log in
-            </Typography>
-            <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-              Sign in with your research staff account.
-            </Typography>
-          </div>
-          {notice && (
-            <Alert severity="info" data-testid="login-notice">
-              {notice}
-            </Alert>
-          )}
-          <LoginForm onSubmit={handleSubmit} error={error} submitting={signingIn} />
-          <Link
-            component={RouterLink}
-            to={PATHS.resetPasswordRequest}
-            variant="body2"
-            data-testid="login-forgot-password"
-            sx={{ alignSelf: 'flex-start' }}
-          >
-            Forgot password?
-          </Link>
-          <Divider />
-          <Typography variant="body2" color="text.secondary">
-            New to TrialPulse? Accounts are created for research teams on request —{' '}
-            <Link component={RouterLink} to={PATHS.contactUs} data-testid="login-contact-us">
-              contact us
-            </Link>{' '}
-            to sign up.
-          </Typography>
-        </Stack>
-      </Paper>
-    </Box>
+        Forgot password?
+      </Link>
+      <Divider />
+      <Typography variant="body2" color="text.secondary">
+        New to TrialPulse? Accounts are created for research teams on request —{' '}
+        <Link component={RouterLink} to={PATHS.contactUs} data-testid="login-contact-us">
+          contact us
+        </Link>{' '}
+        to sign up.
+      </Typography>
+      <DevMailboxLink />
+    </FormCard>
   );
+}
+
+/** Spec §8: the server's text when displayable; a role-less account gets its own text. */
+function loginErrorMessage(failure: unknown): string {
+  if (isApiError(failure) && failure.status === 403) {
+    return userMessage(failure, LOGIN_MESSAGES.roleMissing);
+  }
+  return userMessage(failure, LOGIN_MESSAGES.failed);
 }
 
 /** Fully signed in: back to the page the guard sent the user away from, or home. */
 function pageForSession(session: Session, from: string | null): string {
   if (session.status === 'signed-out') return PATHS.home;
   const authStatus = session.status === 'signed-in' ? session.user.authStatus : session.authStatus;
-  if (authStatus === 'Authorized' && from && from !== PATHS.login) return from;
+  if (authStatus === 'Authorized' && from && isInternalPath(from) && from !== PATHS.login)
+    return from;
   return pageForAuthStatus(authStatus);
+}
+
+function isInternalPath(path: string): boolean {
+  return path.startsWith('/') && !path.startsWith('//');
 }

@@ -1,12 +1,28 @@
+import type { ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { TRIAL_MESSAGES } from '@trialpulse/shared';
 import { displayName, useSession } from '@/lib/session';
 
-/** Home page. The team selector and the trials table arrive with the trials issue. */
-export function DashboardPage() {
+type DashboardPageProps = {
+  /** The team selector (teams feature), composed in by the router. */
+  teamSelector: ReactNode;
+  /** The trials table (trials feature), composed in by the router. */
+  trialsTable: ReactNode;
+};
+
+/** The team status that lets a team work with its trials. */
+export const ACTIVE_TEAM_STATUS = 'Active';
+
+/**
+ * Home page (access spec §2): the team selector; the trials table while the selected team
+ * is Active, otherwise the message that its subscription ended. The two parts come from
+ * other features, so the route composes them (features never import each other).
+ */
+export function DashboardPage({ teamSelector, trialsTable }: DashboardPageProps) {
   const { user } = useSession();
+  const active = user?.teamStatus === ACTIVE_TEAM_STATUS;
   return (
     <Stack spacing={3} data-testid="dashboard-page">
       <div>
@@ -16,15 +32,17 @@ export function DashboardPage() {
         {user && (
           <Typography color="text.secondary" sx={{ mt: 0.5 }}>
             Welcome, {displayName(user)}
-            {user.team_name ? ` — team ${user.team_name}` : ''}
           </Typography>
         )}
       </div>
-      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 } }}>
-        <Alert severity="info" variant="outlined" data-testid="page-placeholder">
-          The team selector and the trials table are coming soon.
+      {teamSelector}
+      {active ? (
+        trialsTable
+      ) : (
+        <Alert severity="warning" data-testid="team-inactive-message">
+          {TRIAL_MESSAGES.teamInactive}
         </Alert>
-      </Paper>
+      )}
     </Stack>
   );
 }

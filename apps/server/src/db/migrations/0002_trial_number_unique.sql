@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "trials_team_id_trial_number_unique" ON "trials" USING btree ("team_id",lower(btrim("trial_number")));

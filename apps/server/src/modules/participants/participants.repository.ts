@@ -1,0 +1,219 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import {
+  deviceDataPoints,
+  globalDeviceCatalog,
+  participantDevices,
+  participants,
+  teamAllowedBrands,
+  teamSupportedDevices,
+  teams,
+  trialUsers,
+  trials,
+} from '../../db/schema';
+import type { DbOrTx } from '../../lib/audit';
+
+export type ParticipantRow = typeof participants.$inferSelect;
+
+/**
+ * The only code of the participants module that touches tables. Every read and write takes
+ * the team id and filters on it, so another team's participant or trial is never found,
+ * changed or shown. Functions taking `q` run on the caller's transaction or on the database.
+ */
+export function createParticipantsRepository(db: Db) {
+  return {
+    db: db as DbOrTx,
+    transaction: db.transaction.bind(db),
+
+    /**
+     * Locks the team row: every participant change takes this lock first (as trial changes
+     * do), so the max_participants check, the suffix choice and the recount see every
+     * committed participant and no concurrent one.
+     */
+    async lockTeam(tx: DbOrTx, teamId: number) {
+      const rows = await tx
+        .select({ id: teams.id, maxParticipants: teams.maxParticipants })
+        .from(teams)
+        .where(eq(teams.id, teamId))
+        .for('update');
+      return rows[0];
+    },
+
+    /** One trial of the team with its code prefix (undefined for another team's trial). */
+    async findTrial(q: DbOrTx, teamId: number, trialId: number) {
+      const rows = await q
+        .select({ id: trials.id, trialCode: trials.trialCode })
+        .from(trials)
+        .where(and(eq(trials.id, trialId), eq(trials.teamId, teamId)));
+      return rows[0];
+    },
+
+    async isTrialUser(q: DbOrTx, teamId: number, trialId: number, userId: number) {
+      const rows = await q
+        .select({ id: trialUsers.id })
+        .from(trialUsers)
+        .where(
+          and(
+            eq(trialUsers.trialId, trialId),
+            eq(trialUsers.teamId, teamId),
+            eq(trialUsers.userId, userId),
+          ),
+        )
+        .limit(1);
+      return rows.length > 0;
+    },
+
+    /** The trial's participants in the order they were added. */
+    async listParticipants(q: DbOrTx, teamId: number, trialId: number) {
+      return q
+        .select()
+        .from(participants)
+        .where(and(eq(participants.trialId, trialId), eq(participants.teamId, teamId)))
+        .orderBy(asc(participants.id));
+    },
+
+    /** One participant of the team; with `lock`, locked for a change (FOR UPDATE). */
+    async findParticipant(q: DbOrTx, teamId: number, participantId: number, lock = false) {
+      const query = q
+        .select()
+        .from(participants)
+        .where(and(eq(participants.id, participantId), eq(participants.teamId, teamId)));
+      const rows = lock ? await query.for('update') : await query;
+      return rows[0];
+    },
+
+    async countTeamParticipants(tx: DbOrTx, teamId: number) {
+      const [row] = await tx
+        .select({ n: count() })
+        .from(participants)
+        .where(eq(participants.teamId, teamId));
+      return row?.n ?? 0;
+    },
+
+    /** The largest all-digit suffix of the trial as a number (0 when there is none). */
+    async maxNumericSuffix(tx: DbOrTx, trialId: number): Promise<number> {
+      const [row] = await tx
+        .select({
+          max: sql<string | null>`max(${participants.participantCodeSuffix}::bigint)`,
+        })
+        .from(participants)
+        .where(
+          and(
+            eq(participants.trialId, trialId),
+            sql`${participants.participantCodeSuffix} ~ '^[0-9]+$'`,
+          ),
+        );
+      return row?.max === null || row?.max === undefined ? 0 : Number(row.max);
+    },
+
+    async suffixes(tx: DbOrTx, trialId: number): Promise<Set<string>> {
+      const rows = await tx
+        .select({ suffix: participants.participantCodeSuffix })
+        .from(participants)
+        .where(eq(participants.trialId, trialId));
+      return new Set(rows.map((row) => row.suffix));
+    },
+
+    async insertParticipant(tx: DbOrTx, values: typeof participants.$inferInsert) {
+      const [row] = await tx.insert(participants).values(values).returning();
+      return row!;
+    },
+
+    async updateParticipant(
+      tx: DbOrTx,
+      teamId: number,
+      participantId: number,
+      values: Partial<
+        Pick<
+          typeof participants.$inferInsert,
+          'email' | 'gender' | 'age' | 'notes' | 'participantCode' | 'participantCodeSuffix'
+        >
+      >,
+    ) {
+      const [row] = await tx
+        .update(participants)
+        .set(values)
+        .where(and(eq(participants.id, participantId), eq(participants.teamId, teamId)))
+        .returning();
+      return row;
+    },
+
+    /** What deleting the participant takes with it (the foreign keys cascade). */
+    async countDependents(tx: DbOrTx, teamId: number, participantId: number) {
+      const [connections] = await tx
+        .select({ n: count() })
+        .from(participantDevices)
+        .where(
+          and(
+            eq(participantDevices.participantId, participantId),
+            eq(participantDevices.teamId, teamId),
+          ),
+        );
+      const [points] = await tx
+        .select({ n: count() })
+        .from(deviceDataPoints)
+        .where(
+          and(
+            eq(deviceDataPoints.participantId, participantId),
+            eq(deviceDataPoints.teamId, teamId),
+          ),
+        );
+      return { deviceConnections: connections?.n ?? 0, deviceDataPoints: points?.n ?? 0 };
+    },
+
+    /**
+     * Deletes the participant; the database cascades to device connections (with their
+     * encrypted tokens), synced data points, weekly summaries and consent-link tokens.
+     */
+    async deleteParticipant(tx: DbOrTx, teamId: number, participantId: number) {
+      const rows = await tx
+        .delete(participants)
+        .where(and(eq(participants.id, participantId), eq(participants.teamId, teamId)))
+        .returning({ id: participants.id });
+      return rows.length === 1;
+    },
+
+    /** Keeps teams.actual_num_of_participants equal to the rows. */
+    async syncParticipantCount(tx: DbOrTx, teamId: number) {
+      const [row] = await tx
+        .update(teams)
+        .set({
+          actualNumOfParticipants: sql`(SELECT count(*) FROM ${participants} WHERE ${participants.teamId} = ${teamId})::int`,
+        })
+        .where(eq(teams.id, teamId))
+        .returning({ participants: teams.actualNumOfParticipants });
+      return row?.participants;
+    },
+
+    /** The team's switched-on brands, in the enum's order (Fitbit, Omron, Dexcom). */
+    async allowedBrands(teamId: number) {
+      return db
+        .select({ brand_name: teamAllowedBrands.brandName })
+        .from(teamAllowedBrands)
+        .where(and(eq(teamAllowedBrands.teamId, teamId), eq(teamAllowedBrands.isActive, true)))
+        .orderBy(asc(teamAllowedBrands.brandName));
+    },
+
+    /** The team's switched-on catalog devices. */
+    async supportedDevices(teamId: number) {
+      return db
+        .select({
+          id: teamSupportedDevices.id,
+          device_name: globalDeviceCatalog.deviceName,
+          global_device_catalog_id: teamSupportedDevices.globalDeviceCatalogId,
+          device_type: globalDeviceCatalog.deviceType,
+        })
+        .from(teamSupportedDevices)
+        .innerJoin(
+          globalDeviceCatalog,
+          eq(globalDeviceCatalog.id, teamSupportedDevices.globalDeviceCatalogId),
+        )
+        .where(
+          and(eq(teamSupportedDevices.teamId, teamId), eq(teamSupportedDevices.isActive, true)),
+        )
+        .orderBy(asc(globalDeviceCatalog.deviceName), asc(teamSupportedDevices.id));
+    },
+  };
+}
+
+export type ParticipantsRepository = ReturnType<typeof createParticipantsRepository>;

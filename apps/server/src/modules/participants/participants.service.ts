@@ -1,0 +1,429 @@
+import {
+  LIMITS,
+  PARTICIPANT_MESSAGES,
+  PARTICIPANT_SUCCESS,
+  type AddParticipantInput,
+  type AddParticipantResponse,
+  type AllowedDevice,
+  type ChangeCodeInput,
+  type DeleteParticipantInput,
+  type Participant,
+  type ParticipantRaw,
+  type SupportedDevice,
+  type UpdateParticipantInput,
+} from '@trialpulse/shared';
+import { recordAudit, type DbOrTx } from '../../lib/audit';
+import { AppError } from '../../lib/errors';
+import type { AuthContext } from '../auth/session-context';
+import { activeTeamId, isDbId, trialNotFound } from '../trials/trials.service';
+import type { ParticipantRow, ParticipantsRepository } from './participants.repository';
+
+type Meta = { requestId: string };
+
+/** Unique constraints whose violation is a user error (409), never a server error. */
+const CONSTRAINTS = {
+  codeSuffix: 'participants_trial_code_suffix_unique',
+  teamEmail: 'participants_team_email_unique',
+} as const;
+
+/** Auto-assigned suffixes are zero-padded to this many digits ("001", "002", …). */
+const AUTO_SUFFIX_DIGITS = 3;
+
+/** 404 with the spec's "could not find participant's info" — also for another team's participant. */
+export const participantNotFound = () => AppError.notFound(PARTICIPANT_MESSAGES.notFound);
+const codeChangeNotFound = () => AppError.notFound(PARTICIPANT_MESSAGES.codeChangeNotFound);
+const teamNotFound = () => AppError.notFound('Team not found.');
+
+/** Admin and Sys_Admin see every trial of the team; User and Viewer the ones they are trial users of (decision 0009). */
+const seesAllTrials = (auth: AuthContext) => auth.role === 'Sys_Admin' || auth.role === 'Admin';
+
+/** The participant fields the caller's team hides (teams.hidden_fields, read on every request). */
+const hiddenFieldsOf = (auth: AuthContext) => new Set(auth.user.hiddenFields);
+
+/**
+ * Participants of the selected team's trials (access spec §7 /trialParticipants,
+ * /participant, /teamAllowedDevices, /teamSupportedDevices; decision 0014). Every call is
+ * scoped to the caller's selected team, which must be Active, and to the trials the caller
+ * can see; anything else answers 404. Hidden fields never leave the server. Role checks
+ * are the routes' guards.
+ */
+export function createParticipantsService(deps: { repository: ParticipantsRepository }) {
+  const { repository } = deps;
+
+  /** The trial if the caller may see it; throws `notFound()` otherwise. */
+  async function visibleTrial(
+    q: DbOrTx,
+    auth: AuthContext,
+    teamId: number,
+    trialId: number,
+    notFound: () => AppError = trialNotFound,
+  ) {
+    if (!isDbId(trialId)) throw notFound();
+    const trial = await repository.findTrial(q, teamId, trialId);
+    if (!trial) throw notFound();
+    if (!seesAllTrials(auth) && !(await repository.isTrialUser(q, teamId, trialId, auth.userId)))
+      throw notFound();
+    return trial;
+  }
+
+  /** The participant if the caller may see its trial; `lock` locks the row for a change. */
+  async function visibleParticipant(
+    q: DbOrTx,
+    auth: AuthContext,
+    teamId: number,
+    participantId: number,
+    options: { lock?: boolean; notFound?: () => AppError } = {},
+  ): Promise<ParticipantRow> {
+    const notFound = options.notFound ?? participantNotFound;
+    if (!isDbId(participantId)) throw notFound();
+    const row = await repository.findParticipant(q, teamId, participantId, options.lock);
+    if (!row) throw notFound();
+    if (
+      !seesAllTrials(auth) &&
+      !(await repository.isTrialUser(q, teamId, row.trialId, auth.userId))
+    )
+      throw notFound();
+    return row;
+  }
+
+  /** The next free suffix of the trial: the largest all-digit suffix + 1, zero-padded. */
+  async function nextSuffix(tx: DbOrTx, trialId: number): Promise<string> {
+    const next = (await repository.maxNumericSuffix(tx, trialId)) + 1;
+    if (String(next).length <= LIMITS.codeSuffixMaxLength) return padSuffix(next);
+    // Only when someone used a 12-digit suffix: take the lowest free number instead.
+    const taken = await repository.suffixes(tx, trialId);
+    for (let n = 1; ; n += 1) if (!taken.has(padSuffix(n))) return padSuffix(n);
+  }
+
+  return {
+    /** The trial's participants, hidden fields left out. Throws 404 "Trial not found.", 403 TEAM_INACTIVE. */
+    async list(auth: AuthContext, trialId: number): Promise<Participant[]> {
+      const teamId = activeTeamId(auth);
+      await visibleTrial(repository.db, auth, teamId, trialId);
+      const rows = await repository.listParticipants(repository.db, teamId, trialId);
+      const hidden = hiddenFieldsOf(auth);
+      return rows.map((row) => presentParticipant(row, hidden));
+    },
+
+    /** The trial's participant-code prefix. Throws 404 "Trial not found.". */
+    async trialCode(auth: AuthContext, trialId: number): Promise<{ trial_code: string }> {
+      const teamId = activeTeamId(auth);
+      const trial = await visibleTrial(repository.db, auth, teamId, trialId);
+      return { trial_code: trial.trialCode };
+    },
+
+    /** One participant, hidden fields left out. Throws 404 (spec's not-found text). */
+    async get(auth: AuthContext, participantId: number): Promise<Participant> {
+      const teamId = activeTeamId(auth);
+      const row = await visibleParticipant(repository.db, auth, teamId, participantId);
+      return presentParticipant(row, hiddenFieldsOf(auth));
+    },
+
+    /** The stored record (Sys_Admin route), still without the fields the team hides. Throws 404. */
+    async raw(auth: AuthContext, participantId: number): Promise<ParticipantRaw> {
+      const teamId = activeTeamId(auth);
+      const row = await visibleParticipant(repository.db, auth, teamId, participantId);
+      return presentRaw(row, hiddenFieldsOf(auth));
+    },
+
+    /**
+     * Adds a participant to a trial the caller can see. Under the team row lock: refuses 409
+     * when the team's max_participants is reached, assigns the next free suffix when none
+     * is given, inserts (the unique indexes decide code and email clashes: 409 with the
+     * spec's texts), recounts the team's participants and writes the audit row.
+     * Throws 404 "Trial not found.", 409.
+     */
+    async add(
+      auth: AuthContext,
+      input: AddParticipantInput,
+      meta: Meta,
+    ): Promise<AddParticipantResponse> {
+      const teamId = activeTeamId(auth);
+      const created = await withConflictMessages(() =>
+        repository.transaction(async (tx) => {
+          const team = await repository.lockTeam(tx, teamId);
+          if (!team) throw trialNotFound();
+          const trial = await visibleTrial(tx, auth, teamId, input.trialId);
+          if (
+            team.maxParticipants !== null &&
+            (await repository.countTeamParticipants(tx, teamId)) >= team.maxParticipants
+          ) {
+            throw new AppError(409, PARTICIPANT_MESSAGES.maxParticipantsReached, {
+              reason: 'MAX_PARTICIPANTS_REACHED',
+            });
+          }
+          const suffix = input.codeSuffix ?? (await nextSuffix(tx, trial.id));
+          const row = await repository.insertParticipant(tx, {
+            teamId,
+            trialId: trial.id,
+            participantCode: `${trial.trialCode}-${suffix}`,
+            participantCodeSuffix: suffix,
+            email: input.email ?? null,
+            gender: input.gender,
+            age: input.age ?? null,
+            notes: input.notes ?? null,
+          });
+          const teamParticipantCount = await repository.syncParticipantCount(tx, teamId);
+          await recordAudit(tx, {
+            action: 'participant.create',
+            entityType: 'participant',
+            entityId: row.id,
+            actorUserId: auth.userId,
+            teamId,
+            requestId: meta.requestId,
+            after: {
+              ...auditImage(row),
+              suffixAssigned: input.codeSuffix === undefined,
+              teamParticipantCount,
+            },
+          });
+          return row;
+        }),
+      );
+      return {
+        participantId: created.id,
+        participant_code: created.participantCode,
+        participant_code_suffix: created.participantCodeSuffix,
+      };
+    },
+
+    /**
+     * Edits email, gender, age and notes (never the code: see `changeCode`). An omitted
+     * email, age or notes is kept; blank clears it; a field the team hides is only replaced
+     * by a non-blank value. Throws 404 (spec text), 409 email taken.
+     */
+    async update(
+      auth: AuthContext,
+      input: UpdateParticipantInput,
+      meta: Meta,
+    ): Promise<{ message: string }> {
+      const teamId = activeTeamId(auth);
+      const hidden = hiddenFieldsOf(auth);
+      await withConflictMessages(() =>
+        repository.transaction(async (tx) => {
+          await repository.lockTeam(tx, teamId);
+          const before = await visibleParticipant(tx, auth, teamId, input.id, { lock: true });
+          const next = {
+            email: keepOrReplace(before.email, input.email, hidden.has('email')),
+            gender: input.gender,
+            age: input.age === undefined ? before.age : input.age,
+            notes: keepOrReplace(before.notes, input.notes, hidden.has('notes')),
+          };
+          const changed = (Object.keys(next) as (keyof typeof next)[]).filter(
+            (field) => next[field] !== before[field],
+          );
+          if (changed.length === 0) return;
+          const after = await repository.updateParticipant(tx, teamId, input.id, next);
+          if (!after) throw participantNotFound();
+          await recordAudit(tx, {
+            action: 'participant.update',
+            entityType: 'participant',
+            entityId: input.id,
+            actorUserId: auth.userId,
+            teamId,
+            requestId: meta.requestId,
+            before: auditImage(before),
+            after: { ...auditImage(after), changed },
+          });
+        }),
+      );
+      return { message: PARTICIPANT_SUCCESS.updated };
+    },
+
+    /**
+     * Changes the code suffix of a participant of the given trial; the prefix stays the
+     * trial's code. Throws 404 "Code change failed: participant or trial not found.", 409
+     * "Participant code is already taken in this trial." (the old code is kept).
+     */
+    async changeCode(
+      auth: AuthContext,
+      trialId: number,
+      participantId: number,
+      input: ChangeCodeInput,
+      meta: Meta,
+    ): Promise<{ participant_code: string }> {
+      const teamId = activeTeamId(auth);
+      return withConflictMessages(() =>
+        repository.transaction(async (tx) => {
+          await repository.lockTeam(tx, teamId);
+          const trial = await visibleTrial(tx, auth, teamId, trialId, codeChangeNotFound);
+          const before = await visibleParticipant(tx, auth, teamId, participantId, {
+            lock: true,
+            notFound: codeChangeNotFound,
+          });
+          if (before.trialId !== trial.id) throw codeChangeNotFound();
+          if (before.participantCodeSuffix === input.suffix)
+            return { participant_code: before.participantCode };
+          const after = await repository.updateParticipant(tx, teamId, participantId, {
+            participantCode: `${trial.trialCode}-${input.suffix}`,
+            participantCodeSuffix: input.suffix,
+          });
+          if (!after) throw codeChangeNotFound();
+          await recordAudit(tx, {
+            action: 'participant.code_change',
+            entityType: 'participant',
+            entityId: participantId,
+            actorUserId: auth.userId,
+            teamId,
+            requestId: meta.requestId,
+            before: {
+              participantCode: before.participantCode,
+              participantCodeSuffix: before.participantCodeSuffix,
+            },
+            after: {
+              participantCode: after.participantCode,
+              participantCodeSuffix: after.participantCodeSuffix,
+            },
+          });
+          return { participant_code: after.participantCode };
+        }),
+      );
+    },
+
+    /**
+     * Deletes a participant; the database cascades to their device connections, synced
+     * device data, weekly summaries and consent links (decision 0014). Recounts the team's
+     * participants; the audit row keeps the before image and what went with it. Throws 404.
+     */
+    async remove(
+      auth: AuthContext,
+      input: DeleteParticipantInput,
+      meta: Meta,
+    ): Promise<{ message: string }> {
+      const teamId = activeTeamId(auth);
+      await repository.transaction(async (tx) => {
+        await repository.lockTeam(tx, teamId);
+        const before = await visibleParticipant(tx, auth, teamId, input.id, { lock: true });
+        const dependents = await repository.countDependents(tx, teamId, input.id);
+        if (!(await repository.deleteParticipant(tx, teamId, input.id)))
+          throw participantNotFound();
+        const teamParticipantCount = await repository.syncParticipantCount(tx, teamId);
+        await recordAudit(tx, {
+          action: 'participant.delete',
+          entityType: 'participant',
+          entityId: input.id,
+          actorUserId: auth.userId,
+          teamId,
+          requestId: meta.requestId,
+          before: { ...auditImage(before), ...dependents },
+          after: { teamParticipantCount },
+        });
+      });
+      return { message: PARTICIPANT_SUCCESS.deleted };
+    },
+
+    /** The brands the caller's own team allows; another team id answers 404. */
+    async allowedDevices(auth: AuthContext, teamIdParam: number): Promise<AllowedDevice[]> {
+      const teamId = activeTeamId(auth);
+      if (teamIdParam !== teamId) throw teamNotFound();
+      return repository.allowedBrands(teamId);
+    },
+
+    /** The catalog devices the caller's own team supports; another team id answers 404. */
+    async supportedDevices(auth: AuthContext, teamIdParam: number): Promise<SupportedDevice[]> {
+      const teamId = activeTeamId(auth);
+      if (teamIdParam !== teamId) throw teamNotFound();
+      return repository.supportedDevices(teamId);
+    },
+  };
+}
+
+export type ParticipantsService = ReturnType<typeof createParticipantsService>;
+
+const padSuffix = (n: number) => String(n).padStart(AUTO_SUFFIX_DIGITS, '0');
+
+/**
+ * The stored value after an edit: omitted keeps it; for a field the team hides, blank
+ * keeps it too (the user cannot see what is stored); otherwise blank (null) clears it.
+ */
+function keepOrReplace(
+  stored: string | null,
+  sent: string | null | undefined,
+  hidden: boolean,
+): string | null {
+  if (sent === undefined) return stored;
+  if (sent === null && hidden) return stored;
+  return sent;
+}
+
+/**
+ * Runs a write and turns a lost race on a unique index into the spec's 409 (by constraint
+ * name). Nothing of the database error reaches the client.
+ */
+async function withConflictMessages<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const constraint = uniqueViolationConstraint(error);
+    if (constraint === CONSTRAINTS.codeSuffix)
+      throw new AppError(409, PARTICIPANT_MESSAGES.codeTaken, { reason: 'PARTICIPANT_CODE_TAKEN' });
+    if (constraint === CONSTRAINTS.teamEmail)
+      throw new AppError(409, PARTICIPANT_MESSAGES.emailTaken, {
+        reason: 'PARTICIPANT_EMAIL_TAKEN',
+      });
+    throw error;
+  }
+}
+
+/** The constraint of a SQLSTATE 23505 anywhere in the cause chain (drivers and Drizzle wrap it differently). */
+function uniqueViolationConstraint(error: unknown): string | null {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth += 1) {
+    const candidate = current as { code?: unknown; constraint?: unknown };
+    if (candidate.code === '23505')
+      return typeof candidate.constraint === 'string' ? candidate.constraint : '';
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+function presentParticipant(row: ParticipantRow, hidden: ReadonlySet<string>): Participant {
+  const participant: Participant = {
+    id: row.id,
+    participant_code: row.participantCode,
+    participant_code_suffix: row.participantCodeSuffix,
+    gender: row.gender,
+    age: row.age,
+    notes: hidden.has('notes') ? null : row.notes,
+    trialId: row.trialId,
+    created_at: row.createdAt.toISOString(),
+  };
+  if (!hidden.has('email')) participant.email = row.email;
+  return participant;
+}
+
+function presentRaw(row: ParticipantRow, hidden: ReadonlySet<string>): ParticipantRaw {
+  const raw: ParticipantRaw = {
+    id: row.id,
+    team_id: row.teamId,
+    trial_id: row.trialId,
+    participant_code: row.participantCode,
+    participant_code_suffix: row.participantCodeSuffix,
+    gender: row.gender,
+    age: row.age,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    hidden_fields: [...hidden].sort(),
+  };
+  if (!hidden.has('email')) raw.email = row.email;
+  if (!hidden.has('notes')) raw.notes = row.notes;
+  return raw;
+}
+
+/**
+ * What the audit log keeps of a participant: ids, code and the de-identified fields. The
+ * email and the free-text notes are only marked (present or not), because audit rows can
+ * never be changed or erased (decision 0014).
+ */
+function auditImage(row: ParticipantRow) {
+  return {
+    participantId: row.id,
+    trialId: row.trialId,
+    participantCode: row.participantCode,
+    participantCodeSuffix: row.participantCodeSuffix,
+    gender: row.gender,
+    age: row.age,
+    hasEmail: row.email !== null,
+    hasNotes: row.notes !== null,
+  };
+}

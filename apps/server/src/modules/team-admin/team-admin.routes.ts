@@ -1,0 +1,149 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { BRANDS, SYS_ADMIN_ONLY, teamInputSchema } from '@trialpulse/shared';
+import type { Config } from '../../config/env';
+import type { Database } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import { argon2Hasher } from '../../lib/passwords';
+import { createTeamAdminRepository } from './team-admin.repository';
+import {
+  TEAM_ADMIN_MESSAGES,
+  createTeamAdminService,
+  type TeamAdminActor,
+} from './team-admin.service';
+
+type Options = { config: Config; database: Database; clock: Clock };
+
+/** The full team record (access spec §3) plus hidden fields, allowed brands and supported devices. */
+export const teamRecordSchema = z.object({
+  team_id: z.number().int(),
+  team_name: z.string(),
+  is_active: z.boolean(),
+  subscription_starts: z.string().nullable(),
+  subscription_ends: z.string().nullable(),
+  subscription_type: z.string().nullable(),
+  max_users: z.number().int().nullable(),
+  actual_num_of_users: z.number().int(),
+  max_trials: z.number().int().nullable(),
+  actual_num_of_trials: z.number().int(),
+  max_participants: z.number().int().nullable(),
+  actual_num_of_participants: z.number().int(),
+  team_admin_email: z.string().nullable(),
+  team_admin_phone: z.string().nullable(),
+  organization: z.string().nullable(),
+  notes: z.string().nullable(),
+  monthly_rate_per_participant: z.number().nullable(),
+  retention_days: z.number().int().nullable(),
+  storage_location: z.string().nullable(),
+  hidden_fields: z.array(z.string()),
+  allowed_brands: z.array(z.enum(BRANDS)),
+  supported_device_ids: z.array(z.number().int()),
+});
+
+const deviceCatalogEntrySchema = z.object({
+  id: z.number().int(),
+  manufacturer: z.enum(BRANDS),
+  device_type: z.string().nullable(),
+  device_name: z.string(),
+});
+
+const NOT_IN_SPEC =
+  'Not in the access spec (it is silent on team administration); Sys_Admin only. See docs/decisions/0010-team-administration.md.';
+
+/**
+ * Team administration for system administrators: every field of the team record, allowed
+ * brands and supported devices. The command line (`npm run admin`) uses the same service.
+ */
+export const teamAdminRoutes: FastifyPluginAsyncZod<Options> = async (app, options) => {
+  const service = createTeamAdminService({
+    repository: createTeamAdminRepository(options.database.db),
+    hasher: argon2Hasher,
+  });
+  const sysAdminOnly = app.requireStaff({ roles: SYS_ADMIN_ONLY });
+  const actor = (request: { auth: { userId: number } | null; id: string }): TeamAdminActor => ({
+    userId: request.auth!.userId,
+    requestId: request.id,
+    via: 'api',
+  });
+  const teamIdParams = z.object({
+    teamId: z.coerce
+      .number({ error: TEAM_ADMIN_MESSAGES.notFound })
+      .int()
+      .positive(TEAM_ADMIN_MESSAGES.notFound),
+  });
+  const tags = ['team administration'];
+
+  app.get(
+    '/api/admin/teams',
+    {
+      schema: {
+        tags,
+        summary: 'Every team with its full record',
+        description: NOT_IN_SPEC,
+        response: { 200: z.array(teamRecordSchema) },
+      },
+      preHandler: sysAdminOnly,
+    },
+    async () => service.listTeams(),
+  );
+
+  app.get(
+    '/api/admin/teams/:teamId',
+    {
+      schema: {
+        tags,
+        summary: "One team's full record",
+        description: NOT_IN_SPEC,
+        params: teamIdParams,
+        response: { 200: teamRecordSchema },
+      },
+      preHandler: sysAdminOnly,
+    },
+    async (request) => service.getTeam(request.params.teamId),
+  );
+
+  app.post(
+    '/api/admin/teams',
+    {
+      schema: {
+        tags,
+        summary: 'Create a team with its allowed brands and supported devices',
+        description: `${NOT_IN_SPEC} 409 when the name is taken (case-insensitive).`,
+        body: teamInputSchema,
+        response: { 200: z.object({ team_id: z.number().int() }) },
+      },
+      preHandler: sysAdminOnly,
+    },
+    async (request) => service.createTeam(actor(request), request.body),
+  );
+
+  app.put(
+    '/api/admin/teams/:teamId',
+    {
+      schema: {
+        tags,
+        summary: "Replace a team's record, allowed brands and supported devices",
+        description: `${NOT_IN_SPEC} Every field is replaced (omitted fields take the schema defaults or null); brands and devices left out are switched off, never deleted. 409 when the name is taken.`,
+        params: teamIdParams,
+        body: teamInputSchema,
+        response: { 200: z.object({ message: z.string() }) },
+      },
+      preHandler: sysAdminOnly,
+    },
+    async (request) => service.updateTeam(actor(request), request.params.teamId, request.body),
+  );
+
+  app.get(
+    '/api/admin/deviceCatalog',
+    {
+      schema: {
+        tags,
+        summary: 'The global device catalog (for choosing supported devices)',
+        description: NOT_IN_SPEC,
+        response: { 200: z.array(deviceCatalogEntrySchema) },
+      },
+      preHandler: sysAdminOnly,
+    },
+    async () => service.deviceCatalog(),
+  );
+};

@@ -1,0 +1,282 @@
+import { and, asc, count, desc, eq, ne, notExists, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { participants, teamUserMappings, teams, trialUsers, trials, users } from '../../db/schema';
+import type { DbOrTx } from '../../lib/audit';
+
+/**
+ * The only code of the trials module that touches tables. Every read and write takes the
+ * team id and filters on it, so a trial of another team is never found, changed or shown.
+ */
+export function createTrialsRepository(db: Db) {
+  const trialColumns = {
+    id: trials.id,
+    teamId: trials.teamId,
+    trialNumber: trials.trialNumber,
+    trialName: trials.trialName,
+    trialNotes: trials.trialNotes,
+    trialCode: trials.trialCode,
+    ownerUserId: trials.ownerUserId,
+    ownerEmail: users.email,
+    creationDate: trials.creationDate,
+  };
+
+  return {
+    transaction: db.transaction.bind(db),
+
+    /**
+     * The team's trials, newest first, with the owner's email. With `memberUserId`, only
+     * the trials that user is a trial user of.
+     */
+    async listTrials(teamId: number, memberUserId: number | null) {
+      const scope =
+        memberUserId === null
+          ? eq(trials.teamId, teamId)
+          : and(
+              eq(trials.teamId, teamId),
+              sql`EXISTS (SELECT 1 FROM ${trialUsers} WHERE ${trialUsers.trialId} = ${trials.id} AND ${trialUsers.teamId} = ${teamId} AND ${trialUsers.userId} = ${memberUserId})`,
+            );
+      return db
+        .select(trialColumns)
+        .from(trials)
+        .innerJoin(users, eq(users.id, trials.ownerUserId))
+        .where(scope)
+        .orderBy(desc(trials.creationDate), desc(trials.id));
+    },
+
+    /** One trial of the team (undefined for an unknown id or another team's trial). */
+    async findTrial(teamId: number, trialId: number) {
+      const rows = await db
+        .select(trialColumns)
+        .from(trials)
+        .innerJoin(users, eq(users.id, trials.ownerUserId))
+        .where(and(eq(trials.id, trialId), eq(trials.teamId, teamId)));
+      return rows[0];
+    },
+
+    /** Locks one trial of the team for a change; blocks concurrent child inserts (FK key-share locks). */
+    async lockTrial(tx: DbOrTx, teamId: number, trialId: number) {
+      const rows = await tx
+        .select()
+        .from(trials)
+        .where(and(eq(trials.id, trialId), eq(trials.teamId, teamId)))
+        .for('update');
+      return rows[0];
+    },
+
+    async isTrialUser(teamId: number, trialId: number, userId: number) {
+      const rows = await db
+        .select({ id: trialUsers.id })
+        .from(trialUsers)
+        .where(
+          and(
+            eq(trialUsers.trialId, trialId),
+            eq(trialUsers.teamId, teamId),
+            eq(trialUsers.userId, userId),
+          ),
+        );
+      return rows.length > 0;
+    },
+
+    /**
+     * Locks the team row: every change to a team's trials takes this lock first, so the
+     * max_trials check, the Trial Number check and the trial code choice see every
+     * committed trial and no concurrent one.
+     */
+    async lockTeam(tx: DbOrTx, teamId: number) {
+      const rows = await tx
+        .select({ id: teams.id, maxTrials: teams.maxTrials })
+        .from(teams)
+        .where(eq(teams.id, teamId))
+        .for('update');
+      return rows[0];
+    },
+
+    async countTrials(tx: DbOrTx, teamId: number) {
+      const [row] = await tx.select({ n: count() }).from(trials).where(eq(trials.teamId, teamId));
+      return row?.n ?? 0;
+    },
+
+    /** Whether another trial of the team has this Trial Number (trimmed, case-insensitive). */
+    async trialNumberTaken(
+      tx: DbOrTx,
+      teamId: number,
+      trialNumber: string,
+      exceptTrialId?: number,
+    ) {
+      const rows = await tx
+        .select({ id: trials.id })
+        .from(trials)
+        .where(
+          and(
+            eq(trials.teamId, teamId),
+            sql`lower(btrim(${trials.trialNumber})) = lower(btrim(${trialNumber}))`,
+            exceptTrialId === undefined ? undefined : ne(trials.id, exceptTrialId),
+          ),
+        )
+        .limit(1);
+      return rows.length > 0;
+    },
+
+    async trialCodes(tx: DbOrTx, teamId: number): Promise<Set<string>> {
+      const rows = await tx
+        .select({ code: trials.trialCode })
+        .from(trials)
+        .where(eq(trials.teamId, teamId));
+      return new Set(rows.map((row) => row.code.toUpperCase()));
+    },
+
+    async insertTrial(tx: DbOrTx, values: typeof trials.$inferInsert) {
+      const [row] = await tx.insert(trials).values(values).returning();
+      return row!;
+    },
+
+    async updateTrial(
+      tx: DbOrTx,
+      teamId: number,
+      trialId: number,
+      values: { trialNumber: string; trialName: string; trialNotes: string },
+    ) {
+      const [row] = await tx
+        .update(trials)
+        .set(values)
+        .where(and(eq(trials.id, trialId), eq(trials.teamId, teamId)))
+        .returning();
+      return row;
+    },
+
+    async countParticipants(tx: DbOrTx, teamId: number, trialId: number) {
+      const [row] = await tx
+        .select({ n: count() })
+        .from(participants)
+        .where(and(eq(participants.trialId, trialId), eq(participants.teamId, teamId)));
+      return row?.n ?? 0;
+    },
+
+    /**
+     * Deletes the trial's participants; the database cascades to their device connections,
+     * synced device data and weekly summaries. Returns what was deleted (no emails: audit
+     * rows carry no participant contact data).
+     */
+    async deleteParticipants(tx: DbOrTx, teamId: number, trialId: number) {
+      return tx
+        .delete(participants)
+        .where(and(eq(participants.trialId, trialId), eq(participants.teamId, teamId)))
+        .returning({ id: participants.id, participantCode: participants.participantCode });
+    },
+
+    async deleteTrialUsers(tx: DbOrTx, teamId: number, trialId: number) {
+      return tx
+        .delete(trialUsers)
+        .where(and(eq(trialUsers.trialId, trialId), eq(trialUsers.teamId, teamId)))
+        .returning({ userId: trialUsers.userId });
+    },
+
+    async deleteTrial(tx: DbOrTx, teamId: number, trialId: number) {
+      const rows = await tx
+        .delete(trials)
+        .where(and(eq(trials.id, trialId), eq(trials.teamId, teamId)))
+        .returning({ id: trials.id });
+      return rows.length === 1;
+    },
+
+    /** Keeps teams.actual_num_of_trials and actual_num_of_participants equal to the rows. */
+    async syncTeamCounts(tx: DbOrTx, teamId: number) {
+      const [row] = await tx
+        .update(teams)
+        .set({
+          actualNumOfTrials: sql`(SELECT count(*) FROM ${trials} WHERE ${trials.teamId} = ${teamId})::int`,
+          actualNumOfParticipants: sql`(SELECT count(*) FROM ${participants} WHERE ${participants.teamId} = ${teamId})::int`,
+        })
+        .where(eq(teams.id, teamId))
+        .returning({
+          trials: teams.actualNumOfTrials,
+          participants: teams.actualNumOfParticipants,
+        });
+      return row;
+    },
+
+    // ---- Trial users -------------------------------------------------------------------
+
+    /** The trial's users with their emails; the owner first. */
+    async listTrialUsers(teamId: number, trialId: number) {
+      return db
+        .select({
+          id: users.id,
+          email: users.email,
+          isOwner: sql<boolean>`${users.id} = ${trials.ownerUserId}`,
+        })
+        .from(trialUsers)
+        .innerJoin(
+          trials,
+          and(eq(trials.id, trialUsers.trialId), eq(trials.teamId, trialUsers.teamId)),
+        )
+        .innerJoin(users, eq(users.id, trialUsers.userId))
+        .where(and(eq(trialUsers.trialId, trialId), eq(trialUsers.teamId, teamId)))
+        .orderBy(desc(sql`${users.id} = ${trials.ownerUserId}`), asc(users.email));
+    },
+
+    /** Active staff members of the team who are not users of the trial yet. */
+    async listAddableTeamUsers(teamId: number, trialId: number) {
+      return db
+        .select({ id: users.id, email: users.email })
+        .from(teamUserMappings)
+        .innerJoin(users, eq(users.id, teamUserMappings.userId))
+        .where(
+          and(
+            eq(teamUserMappings.teamId, teamId),
+            eq(users.accountType, 'staff'),
+            eq(users.isActive, true),
+            notExists(
+              db
+                .select({ one: sql`1` })
+                .from(trialUsers)
+                .where(and(eq(trialUsers.trialId, trialId), eq(trialUsers.userId, users.id))),
+            ),
+          ),
+        )
+        .orderBy(asc(users.email));
+    },
+
+    /** An active staff account with a role in the team, by (lower-cased) email. */
+    async findTeamStaffByEmail(teamId: number, email: string) {
+      const rows = await db
+        .select({ id: users.id, email: users.email })
+        .from(users)
+        .innerJoin(
+          teamUserMappings,
+          and(eq(teamUserMappings.userId, users.id), eq(teamUserMappings.teamId, teamId)),
+        )
+        .where(
+          and(eq(users.email, email), eq(users.accountType, 'staff'), eq(users.isActive, true)),
+        )
+        .limit(1);
+      return rows[0];
+    },
+
+    /** Adds a trial user; false when the user already is one. */
+    async insertTrialUser(tx: DbOrTx, values: { teamId: number; trialId: number; userId: number }) {
+      const rows = await tx
+        .insert(trialUsers)
+        .values(values)
+        .onConflictDoNothing()
+        .returning({ id: trialUsers.id });
+      return rows.length === 1;
+    },
+
+    async deleteTrialUser(tx: DbOrTx, teamId: number, trialId: number, userId: number) {
+      const rows = await tx
+        .delete(trialUsers)
+        .where(
+          and(
+            eq(trialUsers.trialId, trialId),
+            eq(trialUsers.teamId, teamId),
+            eq(trialUsers.userId, userId),
+          ),
+        )
+        .returning({ id: trialUsers.id });
+      return rows.length === 1;
+    },
+  };
+}
+
+export type TrialsRepository = ReturnType<typeof createTrialsRepository>;

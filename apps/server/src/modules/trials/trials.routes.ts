@@ -1,0 +1,169 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ADMINS,
+  EDITORS,
+  addTrialUserInputSchema,
+  createTrialInputSchema,
+  deleteTrialInputSchema,
+  deleteTrialUserInputSchema,
+  teamUserOptionSchema,
+  trialIdSchema,
+  trialSchema,
+  trialUserSchema,
+  updateTrialInputSchema,
+} from '@trialpulse/shared';
+import type { Config } from '../../config/env';
+import type { Database } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import type { AuthContext } from '../auth/session-context';
+import { createTrialUsersService } from './trial-users.service';
+import { createTrialsRepository } from './trials.repository';
+import { createTrialsService } from './trials.service';
+
+type Options = { config: Config; database: Database; clock: Clock };
+
+const messageSchema = z.object({ message: z.string() });
+const trialIdParams = z.object({ trialId: trialIdSchema });
+const TEAM_INACTIVE_NOTE =
+  "403 TEAM_INACTIVE when the selected team is not Active; another team's trial answers 404.";
+
+/**
+ * Trials and trial users of the selected team (access spec §7 /userTrials, /trialUsers,
+ * /teamUsers). Roles per spec §6: list every staff role (User and Viewer see their own
+ * trials), edit Sys_Admin/Admin/User, add and delete and trial users Sys_Admin/Admin.
+ */
+export const trialsRoutes: FastifyPluginAsyncZod<Options> = async (app, options) => {
+  const repository = createTrialsRepository(options.database.db);
+  const trials = createTrialsService({ repository });
+  const trialUsers = createTrialUsersService({ repository });
+  const anyStaff = app.requireStaff();
+  const editors = app.requireStaff({ roles: EDITORS });
+  const admins = app.requireStaff({ roles: ADMINS });
+  const caller = (request: { auth: AuthContext | null }) => request.auth!;
+  const meta = (request: { id: string }) => ({ requestId: request.id });
+
+  app.get(
+    '/api/userTrials',
+    {
+      schema: {
+        tags: ['trials'],
+        summary: "The selected team's trials, newest first",
+        description: `Admin and Sys_Admin: every trial of the team; User and Viewer: trials they are trial users of. ${TEAM_INACTIVE_NOTE}`,
+        response: { 200: z.array(trialSchema) },
+      },
+      preHandler: anyStaff,
+    },
+    async (request) => trials.list(caller(request)),
+  );
+
+  app.post(
+    '/api/userTrials',
+    {
+      schema: {
+        tags: ['trials'],
+        summary: 'Add a trial (Sys_Admin, Admin); the caller becomes its owner',
+        description: `409 when the team's max_trials is reached or the Trial Number exists in the team. ${TEAM_INACTIVE_NOTE}`,
+        body: createTrialInputSchema,
+        response: { 200: z.object({ trialId: z.number().int(), message: z.string() }) },
+      },
+      preHandler: admins,
+    },
+    async (request) => trials.create(caller(request), request.body, meta(request)),
+  );
+
+  app.put(
+    '/api/userTrials',
+    {
+      schema: {
+        tags: ['trials'],
+        summary: 'Edit a trial (Sys_Admin, Admin; User on trials they are trial users of)',
+        description: TEAM_INACTIVE_NOTE,
+        body: updateTrialInputSchema,
+        response: { 200: messageSchema },
+      },
+      preHandler: editors,
+    },
+    async (request) => trials.update(caller(request), request.body, meta(request)),
+  );
+
+  app.delete(
+    '/api/userTrials',
+    {
+      schema: {
+        tags: ['trials'],
+        summary: 'Delete a trial with its trial users (Sys_Admin, Admin)',
+        description: `409 TRIAL_HAS_PARTICIPANTS while it has participants, unless cascade is true (decision 0009). ${TEAM_INACTIVE_NOTE}`,
+        body: deleteTrialInputSchema,
+        response: { 200: messageSchema },
+      },
+      preHandler: admins,
+    },
+    async (request) => trials.remove(caller(request), request.body, meta(request)),
+  );
+
+  app.get(
+    '/api/trialUsers/:trialId',
+    {
+      schema: {
+        tags: ['trial users'],
+        summary: "A trial's users, the owner flagged (Sys_Admin, Admin)",
+        description: TEAM_INACTIVE_NOTE,
+        params: trialIdParams,
+        response: { 200: z.array(trialUserSchema) },
+      },
+      preHandler: admins,
+    },
+    async (request) => trialUsers.list(caller(request), request.params.trialId),
+  );
+
+  app.get(
+    '/api/teamUsers/:trialId',
+    {
+      schema: {
+        tags: ['trial users'],
+        summary: 'Staff of the team who are not users of the trial yet (Sys_Admin, Admin)',
+        description: TEAM_INACTIVE_NOTE,
+        params: trialIdParams,
+        response: { 200: z.array(teamUserOptionSchema) },
+      },
+      preHandler: admins,
+    },
+    async (request) => trialUsers.addable(caller(request), request.params.trialId),
+  );
+
+  app.post(
+    '/api/trialUsers',
+    {
+      schema: {
+        tags: ['trial users'],
+        summary: 'Add a member of the team to a trial (Sys_Admin, Admin)',
+        description: `400 when the email is not a staff member of the team, 409 when already a trial user. ${TEAM_INACTIVE_NOTE}`,
+        body: addTrialUserInputSchema,
+        response: {
+          200: z.object({
+            message: z.string(),
+            data: z.object({ userId: z.number().int(), userEmail: z.string() }),
+          }),
+        },
+      },
+      preHandler: admins,
+    },
+    async (request) => trialUsers.add(caller(request), request.body, meta(request)),
+  );
+
+  app.delete(
+    '/api/trialUsers',
+    {
+      schema: {
+        tags: ['trial users'],
+        summary: 'Remove a user from a trial (Sys_Admin, Admin); never the owner',
+        description: `409 for the trial owner, 404 when the user is not a user of the trial. ${TEAM_INACTIVE_NOTE}`,
+        body: deleteTrialUserInputSchema,
+        response: { 200: messageSchema },
+      },
+      preHandler: admins,
+    },
+    async (request) => trialUsers.remove(caller(request), request.body, meta(request)),
+  );
+};

@@ -1,0 +1,278 @@
+import {
+  TRIAL_MESSAGES,
+  type CreateTrialInput,
+  type DeleteTrialInput,
+  type Trial,
+  type UpdateTrialInput,
+} from '@trialpulse/shared';
+import { recordAudit } from '../../lib/audit';
+import { AppError } from '../../lib/errors';
+import type { AuthContext } from '../auth/session-context';
+import type { TrialsRepository } from './trials.repository';
+
+/** Answers of the trial calls (the spec leaves them "not shown"). */
+export const TRIAL_SUCCESS = {
+  created: 'The trial has been added.',
+  updated: 'The trial has been updated.',
+  deleted: 'The trial has been deleted.',
+} as const;
+
+/** Participant-code prefixes: upper-case letters and digits, at most 12 characters. */
+export const TRIAL_CODE_MAX_LENGTH = 12;
+
+/** Largest value of a PostgreSQL integer column: larger ids cannot exist (and must not reach SQL). */
+const MAX_DB_ID = 2_147_483_647;
+
+type Meta = { requestId: string };
+
+/**
+ * The selected team of a trial or trial-user call: it must be Active (switched on and
+ * inside its subscription dates). Throws 403 TEAM_INACTIVE otherwise.
+ */
+export function activeTeamId(auth: AuthContext): number {
+  if (auth.teamId === null || auth.user.teamStatus !== 'Active') {
+    throw AppError.forbidden(TRIAL_MESSAGES.teamInactive, { reason: 'TEAM_INACTIVE' });
+  }
+  return auth.teamId;
+}
+
+/** 404 "Trial not found." — also the answer for another team's trial, never 403. */
+export const trialNotFound = () => AppError.notFound(TRIAL_MESSAGES.notFound);
+
+export const isDbId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= MAX_DB_ID;
+
+/** Admin and Sys_Admin see every trial of the team; User and Viewer the ones they are trial users of (decision 0009). */
+const seesAllTrials = (auth: AuthContext) => auth.role === 'Sys_Admin' || auth.role === 'Admin';
+
+/**
+ * Trials of the selected team (access spec §7 /userTrials). Every call is scoped to the
+ * caller's selected team, which must be active; role checks are the routes' guards.
+ */
+export function createTrialsService(deps: { repository: TrialsRepository }) {
+  const { repository } = deps;
+
+  /** The trial if the caller may see it; 404 otherwise (unknown, other team, or not a trial user). */
+  async function visibleTrial(auth: AuthContext, teamId: number, trialId: number) {
+    if (!isDbId(trialId)) throw trialNotFound();
+    const trial = await repository.findTrial(teamId, trialId);
+    if (!trial) throw trialNotFound();
+    if (!seesAllTrials(auth) && !(await repository.isTrialUser(teamId, trialId, auth.userId)))
+      throw trialNotFound();
+    return trial;
+  }
+
+  return {
+    /** The trials the caller may see, newest first. Throws 403 TEAM_INACTIVE. */
+    async list(auth: AuthContext): Promise<Trial[]> {
+      const teamId = activeTeamId(auth);
+      const rows = await repository.listTrials(teamId, seesAllTrials(auth) ? null : auth.userId);
+      return rows.map(presentTrial);
+    },
+
+    /**
+     * Adds a trial owned by the caller, who also becomes its first trial user. Under a lock
+     * on the team row: refuses 409 when the team's max_trials is reached or the Trial
+     * Number is taken; generates the participant-code prefix; recounts the team's trials.
+     */
+    async create(
+      auth: AuthContext,
+      input: CreateTrialInput,
+      meta: Meta,
+    ): Promise<{ trialId: number; message: string }> {
+      const teamId = activeTeamId(auth);
+      const trial = await repository.transaction(async (tx) => {
+        const team = await repository.lockTeam(tx, teamId);
+        if (!team) throw trialNotFound();
+        const existing = await repository.countTrials(tx, teamId);
+        if (team.maxTrials !== null && existing >= team.maxTrials)
+          throw AppError.conflict(TRIAL_MESSAGES.maxTrialsReached);
+        if (await repository.trialNumberTaken(tx, teamId, input.trialNumber)) {
+          throw AppError.conflict(TRIAL_MESSAGES.duplicateNumber);
+        }
+        const trialCode = uniqueTrialCode(
+          input.trialNumber,
+          await repository.trialCodes(tx, teamId),
+        );
+        const created = await repository.insertTrial(tx, {
+          teamId,
+          trialNumber: input.trialNumber,
+          trialName: input.trialName,
+          trialNotes: input.trialNotes,
+          trialCode,
+          ownerUserId: auth.userId,
+        });
+        await repository.insertTrialUser(tx, { teamId, trialId: created.id, userId: auth.userId });
+        const counts = await repository.syncTeamCounts(tx, teamId);
+        await recordAudit(tx, {
+          action: 'trial.create',
+          entityType: 'trial',
+          entityId: created.id,
+          actorUserId: auth.userId,
+          teamId,
+          requestId: meta.requestId,
+          after: {
+            ...auditImage(created),
+            trialUsers: [auth.userId],
+            teamTrialCount: counts?.trials,
+          },
+        });
+        return created;
+      });
+      return { trialId: trial.id, message: TRIAL_SUCCESS.created };
+    },
+
+    /**
+     * Edits number, name and notes of a trial the caller can see (a User only their own
+     * trials). The participant-code prefix is kept: participant codes already carry it.
+     * Throws 404 (unknown, other team, not visible), 409 Trial Number taken.
+     */
+    async update(
+      auth: AuthContext,
+      input: UpdateTrialInput,
+      meta: Meta,
+    ): Promise<{ message: string }> {
+      const teamId = activeTeamId(auth);
+      await visibleTrial(auth, teamId, input.trialId);
+      await repository.transaction(async (tx) => {
+        await repository.lockTeam(tx, teamId);
+        const before = await repository.lockTrial(tx, teamId, input.trialId);
+        if (!before) throw trialNotFound();
+        if (await repository.trialNumberTaken(tx, teamId, input.trialNumber, input.trialId)) {
+          throw AppError.conflict(TRIAL_MESSAGES.duplicateNumber);
+        }
+        const after = await repository.updateTrial(tx, teamId, input.trialId, {
+          trialNumber: input.trialNumber,
+          trialName: input.trialName,
+          trialNotes: input.trialNotes,
+        });
+        if (!after) throw trialNotFound();
+        await recordAudit(tx, {
+          action: 'trial.update',
+          entityType: 'trial',
+          entityId: input.trialId,
+          actorUserId: auth.userId,
+          teamId,
+          requestId: meta.requestId,
+          before: auditImage(before),
+          after: auditImage(after),
+        });
+      });
+      return { message: TRIAL_SUCCESS.updated };
+    },
+
+    /**
+     * Deletes a trial with its trial users. A trial with participants is refused (409)
+     * unless `cascade` confirms deleting them too (the database then also removes their
+     * device connections and synced data). Recounts the team's trials and participants;
+     * the audit row keeps the before image. Throws 404 for another team's trial.
+     */
+    async remove(
+      auth: AuthContext,
+      input: DeleteTrialInput,
+      meta: Meta,
+    ): Promise<{ message: string }> {
+      const teamId = activeTeamId(auth);
+      if (!isDbId(input.trialId)) throw trialNotFound();
+      await repository.transaction(async (tx) => {
+        await repository.lockTeam(tx, teamId);
+        const before = await repository.lockTrial(tx, teamId, input.trialId);
+        if (!before) throw trialNotFound();
+        const participantCount = await repository.countParticipants(tx, teamId, input.trialId);
+        if (participantCount > 0 && !input.cascade) {
+          throw new AppError(409, TRIAL_MESSAGES.hasParticipants, {
+            reason: 'TRIAL_HAS_PARTICIPANTS',
+          });
+        }
+        const removedParticipants =
+          participantCount > 0
+            ? await repository.deleteParticipants(tx, teamId, input.trialId)
+            : [];
+        const removedUsers = await repository.deleteTrialUsers(tx, teamId, input.trialId);
+        if (!(await repository.deleteTrial(tx, teamId, input.trialId))) throw trialNotFound();
+        const counts = await repository.syncTeamCounts(tx, teamId);
+        await recordAudit(tx, {
+          action: 'trial.delete',
+          entityType: 'trial',
+          entityId: input.trialId,
+          actorUserId: auth.userId,
+          teamId,
+          requestId: meta.requestId,
+          before: {
+            ...auditImage(before),
+            trialUsers: removedUsers.map((row) => row.userId),
+            participants: removedParticipants,
+          },
+          after: {
+            cascade: input.cascade,
+            teamTrialCount: counts?.trials,
+            teamParticipantCount: counts?.participants,
+          },
+        });
+      });
+      return { message: TRIAL_SUCCESS.deleted };
+    },
+  };
+}
+
+export type TrialsService = ReturnType<typeof createTrialsService>;
+
+/**
+ * The participant-code prefix for a Trial Number: its letters and digits upper-cased, at
+ * most 12 characters ("TRIAL" when it has none), made unique in the team with "_2", "_3", …
+ * (shortening the base so the whole stays within 12).
+ */
+export function uniqueTrialCode(trialNumber: string, taken: ReadonlySet<string>): string {
+  const base =
+    trialNumber
+      .toUpperCase()
+      .replace(/[^A-Z0-9]/g, '')
+      .slice(0, TRIAL_CODE_MAX_LENGTH) || 'TRIAL';
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n += 1) {
+    const suffix = `_${n}`;
+    const candidate = base.slice(0, TRIAL_CODE_MAX_LENGTH - suffix.length) + suffix;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+type TrialRow = {
+  id: number;
+  teamId: number;
+  trialNumber: string;
+  trialName: string;
+  trialNotes: string | null;
+  ownerEmail: string | null;
+  creationDate: Date;
+};
+
+function presentTrial(row: TrialRow): Trial {
+  return {
+    trialId: row.id,
+    trialNumber: row.trialNumber,
+    trialName: row.trialName,
+    trialNotes: row.trialNotes ?? '',
+    trialOwnerEmail: row.ownerEmail,
+    teamId: row.teamId,
+    creationDate: row.creationDate.toISOString(),
+  };
+}
+
+function auditImage(row: {
+  id: number;
+  teamId: number;
+  trialNumber: string;
+  trialName: string;
+  trialNotes: string | null;
+  trialCode: string;
+  ownerUserId: number;
+}) {
+  return {
+    trialId: row.id,
+    teamId: row.teamId,
+    trialNumber: row.trialNumber,
+    trialName: row.trialName,
+    trialNotes: row.trialNotes,
+    trialCode: row.trialCode,
+    ownerUserId: row.ownerUserId,
+  };
+}

@@ -1,0 +1,285 @@
+import { useMemo, useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import {
+  MaterialReactTable,
+  useMaterialReactTable,
+  type MRT_ColumnDef,
+  type MRT_RowSelectionState,
+  type MRT_Updater,
+} from 'material-react-table';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import type { TableRowProps } from '@mui/material/TableRow';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import {
+  EDITORS,
+  GENERIC_ERROR_MESSAGE,
+  LIMITS,
+  PARTICIPANT_MESSAGES,
+  isRole,
+  type Trial,
+} from '@trialpulse/shared';
+import {
+  DebouncedSearchField,
+  dataTableDefaults,
+  useKeepPageInRange,
+  usePersistedTableState,
+} from '@/components/data-table';
+import { userMessage } from '@/lib/api-client';
+import { useSession } from '@/lib/session';
+import { useParticipants, type Participant } from '../api/get-participants';
+import { PARTICIPANT_PATHS, participantsTableId } from '../utils/paths';
+import { useVisibleParticipantFields } from '../utils/visible-fields';
+import { DeleteParticipantDialog } from './delete-participant-dialog';
+import { EditParticipantDialog } from './edit-participant-dialog';
+
+type Modal =
+  | { kind: 'none' }
+  | { kind: 'editParticipant'; participant: Participant }
+  | { kind: 'deleteParticipant'; participant: Participant };
+
+const COLUMN_IDS = [
+  'participant_code',
+  'email',
+  'gender',
+  'age',
+  'notes',
+  'deviceStatus',
+  'actions',
+];
+
+type ParticipantsTableProps = {
+  trial: Trial;
+  /** Most rows selectable at once: 10 on /TrialPage, 4 in the older table (spec §9). */
+  selectionCap?: number;
+  /** Session-storage id of the saved page, sort and filter (`tp.table.<id>`). */
+  tableId?: string;
+};
+
+/**
+ * A trial's participants (access spec §2): code, email (when the team shows emails),
+ * gender, age, notes (unless hidden), device status (filled by the device issue). Add New
+ * Participant, Edit Participant (exactly one row selected), a Manage Participant link and
+ * delete per row for Sys_Admin, Admin and User (§6); the server repeats every check.
+ */
+export function ParticipantsTable({
+  trial,
+  selectionCap = LIMITS.multiRowSelectionCap,
+  tableId = participantsTableId(trial.trialId),
+}: ParticipantsTableProps) {
+  const navigate = useNavigate();
+  const { user } = useSession();
+  const { showEmail, showNotes } = useVisibleParticipantFields();
+  const participants = useParticipants(trial.trialId);
+  const persisted = usePersistedTableState(tableId, COLUMN_IDS);
+  const [rowSelection, setRowSelection] = useState<MRT_RowSelectionState>({});
+  const [modal, setModal] = useState<Modal>({ kind: 'none' });
+  const closeModal = () => setModal({ kind: 'none' });
+
+  const canEdit = isRole(user?.role) && EDITORS.includes(user.role);
+  const rows = useMemo(() => participants.data ?? [], [participants.data]);
+  const selected = rows.filter((participant) => rowSelection[String(participant.id)]);
+  const capReached = selected.length >= selectionCap;
+
+  const onRowSelectionChange = (updater: MRT_Updater<MRT_RowSelectionState>) =>
+    setRowSelection((current) => {
+      const next = typeof updater === 'function' ? updater(current) : updater;
+      return Object.values(next).filter(Boolean).length > selectionCap ? current : next;
+    });
+
+  const columns = useMemo<MRT_ColumnDef<Participant>[]>(
+    () => [
+      { accessorKey: 'participant_code', header: 'Code', size: 150 },
+      ...(showEmail
+        ? [
+            {
+              id: 'email',
+              accessorFn: (participant) => participant.email ?? '',
+              header: 'Email',
+            } satisfies MRT_ColumnDef<Participant>,
+          ]
+        : []),
+      { accessorKey: 'gender', header: 'Gender', size: 110 },
+      {
+        id: 'age',
+        accessorFn: (participant) => (participant.age === null ? '' : String(participant.age)),
+        header: 'Age',
+        size: 90,
+        sortingFn: 'alphanumeric',
+      },
+      ...(showNotes
+        ? [
+            {
+              id: 'notes',
+              accessorFn: (participant) => participant.notes ?? '',
+              header: 'Notes',
+              Cell: ({ cell }) => (
+                <Box
+                  component="span"
+                  title={cell.getValue<string>()}
+                  sx={{
+                    display: 'block',
+                    maxWidth: 280,
+                    overflow: 'hidden',
+                    textOverflow: 'ellipsis',
+                    whiteSpace: 'nowrap',
+                  }}
+                >
+                  {cell.getValue<string>()}
+                </Box>
+              ),
+            } satisfies MRT_ColumnDef<Participant>,
+          ]
+        : []),
+      {
+        // Filled by the device issue (authorised devices, battery, last sync).
+        id: 'deviceStatus',
+        header: 'Device Status',
+        size: 140,
+        enableSorting: false,
+        enableGlobalFilter: false,
+        Cell: ({ row }) => (
+          <span data-testid={`participant-device-status-${row.original.id}`}>—</span>
+        ),
+      },
+      ...(canEdit
+        ? [
+            {
+              id: 'actions',
+              header: 'Actions',
+              size: 210,
+              enableSorting: false,
+              enableGlobalFilter: false,
+              enableHiding: false,
+              enableColumnActions: false,
+              Cell: ({ row }) => (
+                <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                  <Link
+                    component={RouterLink}
+                    to={PARTICIPANT_PATHS.participant}
+                    state={{ participant: row.original, trial }}
+                    data-testid={`participant-manage-${row.original.id}`}
+                    onClick={(event) => event.stopPropagation()}
+                  >
+                    Manage Participant
+                  </Link>
+                  <Tooltip title="Delete participant">
+                    <IconButton
+                      size="small"
+                      color="error"
+                      aria-label={`Delete participant ${row.original.participant_code}`}
+                      data-testid={`participant-delete-${row.original.id}`}
+                      onClick={(event) => {
+                        event.stopPropagation();
+                        setModal({ kind: 'deleteParticipant', participant: row.original });
+                      }}
+                    >
+                      <DeleteOutlined fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                </Stack>
+              ),
+            } satisfies MRT_ColumnDef<Participant>,
+          ]
+        : []),
+    ],
+    [showEmail, showNotes, canEdit, trial],
+  );
+
+  const table = useMaterialReactTable({
+    ...dataTableDefaults<Participant>(),
+    ...persisted.tableOptions,
+    columns,
+    data: rows,
+    getRowId: (participant) => String(participant.id),
+    enableRowSelection: (row) => row.getIsSelected() || !capReached,
+    enableMultiRowSelection: true,
+    enableSelectAll: false,
+    onRowSelectionChange,
+    state: { ...persisted.state, rowSelection, isLoading: participants.isPending },
+    localization: {
+      noRecordsToDisplay: PARTICIPANT_MESSAGES.noParticipants,
+      noResultsFound: PARTICIPANT_MESSAGES.noParticipants,
+    },
+    muiTableBodyRowProps: ({ row }) =>
+      ({ 'data-testid': `participant-row-${row.original.id}` }) as TableRowProps,
+    renderTopToolbarCustomActions: () => (
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: 'center' }}>
+        <DebouncedSearchField
+          value={persisted.globalFilter}
+          onChange={persisted.setGlobalFilter}
+          label="Search participants"
+          testId="participants-search"
+        />
+        {canEdit && (
+          <Button
+            variant="contained"
+            startIcon={<AddIcon />}
+            onClick={() => void navigate(PARTICIPANT_PATHS.addParticipant, { state: { trial } })}
+            data-testid="add-participant-button"
+          >
+            Add New Participant
+          </Button>
+        )}
+        {canEdit && (
+          <Button
+            variant="outlined"
+            startIcon={<EditOutlined />}
+            disabled={selected.length !== 1}
+            onClick={() => {
+              const [participant] = selected;
+              if (participant) setModal({ kind: 'editParticipant', participant });
+            }}
+            data-testid="edit-participant-button"
+          >
+            Edit Participant
+          </Button>
+        )}
+      </Stack>
+    ),
+  });
+  useKeepPageInRange(table, participants.isSuccess);
+
+  return (
+    <Stack spacing={2} data-testid="participants-table" data-selection-cap={selectionCap}>
+      {participants.isError && (
+        <Alert severity="error" data-testid="participants-error">
+          {userMessage(participants.error, GENERIC_ERROR_MESSAGE)}
+        </Alert>
+      )}
+      {capReached && (
+        <Typography variant="body2" color="text.secondary" data-testid="participants-selection-cap">
+          At most {selectionCap} participants can be selected at once.
+        </Typography>
+      )}
+      <MaterialReactTable table={table} />
+      {modal.kind === 'editParticipant' && (
+        <EditParticipantDialog
+          participant={modal.participant}
+          trialId={trial.trialId}
+          onClose={closeModal}
+        />
+      )}
+      {modal.kind === 'deleteParticipant' && (
+        <DeleteParticipantDialog
+          participant={modal.participant}
+          trialId={trial.trialId}
+          onClose={closeModal}
+          onDeleted={() => {
+            const id = String(modal.participant.id);
+            setRowSelection(({ [id]: _removed, ...rest }) => rest);
+            closeModal();
+          }}
+        />
+      )}
+    </Stack>
+  );
+}

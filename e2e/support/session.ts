@@ -1,0 +1,64 @@
+import type { Page } from 'playwright-core';
+import type { TestSmtpServer } from '../../apps/server/src/modules/mail/test-support';
+
+export type Account = { username: string; password: string };
+
+/** The demo accounts the seed creates (apps/server/src/db/seed/demo-seed.ts). */
+export const DEMO = {
+  sysAdmin: { username: 'sysadmin@demo.trialpulse.local', password: 'Demo!Sys2026' },
+  admin: { username: 'admin@demo.trialpulse.local', password: 'Demo!Admin2026' },
+  user: { username: 'user@demo.trialpulse.local', password: 'Demo!User2026' },
+  viewer: { username: 'viewer@demo.trialpulse.local', password: 'Demo!View2026' },
+} satisfies Record<string, Account>;
+
+export async function logIn(page: Page, baseUrl: string, account: Account) {
+  await page.goto(`${baseUrl}/LoginPage`);
+  await page.getByLabel('Username').fill(account.username);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+}
+
+/**
+ * Signs in all the way to the dashboard with an emailed code read from the test's SMTP
+ * server (works whether or not the account has an authenticator).
+ */
+export async function signInWithEmailedCode(page: Page, baseUrl: string, account: Account, smtp: TestSmtpServer) {
+  await logIn(page, baseUrl, account);
+  await page.waitForURL(/\/SFA(Setup|Validate)Page$/);
+  const before = smtp.received.length;
+  await page.getByRole('button', { name: 'Send code by email' }).click();
+  await page.waitForURL(/\/SFASendCodeViaMsgPage$/);
+  const mails = await smtp.waitForMails(before + 1, 20_000);
+  const mail = mails.slice(before).reverse().find((received) => received.to.includes(account.username));
+  const code = /\b(\d{6})\b/.exec(mail!.body)![1]!;
+  await page.getByLabel('Emailed code').fill(code);
+  await page.getByRole('button', { name: 'Validate' }).click();
+  await page.getByTestId('dashboard-page').waitFor();
+}
+
+export async function logOut(page: Page) {
+  const profile = page.getByTestId('profile-menu-button');
+  if (await profile.isVisible()) {
+    await profile.click();
+    await page.getByTestId('profile-logout').click();
+  } else {
+    await page.getByTestId('simple-logout').click();
+  }
+  await page.waitForURL(/\/LoginPage$/);
+}
+
+/** A JSON API call from the page, as the app makes it (cookies + CSRF header). */
+export async function apiFromPage(page: Page, method: string, url: string, body?: unknown) {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const { csrfToken } = await (await fetch('/api/csrf-token')).json();
+      const response = await fetch(url, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json().catch(() => null) };
+    },
+    { method, url, body },
+  );
+}

@@ -1,0 +1,133 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSmtpServer, type TestSmtpServer } from '../apps/server/src/modules/mail/test-support';
+import { launchBrowser, screenshotPath } from './support/browser';
+import { startServer, type RunningServer } from './support/server';
+import { DEMO, apiFromPage, logOut, signInWithEmailedCode } from './support/session';
+
+describe('teams, trials and trial users in the browser', () => {
+  let server: RunningServer;
+  let smtp: TestSmtpServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    smtp = await startTestSmtpServer();
+    server = await startServer({ env: { SMTP_URL: smtp.url } });
+    browser = await launchBrowser();
+    page = await browser.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.close();
+  });
+
+  const row = (text: string) => page.getByTestId('trials-table').getByRole('row').filter({ hasText: text });
+
+  it('Admin creates, searches, edits and pages trials; screenshot of the dashboard', async () => {
+    await signInWithEmailedCode(page, server.baseUrl, DEMO.admin, smtp);
+    await page.getByTestId('trials-table').waitFor();
+    await page.getByTestId('new-trial-button').click();
+    const dialog = page.getByRole('dialog').filter({ hasText: 'New Trial' });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Trial Number is required').waitFor();
+    await dialog.getByText('Trial Name is required').waitFor();
+    await dialog.getByLabel('Trial Number').fill('E2E-100');
+    await dialog.getByLabel('Trial Name').fill('Browser-made trial');
+    await dialog.getByLabel('Trial Notes').fill('Created by the browser test');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await row('E2E-100').waitFor();
+
+    await page.getByTestId('trials-search').fill('Browser-made');
+    await expect.poll(() => page.getByTestId('trials-table').getByRole('row').count(), { timeout: 15_000 }).toBe(2); // header + 1
+    await page.getByTestId('trials-search').fill('');
+
+    const trialId = (await apiFromPage(page, 'GET', '/api/userTrials/')).body.find(
+      (trial: { trialNumber: string }) => trial.trialNumber === 'E2E-100',
+    ).trialId;
+    await page.getByTestId(`trial-row-edit-${trialId}`).click();
+    const edit = page.getByRole('dialog').filter({ hasText: 'Edit Trial' });
+    await edit.getByLabel('Trial Name').fill('Browser-made trial, renamed');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await row('renamed').waitFor();
+
+    // Enough trials for a second page (10 per page by default).
+    for (let index = 0; index < 8; index += 1) {
+      const created = await apiFromPage(page, 'POST', '/api/userTrials', {
+        trialNumber: `PAGE-${index}`,
+        trialName: `Paging trial ${index}`,
+        trialNotes: '',
+      });
+      expect(created.status).toBe(200);
+    }
+    await page.reload();
+    await page.getByTestId('trials-table').waitFor();
+    await expect.poll(() => page.getByTestId('trials-table').getByRole('row').count(), { timeout: 15_000 }).toBe(11);
+    await page.getByRole('button', { name: /next page/i }).click();
+    await expect.poll(() => page.getByTestId('trials-table').getByRole('row').count(), { timeout: 15_000 }).toBeGreaterThan(1);
+    await page.getByRole('button', { name: /previous page/i }).click();
+    await page.screenshot({ path: screenshotPath('dashboard-trials'), fullPage: true });
+  });
+
+  it('Admin adds and removes a trial user; the owner row cannot be deleted', async () => {
+    await row('E2E-100').getByText('E2E-100').click();
+    await page.getByTestId('trial-title').waitFor();
+    expect(await page.getByTestId('trial-title').textContent()).toBe('Trial: #E2E-100 - Browser-made trial, renamed');
+    await page.getByTestId('manage-trial-users-link').click();
+    await page.getByTestId('trial-users-table').waitFor();
+    await page.getByText('Trial Owner').waitFor();
+
+    await page.getByTestId('add-trial-user-button').click();
+    const add = page.getByRole('dialog').filter({ hasText: 'Add User' });
+    await add.getByLabel('User Email').selectOption(DEMO.user.username);
+    await add.getByRole('button', { name: 'Save' }).click();
+    const userRow = page.getByTestId('trial-users-table').getByRole('row').filter({ hasText: DEMO.user.username });
+    await userRow.waitFor();
+    await page.screenshot({ path: screenshotPath('trial-users'), fullPage: true });
+
+    await userRow.getByRole('button').click();
+    const remove = page.getByRole('dialog').filter({ hasText: 'Delete User?' });
+    await remove.getByRole('button', { name: 'Delete', exact: true }).click();
+    await userRow.waitFor({ state: 'detached' });
+  });
+
+  it('Admin deletes a trial', async () => {
+    await page.goto(`${server.baseUrl}/`);
+    await page.getByTestId('trials-table').waitFor();
+    const trials = (await apiFromPage(page, 'GET', '/api/userTrials/')).body as { trialId: number; trialNumber: string }[];
+    const target = trials.find((trial) => trial.trialNumber === 'PAGE-0')!;
+    await page.getByTestId('trials-search').fill('PAGE-0');
+    await page.getByTestId(`trial-row-delete-${target.trialId}`).click();
+    await page.getByRole('dialog').filter({ hasText: 'Delete Trial?' }).getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect
+      .poll(async () => ((await apiFromPage(page, 'GET', '/api/userTrials/')).body as unknown[]).length)
+      .toBe(trials.length - 1);
+  });
+
+  it('an inactive team shows the subscription message instead of trials', async () => {
+    await page.goto(`${server.baseUrl}/`);
+    await page.getByLabel('Team').click();
+    await page.getByRole('option', { name: /Archived Study Team/ }).click();
+    await page.getByTestId('team-inactive-message').waitFor();
+    expect(await page.getByTestId('team-inactive-message').textContent()).toContain(
+      "The current team's subscription is no longer active or has expired.",
+    );
+    expect(await page.getByTestId('trials-table').count()).toBe(0);
+    await page.screenshot({ path: screenshotPath('dashboard-inactive-team'), fullPage: true });
+    await logOut(page);
+  });
+
+  it('a User sees no add or delete trial buttons', async () => {
+    await signInWithEmailedCode(page, server.baseUrl, DEMO.user, smtp);
+    await page.getByTestId('trials-table').waitFor();
+    await expect.poll(() => page.getByTestId('trials-table').getByRole('row').count(), { timeout: 15_000 }).toBeGreaterThan(1);
+    // Wait for real rows (the table shows skeleton rows while loading).
+    await page.getByTestId('trials-table').getByText('TP-2026-001').waitFor();
+    await page.screenshot({ path: screenshotPath('dashboard-user'), fullPage: true });
+    expect(await page.getByTestId('new-trial-button').count()).toBe(0);
+    expect(await page.locator('[data-testid^="trial-row-delete-"]').count()).toBe(0);
+    expect(await page.locator('[data-testid^="trial-row-edit-"]').count()).toBeGreaterThan(0);
+    await logOut(page);
+  });
+});

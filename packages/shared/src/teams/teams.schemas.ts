@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { ROLES } from '../roles';
+
+/** Team selection and team administration (access spec §3 Team, Team option, Team-user mapping). */
+
+export const teamOptionSchema = z.object({ team_id: z.number().int(), team_name: z.string(), role: z.enum(ROLES) });
+export type TeamOption = z.infer<typeof teamOptionSchema>;
+
+/** The role in the body is ignored: the server takes it from the mapping. */
+export const selectTeamInputSchema = z.object({
+  teamId: z.coerce.number({ error: 'Team is required' }).int().positive('Team is required'),
+  teamName: z.string().max(200).optional(),
+  role: z.string().optional(),
+});
+export type SelectTeamInput = z.infer<typeof selectTeamInputSchema>;
+
+export const TEAM_MESSAGES = {
+  nameRequired: 'Team name is required',
+  notAMember: 'You are not a member of this team.',
+  nameTaken: 'A team with this name already exists.',
+  limitNegative: 'Limits can not be negative',
+  retentionMin: 'Retention days must be at least 1',
+  endsBeforeStart: 'The subscription can not end before it starts',
+} as const;
+
+export const HIDEABLE_FIELDS = ['email', 'notes'] as const;
+export const BRANDS = ['Fitbit', 'Omron', 'Dexcom'] as const;
+
+const limit = z.coerce.number().int().min(0, TEAM_MESSAGES.limitNegative);
+const optionalDate = z.iso.datetime({ offset: true }).nullable().optional();
+
+/** Every field of the team record an administrator may set (access spec §3, full team record). */
+export const teamInputSchema = z
+  .object({
+    team_name: z.string({ error: TEAM_MESSAGES.nameRequired }).trim().min(1, TEAM_MESSAGES.nameRequired).max(200),
+    is_active: z.boolean().default(true),
+    subscription_starts: optionalDate,
+    subscription_ends: optionalDate,
+    subscription_type: z.string().max(100).nullable().optional(),
+    max_users: limit.default(10),
+    max_trials: limit.default(10),
+    max_participants: limit.default(100),
+    team_admin_email: z.email({ error: 'Email is invalid' }).nullable().optional(),
+    team_admin_phone: z.string().max(50).nullable().optional(),
+    organization: z.string().max(200).nullable().optional(),
+    notes: z.string().max(1000).nullable().optional(),
+    monthly_rate_per_participant: z.coerce.number().min(0).nullable().optional(),
+    retention_days: z.coerce.number().int().min(1, TEAM_MESSAGES.retentionMin).nullable().optional(),
+    storage_location: z.string().max(200).nullable().optional(),
+    hidden_fields: z.array(z.enum(HIDEABLE_FIELDS)).default(['email', 'notes']),
+    allowed_brands: z.array(z.enum(BRANDS)).default([]),
+    /** Ids from the global device catalog this team supports. */
+    supported_device_ids: z.array(z.number().int().positive()).default([]),
+  })
+  .refine(
+    (team) =>
+      !team.subscription_starts ||
+      !team.subscription_ends ||
+      new Date(team.subscription_starts).getTime() <= new Date(team.subscription_ends).getTime(),
+    { message: TEAM_MESSAGES.endsBeforeStart, path: ['subscription_ends'] },
+  );
+export type TeamInput = z.infer<typeof teamInputSchema>;
