@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mailOutbox, sfaSecrets, users } from '../../db/schema';
+import { mailOutbox, sfaSecrets } from '../../db/schema';
 import { createManualClock } from '../../lib/clock';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { TestClient, createStaffUser, createTeam, type TestUser } from '../../test/fixtures';
@@ -200,7 +200,18 @@ describe('remembered device', () => {
     clock.set(START);
     clock.advance(60_000);
     expect(await withDevice()).toBe('Authorized');
-    await db().update(users).set({ tokenVersion: user.id + 1000 }).where(eq(users.id, user.id)); // as a password change does
+    // A real password change through the API voids the remembered device.
+    const changer = new TestClient(ctx.app);
+    changer.jar.set(REMEMBER_DEVICE_COOKIE, remembered);
+    await changer.login(user.username, user.password);
+    expect(await status(changer)).toBe('Authorized');
+    const changed = await changer.post('/api/auth/changePwdReq', {
+      currentPassword: user.password,
+      newPassword: 'Changed#Pass1',
+      newConfirmPassword: 'Changed#Pass1',
+    });
+    expect(changed.statusCode).toBe(200);
+    user.password = 'Changed#Pass1';
     expect(await withDevice()).toBe('SFAValidateCodeNeeded');
   });
 
