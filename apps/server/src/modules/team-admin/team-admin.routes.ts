@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BRANDS, SYS_ADMIN_ONLY, teamInputSchema } from '@trialpulse/shared';
+import { BRANDS, SYS_ADMIN_ONLY, teamInputSchema, teamRecordSchema } from '@trialpulse/shared';
 import type { Config } from '../../config/env';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
@@ -13,32 +13,6 @@ import {
 } from './team-admin.service';
 
 type Options = { config: Config; database: Database; clock: Clock };
-
-/** The full team record (access spec §3) plus hidden fields, allowed brands and supported devices. */
-export const teamRecordSchema = z.object({
-  team_id: z.number().int(),
-  team_name: z.string(),
-  is_active: z.boolean(),
-  subscription_starts: z.string().nullable(),
-  subscription_ends: z.string().nullable(),
-  subscription_type: z.string().nullable(),
-  max_users: z.number().int().nullable(),
-  actual_num_of_users: z.number().int(),
-  max_trials: z.number().int().nullable(),
-  actual_num_of_trials: z.number().int(),
-  max_participants: z.number().int().nullable(),
-  actual_num_of_participants: z.number().int(),
-  team_admin_email: z.string().nullable(),
-  team_admin_phone: z.string().nullable(),
-  organization: z.string().nullable(),
-  notes: z.string().nullable(),
-  monthly_rate_per_participant: z.number().nullable(),
-  retention_days: z.number().int().nullable(),
-  storage_location: z.string().nullable(),
-  hidden_fields: z.array(z.string()),
-  allowed_brands: z.array(z.enum(BRANDS)),
-  supported_device_ids: z.array(z.number().int()),
-});
 
 const deviceCatalogEntrySchema = z.object({
   id: z.number().int(),

@@ -10,7 +10,7 @@ import {
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { createStaffUser, createTeam, type TestClient } from '../../test/fixtures';
 import { auditSince, lastAuditId, signIn } from '../trials/test-support';
-import { teamRecordSchema } from './team-admin.routes';
+import { teamRecordSchema } from '@trialpulse/shared';
 
 let ctx: TestApp;
 const db = () => ctx.database.db;
