@@ -28,5 +28,9 @@ export default defineConfig({
     setupFiles: ['src/testing/setup-tests.ts'],
     restoreMocks: true,
     unstubGlobals: true,
+    // jsdom + MUI tables are slow on a loaded 2-core CI machine; these are budgets against
+    // hanging, not performance checks (speed is measured by bench/, never by tests).
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
   },
 });
