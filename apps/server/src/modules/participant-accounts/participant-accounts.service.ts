@@ -6,6 +6,7 @@ import type { PasswordHasher } from '../../lib/passwords';
 import type { AuthService, IssuedSession, RequestMeta } from '../auth/auth.service';
 import type { AuthContext } from '../auth/session-context';
 import type { ParticipantAccountsRepository } from './participant-accounts.repository';
+import { isUniqueViolation } from '../../lib/db-errors';
 
 export const PARTICIPANT_ACCOUNT_MESSAGES = {
   signedUp: 'Registration successful! You can now log in.',
@@ -91,12 +92,3 @@ export type ParticipantAccountsService = ReturnType<typeof createParticipantAcco
 
 const duplicate = (message: string) => new AppError(409, message, { displayToUser: true });
 
-/** SQLSTATE 23505 anywhere in the cause chain (drivers and Drizzle wrap it differently). */
-function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth += 1) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}

@@ -17,6 +17,7 @@ import { AppError } from '../../lib/errors';
 import type { AuthContext } from '../auth/session-context';
 import { activeTeamId, isDbId, trialNotFound } from '../trials/trials.service';
 import type { ParticipantRow, ParticipantsRepository } from './participants.repository';
+import { uniqueViolationConstraint } from '../../lib/db-errors';
 
 type Meta = { requestId: string };
 
@@ -365,17 +366,6 @@ async function withConflictMessages<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The constraint of a SQLSTATE 23505 anywhere in the cause chain (drivers and Drizzle wrap it differently). */
-function uniqueViolationConstraint(error: unknown): string | null {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth += 1) {
-    const candidate = current as { code?: unknown; constraint?: unknown };
-    if (candidate.code === '23505')
-      return typeof candidate.constraint === 'string' ? candidate.constraint : '';
-    current = (current as { cause?: unknown }).cause;
-  }
-  return null;
-}
 
 function presentParticipant(row: ParticipantRow, hidden: ReadonlySet<string>): Participant {
   const participant: Participant = {

@@ -8,6 +8,7 @@ import type { PasswordHasher } from '../../lib/passwords';
 import type { RequestMeta } from '../auth/auth.service';
 import type { AuthContext } from '../auth/session-context';
 import type { SignupRepository } from './signup.repository';
+import { isUniqueViolation } from '../../lib/db-errors';
 
 /** An invitation link works for 7 days. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -189,15 +190,6 @@ export type SignupService = ReturnType<typeof createSignupService>;
 
 export const SIGNUP_SUCCESS = { success: true as const, message: SIGNUP_MESSAGES.success, data: { redirectTo: '/LoginPage' } };
 
-/** SQLSTATE 23505 anywhere in the cause chain (drivers and Drizzle wrap it differently). */
-function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth += 1) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
 
 function invitationMailText(link: string, teamName: string, role: string): string {
   return [

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors';
 import type { PasswordHasher } from '../../lib/passwords';
 import type { DeviceBrand } from '../../db/schema';
 import type { TeamAdminRepository, TeamRow, TeamValues } from './team-admin.repository';
+import { isUniqueViolation } from '../../lib/db-errors';
 
 /** Messages of team administration that the shared team messages do not cover. */
 export const TEAM_ADMIN_MESSAGES = {
@@ -320,12 +321,3 @@ function nameConflict(error: unknown): never {
   throw error;
 }
 
-/** SQLSTATE 23505 anywhere in the cause chain (drivers and Drizzle wrap it differently). */
-function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth += 1) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
