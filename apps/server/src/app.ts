@@ -37,6 +37,15 @@ import { teamsRoutes } from './modules/teams/teams.routes';
 import { trialsRoutes } from './modules/trials/trials.routes';
 import { teamAdminRoutes } from './modules/team-admin/team-admin.routes';
 import { participantsRoutes } from './modules/participants/participants.routes';
+import { createParticipantsRepository } from './modules/participants/participants.repository';
+import { createParticipantsService } from './modules/participants/participants.service';
+import { devicesRoutes } from './modules/devices/devices.routes';
+import { createDevicesRepository } from './modules/devices/devices.repository';
+import { createDevicesService } from './modules/devices/devices.service';
+import { createDeviceConnectionsService } from './modules/devices/device-connections.service';
+import { createDeviceLinkingService } from './modules/devices/device-linking.service';
+import { createProviderRegistry } from './modules/devices/core/provider-registry';
+import { providerSettingsFromConfig, type ProviderSettings } from './modules/devices/core/provider-settings';
 import { systemClock, type Clock } from './lib/clock';
 import { argon2Hasher, type PasswordHasher } from './lib/passwords';
 
@@ -49,6 +58,8 @@ export type AppDeps = {
   clock?: Clock;
   /** Password hashing (tests count the checks). */
   passwordHasher?: PasswordHasher;
+  /** Provider clients' settings; default: from the configuration (simulators in demo mode). */
+  providers?: ProviderSettings;
 };
 
 /**
@@ -163,7 +174,36 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamsRoutes, featureDeps);
   await app.register(trialsRoutes, featureDeps);
   await app.register(teamAdminRoutes, featureDeps);
-  await app.register(participantsRoutes, featureDeps);
+
+  // Device linking needs the participants service (visibility) and deleting a participant
+  // needs device linking (revoke first): the services are wired here, not in the routes.
+  const devicesRepository = createDevicesRepository(database.db);
+  const providers = createProviderRegistry(deps.providers ?? providerSettingsFromConfig(config), { clock });
+  const deviceConnections = createDeviceConnectionsService({
+    repository: devicesRepository,
+    providers,
+    clock,
+    encryptionKey: config.TOKEN_ENCRYPTION_KEY,
+  });
+  const participants = createParticipantsService({
+    repository: createParticipantsRepository(database.db),
+    beforeDelete: (teamId, participantId, meta) => devices.revokeBeforeDelete(teamId, participantId, meta),
+  });
+  const devices = createDevicesService({
+    repository: devicesRepository,
+    participants,
+    connections: deviceConnections,
+    linking: createDeviceLinkingService({
+      repository: devicesRepository,
+      providers,
+      clock,
+      encryptionKey: config.TOKEN_ENCRYPTION_KEY,
+      publicUrl: config.PUBLIC_URL.replace(/\/+$/, ''),
+      mail: () => app.mail,
+    }),
+  });
+  await app.register(participantsRoutes, { participants });
+  await app.register(devicesRoutes, { devices });
 
   if (config.SERVE_WEB) await app.register(webAppPlugin, { distDir: config.WEB_DIST_DIR });
 

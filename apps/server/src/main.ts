@@ -5,6 +5,10 @@ import { openDatabase, runMigrations, type Database } from './db/client';
 import { DEMO_ACCOUNTS, seedDemoData } from './db/seed/demo-seed';
 import { startJobs } from './jobs/boss';
 import { buildApp } from './app';
+import { providerSettingsFromConfig, simulatorEnvironment } from './modules/devices/core/provider-settings';
+import { createProviderRegistry } from './modules/devices/core/provider-registry';
+import { linkDemoDevices } from './modules/devices/demo-links';
+import { startAllSimulators, type AllSimulators } from './simulators';
 
 /**
  * Start order: configuration → database → migrations → demo seed → jobs → HTTP.
@@ -22,6 +26,21 @@ async function main() {
     throw error;
   }
 
+  // Demo mode talks to the provider simulators inside this process (DESIGN: runtime).
+  let simulators: AllSimulators | undefined;
+  if ((config.SIMULATORS ?? (config.isDemo ? 'embedded' : 'off')) === 'embedded') {
+    simulators = await startAllSimulators({ basePort: config.SIMULATOR_BASE_PORT, host: '127.0.0.1' });
+    config = {
+      ...config,
+      ...simulatorEnvironment({
+        googleHealth: simulators.googleHealth.baseUrl,
+        fitbitLegacy: simulators.fitbitLegacy.baseUrl,
+        omron: simulators.omron.baseUrl,
+        dexcom: simulators.dexcom.baseUrl,
+      }),
+    };
+  }
+
   const database = await openDatabase(
     config.DATABASE_URL
       ? { kind: 'postgres', connectionString: config.DATABASE_URL }
@@ -30,6 +49,15 @@ async function main() {
   await runMigrations(database);
 
   const seeded = config.isDemo ? (await seedDemoData(database.db)).seeded : false;
+  if (config.isDemo && simulators) {
+    // The embedded simulators start empty each time: link the demo participants again.
+    await linkDemoDevices({
+      database,
+      providers: createProviderRegistry(providerSettingsFromConfig(config)),
+      encryptionKey: config.TOKEN_ENCRYPTION_KEY,
+      log: (message) => console.warn(message),
+    });
+  }
 
   let app: FastifyInstance | undefined;
   if (config.PROCESS_ROLE !== 'worker') {
@@ -40,7 +68,7 @@ async function main() {
       ? await startJobs({ database, logger: app?.log ?? console, schedule: true })
       : undefined;
 
-  installShutdown({ app, jobs, database });
+  installShutdown({ app, jobs, database, simulators });
 
   if (app) {
     await app.listen({ port: config.PORT, host: config.HOST });
@@ -52,6 +80,7 @@ function installShutdown(parts: {
   app?: FastifyInstance;
   jobs?: { stop(): Promise<void> };
   database: Database;
+  simulators?: AllSimulators;
 }) {
   let stopping = false;
   const stop = async (signal: string) => {
@@ -62,6 +91,7 @@ function installShutdown(parts: {
     try {
       await parts.app?.close();
       await parts.jobs?.stop();
+      await parts.simulators?.close();
       await parts.database.close();
       clearTimeout(timer);
       process.exit(0);

@@ -7,3 +7,4 @@ export * from './auth/auth.schemas';
 export * from './trials/trials.schemas';
 export * from './teams/teams.schemas';
 export * from './participants/participants.schemas';
+export * from './devices/devices.schemas';

@@ -47,6 +47,27 @@ const envSchema = z
     /** Proof-of-work difficulty of the self-hosted human check (ALTCHA max number). */
     HUMAN_CHECK_DIFFICULTY: z.coerce.number().int().min(10).max(10_000_000).default(100_000),
     SUPPORT_EMAIL: z.email().default('support@trialpulse.local'),
+    /**
+     * Provider simulators: 'embedded' starts them inside the process and points the provider
+     * clients at them (default in demo mode); 'off' uses the configured providers.
+     */
+    SIMULATORS: z.enum(['embedded', 'off']).optional(),
+    /** Google Health on this port, legacy Fitbit +1, Omron +2, Dexcom +3; 0 picks free ports. */
+    SIMULATOR_BASE_PORT: z.coerce.number().int().min(0).max(65_000).default(0),
+    /** The Fitbit brand's OAuth client at Google (the Google Health API). */
+    FITBIT_CLIENT_ID: z.string().min(1).optional(),
+    FITBIT_CLIENT_SECRET: z.string().min(1).optional(),
+    GOOGLE_HEALTH_BASE_URL: z.url().optional(),
+    /** Only to keep serving connections made before the legacy Fitbit Web API shut down. */
+    FITBIT_LEGACY_CLIENT_ID: z.string().min(1).optional(),
+    FITBIT_LEGACY_CLIENT_SECRET: z.string().min(1).optional(),
+    FITBIT_LEGACY_BASE_URL: z.url().optional(),
+    OMRON_CLIENT_ID: z.string().min(1).optional(),
+    OMRON_CLIENT_SECRET: z.string().min(1).optional(),
+    OMRON_BASE_URL: z.url().optional(),
+    DEXCOM_CLIENT_ID: z.string().min(1).optional(),
+    DEXCOM_CLIENT_SECRET: z.string().min(1).optional(),
+    DEXCOM_BASE_URL: z.url().optional(),
   })
   .superRefine((env, ctx) => {
     if (env.TRIALPULSE_MODE !== 'production') return;

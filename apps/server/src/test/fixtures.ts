@@ -107,9 +107,14 @@ export class TestClient {
     this.remoteAddress = `127.0.${Math.floor(clientCount / 250) % 250}.${(clientCount % 250) + 1}`;
   }
 
-  async request(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {
+  async request(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: unknown,
+    options: { csrf?: boolean } = {},
+  ) {
     const headers: Record<string, string> = { cookie: this.jar.header() };
-    if (method !== 'GET') {
+    if (method !== 'GET' || options.csrf) {
       if (!this.csrfToken) {
         const csrf = await this.app.inject({
           method: 'GET',
@@ -136,6 +141,10 @@ export class TestClient {
 
   get(url: string) {
     return this.request('GET', url);
+  }
+  /** A GET that changes state (the spec's Fitbit revoke) carries the CSRF header like a write. */
+  getWithCsrf(url: string) {
+    return this.request('GET', url, undefined, { csrf: true });
   }
   post(url: string, payload: unknown = {}) {
     return this.request('POST', url, payload);

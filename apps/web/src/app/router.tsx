@@ -34,23 +34,40 @@ const PAGES: Partial<Record<RoutePath, PageRoute>> = {
     }),
   },
   '/TrialPage': {
-    // The trial header (trials feature) with the participants table (participants feature).
+    // The trial header (trials feature) with the participants table (participants feature)
+    // and its device status column (devices feature).
     lazy: async () => {
-      const [{ TrialPage }, { ParticipantsTable }] = await Promise.all([
+      const [{ TrialPage }, { ParticipantsTable }, { deviceStatusColumn }] = await Promise.all([
         import('@/features/trials/pages/trial-page'),
         import('@/features/participants/components/participants-table'),
+        import('@/features/devices/components/device-status-column'),
       ]);
       return {
         Component: function TrialRoute() {
-          return <TrialPage participantsTable={(trial) => <ParticipantsTable trial={trial} />} />;
+          return (
+            <TrialPage
+              participantsTable={(trial) => (
+                <ParticipantsTable trial={trial} deviceStatus={deviceStatusColumn} />
+              )}
+            />
+          );
         },
       };
     },
   },
   '/ParticipantsPage': {
-    lazy: async () => ({
-      Component: (await import('@/features/participants/pages/participants-page')).ParticipantsPage,
-    }),
+    // The older participants table, with the same device status column as /TrialPage.
+    lazy: async () => {
+      const [{ ParticipantsPage }, { deviceStatusColumn }] = await Promise.all([
+        import('@/features/participants/pages/participants-page'),
+        import('@/features/devices/components/device-status-column'),
+      ]);
+      return {
+        Component: function ParticipantsRoute() {
+          return <ParticipantsPage deviceStatus={deviceStatusColumn} />;
+        },
+      };
+    },
   },
   '/AddParticipantPage': {
     lazy: async () => ({
@@ -59,8 +76,29 @@ const PAGES: Partial<Record<RoutePath, PageRoute>> = {
     }),
   },
   '/Participant': {
+    // The participant (participants feature) with its device sections (devices feature).
+    lazy: async () => {
+      const [{ ParticipantPage }, { ParticipantDeviceSection }] = await Promise.all([
+        import('@/features/participants/pages/participant-page'),
+        import('@/features/devices/components/participant-device-section'),
+      ]);
+      return {
+        Component: function ParticipantRoute() {
+          return <ParticipantPage deviceSection={ParticipantDeviceSection} />;
+        },
+      };
+    },
+  },
+  '/FitbitManageParticipantToken': {
     lazy: async () => ({
-      Component: (await import('@/features/participants/pages/participant-page')).ParticipantPage,
+      Component: (await import('@/features/devices/pages/manage-device-tokens-page'))
+        .FitbitTokensPage,
+    }),
+  },
+  '/OmronManageParticipantToken': {
+    lazy: async () => ({
+      Component: (await import('@/features/devices/pages/manage-device-tokens-page'))
+        .OmronTokensPage,
     }),
   },
   '/ParticipantRaw': {
@@ -164,6 +202,49 @@ const PAGES: Partial<Record<RoutePath, PageRoute>> = {
   '/SFASendCodeViaMsgPage': {
     lazy: async () => ({
       Component: (await import('@/features/sfa/pages/sfa-send-code-page')).SfaSendCodePage,
+    }),
+  },
+  // Device consent: emailed consent links, provider callbacks, staff-started linking.
+  '/PAFitbitConsentPage': {
+    lazy: async () => ({
+      Component: (await import('@/features/device-consent/pages/consent-link-page'))
+        .FitbitConsentPage,
+    }),
+  },
+  '/OmronConsentPage': {
+    lazy: async () => ({
+      Component: (await import('@/features/device-consent/pages/consent-link-page'))
+        .OmronConsentPage,
+    }),
+  },
+  '/fitbit-callback': {
+    lazy: async () => ({
+      Component: (await import('@/features/device-consent/pages/device-callback-page'))
+        .FitbitCallbackPage,
+    }),
+  },
+  '/omron-callback': {
+    lazy: async () => ({
+      Component: (await import('@/features/device-consent/pages/device-callback-page'))
+        .OmronCallbackPage,
+    }),
+  },
+  '/dexcom-callback': {
+    lazy: async () => ({
+      Component: (await import('@/features/device-consent/pages/dexcom-callback-page'))
+        .DexcomCallbackPage,
+    }),
+  },
+  '/FitbitParticipantConsent': {
+    lazy: async () => ({
+      Component: (await import('@/features/device-consent/pages/participant-consent-page'))
+        .FitbitParticipantConsentPage,
+    }),
+  },
+  '/DexcomParticipantConsent': {
+    lazy: async () => ({
+      Component: (await import('@/features/device-consent/pages/participant-consent-page'))
+        .DexcomParticipantConsentPage,
     }),
   },
   '/not-authorized': { element: <NotAuthorizedPage /> },

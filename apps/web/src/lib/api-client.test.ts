@@ -36,6 +36,24 @@ describe('api client', () => {
     expect(calls[1]?.body).toEqual({ trialName: 'Sleep' });
   });
 
+  it('sends the CSRF header on a GET that asks for it (a GET that changes state)', async () => {
+    const { calls } = mockApi({
+      'GET /api/csrf-token': { body: { csrfToken: 'token-G' } },
+      'GET /api/revokeAccessToken/4': { body: { code: 200, message: 'revoked' } },
+    });
+
+    await expect(api.get('/revokeAccessToken/4', { csrf: true })).resolves.toEqual({
+      code: 200,
+      message: 'revoked',
+    });
+
+    expect(calls.map((call) => `${call.method} ${call.url}`)).toEqual([
+      'GET /api/csrf-token',
+      'GET /api/revokeAccessToken/4',
+    ]);
+    expect(calls[1]?.headers.get('x-csrf-token')).toBe('token-G');
+  });
+
   it('after a CSRF rejection fetches a fresh token and retries the call once', async () => {
     let tokenCount = 0;
     const { calls } = mockApi({

@@ -26,6 +26,11 @@ export type RequestOptions = {
    * password): it is not reported to the `onUnauthorized` listeners.
    */
   ignoreUnauthorized?: boolean;
+  /**
+   * Send the CSRF header on a GET too: for the few GETs that change state (the Fitbit
+   * revoke, `GET /api/revokeAccessToken/{id}`). Writes always send it.
+   */
+  csrf?: boolean;
 };
 
 /** A failed call: `status` 0 means the request never got an answer (network error). */
@@ -69,8 +74,8 @@ export async function apiRequest<T>(
   path: string,
   options: RequestOptions = {},
 ): Promise<T> {
-  const isWrite = method !== 'GET';
-  const token = isWrite ? await getCsrfToken() : null;
+  const needsCsrf = method !== 'GET' || options.csrf === true;
+  const token = needsCsrf ? await getCsrfToken() : null;
   const first = await send(method, path, options, token);
   if (first.ok) return readBody<T>(first, options.responseType);
 

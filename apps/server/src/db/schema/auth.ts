@@ -164,6 +164,7 @@ export const ONE_TIME_TOKEN_PURPOSES = [
   'password_reset',
   'signup_invitation',
   'participant_consent',
+  'participant_email_verification',
 ] as const;
 
 /**
@@ -184,6 +185,8 @@ export const oneTimeTokens = pgTable(
     participantId: integer('participant_id').references(() => participants.id, {
       onDelete: 'cascade',
     }),
+    /** Consent links: the brand the participant is asked to authorise. */
+    deviceBrand: text('device_brand'),
     createdByUserId: integer('created_by_user_id').references(() => users.id, {
       onDelete: 'set null',
     }),

@@ -12,6 +12,8 @@ import {
 } from 'drizzle-orm/pg-core';
 import { createdAt, identityId, oneOf, timestamptz, updatedAt } from './columns';
 import { participants } from './participants';
+import { oneTimeTokens } from './auth';
+import { users } from './users';
 import { teams } from './teams';
 
 /** Supported brands (access spec §1). */
@@ -132,6 +134,8 @@ export const participantDevices = pgTable(
       .default('pending'),
     authorizationDate: timestamptz('authorization_date'),
     needsReconsent: boolean('needs_reconsent').notNull().default(false),
+    /** When the tokens were last refreshed; concurrent refreshers use it to skip a second call. */
+    lastRefreshedAt: timestamptz('last_refreshed_at'),
     lastSyncAt: timestamptz('last_sync_at'),
     lastSyncError: text('last_sync_error'),
     notes: text('notes'),
@@ -156,5 +160,53 @@ export const participantDevices = pgTable(
       'participant_devices_authorization_status_known',
       oneOf(t.authorizationStatus, AUTHORIZATION_STATUSES),
     ),
+  ],
+);
+
+/** Who started an authorisation: staff with the participant present, an emailed consent link, or the participant's own account. */
+export const AUTHORIZATION_ORIGINS = ['staff', 'consent_link', 'portal'] as const;
+export type AuthorizationOrigin = (typeof AUTHORIZATION_ORIGINS)[number];
+
+/**
+ * A started provider authorisation. The OAuth `state` sent to the provider is random and
+ * stored only as a hash; the callback must present it within the lifetime, once. The PKCE
+ * code verifier is encrypted like the tokens.
+ */
+export const deviceAuthorizationRequests = pgTable(
+  'device_authorization_requests',
+  {
+    id: identityId(),
+    stateHash: text('state_hash').notNull().unique('device_authorization_requests_state_hash_unique'),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'restrict' }),
+    participantId: integer('participant_id').notNull(),
+    brand: deviceBrandEnum('brand').notNull(),
+    upstream: text('upstream', { enum: DEVICE_UPSTREAMS }).notNull(),
+    codeVerifierEncrypted: text('code_verifier_encrypted'),
+    origin: text('origin', { enum: AUTHORIZATION_ORIGINS }).notNull(),
+    initiatedByUserId: integer('initiated_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    consentTokenId: integer('consent_token_id').references(() => oneTimeTokens.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: createdAt(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    usedAt: timestamptz('used_at'),
+  },
+  (t) => [
+    index('device_authorization_requests_participant_idx').on(t.participantId, t.teamId),
+    index('device_authorization_requests_team_id_idx').on(t.teamId),
+    index('device_authorization_requests_expires_at_idx').on(t.expiresAt),
+    index('device_authorization_requests_initiated_by_idx').on(t.initiatedByUserId),
+    index('device_authorization_requests_consent_token_idx').on(t.consentTokenId),
+    foreignKey({
+      name: 'device_authorization_requests_participant_fk',
+      columns: [t.participantId, t.teamId],
+      foreignColumns: [participants.id, participants.teamId],
+    }).onDelete('cascade'),
+    check('device_authorization_requests_upstream_known', oneOf(t.upstream, DEVICE_UPSTREAMS)),
+    check('device_authorization_requests_origin_known', oneOf(t.origin, AUTHORIZATION_ORIGINS)),
   ],
 );

@@ -46,6 +46,11 @@ export const users = pgTable(
     lastName: text('last_name').notNull(),
     organization: text('organization'),
     isActive: boolean('is_active').notNull().default(true),
+    /**
+     * When the account proved it receives mail at its address. Participant accounts see
+     * their enrolments (matched by email) only once it is set.
+     */
+    emailVerifiedAt: timestamptz('email_verified_at'),
     sfaRequired: boolean('sfa_required').notNull().default(true),
     sfaEnabled: boolean('sfa_enabled').notNull().default(false),
     sfaType: text('sfa_type', { enum: SFA_TYPES }),

@@ -1,6 +1,6 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { credentials, participants, users } from '../../db/schema';
+import { credentials, oneTimeTokens, participants, users } from '../../db/schema';
 import type { DbOrTx } from '../../lib/audit';
 
 /**
@@ -43,6 +43,48 @@ export function createParticipantAccountsRepository(db: Db) {
     async findEmail(userId: number): Promise<string | undefined> {
       const rows = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
       return rows[0]?.email;
+    },
+
+    async findAccount(userId: number) {
+      const [row] = await db
+        .select({ email: users.email, emailVerifiedAt: users.emailVerifiedAt })
+        .from(users)
+        .where(and(eq(users.id, userId), eq(users.accountType, 'participant')));
+      return row;
+    },
+
+    async insertVerificationToken(
+      tx: DbOrTx,
+      values: { userId: number; email: string; tokenHash: string; expiresAt: Date },
+    ) {
+      await tx.insert(oneTimeTokens).values({ purpose: 'participant_email_verification', ...values });
+    },
+
+    /** Spends an unused, unexpired verification token; answers its account or undefined. */
+    async claimVerificationToken(tx: DbOrTx, tokenHash: string, now: Date) {
+      const [row] = await tx
+        .update(oneTimeTokens)
+        .set({ usedAt: now })
+        .where(
+          and(
+            eq(oneTimeTokens.tokenHash, tokenHash),
+            eq(oneTimeTokens.purpose, 'participant_email_verification'),
+            isNull(oneTimeTokens.usedAt),
+            gt(oneTimeTokens.expiresAt, now),
+          ),
+        )
+        .returning({ userId: oneTimeTokens.userId, email: oneTimeTokens.email });
+      return row;
+    },
+
+    /** Marks the address verified when the token was issued for the account's current address. */
+    async markEmailVerified(tx: DbOrTx, userId: number, email: string, now: Date): Promise<boolean> {
+      const rows = await tx
+        .update(users)
+        .set({ emailVerifiedAt: now })
+        .where(and(eq(users.id, userId), eq(users.email, email), eq(users.accountType, 'participant')))
+        .returning({ id: users.id });
+      return rows.length > 0;
     },
 
     /** Participant records (any team, any trial) with this email: the account's link to them. */

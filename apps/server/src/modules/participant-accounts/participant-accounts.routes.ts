@@ -34,6 +34,8 @@ export const participantAccountRoutes: FastifyPluginAsyncZod<ParticipantAccountR
     hasher: options.hasher,
     clock: options.clock,
     authService: options.authService,
+    mail: () => app.mail,
+    publicUrl: options.config.PUBLIC_URL.replace(/\/+$/, ''),
   });
   const cookieSettings = { secure: options.secureCookies };
 
@@ -57,6 +59,7 @@ export const participantAccountRoutes: FastifyPluginAsyncZod<ParticipantAccountR
     },
     async (request) => {
       await service.signup(request.body, requestMeta(request));
+      void app.mail.deliverPending();
       return { success: true as const, message: PARTICIPANT_ACCOUNT_MESSAGES.signedUp };
     },
   );
@@ -91,7 +94,10 @@ export const participantAccountRoutes: FastifyPluginAsyncZod<ParticipantAccountR
       schema: {
         tags: ['participant-accounts'],
         summary: 'The signed-in participant account and its linked participant records',
-        response: { 200: z.object({ email: z.string(), participantCount: z.number().int() }) },
+        description: 'participantCount is 0 until the email address is confirmed.',
+        response: {
+          200: z.object({ email: z.string(), participantCount: z.number().int(), emailVerified: z.boolean() }),
+        },
       },
       preHandler: requireParticipant,
     },
@@ -99,5 +105,33 @@ export const participantAccountRoutes: FastifyPluginAsyncZod<ParticipantAccountR
       reply.header('cache-control', 'no-store');
       return service.me(request.auth!);
     },
+  );
+
+  app.post(
+    '/api/Participants/verifyEmail',
+    {
+      schema: {
+        tags: ['participant-accounts'],
+        summary: "Confirms a participant account's email address with the emailed link's token",
+        body: z.strictObject({ token: z.string().min(1).max(200) }),
+        response: { 200: z.object({ message: z.string() }) },
+      },
+      config: { rateLimit: { max: 30, timeWindow: '15 minutes' } },
+    },
+    async (request) => service.verifyEmail(request.body.token, requestMeta(request)),
+  );
+
+  app.post(
+    '/api/Participants/me/verificationEmail',
+    {
+      schema: {
+        tags: ['participant-accounts'],
+        summary: 'Sends a new email-confirmation link to the signed-in participant account',
+        response: { 200: z.object({ message: z.string() }) },
+      },
+      preHandler: requireParticipant,
+      config: { rateLimit: { max: 5, timeWindow: '15 minutes' } },
+    },
+    async (request) => service.resendVerification(request.auth!, requestMeta(request)),
   );
 };

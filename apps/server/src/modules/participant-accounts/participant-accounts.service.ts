@@ -1,5 +1,7 @@
 import { type LoginInput, type ParticipantSignupInput } from '@trialpulse/shared';
-import { recordAudit } from '../../lib/audit';
+import type { FastifyInstance } from 'fastify';
+import { recordAudit, type DbOrTx } from '../../lib/audit';
+import { hashToken, randomToken } from '../../lib/crypto';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { PasswordHasher } from '../../lib/passwords';
@@ -14,13 +16,22 @@ export const PARTICIPANT_ACCOUNT_MESSAGES = {
   duplicateEmail: 'An account with this email already exists.',
   duplicateUsername: 'This username is already taken.',
   usernameNotEmail: 'A username containing @ must be your own email address.',
+  verificationSent: 'We sent you an email. Open its link to confirm your address.',
+  verified: 'Your email address is confirmed. You can now see your studies.',
+  verificationInvalid: 'This confirmation link is invalid or has expired. Sign in to get a new one.',
 } as const;
+
+/** How long an emailed address-confirmation link works. */
+const VERIFICATION_LINK_HOURS = 48;
 
 type Deps = {
   repository: ParticipantAccountsRepository;
   hasher: PasswordHasher;
   clock: Clock;
   authService: Pick<AuthService, 'login'>;
+  mail: () => Pick<FastifyInstance['mail'], 'enqueue' | 'deliverPending'>;
+  /** Base of the links in mails, without a trailing slash. */
+  publicUrl: string;
 };
 
 /**
@@ -31,6 +42,34 @@ type Deps = {
  */
 export function createParticipantAccountsService(deps: Deps) {
   const { repository, hasher, clock } = deps;
+
+  /** Mails a link that confirms the account receives mail at its address. */
+  async function queueVerificationMail(tx: DbOrTx, userId: number, email: string) {
+    const token = randomToken();
+    await repository.insertVerificationToken(tx, {
+      userId,
+      email,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(clock.now().getTime() + VERIFICATION_LINK_HOURS * 3_600_000),
+    });
+    const link = `${deps.publicUrl}/ParticipantLoginPage?verifyEmail=${encodeURIComponent(token)}`;
+    await deps.mail().enqueue(tx, {
+      to: email,
+      subject: 'TrialPulse: confirm your email address',
+      text: [
+        'Hello,',
+        '',
+        'Please confirm that this is your email address, so that you can see the studies you take part in:',
+        '',
+        link,
+        '',
+        `The link works for ${VERIFICATION_LINK_HOURS} hours. If you did not register, you can ignore this message.`,
+        '',
+        'TrialPulse',
+      ].join('\n'),
+      template: 'participant-email-verification',
+    });
+  }
 
   return {
     /**
@@ -56,6 +95,7 @@ export function createParticipantAccountsService(deps: Deps) {
         await repository.transaction(async (tx) => {
           const userId = await repository.insertParticipantUser(tx, { email, username, createdAt: now });
           await repository.insertCredentials(tx, userId, passwordHash, now);
+          await queueVerificationMail(tx, userId, email);
           await recordAudit(tx, {
             action: 'participant_account.signup',
             entityType: 'user',
@@ -80,10 +120,60 @@ export function createParticipantAccountsService(deps: Deps) {
     },
 
     /** The signed-in participant account and how many participant records share its email. */
-    async me(auth: AuthContext): Promise<{ email: string; participantCount: number }> {
-      const email = await repository.findEmail(auth.userId);
-      if (!email) throw AppError.unauthenticated();
-      return { email, participantCount: await repository.countParticipantsWithEmail(email) };
+    /** The account; its participant records are counted only once the address is confirmed. */
+    async me(auth: AuthContext): Promise<{ email: string; participantCount: number; emailVerified: boolean }> {
+      const account = await repository.findAccount(auth.userId);
+      if (!account) throw AppError.unauthenticated();
+      const emailVerified = account.emailVerifiedAt !== null;
+      return {
+        email: account.email,
+        emailVerified,
+        participantCount: emailVerified ? await repository.countParticipantsWithEmail(account.email) : 0,
+      };
+    },
+
+    /** Sends a new confirmation link to the signed-in account's address. */
+    async resendVerification(auth: AuthContext, meta: RequestMeta): Promise<{ message: string }> {
+      const account = await repository.findAccount(auth.userId);
+      if (!account) throw AppError.unauthenticated();
+      if (account.emailVerifiedAt) return { message: PARTICIPANT_ACCOUNT_MESSAGES.verified };
+      await repository.transaction(async (tx) => {
+        await queueVerificationMail(tx, auth.userId, account.email);
+        await recordAudit(tx, {
+          action: 'participant_account.verification_sent',
+          entityType: 'user',
+          entityId: auth.userId,
+          actorUserId: auth.userId,
+          requestId: meta.requestId,
+        });
+      });
+      void deps.mail().deliverPending();
+      return { message: PARTICIPANT_ACCOUNT_MESSAGES.verificationSent };
+    },
+
+    /** Confirms the address of the account a link was sent to. Throws 400 for a bad link. */
+    async verifyEmail(token: string, meta: RequestMeta): Promise<{ message: string }> {
+      const now = clock.now();
+      const verified = await repository.transaction(async (tx) => {
+        const claimed = await repository.claimVerificationToken(tx, hashToken(token), now);
+        if (!claimed?.userId || !claimed.email) return false;
+        if (!(await repository.markEmailVerified(tx, claimed.userId, claimed.email, now))) return false;
+        await recordAudit(tx, {
+          action: 'participant_account.email_verified',
+          entityType: 'user',
+          entityId: claimed.userId,
+          actorUserId: claimed.userId,
+          requestId: meta.requestId,
+        });
+        return true;
+      });
+      if (!verified) {
+        throw new AppError(400, PARTICIPANT_ACCOUNT_MESSAGES.verificationInvalid, {
+          displayToUser: true,
+          reason: 'INVALID_TOKEN',
+        });
+      }
+      return { message: PARTICIPANT_ACCOUNT_MESSAGES.verified };
     },
   };
 }

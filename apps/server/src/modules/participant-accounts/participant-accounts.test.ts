@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_REASONS, HUMAN_CHECK_MESSAGE, LOGIN_MESSAGES, PASSWORD_MESSAGES } from '@trialpulse/shared';
-import { auditLog, credentials, participants, teamUserMappings, trials, users } from '../../db/schema';
+import { auditLog, credentials, mailOutbox, participants, teamUserMappings, trials, users } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { createStaffUser, createTeam, type TestClient } from '../../test/fixtures';
 import { solveHumanCheck } from '../human-check/test-support';
@@ -106,7 +106,7 @@ describe('participant sign-in (POST /api/Participants/login)', () => {
     expect(client.jar.get(ACCESS_COOKIE)).toBeDefined();
     const me = await client.get('/api/Participants/me');
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toEqual({ email: account.email, participantCount: 0 });
+    expect(me.json()).toEqual({ email: account.email, participantCount: 0, emailVerified: false });
 
     // A participant record with the same email (entered by staff in a trial) is linked.
     const owner = await createStaffUser(db(), { role: 'Admin', teamId });
@@ -121,7 +121,28 @@ describe('participant sign-in (POST /api/Participants/login)', () => {
       participantCodeSuffix: '001',
       email: account.email as string,
     });
-    expect((await client.get('/api/Participants/me')).json()).toEqual({ email: account.email, participantCount: 1 });
+    // Not before the account proved it reads mail at that address (anyone can type an email).
+    expect((await client.get('/api/Participants/me')).json()).toEqual({
+      email: account.email,
+      participantCount: 0,
+      emailVerified: false,
+    });
+    const [mail] = await db()
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.toAddress, account.email as string), eq(mailOutbox.template, 'participant-email-verification')));
+    const token = new URL(/http\S+verifyEmail=\S+/.exec(mail!.textBody)![0]).searchParams.get('verifyEmail')!;
+    const wrong = await clientAt(ctx.app).post('/api/Participants/verifyEmail', { token: `${token}x` });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toBe(PARTICIPANT_ACCOUNT_MESSAGES.verificationInvalid);
+    const verified = await clientAt(ctx.app).post('/api/Participants/verifyEmail', { token });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect((await clientAt(ctx.app).post('/api/Participants/verifyEmail', { token })).statusCode).toBe(400);
+    expect((await client.get('/api/Participants/me')).json()).toEqual({
+      email: account.email,
+      participantCount: 1,
+      emailVerified: true,
+    });
 
     const byEmail = await participantLogin(clientAt(ctx.app), account.email as string, PASSWORD);
     expect(byEmail.statusCode).toBe(200);
@@ -215,6 +236,16 @@ describe('a participant session never reaches staff APIs', () => {
       '/api/Participants/login',
       '/api/contactUs',
       '/api/recaptchaVer3Verify',
+      // Consent pages and provider callbacks: bound to a consent token or OAuth state.
+      '/api/consentLinkAuthorize',
+      '/api/fitbit-callback',
+      '/api/omron-callback',
+      '/api/dexcom-callback',
+      '/api/Participants/verifyEmail',
+      // The participant portal (its own tests).
+      '/api/Participants/me/deviceAuthorization',
+      '/api/Participants/me/deviceRevoke',
+      '/api/Participants/me/verificationEmail',
     ]);
     // With an empty body a route may reject the body first (400 validation); it never succeeds.
     for (const path of routes('post', publicPosts)) {
@@ -228,6 +259,10 @@ describe('a participant session never reaches staff APIs', () => {
       '/api/humanCheck/config',
       '/api/humanCheck/challenge',
       '/api/Participants/me',
+      '/api/Participants/me/enrolments',
+      '/api/fitbitClientId',
+      '/api/omronClientId',
+      '/api/dexcomClientId',
     ]);
     const paths = routes('get', publicGets);
     expect(paths).toEqual(expect.arrayContaining(['/api/auth/user', '/api/team']));

@@ -18,14 +18,10 @@ import {
   trialIdSchema,
   updateParticipantInputSchema,
 } from '@trialpulse/shared';
-import type { Config } from '../../config/env';
-import type { Database } from '../../db/client';
-import type { Clock } from '../../lib/clock';
 import type { AuthContext } from '../auth/session-context';
-import { createParticipantsRepository } from './participants.repository';
-import { createParticipantsService } from './participants.service';
+import type { ParticipantsService } from './participants.service';
 
-type Options = { config: Config; database: Database; clock: Clock };
+type Options = { participants: ParticipantsService };
 
 const messageSchema = z.object({ message: z.string() });
 const trialIdParams = z.object({ trialId: trialIdSchema });
@@ -42,8 +38,7 @@ const SCOPE_NOTE =
  * spec §6: reads every staff role, writes Sys_Admin/Admin/User, the raw record Sys_Admin.
  */
 export const participantsRoutes: FastifyPluginAsyncZod<Options> = async (app, options) => {
-  const repository = createParticipantsRepository(options.database.db);
-  const participants = createParticipantsService({ repository });
+  const { participants } = options;
   const anyStaff = app.requireStaff({ roles: ALL_STAFF });
   const editors = app.requireStaff({ roles: EDITORS });
   const sysAdmin = app.requireStaff({ roles: SYS_ADMIN_ONLY });

@@ -48,7 +48,14 @@ const hiddenFieldsOf = (auth: AuthContext) => new Set(auth.user.hiddenFields);
  * can see; anything else answers 404. Hidden fields never leave the server. Role checks
  * are the routes' guards.
  */
-export function createParticipantsService(deps: { repository: ParticipantsRepository }) {
+export function createParticipantsService(deps: {
+  repository: ParticipantsRepository;
+  /**
+   * Runs before a participant is deleted, after the caller's access is checked (device
+   * linking revokes the participant's provider grants there).
+   */
+  beforeDelete?: (teamId: number, participantId: number, meta: Meta) => Promise<void>;
+}) {
   const { repository } = deps;
 
   /** The trial if the caller may see it; throws `notFound()` otherwise. */
@@ -292,6 +299,10 @@ export function createParticipantsService(deps: { repository: ParticipantsReposi
       meta: Meta,
     ): Promise<{ message: string }> {
       const teamId = activeTeamId(auth);
+      if (deps.beforeDelete) {
+        await visibleParticipant(repository.db, auth, teamId, input.id);
+        await deps.beforeDelete(teamId, input.id, meta);
+      }
       await repository.transaction(async (tx) => {
         await repository.lockTeam(tx, teamId);
         const before = await visibleParticipant(tx, auth, teamId, input.id, { lock: true });
@@ -311,6 +322,19 @@ export function createParticipantsService(deps: { repository: ParticipantsReposi
         });
       });
       return { message: PARTICIPANT_SUCCESS.deleted };
+    },
+
+    /**
+     * For other modules (device linking): the participant's id, team and trial when the
+     * caller may see it. Throws 404 with the spec's not-found text.
+     */
+    async visibleParticipantRef(
+      auth: AuthContext,
+      participantId: number,
+    ): Promise<{ id: number; teamId: number; trialId: number }> {
+      const teamId = activeTeamId(auth);
+      const row = await visibleParticipant(repository.db, auth, teamId, participantId);
+      return { id: row.id, teamId, trialId: row.trialId };
     },
 
     /** The brands the caller's own team allows; another team id answers 404. */

@@ -1,4 +1,4 @@
-import type { Participant, Trial } from '@trialpulse/shared';
+import type { DeviceConnection, Participant, Trial } from '@trialpulse/shared';
 import { baseHandlers, makeUser, mockApi } from '@/testing/mock-api';
 import type { SessionUser } from '@/lib/session';
 
@@ -31,6 +31,40 @@ export function participant(id: number, overrides: Partial<Participant> = {}): P
 
 export type Handlers = Parameters<typeof mockApi>[0];
 
+/** A never-linked connection, as `GET /api/participantConnections/{id}` lists it. */
+export function notLinked(participantId: number, brand: 'Fitbit' | 'Omron'): DeviceConnection {
+  return {
+    participantId,
+    participantCode: participant(participantId).participant_code,
+    trialId: TRIAL.trialId,
+    trialNumber: TRIAL.trialNumber,
+    brand,
+    upstream: null,
+    status: 'not_authorized',
+    authorizationDate: null,
+    tokenExpiresAt: null,
+    lastRefreshedAt: null,
+    scopes: [],
+  };
+}
+
+/**
+ * The device calls the composed device status column and device sections make, answered
+ * "never linked" for participants 1 to 20 (the device tests cover the other answers).
+ */
+function notLinkedDeviceHandlers(): Handlers {
+  const handlers: Handlers = {};
+  const notFound = { body: { message: 'not found', status: 'not_authorized', upstream: null } };
+  for (let id = 1; id <= 20; id += 1) {
+    handlers[`GET /api/fitbitIsParticipantAuth/${id}`] = notFound;
+    handlers[`GET /api/omronIsParticipantAuth/${id}`] = notFound;
+    handlers[`GET /api/participantConnections/${id}`] = {
+      body: { connections: [notLinked(id, 'Fitbit'), notLinked(id, 'Omron')] },
+    };
+  }
+  return handlers;
+}
+
 /** Signed in as `role` (with `user` overrides) plus the participants API's happy answers. */
 export function mockParticipantsApi(
   role: string,
@@ -42,6 +76,7 @@ export function mockParticipantsApi(
     'GET /api/trialParticipants/11': { body: [participant(1), participant(2)] },
     'GET /api/trialParticipants/11/trialCode': { body: { trial_code: 'CARD' } },
     'GET /api/teamAllowedDevices/1': { body: [{ brand_name: 'Fitbit' }, { brand_name: 'Omron' }] },
+    ...notLinkedDeviceHandlers(),
     ...overrides,
   });
 }

@@ -1,23 +1,32 @@
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
+import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { LOGIN_MESSAGES } from '@trialpulse/shared';
 import { FormCard } from '@/components/ui/form-card';
 import { userMessage } from '@/lib/api-client';
 import { useHumanCheck } from '@/lib/human-check';
+import { myEnrolmentsQueryKey, useMyEnrolments } from '../api/get-my-enrolments';
 import { useParticipantLogin, type ParticipantLoginFormInput } from '../api/participant-login';
 import { ParticipantLoginForm } from '../components/participant-login-form';
+import { ParticipantPortal } from '../components/participant-portal';
 import { PARTICIPANT_SIGNUP_PATH } from '../components/paths';
 
 /**
- * /ParticipantLoginPage. Participants have no staff pages: after logging in they see a
- * short landing text; their consent pages open from the links their study team emails.
+ * /ParticipantLoginPage. Participants have no staff pages: after logging in — or at once
+ * when already signed in as a participant — they land on their portal here: their
+ * enrolments and each device brand's connection, to authorise or revoke. Consent links
+ * their study team emails open their own pages.
  */
 export function ParticipantLoginPage() {
   const { getToken } = useHumanCheck();
+  const queryClient = useQueryClient();
   const login = useParticipantLogin();
+  // Answers only for a signed-in participant: then the portal shows without a login.
+  const enrolments = useMyEnrolments();
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [signedIn, setSignedIn] = useState<string | null>(null);
@@ -29,6 +38,7 @@ export function ParticipantLoginPage() {
       const recaptchaResponse = await getToken('participant_login');
       const answer = await login.mutateAsync({ ...input, recaptchaResponse });
       setSignedIn(answer?.message || 'You are logged in.');
+      void queryClient.invalidateQueries({ queryKey: myEnrolmentsQueryKey });
     } catch (failure) {
       setError(userMessage(failure, LOGIN_MESSAGES.failed));
     } finally {
@@ -36,17 +46,27 @@ export function ParticipantLoginPage() {
     }
   };
 
-  if (signedIn) {
+  if (signedIn || enrolments.isSuccess) {
     return (
-      <FormCard title="Welcome" testId="participant-landing">
-        <Alert severity="success" data-testid="participant-login-success">
-          {signedIn}
-        </Alert>
+      <FormCard title="Welcome" testId="participant-landing" maxWidth={720}>
+        {signedIn && (
+          <Alert severity="success" data-testid="participant-login-success">
+            {signedIn}
+          </Alert>
+        )}
         <Typography>
-          Thank you for taking part. When your study team asks you to connect a device, they will
-          email you a link; open it to give your consent. There is nothing else to do here, and you
-          may close this page.
+          Thank you for taking part. Below are your studies and the devices they collect data
+          from. Authorize connects a device; Revoke stops the study receiving its data.
         </Typography>
+        <ParticipantPortal />
+      </FormCard>
+    );
+  }
+
+  if (enrolments.isPending) {
+    return (
+      <FormCard title="Participant log in" testId="participant-login-checking" maxWidth={440}>
+        <CircularProgress size={24} />
       </FormCard>
     );
   }

@@ -49,7 +49,11 @@ describe('participants table on /TrialPage', { timeout: 20_000 }, () => {
     expect(within(row).getByText('p2@example.org')).toBeTruthy();
     expect(within(row).getByText('32')).toBeTruthy();
     expect(within(row).getByText('note 2')).toBeTruthy();
-    expect(screen.getByTestId('participant-device-status-2').textContent).toBe('—');
+    await waitFor(() =>
+      expect(screen.getByTestId('participant-device-status-2').textContent).toBe(
+        'FitbitNot authorisedOmronNot authorised',
+      ),
+    );
   });
 
   it('leaves out the email and notes columns when the team hides them', async () => {

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import {
   MaterialReactTable,
@@ -56,8 +56,24 @@ const COLUMN_IDS = [
   'actions',
 ];
 
+/**
+ * The device status column, filled by the devices feature and composed in by the route
+ * (features never import each other): `Provider` wraps the table and runs the status
+ * checks of the rows, `Cell` renders one row's status.
+ */
+export type DeviceStatusSlot = {
+  Provider: ComponentType<{
+    participants: readonly Participant[];
+    trial: Trial;
+    children: ReactNode;
+  }>;
+  Cell: ComponentType<{ participant: Participant }>;
+};
+
 type ParticipantsTableProps = {
   trial: Trial;
+  /** The device status column; left out without it, and for Viewers (the server refuses them). */
+  deviceStatus?: DeviceStatusSlot;
   /** Most rows selectable at once: 10 on /TrialPage, 4 in the older table (spec §9). */
   selectionCap?: number;
   /** Session-storage id of the saved page, sort and filter (`tp.table.<id>`). */
@@ -66,12 +82,13 @@ type ParticipantsTableProps = {
 
 /**
  * A trial's participants (access spec §2): code, email (when the team shows emails),
- * gender, age, notes (unless hidden), device status (filled by the device issue). Add New
+ * gender, age, notes (unless hidden), device status (`deviceStatus`, not for Viewers). Add New
  * Participant, Edit Participant (exactly one row selected), a Manage Participant link and
  * delete per row for Sys_Admin, Admin and User (§6); the server repeats every check.
  */
 export function ParticipantsTable({
   trial,
+  deviceStatus,
   selectionCap = LIMITS.multiRowSelectionCap,
   tableId = participantsTableId(trial.trialId),
 }: ParticipantsTableProps) {
@@ -85,6 +102,7 @@ export function ParticipantsTable({
   const closeModal = () => setModal({ kind: 'none' });
 
   const canEdit = isRole(user?.role) && EDITORS.includes(user.role);
+  const statusSlot = canEdit ? deviceStatus : undefined;
   const rows = useMemo(() => participants.data ?? [], [participants.data]);
   const selected = rows.filter((participant) => rowSelection[String(participant.id)]);
   const capReached = selected.length >= selectionCap;
@@ -139,17 +157,22 @@ export function ParticipantsTable({
             } satisfies MRT_ColumnDef<Participant>,
           ]
         : []),
-      {
-        // Filled by the device issue (authorised devices, battery, last sync).
-        id: 'deviceStatus',
-        header: 'Device Status',
-        size: 140,
-        enableSorting: false,
-        enableGlobalFilter: false,
-        Cell: ({ row }) => (
-          <span data-testid={`participant-device-status-${row.original.id}`}>—</span>
-        ),
-      },
+      ...(statusSlot
+        ? [
+            {
+              id: 'deviceStatus',
+              header: 'Device Status',
+              size: 200,
+              enableSorting: false,
+              enableGlobalFilter: false,
+              Cell: ({ row }) => (
+                <Box data-testid={`participant-device-status-${row.original.id}`}>
+                  <statusSlot.Cell participant={row.original} />
+                </Box>
+              ),
+            } satisfies MRT_ColumnDef<Participant>,
+          ]
+        : []),
       ...(canEdit
         ? [
             {
@@ -191,7 +214,7 @@ export function ParticipantsTable({
           ]
         : []),
     ],
-    [showEmail, showNotes, canEdit, trial],
+    [showEmail, showNotes, canEdit, trial, statusSlot],
   );
 
   const table = useMaterialReactTable({
@@ -260,7 +283,13 @@ export function ParticipantsTable({
           At most {selectionCap} participants can be selected at once.
         </Typography>
       )}
-      <MaterialReactTable table={table} />
+      {statusSlot ? (
+        <statusSlot.Provider participants={rows} trial={trial}>
+          <MaterialReactTable table={table} />
+        </statusSlot.Provider>
+      ) : (
+        <MaterialReactTable table={table} />
+      )}
       {modal.kind === 'editParticipant' && (
         <EditParticipantDialog
           participant={modal.participant}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -15,6 +15,7 @@ import {
   PARTICIPANT_MESSAGES,
   participantSchema,
   trialSchema,
+  type DeviceBrandName,
   type Participant,
   type Trial,
 } from '@trialpulse/shared';
@@ -27,16 +28,30 @@ import { MissingRecord } from '../components/missing-record';
 import { PARTICIPANT_PATHS } from '../utils/paths';
 import { useVisibleParticipantFields } from '../utils/visible-fields';
 
-/** Devices section text until the device issue links accounts (refresh, revoke). */
+/** Devices section text without a `deviceSection` (no device feature composed in). */
 export const DEVICE_NOT_AUTHORISED = 'Not authorised';
+
+/**
+ * The body of one brand's device section (status, devices, refresh, revoke), filled by
+ * the devices feature and composed in by the route. `onRevoked` returns to the trial page.
+ */
+export type DeviceSectionSlot = ComponentType<{
+  participant: Participant;
+  trial: Trial | null;
+  brand: DeviceBrandName;
+  onRevoked: () => void;
+}>;
+
+type ParticipantPageProps = { deviceSection?: DeviceSectionSlot };
 
 /**
  * /Participant (Sys_Admin, Admin, User): the participant opened from a participants table
  * (navigation state, or local storage after a reload), re-read from the server. Shows ID,
  * code, email (when the team shows emails), delete, and one section per brand the team
- * allows. Ctrl+Shift+Q opens /ParticipantRaw for Sys_Admin only (access spec §2).
+ * allows (`deviceSection`). Ctrl+Shift+Q opens /ParticipantRaw for Sys_Admin only
+ * (access spec §2).
  */
-export function ParticipantPage() {
+export function ParticipantPage({ deviceSection }: ParticipantPageProps = {}) {
   const participant = useOpenedRow(participantSchema, {
     stateKey: 'participant',
     storageKey: STORAGE_KEYS.currentParticipant,
@@ -48,10 +63,18 @@ export function ParticipantPage() {
   if (!participant) {
     return <MissingRecord message={PARTICIPANT_MESSAGES.notFound} testId="participant-missing" />;
   }
-  return <ParticipantDetails known={participant} trial={trial} />;
+  return <ParticipantDetails known={participant} trial={trial} DeviceSection={deviceSection} />;
 }
 
-function ParticipantDetails({ known, trial }: { known: Participant; trial: Trial | null }) {
+function ParticipantDetails({
+  known,
+  trial,
+  DeviceSection,
+}: {
+  known: Participant;
+  trial: Trial | null;
+  DeviceSection?: DeviceSectionSlot;
+}) {
   const navigate = useNavigate();
   const { user } = useSession();
   const { showEmail } = useVisibleParticipantFields();
@@ -139,13 +162,22 @@ function ParticipantDetails({ known, trial }: { known: Participant; trial: Trial
         )}
         <Grid container spacing={2}>
           {(devices.data ?? []).map(({ brand_name }) => (
-            <Grid key={brand_name} size={{ xs: 12, sm: 6, md: 4 }}>
+            <Grid key={brand_name} size={{ xs: 12, md: 6, lg: 4 }}>
               <Card variant="outlined" data-testid={`device-section-${brand_name}`}>
                 <CardContent>
                   <Typography variant="h3" component="h3">
                     {brand_name}
                   </Typography>
-                  <Typography color="text.secondary">{DEVICE_NOT_AUTHORISED}</Typography>
+                  {DeviceSection ? (
+                    <DeviceSection
+                      participant={participant}
+                      trial={trial}
+                      brand={brand_name}
+                      onRevoked={backToTrial}
+                    />
+                  ) : (
+                    <Typography color="text.secondary">{DEVICE_NOT_AUTHORISED}</Typography>
+                  )}
                 </CardContent>
               </Card>
             </Grid>

@@ -3,16 +3,17 @@ import Typography from '@mui/material/Typography';
 import { LIMITS, trialSchema } from '@trialpulse/shared';
 import { STORAGE_KEYS, useOpenedRow } from '@/components/data-table';
 import { MissingRecord, SELECT_TRIAL_MESSAGE } from '../components/missing-record';
-import { ParticipantsTable } from '../components/participants-table';
+import { ParticipantsTable, type DeviceStatusSlot } from '../components/participants-table';
 import { olderParticipantsTableId } from '../utils/paths';
 
 /**
  * /ParticipantsPage: the older participants table of a trial (trial from navigation state
  * or local storage). Same data and actions as the table on /TrialPage; what differs is the
  * selection cap of the earlier reading, 4 rows instead of 10 (access spec §2, §9), and its
- * own saved table state (`tp.table.participants-page.<trialId>`).
+ * own saved table state (`tp.table.participants-page.<trialId>`). `deviceStatus` is the
+ * device status column, composed in by the route as on /TrialPage.
  */
-export function ParticipantsPage() {
+export function ParticipantsPage({ deviceStatus }: { deviceStatus?: DeviceStatusSlot } = {}) {
   const trial = useOpenedRow(trialSchema, {
     stateKey: 'trial',
     storageKey: STORAGE_KEYS.currentTrial,
@@ -30,6 +31,7 @@ export function ParticipantsPage() {
       </div>
       <ParticipantsTable
         trial={trial}
+        deviceStatus={deviceStatus}
         selectionCap={LIMITS.olderParticipantsTableSelectionCap}
         tableId={olderParticipantsTableId(trial.trialId)}
       />

@@ -1,0 +1,142 @@
+import { eq } from 'drizzle-orm';
+import type { DeviceBrandName } from '@trialpulse/shared';
+import type { Database } from '../../db/client';
+import { participantDevices, participants } from '../../db/schema';
+import { recordAudit } from '../../lib/audit';
+import { encryptSecret } from '../../lib/crypto';
+import { submitConsent } from '../../simulators/common/consent-driver';
+import { submitConsent as submitSignedTokenConsent } from '../../simulators/signed-token-kit/consent-driver';
+import { generateAuthorizationSecrets, type ProviderUpstream } from './core/provider-client';
+import type { ProviderRegistry } from './core/provider-registry';
+import { createDevicesRepository } from './devices.repository';
+
+/**
+ * Demo mode: links some demo participants to simulator accounts, so the device status
+ * column, the participant page and the token pages have something to show. The embedded
+ * simulators forget their grants when the process stops, so this runs at every demo start
+ * and re-links what it linked before — unless staff revoked it or it needs re-consent
+ * (those states are the user's to change). Consent is given through the simulators' real
+ * consent pages and code exchange, like a participant would.
+ */
+type DemoLink = {
+  participantCode: string;
+  brand: DeviceBrandName;
+  /** Simulated account at the provider. */
+  account: string;
+  /** 'expired': the access token is left expired (the next use refreshes it). */
+  variant?: 'expired';
+};
+
+export const DEMO_DEVICE_LINKS: readonly DemoLink[] = [
+  { participantCode: 'SLEEP-001', brand: 'Fitbit', account: 'ava-thompson' },
+  { participantCode: 'SLEEP-001', brand: 'Omron', account: '5f1c2a9e-6d4b-4c1f-9a8e-1b2c3d4e5f01' },
+  // Tracker left on the charger: empty battery.
+  { participantCode: 'SLEEP-002', brand: 'Fitbit', account: 'carmen-diaz' },
+  { participantCode: 'GLUCO-001', brand: 'Dexcom', account: 'SandboxUser1' },
+  { participantCode: 'GLUCO-001', brand: 'Fitbit', account: 'ben-okafor', variant: 'expired' },
+  { participantCode: 'WEIGHT-001', brand: 'Omron', account: '5f1c2a9e-6d4b-4c1f-9a8e-1b2c3d4e5f02' },
+];
+
+/** Linked through the legacy Fitbit Web API before it shut down: needs re-consent now. */
+export const DEMO_LEGACY_PARTICIPANT = 'GLUCO-002';
+
+const UPSTREAM: Record<DeviceBrandName, ProviderUpstream> = {
+  Fitbit: 'google-health',
+  Omron: 'omron',
+  Dexcom: 'dexcom',
+};
+
+export async function linkDemoDevices(deps: {
+  database: Database;
+  providers: ProviderRegistry;
+  encryptionKey: string;
+  now?: () => Date;
+  log?: (message: string) => void;
+}): Promise<{ linked: number }> {
+  const { database, providers, encryptionKey } = deps;
+  const db = database.db;
+  const repository = createDevicesRepository(db);
+  const now = deps.now ?? (() => new Date());
+  let linked = 0;
+
+  for (const link of DEMO_DEVICE_LINKS) {
+    const [participant] = await db
+      .select({ id: participants.id, teamId: participants.teamId })
+      .from(participants)
+      .where(eq(participants.participantCode, link.participantCode));
+    if (!participant) continue;
+    const existing = await repository.findConnection(db, participant.teamId, participant.id, link.brand);
+    if (existing && (existing.authorizationStatus === 'revoked' || existing.needsReconsent)) continue;
+    const upstream = UPSTREAM[link.brand];
+    const client = providers.client(upstream);
+    if (!client) continue;
+    try {
+      const { state, codeVerifier } = generateAuthorizationSecrets();
+      const url = await client.authorizationUrl({ state, ...(client.supportsPkce && { codeVerifier }) });
+      const redirect =
+        link.brand === 'Dexcom'
+          ? await submitSignedTokenConsent(url.toString(), link.account, 'allow')
+          : (await submitConsent(url, { account: link.account })).redirect;
+      const code = redirect.searchParams.get('code');
+      if (!code || redirect.searchParams.get('state') !== state) continue;
+      const tokens = await client.exchangeCode(code, client.supportsPkce ? codeVerifier : undefined);
+      const at = now();
+      await repository.transaction(async (tx) => {
+        const catalogDeviceId = await repository.catalogDeviceFor(tx, participant.teamId, link.brand);
+        if (catalogDeviceId === undefined) return;
+        const connectionId = await repository.saveLinkedConnection(tx, {
+          teamId: participant.teamId,
+          participantId: participant.id,
+          globalDeviceCatalogId: catalogDeviceId,
+          upstream,
+          providerUserId: tokens.providerUserId ?? null,
+          accessTokenEncrypted: encryptSecret(tokens.accessToken, encryptionKey),
+          refreshTokenEncrypted: encryptSecret(tokens.refreshToken, encryptionKey),
+          tokenExpiresAt: link.variant === 'expired' ? new Date(at.getTime() - 3_600_000) : tokens.expiresAt,
+          scopes: tokens.scopes,
+          now: at,
+        });
+        await recordAudit(tx, {
+          action: 'device.link',
+          entityType: 'participant_device',
+          entityId: connectionId,
+          teamId: participant.teamId,
+          after: { participantId: participant.id, brand: link.brand, upstream, origin: 'demo_seed' },
+        });
+      });
+      linked += 1;
+    } catch (error) {
+      deps.log?.(`demo device link ${link.participantCode}/${link.brand} failed: ${(error as Error).message}`);
+    }
+  }
+
+  await seedLegacyConnection(database, repository);
+  return { linked };
+}
+
+/** A connection made through the retired legacy Fitbit Web API: its tokens died with it. */
+async function seedLegacyConnection(database: Database, repository: ReturnType<typeof createDevicesRepository>) {
+  const db = database.db;
+  const [participant] = await db
+    .select({ id: participants.id, teamId: participants.teamId })
+    .from(participants)
+    .where(eq(participants.participantCode, DEMO_LEGACY_PARTICIPANT));
+  if (!participant) return;
+  if (await repository.findConnection(db, participant.teamId, participant.id, 'Fitbit')) return;
+  const catalogDeviceId = await repository.catalogDeviceFor(db, participant.teamId, 'Fitbit');
+  if (catalogDeviceId === undefined) return;
+  await db
+    .insert(participantDevices)
+    .values({
+      teamId: participant.teamId,
+      participantId: participant.id,
+      globalDeviceCatalogId: catalogDeviceId,
+      upstream: 'fitbit-legacy',
+      authorizationStatus: 'error',
+      authorizationDate: new Date('2026-03-02T09:00:00Z'),
+      needsReconsent: true,
+      lastSyncError: 'auth_error',
+      notes: 'Linked through the legacy Fitbit Web API, shut down in November 2026.',
+    })
+    .onConflictDoNothing();
+}

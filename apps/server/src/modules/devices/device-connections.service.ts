@@ -1,0 +1,384 @@
+import {
+  DEVICE_ERROR_REASONS,
+  DEVICE_MESSAGES,
+  type AuthorisedDeviceEntry,
+  type ConnectionStatus,
+  type DeviceBrandName,
+  type DeviceConnection,
+  type IsAuthResponse,
+} from '@trialpulse/shared';
+import { recordAudit } from '../../lib/audit';
+import type { Clock } from '../../lib/clock';
+import { decryptSecret, encryptSecret } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
+import type { ProviderDevice, TokenSet } from './core/provider-client';
+import {
+  ProviderAuthError,
+  ProviderGoneError,
+  ProviderInvalidGrantError,
+  ProviderNotFoundError,
+  errorTypeOf,
+} from './core/provider-errors';
+import type { ProviderRegistry, UpstreamClient } from './core/provider-registry';
+import type { ConnectionRow, DevicesRepository } from './devices.repository';
+
+type Meta = { requestId: string };
+type Actor = { userId: number | null };
+
+/** An access token this close to its expiry is refreshed before use. */
+const EXPIRY_MARGIN_MS = 60_000;
+
+const notAuthorized = () =>
+  new AppError(409, DEVICE_MESSAGES.notAuthorized, { displayToUser: true, reason: DEVICE_ERROR_REASONS.notAuthorized });
+const refreshFailed = (cause?: unknown) =>
+  new AppError(502, DEVICE_MESSAGES.refreshFailed, { displayToUser: true, reason: DEVICE_ERROR_REASONS.refreshFailed, cause });
+const revokeFailed = (cause?: unknown) =>
+  new AppError(502, DEVICE_MESSAGES.revokeFailed, { displayToUser: true, reason: DEVICE_ERROR_REASONS.revokeFailed, cause });
+export const providerNotConfigured = () =>
+  new AppError(503, DEVICE_MESSAGES.providerNotConfigured, { displayToUser: true, reason: DEVICE_ERROR_REASONS.providerNotConfigured });
+
+/** What staff see of a connection: never a token. */
+export function connectionStatusOf(row: ConnectionRow | undefined): ConnectionStatus {
+  if (!row) return 'not_authorized';
+  if (row.needsReconsent) return 'needs_reconsent';
+  if (row.authorizationStatus === 'authorized' && row.refreshTokenEncrypted) return 'authorized';
+  if (row.authorizationStatus === 'revoked') return 'revoked';
+  return 'not_authorized';
+}
+
+export function presentConnection(
+  row: ConnectionRow | undefined,
+  context: { participantId: number; participantCode: string; trialId: number; trialNumber: string; brand: DeviceBrandName },
+): DeviceConnection {
+  return {
+    participantId: context.participantId,
+    participantCode: context.participantCode,
+    trialId: context.trialId,
+    trialNumber: context.trialNumber,
+    brand: context.brand,
+    upstream: row?.upstream ?? null,
+    status: connectionStatusOf(row),
+    authorizationDate: row?.authorizationDate?.toISOString() ?? null,
+    tokenExpiresAt: row?.accessTokenEncrypted ? (row.tokenExpiresAt?.toISOString() ?? null) : null,
+    lastRefreshedAt: row?.lastRefreshedAt?.toISOString() ?? null,
+    scopes: row?.scopes ?? [],
+  };
+}
+
+/**
+ * The token lifecycle of stored connections: use (refreshing when expired), refresh,
+ * revoke, and the status and device list staff see. Refresh is single-flight per
+ * connection: in this process one promise is shared, across processes the row lock
+ * decides, and whoever waited finds the refresh already done (`last_refreshed_at`).
+ * `invalid_grant` marks the connection as needing re-consent and drops only the dead
+ * tokens; device data is never touched here.
+ */
+export function createDeviceConnectionsService(deps: {
+  repository: DevicesRepository;
+  providers: ProviderRegistry;
+  clock: Clock;
+  encryptionKey: string;
+}) {
+  const { repository, providers, clock, encryptionKey } = deps;
+  const inFlight = new Map<number, Promise<ConnectionRow>>();
+
+  const clientOf = (row: ConnectionRow): UpstreamClient => {
+    const client = providers.client(row.upstream);
+    if (!client) throw providerNotConfigured();
+    return client;
+  };
+
+  /** Refreshes once however many callers ask at the same time; resolves to the updated row. */
+  function refreshConnection(connectionId: number, actor: Actor, meta: Meta): Promise<ConnectionRow> {
+    const running = inFlight.get(connectionId);
+    if (running) return running;
+    const startedAt = clock.now();
+    const refresh = runRefresh(connectionId, startedAt, actor, meta).finally(() => inFlight.delete(connectionId));
+    inFlight.set(connectionId, refresh);
+    return refresh;
+  }
+
+  async function runRefresh(connectionId: number, startedAt: Date, actor: Actor, meta: Meta): Promise<ConnectionRow> {
+    // The provider call runs under the row lock, so a second process waits for it and then
+    // sees the refresh done instead of spending the (single-use) refresh token again.
+    const outcome = await repository.transaction(async (tx) => {
+      const row = await repository.lockConnection(tx, connectionId);
+      if (!row || !row.refreshTokenEncrypted || row.needsReconsent) return { error: notAuthorized() };
+      if (row.lastRefreshedAt && row.lastRefreshedAt >= startedAt) return { row };
+      const client = providers.client(row.upstream);
+      if (!client) return { error: providerNotConfigured() };
+      let tokens: TokenSet;
+      try {
+        tokens = await client.refresh(decryptSecret(row.refreshTokenEncrypted, encryptionKey));
+      } catch (error) {
+        if (error instanceof ProviderInvalidGrantError || error instanceof ProviderGoneError) {
+          await markNeedsReconsent(tx, row, actor, meta, errorTypeOf(error));
+          return { error: refreshFailed(error) };
+        }
+        await recordAudit(tx, {
+          action: 'device.token.refresh_failed',
+          entityType: 'participant_device',
+          entityId: row.id,
+          actorUserId: actor.userId,
+          teamId: row.teamId,
+          requestId: meta.requestId,
+          after: { participantId: row.participantId, upstream: row.upstream, errorType: errorTypeOf(error) },
+        });
+        return { error: refreshFailed(error) };
+      }
+      const now = clock.now();
+      // The new refresh token replaces the old one in the same row write: it is never lost.
+      const values = {
+        accessTokenEncrypted: encryptSecret(tokens.accessToken, encryptionKey),
+        refreshTokenEncrypted: encryptSecret(tokens.refreshToken, encryptionKey),
+        tokenExpiresAt: tokens.expiresAt,
+        scopes: tokens.scopes.length > 0 ? tokens.scopes : row.scopes,
+        lastRefreshedAt: now,
+        updatedAt: now,
+      };
+      await repository.updateConnection(tx, row.id, values);
+      await recordAudit(tx, {
+        action: 'device.token.refresh',
+        entityType: 'participant_device',
+        entityId: row.id,
+        actorUserId: actor.userId,
+        teamId: row.teamId,
+        requestId: meta.requestId,
+        after: { participantId: row.participantId, upstream: row.upstream, expiresAt: tokens.expiresAt.toISOString() },
+      });
+      return { row: { ...row, ...values } };
+    });
+    if ('error' in outcome) throw outcome.error;
+    return outcome.row;
+  }
+
+  async function markNeedsReconsent(
+    tx: Parameters<Parameters<DevicesRepository['transaction']>[0]>[0],
+    row: ConnectionRow,
+    actor: Actor,
+    meta: Meta,
+    errorType: string,
+  ) {
+    await repository.updateConnection(tx, row.id, {
+      needsReconsent: true,
+      authorizationStatus: 'error',
+      accessTokenEncrypted: null,
+      refreshTokenEncrypted: null,
+      tokenExpiresAt: null,
+      lastSyncError: errorType,
+      updatedAt: clock.now(),
+    });
+    await recordAudit(tx, {
+      action: 'device.connection.needs_reconsent',
+      entityType: 'participant_device',
+      entityId: row.id,
+      actorUserId: actor.userId,
+      teamId: row.teamId,
+      requestId: meta.requestId,
+      after: { participantId: row.participantId, upstream: row.upstream, errorType },
+    });
+  }
+
+  /**
+   * Runs a provider call with a usable access token: refreshed first when it is about to
+   * expire, and refreshed and retried once when the provider says it has expired.
+   */
+  async function withAccessToken<T>(
+    row: ConnectionRow,
+    actor: Actor,
+    meta: Meta,
+    call: (client: UpstreamClient, accessToken: string) => Promise<T>,
+  ): Promise<T> {
+    if (connectionStatusOf(row) !== 'authorized' || !row.accessTokenEncrypted) throw notAuthorized();
+    const client = clientOf(row);
+    let current = row;
+    if (!current.tokenExpiresAt || current.tokenExpiresAt.getTime() - clock.now().getTime() < EXPIRY_MARGIN_MS) {
+      current = await refreshConnection(row.id, actor, meta);
+    }
+    try {
+      return await call(client, decryptSecret(current.accessTokenEncrypted!, encryptionKey));
+    } catch (error) {
+      if (!(error instanceof ProviderAuthError)) throw error;
+      current = await refreshConnection(row.id, actor, meta);
+      return call(client, decryptSecret(current.accessTokenEncrypted!, encryptionKey));
+    }
+  }
+
+  return {
+    withAccessToken,
+
+    async refresh(teamId: number, participantId: number, brand: DeviceBrandName, actor: Actor, meta: Meta) {
+      const row = await repository.findConnection(repository.db, teamId, participantId, brand);
+      if (!row || connectionStatusOf(row) !== 'authorized') throw notAuthorized();
+      await refreshConnection(row.id, actor, meta);
+      return { code: 200, message: DEVICE_MESSAGES.refreshed };
+    },
+
+    /**
+     * Revokes the grant at the provider (where it has a revoke endpoint) and deletes the
+     * tokens. A provider that no longer knows the grant, or an API that is gone, counts as
+     * revoked; any other failure keeps the tokens so the revoke can be tried again.
+     */
+    async revoke(teamId: number, participantId: number, brand: DeviceBrandName, actor: Actor, meta: Meta) {
+      const row = await repository.findConnection(repository.db, teamId, participantId, brand);
+      if (!row || (!row.refreshTokenEncrypted && !row.accessTokenEncrypted)) {
+        if (row && row.authorizationStatus !== 'revoked') {
+          await repository.transaction(async (tx) => {
+            await repository.updateConnection(tx, row.id, {
+              authorizationStatus: 'revoked',
+              needsReconsent: false,
+              updatedAt: clock.now(),
+            });
+            await auditRevoke(tx, row, actor, meta, 'no_tokens');
+          });
+          return { code: 200, message: DEVICE_MESSAGES.revoked };
+        }
+        throw notAuthorized();
+      }
+      const outcome = await repository.transaction(async (tx) => {
+        const locked = await repository.lockConnection(tx, row.id);
+        if (!locked) return { error: notAuthorized() };
+        const token = locked.refreshTokenEncrypted ?? locked.accessTokenEncrypted;
+        let providerResult = 'no_revoke_endpoint';
+        const client = providers.client(locked.upstream);
+        if (token && client?.revoke) {
+          try {
+            await client.revoke(decryptSecret(token, encryptionKey));
+            providerResult = 'revoked';
+          } catch (error) {
+            if (error instanceof ProviderGoneError || error instanceof ProviderNotFoundError) {
+              providerResult = 'gone';
+            } else {
+              await recordAudit(tx, {
+                action: 'device.token.revoke_failed',
+                entityType: 'participant_device',
+                entityId: locked.id,
+                actorUserId: actor.userId,
+                teamId: locked.teamId,
+                requestId: meta.requestId,
+                after: { participantId: locked.participantId, upstream: locked.upstream, errorType: errorTypeOf(error) },
+              });
+              return { error: revokeFailed(error) };
+            }
+          }
+        }
+        await repository.updateConnection(tx, locked.id, {
+          accessTokenEncrypted: null,
+          refreshTokenEncrypted: null,
+          tokenExpiresAt: null,
+          authorizationStatus: 'revoked',
+          needsReconsent: false,
+          updatedAt: clock.now(),
+        });
+        await auditRevoke(tx, locked, actor, meta, providerResult);
+        return { ok: true as const };
+      });
+      if ('error' in outcome) throw outcome.error;
+      return { code: 200, message: DEVICE_MESSAGES.revoked };
+    },
+
+    /** Revokes every connection of a participant that is about to be deleted; failures are logged, not fatal. */
+    async revokeAllOfParticipant(teamId: number, participantId: number, actor: Actor, meta: Meta) {
+      const rows = await repository.connectionsOfParticipant(teamId, participantId);
+      const failures: string[] = [];
+      for (const row of rows) {
+        if (!row.refreshTokenEncrypted && !row.accessTokenEncrypted) continue;
+        try {
+          await this.revoke(teamId, participantId, row.brand, actor, meta);
+        } catch (error) {
+          failures.push(row.brand);
+          void error;
+        }
+      }
+      return { failures };
+    },
+
+    async isAuth(teamId: number, participantId: number, brand: DeviceBrandName): Promise<IsAuthResponse> {
+      const row = await repository.findConnection(repository.db, teamId, participantId, brand);
+      const status = connectionStatusOf(row);
+      return { message: status === 'authorized' ? 'found' : 'not found', status, upstream: row?.upstream ?? null };
+    },
+
+    /**
+     * The participant's devices of a brand as the spec's authorised device entries. A
+     * provider failure becomes one entry with its error type (the status cycle goes on).
+     */
+    async devices(
+      teamId: number,
+      participantId: number,
+      brand: DeviceBrandName,
+      actor: Actor,
+      meta: Meta,
+    ): Promise<AuthorisedDeviceEntry[]> {
+      const row = await repository.findConnection(repository.db, teamId, participantId, brand);
+      if (connectionStatusOf(row) !== 'authorized') return [];
+      try {
+        const devices = await withAccessToken(row!, actor, meta, (client, token) => client.listDevices(token));
+        return devices.map((device) => presentDevice(brand, device));
+      } catch (error) {
+        const cause = error instanceof AppError ? (error.cause ?? error) : error;
+        const errorType = error instanceof AppError && error.reason === DEVICE_ERROR_REASONS.notAuthorized ? 'auth_error' : errorTypeOf(cause);
+        return [errorEntry(brand, errorType)];
+      }
+    },
+
+    async connectionsOfTeam(teamId: number, brand: DeviceBrandName): Promise<DeviceConnection[]> {
+      const rows = await repository.connectionsOfTeam(teamId, brand);
+      return rows.map((row) =>
+        presentConnection(row, {
+          participantId: row.participantId,
+          participantCode: row.participantCode,
+          trialId: row.trialId,
+          trialNumber: row.trialNumber,
+          brand,
+        }),
+      );
+    },
+  };
+
+  async function auditRevoke(
+    tx: Parameters<Parameters<DevicesRepository['transaction']>[0]>[0],
+    row: ConnectionRow,
+    actor: Actor,
+    meta: Meta,
+    providerResult: string,
+  ) {
+    await recordAudit(tx, {
+      action: 'device.token.revoke',
+      entityType: 'participant_device',
+      entityId: row.id,
+      actorUserId: actor.userId,
+      teamId: row.teamId,
+      requestId: meta.requestId,
+      after: { participantId: row.participantId, upstream: row.upstream, provider: providerResult },
+    });
+  }
+}
+
+export type DeviceConnectionsService = ReturnType<typeof createDeviceConnectionsService>;
+
+function presentDevice(brand: DeviceBrandName, device: ProviderDevice): AuthorisedDeviceEntry {
+  return {
+    device: brand,
+    deviceVersion: device.deviceVersion,
+    deviceType: device.type,
+    batteryLevel: device.batteryLevel,
+    battery: device.battery,
+    lastSyncTime: device.lastSyncTime,
+    hasError: false,
+    errorType: null,
+  };
+}
+
+function errorEntry(brand: DeviceBrandName, errorType: AuthorisedDeviceEntry['errorType']): AuthorisedDeviceEntry {
+  return {
+    device: brand,
+    deviceVersion: null,
+    deviceType: null,
+    batteryLevel: null,
+    battery: null,
+    lastSyncTime: null,
+    hasError: true,
+    errorType,
+  };
+}

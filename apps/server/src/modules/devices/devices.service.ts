@@ -1,0 +1,155 @@
+import {
+  DEVICE_BRANDS,
+  type AuthorisedDeviceEntry,
+  type ConsentEmailRequest,
+  type DeviceBrandName,
+  type DeviceConnection,
+  type IsAuthResponse,
+  type PortalEnrolment,
+  type StaffAuthorizeRequest,
+} from '@trialpulse/shared';
+import { AppError } from '../../lib/errors';
+import type { AuthContext } from '../auth/session-context';
+import type { ParticipantsService } from '../participants/participants.service';
+import { activeTeamId } from '../trials/trials.service';
+import { presentConnection, type DeviceConnectionsService } from './device-connections.service';
+import type { DeviceLinkingService } from './device-linking.service';
+import type { DevicesRepository } from './devices.repository';
+
+type Meta = { requestId: string; ip?: string };
+
+const participantNotFound = () => AppError.notFound("Something went wrong! We could not find participant's info.");
+
+/**
+ * What the device routes call: every staff call first resolves the participant through the
+ * participants service (selected team, Active, trial visibility: 404 otherwise), then hands
+ * over to linking or the token lifecycle. The portal resolves a participant account's own
+ * enrolments by its verified email.
+ */
+export function createDevicesService(deps: {
+  repository: DevicesRepository;
+  participants: Pick<ParticipantsService, 'visibleParticipantRef'>;
+  linking: DeviceLinkingService;
+  connections: DeviceConnectionsService;
+}) {
+  const { repository, participants, linking, connections } = deps;
+
+  /** The participant's connection for each brand the team allows. */
+  async function connectionsOf(participantId: number): Promise<DeviceConnection[]> {
+    const participant = await repository.findParticipant(repository.db, participantId);
+    if (!participant) throw participantNotFound();
+    const [allowed, rows] = await Promise.all([
+      repository.allowedBrands(participant.teamId),
+      repository.connectionsOfParticipant(participant.teamId, participantId),
+    ]);
+    return DEVICE_BRANDS.filter((brand) => allowed.includes(brand)).map((brand) =>
+      presentConnection(
+        rows.filter((row) => row.brand === brand).sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0],
+        {
+          participantId,
+          participantCode: participant.participantCode,
+          trialId: participant.trialId,
+          trialNumber: participant.trialNumber,
+          brand,
+        },
+      ),
+    );
+  }
+
+  /** The caller's own enrolment with this id, or 404. */
+  async function ownEnrolment(auth: AuthContext, participantId: number) {
+    const account = await repository.accountEmail(auth.userId);
+    if (!account?.verified) throw participantNotFound();
+    const participant = await repository.findParticipant(repository.db, participantId);
+    if (!participant || participant.email?.toLowerCase() !== account.email.toLowerCase()) throw participantNotFound();
+    return participant;
+  }
+
+  return {
+    linking,
+
+    async sendConsentEmail(auth: AuthContext, input: ConsentEmailRequest, meta: Meta) {
+      const ref = await participants.visibleParticipantRef(auth, input.participantId);
+      return linking.sendConsentEmail(ref.id, input.brand, auth.userId, meta);
+    },
+
+    async authorizeAsStaff(auth: AuthContext, input: StaffAuthorizeRequest, meta: Meta) {
+      const ref = await participants.visibleParticipantRef(auth, input.participantId);
+      return linking.authorizeDirectly(ref.id, input.brand, 'staff', auth.userId, meta);
+    },
+
+    async tokenAction(
+      auth: AuthContext,
+      participantId: number,
+      brand: DeviceBrandName,
+      action: 'refresh' | 'revoke',
+      meta: Meta,
+    ): Promise<{ code: number; message: string }> {
+      const ref = await participants.visibleParticipantRef(auth, participantId);
+      const actor = { userId: auth.userId };
+      return action === 'refresh'
+        ? connections.refresh(ref.teamId, ref.id, brand, actor, meta)
+        : connections.revoke(ref.teamId, ref.id, brand, actor, meta);
+    },
+
+    async isAuth(auth: AuthContext, participantId: number, brand: DeviceBrandName): Promise<IsAuthResponse> {
+      const ref = await participants.visibleParticipantRef(auth, participantId);
+      return connections.isAuth(ref.teamId, ref.id, brand);
+    },
+
+    async deviceList(
+      auth: AuthContext,
+      participantId: number,
+      brand: DeviceBrandName,
+      meta: Meta,
+    ): Promise<AuthorisedDeviceEntry[]> {
+      const ref = await participants.visibleParticipantRef(auth, participantId);
+      return connections.devices(ref.teamId, ref.id, brand, { userId: auth.userId }, meta);
+    },
+
+    async participantConnections(auth: AuthContext, participantId: number) {
+      const ref = await participants.visibleParticipantRef(auth, participantId);
+      return { connections: await connectionsOf(ref.id) };
+    },
+
+    async teamConnections(auth: AuthContext, brand: DeviceBrandName) {
+      const teamId = activeTeamId(auth);
+      return { connections: await connections.connectionsOfTeam(teamId, brand) };
+    },
+
+    /** Deleting a participant: revoke their grants at the providers first. */
+    async revokeBeforeDelete(teamId: number, participantId: number, meta: Meta) {
+      await connections.revokeAllOfParticipant(teamId, participantId, { userId: null }, meta);
+    },
+
+    async portalEnrolments(auth: AuthContext): Promise<{ enrolments: PortalEnrolment[] }> {
+      const account = await repository.accountEmail(auth.userId);
+      if (!account?.verified) return { enrolments: [] };
+      const records = await repository.participantsWithEmail(account.email.toLowerCase());
+      const enrolments: PortalEnrolment[] = [];
+      for (const record of records) {
+        if (!(await repository.teamIsActive(record.teamId))) continue;
+        enrolments.push({
+          participantId: record.id,
+          participantCode: record.participantCode,
+          trialName: record.trialName,
+          teamName: record.teamName,
+          connections: await connectionsOf(record.id),
+        });
+      }
+      return { enrolments };
+    },
+
+    async portalAuthorize(auth: AuthContext, input: { participantId: number; brand: DeviceBrandName }, meta: Meta) {
+      const participant = await ownEnrolment(auth, input.participantId);
+      return linking.authorizeDirectly(participant.id, input.brand, 'portal', auth.userId, meta);
+    },
+
+    async portalRevoke(auth: AuthContext, input: { participantId: number; brand: DeviceBrandName }, meta: Meta) {
+      const participant = await ownEnrolment(auth, input.participantId);
+      return connections.revoke(participant.teamId, participant.id, input.brand, { userId: auth.userId }, meta);
+    },
+  };
+}
+
+export type DevicesService = ReturnType<typeof createDevicesService>;

@@ -1,0 +1,43 @@
+import { useMemo, type ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import { DEVICE_MESSAGES, EDITORS, isRole, type Participant, type Trial } from '@trialpulse/shared';
+import { useSession } from '@/lib/session';
+import { useTeamAllowedBrands } from '../api/get-team-allowed-brands';
+import { useDeviceStatusCycle } from '../hooks/use-device-status-cycle';
+import { DeviceStatusContext } from './device-status-context';
+
+type DeviceStatusProviderProps = {
+  participants: readonly Participant[];
+  trial: Trial;
+  children: ReactNode;
+};
+
+/**
+ * Runs the device status cycle for a participants table and gives its rows' cells the
+ * results (`DeviceStatusCell`). Shows the spec's banner when some checks failed; the
+ * participants stay listed. Viewers are refused the device calls by the server, so for
+ * them nothing is checked (the table leaves the column out too).
+ */
+export function DeviceStatusProvider({ participants, trial, children }: DeviceStatusProviderProps) {
+  const { user } = useSession();
+  const canSee = isRole(user?.role) && EDITORS.includes(user.role);
+  const brands = useTeamAllowedBrands();
+  const cycle = useDeviceStatusCycle(participants, {
+    brands: brands.data ?? [],
+    enabled: canSee && brands.isSuccess,
+  });
+  const isSysAdmin = user?.role === 'Sys_Admin';
+  const value = useMemo(() => ({ cycle, trial, isSysAdmin }), [cycle, trial, isSysAdmin]);
+  const loadFailed = canSee && participants.length > 0 && brands.isError;
+
+  return (
+    <DeviceStatusContext.Provider value={value}>
+      {(cycle.someFailed || loadFailed) && (
+        <Alert severity="warning" data-testid="device-status-banner">
+          {loadFailed ? DEVICE_MESSAGES.errorLoadingDevices : DEVICE_MESSAGES.someDeviceInfoFailed}
+        </Alert>
+      )}
+      {children}
+    </DeviceStatusContext.Provider>
+  );
+}
