@@ -291,3 +291,20 @@ export const validateTotpInputSchema = z.object({
   skipSFA: z.boolean().optional().default(false),
 });
 export const verifyTotpInputSchema = z.object({ sfaToken: sfaCodeSchema });
+
+/** Participant accounts confirm their email address before they see their studies (decision 0019). */
+export const PARTICIPANT_EMAIL_MESSAGES = {
+  verificationSent: 'We sent you an email. Open its link to confirm your address.',
+  verified: 'Your email address is confirmed. You can now see your studies.',
+  verificationInvalid: 'This confirmation link is invalid or has expired. Sign in to get a new one.',
+  pleaseVerify:
+    'Please confirm your email address with the link we sent you. Your studies appear here once it is confirmed.',
+} as const;
+
+/** `GET /api/Participants/me`. */
+export const participantMeSchema = z.object({
+  email: z.string(),
+  participantCount: z.number().int(),
+  emailVerified: z.boolean(),
+});
+export type ParticipantMe = z.infer<typeof participantMeSchema>;

@@ -153,9 +153,10 @@ export const omronCallbackSchema = z.strictObject({
     .object({ participantId: z.union([z.string().max(40), z.number()]).optional() })
     .optional(),
 });
+/** The participant's email is required with a code; a Deny (error) comes without one. */
 export const dexcomCallbackSchema = z.strictObject({
   ...callbackBase,
-  participantData: z.object({ email: z.email().max(254) }),
+  participantData: z.object({ email: z.email().max(254) }).optional(),
 });
 export type FitbitCallbackRequest = z.infer<typeof fitbitCallbackSchema>;
 export type OmronCallbackRequest = z.infer<typeof omronCallbackSchema>;

@@ -157,7 +157,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
       config: PUBLIC_LIMIT,
     },
     async (request) =>
-      devices.linking.completeCallback('Dexcom', { ...request.body, email: request.body.participantData.email }, meta(request)),
+      devices.linking.completeCallback('Dexcom', { ...request.body, email: request.body.participantData?.email }, meta(request)),
   );
 
   // --- Token lifecycle -------------------------------------------------------------------------

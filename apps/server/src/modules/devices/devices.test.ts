@@ -221,6 +221,7 @@ describe('callbacks', () => {
     for (const [brand, message] of [
       ['Fitbit', DEVICE_MESSAGES.fitbitAuthorizationFailed],
       ['Omron', DEVICE_MESSAGES.omronAuthorizationFailed],
+      ['Dexcom', DEVICE_MESSAGES.authorizationFailed],
     ] as const) {
       const denied = await linkAsStaff(user, participant.id, brand, { decision: 'deny' });
       expect(denied.statusCode, denied.body).toBe(400);

@@ -52,7 +52,7 @@ export function callbackBody(brand: DeviceBrandName, redirect: URL, extra: { ema
   const error = redirect.searchParams.get('error') ?? undefined;
   const state = redirect.searchParams.get('state') ?? '';
   const base = { state, ...(code && { authCode: code }), ...(error && { error }) };
-  if (brand === 'Dexcom') return { ...base, participantData: { email: extra.email ?? '' } };
+  if (brand === 'Dexcom' && !error) return { ...base, participantData: { email: extra.email ?? '' } };
   return base;
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { LOGIN_MESSAGES, loginInputSchema, participantSignupInputSchema } from '@trialpulse/shared';
+import { LOGIN_MESSAGES, loginInputSchema, participantMeSchema, participantSignupInputSchema } from '@trialpulse/shared';
 import type { Config } from '../../config/env';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
@@ -95,9 +95,7 @@ export const participantAccountRoutes: FastifyPluginAsyncZod<ParticipantAccountR
         tags: ['participant-accounts'],
         summary: 'The signed-in participant account and its linked participant records',
         description: 'participantCount is 0 until the email address is confirmed.',
-        response: {
-          200: z.object({ email: z.string(), participantCount: z.number().int(), emailVerified: z.boolean() }),
-        },
+        response: { 200: participantMeSchema },
       },
       preHandler: requireParticipant,
     },

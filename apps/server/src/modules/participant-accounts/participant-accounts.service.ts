@@ -1,4 +1,8 @@
-import { type LoginInput, type ParticipantSignupInput } from '@trialpulse/shared';
+import {
+  PARTICIPANT_EMAIL_MESSAGES,
+  type LoginInput,
+  type ParticipantSignupInput,
+} from '@trialpulse/shared';
 import type { FastifyInstance } from 'fastify';
 import { recordAudit, type DbOrTx } from '../../lib/audit';
 import { hashToken, randomToken } from '../../lib/crypto';
@@ -16,9 +20,7 @@ export const PARTICIPANT_ACCOUNT_MESSAGES = {
   duplicateEmail: 'An account with this email already exists.',
   duplicateUsername: 'This username is already taken.',
   usernameNotEmail: 'A username containing @ must be your own email address.',
-  verificationSent: 'We sent you an email. Open its link to confirm your address.',
-  verified: 'Your email address is confirmed. You can now see your studies.',
-  verificationInvalid: 'This confirmation link is invalid or has expired. Sign in to get a new one.',
+  ...PARTICIPANT_EMAIL_MESSAGES,
 } as const;
 
 /** How long an emailed address-confirmation link works. */

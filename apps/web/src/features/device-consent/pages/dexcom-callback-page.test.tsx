@@ -113,12 +113,15 @@ describe('/dexcom-callback', () => {
     expect(screen.queryByLabelText('Participant email')).toBeNull();
   });
 
-  it('after Deny shows the failure without asking for the email', async () => {
-    const { calls } = open('?error=access_denied&state=dx-8');
+  it('after Deny shows the failure without asking for the email and tells the server once', async () => {
+    const { calls } = open('?error=access_denied&state=dx-8', signedIn(), {
+      'POST /api/dexcom-callback': { status: 400, body: errorBody(DEVICE_MESSAGES.authorizationFailed, true) },
+    });
     expect((await screen.findByTestId('authorization-error')).textContent).toBe(
       DEVICE_MESSAGES.authorizationFailed,
     );
     expect(screen.queryByLabelText('Participant email')).toBeNull();
-    expect(dexcomPosts(calls)).toHaveLength(0);
+    await waitFor(() => expect(dexcomPosts(calls)).toHaveLength(1));
+    expect(dexcomPosts(calls)[0]!.body).toEqual({ state: 'dx-8', error: 'access_denied' });
   });
 });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -13,6 +13,7 @@ import { myEnrolmentsQueryKey, useMyEnrolments } from '../api/get-my-enrolments'
 import { useParticipantLogin, type ParticipantLoginFormInput } from '../api/participant-login';
 import { ParticipantLoginForm } from '../components/participant-login-form';
 import { ParticipantPortal } from '../components/participant-portal';
+import { EmailConfirmationResult, UnconfirmedEmailNotice } from '../components/email-confirmation';
 import { PARTICIPANT_SIGNUP_PATH } from '../components/paths';
 
 /**
@@ -30,6 +31,9 @@ export function ParticipantLoginPage() {
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [signedIn, setSignedIn] = useState<string | null>(null);
+  // The emailed address-confirmation link lands here.
+  const verifyToken = useSearchParams()[0].get('verifyEmail');
+  const confirmation = verifyToken ? <EmailConfirmationResult token={verifyToken} /> : null;
 
   const handleSubmit = async (input: ParticipantLoginFormInput) => {
     setError(null);
@@ -54,6 +58,8 @@ export function ParticipantLoginPage() {
             {signedIn}
           </Alert>
         )}
+        {confirmation}
+        <UnconfirmedEmailNotice />
         <Typography>
           Thank you for taking part. Below are your studies and the devices they collect data
           from. Authorize connects a device; Revoke stops the study receiving its data.
@@ -78,6 +84,7 @@ export function ParticipantLoginPage() {
       testId="participant-login-page"
       maxWidth={440}
     >
+      {confirmation}
       <ParticipantLoginForm onSubmit={handleSubmit} error={error} submitting={submitting} />
       <Link
         component={RouterLink}

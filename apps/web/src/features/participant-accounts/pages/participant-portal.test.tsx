@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   DEVICE_MESSAGES,
+  PARTICIPANT_EMAIL_MESSAGES,
   type ConnectionStatus,
   type DeviceBrandName,
   type DeviceConnection,
@@ -157,6 +158,66 @@ describe('participant portal', { timeout: 20_000 }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Revoke' }));
     expect((await within(dialog).findByTestId('portal-revoke-error')).textContent).toBe(
       DEVICE_MESSAGES.revokeFailed,
+    );
+  });
+});
+
+describe('participant email confirmation', () => {
+  it('an unconfirmed account is told why no study shows and can ask for a new link', async () => {
+    const { calls } = mockApi({
+      ...baseHandlers({ kind: 'signed-out' }),
+      'GET /api/Participants/me/enrolments': enrolments(),
+      'GET /api/Participants/me': {
+        body: { email: 'p@example.org', participantCount: 0, emailVerified: false },
+      },
+      'POST /api/Participants/me/verificationEmail': {
+        body: { message: PARTICIPANT_EMAIL_MESSAGES.verificationSent },
+      },
+    });
+    renderApp('/ParticipantLoginPage');
+    const notice = await screen.findByTestId('email-unconfirmed', {}, { timeout: 15_000 });
+    expect(notice.textContent).toContain(PARTICIPANT_EMAIL_MESSAGES.pleaseVerify);
+    fireEvent.click(within(notice).getByRole('button', { name: 'Send the confirmation email again' }));
+    expect((await screen.findByTestId('email-confirmation-sent')).textContent).toBe(
+      PARTICIPANT_EMAIL_MESSAGES.verificationSent,
+    );
+    expect(writes(calls).map((call) => call.url)).toContain('/api/Participants/me/verificationEmail');
+  });
+
+  it('a confirmed account sees no notice', async () => {
+    await openPortal({
+      'GET /api/Participants/me': {
+        body: { email: 'p@example.org', participantCount: 1, emailVerified: true },
+      },
+    });
+    expect(screen.queryByTestId('email-unconfirmed')).toBeNull();
+  });
+
+  it('the emailed link confirms the address once and says so', async () => {
+    const { calls } = mockApi({
+      ...baseHandlers({ kind: 'signed-out' }),
+      'POST /api/Participants/verifyEmail': { body: { message: PARTICIPANT_EMAIL_MESSAGES.verified } },
+    });
+    renderApp('/ParticipantLoginPage?verifyEmail=tok-123');
+    expect((await screen.findByTestId('email-confirmation-result', {}, { timeout: 15_000 })).textContent).toBe(
+      PARTICIPANT_EMAIL_MESSAGES.verified,
+    );
+    const posts = writes(calls).filter((call) => call.url === '/api/Participants/verifyEmail');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.body).toEqual({ token: 'tok-123' });
+  });
+
+  it('a bad link says it is invalid', async () => {
+    mockApi({
+      ...baseHandlers({ kind: 'signed-out' }),
+      'POST /api/Participants/verifyEmail': {
+        status: 400,
+        body: errorBody(PARTICIPANT_EMAIL_MESSAGES.verificationInvalid, true),
+      },
+    });
+    renderApp('/ParticipantLoginPage?verifyEmail=tok-bad');
+    expect((await screen.findByTestId('email-confirmation-result', {}, { timeout: 15_000 })).textContent).toBe(
+      PARTICIPANT_EMAIL_MESSAGES.verificationInvalid,
     );
   });
 });
