@@ -317,6 +317,10 @@ export function createDeviceConnectionsService(deps: {
         return devices.map((device) => presentDevice(brand, device));
       } catch (error) {
         const cause = error instanceof AppError ? (error.cause ?? error) : error;
+        // An API that is gone for good (the retired legacy Fitbit Web API) needs re-consent.
+        if (cause instanceof ProviderGoneError && !(error instanceof AppError)) {
+          await repository.transaction((tx) => markNeedsReconsent(tx, row!, actor, meta, 'auth_error'));
+        }
         const errorType = error instanceof AppError && error.reason === DEVICE_ERROR_REASONS.notAuthorized ? 'auth_error' : errorTypeOf(cause);
         return [errorEntry(brand, errorType)];
       }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEVICE_ERROR_REASONS, DEVICE_MESSAGES, type DeviceBrandName } from '@trialpulse/shared';
-import { deviceDataPoints, participantDevices } from '../../db/schema';
+import { deviceDataPoints, globalDeviceCatalog, participantDevices } from '../../db/schema';
 import { createManualClock } from '../../lib/clock';
 import { decryptSecret } from '../../lib/crypto';
 import { startAllSimulators, type AllSimulators } from '../../simulators';
@@ -433,7 +433,10 @@ describe('token lifecycle', () => {
     const legacyStart = await user.post('/api/deviceAuthorization', { participantId: participant.id, brand: 'Fitbit' });
     expect(legacyStart.statusCode).toBe(200);
     // A connection made before the shutdown: stored as the legacy upstream, refused now.
-    const [catalog] = await db().select().from(participantDevices).limit(1);
+    const [catalog] = await db()
+      .select({ globalDeviceCatalogId: globalDeviceCatalog.id })
+      .from(globalDeviceCatalog)
+      .where(eq(globalDeviceCatalog.manufacturer, 'Fitbit'));
     await db().insert(participantDevices).values({
       teamId,
       participantId: participant.id,
@@ -481,6 +484,69 @@ describe('secrets', () => {
       expect(dump.includes(token)).toBe(false);
       expect(responses.some((body) => body.includes(token))).toBe(false);
       expect(logs.includes(token)).toBe(false);
+    }
+  });
+});
+
+describe('legacy Fitbit Web API after its shutdown', () => {
+  it('a legacy connection whose API answers 410 Gone is marked as needing re-consent', async () => {
+    const participant = await newParticipant();
+    // Linked through the legacy API while it still answered (the simulators here keep it on).
+    const legacy = await startAllSimulators({ fitbitLegacyShutdownAt: new Date(Date.now() + 60_000) });
+    const app = await createTestApp({
+      env: {
+        ...simulatorEnv(sims),
+        FITBIT_LEGACY_BASE_URL: legacy.fitbitLegacy.baseUrl,
+        APP_SECRET: ctx.config.APP_SECRET,
+        TOKEN_ENCRYPTION_KEY: ctx.config.TOKEN_ENCRYPTION_KEY,
+      },
+      database: ctx.database,
+      clock,
+    });
+    try {
+      const { createFitbitLegacyClient } = await import('./fitbit/fitbit-legacy.client');
+      const { providerSettingsFromConfig } = await import('./core/provider-settings');
+      const { encryptSecret } = await import('../../lib/crypto');
+      const client = createFitbitLegacyClient(providerSettingsFromConfig(app.config)['fitbit-legacy']!);
+      const { generateAuthorizationSecrets } = await import('./core/provider-client');
+      const secrets = generateAuthorizationSecrets();
+      const url = await client.authorizationUrl({ state: secrets.state, codeVerifier: secrets.codeVerifier });
+      const { redirect } = await submitConsent(url);
+      const tokens = await client.exchangeCode(redirect.searchParams.get('code')!, secrets.codeVerifier);
+      const [catalog] = await db()
+      .select({ globalDeviceCatalogId: globalDeviceCatalog.id })
+      .from(globalDeviceCatalog)
+      .where(eq(globalDeviceCatalog.manufacturer, 'Fitbit'));
+      const key = ctx.config.TOKEN_ENCRYPTION_KEY;
+      await db().insert(participantDevices).values({
+        teamId,
+        participantId: participant.id,
+        globalDeviceCatalogId: catalog!.globalDeviceCatalogId,
+        upstream: 'fitbit-legacy',
+        accessTokenEncrypted: encryptSecret(tokens.accessToken, key),
+        refreshTokenEncrypted: encryptSecret(tokens.refreshToken, key),
+        tokenExpiresAt: new Date(clock.now().getTime() + 3_600_000),
+        authorizationStatus: 'authorized',
+        authorizationDate: clock.now(),
+      });
+      const userOnApp = await signIn(app.app, db(), userAccount);
+      expect((await userOnApp.get(`/api/fitbitIsParticipantAuth/${participant.id}`)).json().upstream).toBe('fitbit-legacy');
+      // The shutdown comes: the legacy API answers 410 Gone from now on.
+      await fetch(`${legacy.fitbitLegacy.baseUrl}/__control/clock/advance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ minutes: 5 }),
+      });
+      const devices = await userOnApp.get(`/api/fitbitDevices/${participant.id}`);
+      expect(devices.json().devices).toEqual([expect.objectContaining({ hasError: true, errorType: 'auth_error' })]);
+      expect((await userOnApp.get(`/api/fitbitIsParticipantAuth/${participant.id}`)).json()).toEqual({
+        message: 'not found',
+        status: 'needs_reconsent',
+        upstream: 'fitbit-legacy',
+      });
+    } finally {
+      await app.close();
+      await legacy.close();
     }
   });
 });
