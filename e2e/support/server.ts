@@ -10,19 +10,27 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export type RunningServer = {
   baseUrl: string;
   dataDir: string;
+  /** Base URLs of the provider simulators the server started in-process (demo mode). */
+  simulators: SimulatorUrls;
   /** Terminal output that is not a log line (the start banner). */
   terminalText(): string;
   stop(): Promise<void>;
 };
 
+export type SimulatorUrls = { googleHealth: string; fitbitLegacy: string; omron: string; dexcom: string };
+
 /**
  * Starts the real server (`apps/server/src/main.ts`, demo mode, the built web app) on a
  * free port with its own data directory, as `npm start` does, and waits until it answers.
+ * PUBLIC_URL is the origin the browser uses, so provider redirects come back to it with
+ * the session cookies; the simulators get a free block of four ports (SIMULATOR_BASE_PORT).
  * JSON log lines go to TEST_LOG_DIR for the run's log check; other output is kept apart.
  */
 export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'trialpulse-e2e-'));
   const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const simulatorBasePort = Number(options.env?.SIMULATOR_BASE_PORT ?? (await freePortBlock(4)));
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')], {
     cwd: ROOT,
     env: {
@@ -31,6 +39,8 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
       PORT: String(port),
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
+      PUBLIC_URL: baseUrl,
+      SIMULATOR_BASE_PORT: String(simulatorBasePort),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -47,11 +57,17 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
   child.stdout!.on('data', onOutput);
   child.stderr!.on('data', onOutput);
 
-  const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilHealthy(baseUrl, child, () => terminal);
+  const simulatorUrl = (offset: number) => `http://127.0.0.1:${simulatorBasePort + offset}`;
   return {
     baseUrl,
     dataDir,
+    simulators: {
+      googleHealth: simulatorUrl(0),
+      fitbitLegacy: simulatorUrl(1),
+      omron: simulatorUrl(2),
+      dexcom: simulatorUrl(3),
+    },
     terminalText: () => terminal,
     stop: () => stopChild(child),
   };
@@ -93,5 +109,26 @@ async function freePort(): Promise<number> {
       const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });
+  });
+}
+
+/**
+ * The first of `count` consecutive ports that are all free now, below Linux's ephemeral
+ * range (32768+) so outgoing connections do not take them before the server binds them.
+ */
+async function freePortBlock(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const first = 20_000 + Math.floor(Math.random() * 12_000);
+    const ports = Array.from({ length: count }, (_, offset) => first + offset);
+    if ((await Promise.all(ports.map(isFree))).every(Boolean)) return first;
+  }
+  throw new Error(`no block of ${count} free ports found`);
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
