@@ -180,6 +180,8 @@ describe('accounts and second factor in the browser', () => {
 
     await logIn(page, { username: invitee, password: 'Welcome#2026' });
     await page.waitForURL(/\/SFASetupPage$/);
+    // The set-up page's own request moves the session to SFAVerifyCodeNeeded: wait for it.
+    await page.getByTestId('sfa-qr').waitFor();
     const role = await page.evaluate(async () => (await (await fetch('/api/auth/login/')).json()).user);
     expect(role).toMatchObject({ role: 'User', team_name: 'Demo Research Team', authStatus: 'SFAVerifyCodeNeeded' });
     await page.close();

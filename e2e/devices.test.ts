@@ -118,8 +118,8 @@ describe('device linking in the browser', () => {
     await statusOf(sleep1, 'Fitbit').getByRole('img', { name: /^Battery/ }).first().waitFor();
     await statusOf(sleep1, 'Omron').getByText('Authorized').waitFor();
     await statusOf(sleep2, 'Fitbit').getByRole('img', { name: 'Battery empty' }).waitFor();
-    await statusOf(sleep3, 'Fitbit').getByText('Not authorised').waitFor();
-    await statusOf(sleep3, 'Dexcom').getByText('Not authorised').waitFor();
+    await statusOf(sleep3, 'Fitbit').getByText('Not authorized').waitFor();
+    await statusOf(sleep3, 'Dexcom').getByText('Not authorized').waitFor();
     expect(await page.getByTestId('device-status-banner').count()).toBe(0);
     await page.screenshot({ path: screenshotPath('devices-demo-sleep-trial'), fullPage: true });
 
@@ -154,7 +154,7 @@ describe('device linking in the browser', () => {
     consenting.id = (await participantsOf('TP-2026-001')).find((p) => p.email === consenting.email)!.id;
 
     await openParticipant('TP-2026-001', consenting.id);
-    await section('Fitbit').getByText('Not authorised').waitFor();
+    await section('Fitbit').getByText('Not authorized').waitFor();
     const link = await sendConsentLink('Fitbit', consenting.email);
     await page.screenshot({ path: screenshotPath('devices-participant-before'), fullPage: true });
 
@@ -215,7 +215,7 @@ describe('device linking in the browser', () => {
     await participant.context().close();
 
     await openParticipant('TP-2026-001', refusing.id);
-    await section('Fitbit').getByText('Not authorised').waitFor();
+    await section('Fitbit').getByText('Not authorized').waitFor();
   });
 
   it('Omron by emailed link: Allow links the participant, Deny shows the Omron spec text', async () => {

@@ -37,42 +37,11 @@ export function DeviceConnectionsTable({
   const [globalFilter, setGlobalFilter] = useState('');
   const columns = useMemo<MRT_ColumnDef<DeviceConnection>[]>(
     () => [
-      { accessorKey: 'participantCode', header: 'Participant Code' },
-      { accessorKey: 'trialNumber', header: 'Trial Number' },
-      {
-        id: 'status',
-        accessorFn: (connection) => CONNECTION_STATUS_LABELS[connection.status],
-        header: 'Status',
-      },
-      ...(brand === 'Fitbit'
-        ? [
-            {
-              id: 'upstream',
-              accessorFn: (connection) =>
-                connection.upstream ? UPSTREAM_LABELS[connection.upstream] : '',
-              header: 'Upstream',
-            } satisfies MRT_ColumnDef<DeviceConnection>,
-          ]
-        : []),
-      {
-        id: 'authorizationDate',
-        accessorFn: (connection) => formatDateTime(connection.authorizationDate),
-        header: 'Authorization Date',
-      },
-      {
-        id: 'tokenExpiresAt',
-        accessorFn: (connection) => formatDateTime(connection.tokenExpiresAt),
-        header: 'Token Expiry',
-      },
-      {
-        id: 'lastRefreshedAt',
-        accessorFn: (connection) => formatDateTime(connection.lastRefreshedAt),
-        header: 'Last Refresh',
-      },
+      // First, so Refresh and Revoke are in view whatever the width of the page.
       {
         id: 'actions',
         header: 'Actions',
-        size: 200,
+        size: 190,
         enableSorting: false,
         enableGlobalFilter: false,
         enableHiding: false,
@@ -108,6 +77,43 @@ export function DeviceConnectionsTable({
             </Stack>
           );
         },
+      },
+      { accessorKey: 'participantCode', header: 'Participant Code', size: 130 },
+      { accessorKey: 'trialNumber', header: 'Trial Number', size: 130 },
+      {
+        id: 'status',
+        accessorFn: (connection) => CONNECTION_STATUS_LABELS[connection.status],
+        header: 'Status',
+        size: 130,
+      },
+      ...(brand === 'Fitbit'
+        ? [
+            {
+              id: 'upstream',
+              accessorFn: (connection) =>
+                connection.upstream ? UPSTREAM_LABELS[connection.upstream] : '',
+              header: 'Upstream',
+              size: 180,
+            } satisfies MRT_ColumnDef<DeviceConnection>,
+          ]
+        : []),
+      {
+        id: 'authorizationDate',
+        accessorFn: (connection) => formatDateTime(connection.authorizationDate),
+        header: 'Authorization Date',
+        size: 150,
+      },
+      {
+        id: 'tokenExpiresAt',
+        accessorFn: (connection) => formatDateTime(connection.tokenExpiresAt),
+        header: 'Token Expiry',
+        size: 150,
+      },
+      {
+        id: 'lastRefreshedAt',
+        accessorFn: (connection) => formatDateTime(connection.lastRefreshedAt),
+        header: 'Last Refresh',
+        size: 150,
       },
     ],
     [brand, busyParticipantId, onRefresh, onRevoke],

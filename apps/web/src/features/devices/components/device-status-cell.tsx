@@ -11,7 +11,7 @@ import { DeviceEntry } from './device-entry';
 
 /**
  * A participants-table cell: per allowed brand, the authorised devices with their battery,
- * "Needs re-consent", "Not authorised" (or "Revoked"), or the error entries of failed
+ * "Needs re-consent", "Not authorized" (or "Revoked"), or the error entries of failed
  * checks — with View Participant Data for Sys_Admin. A dash until the first check.
  */
 export function DeviceStatusCell({ participant }: { participant: Participant }) {

@@ -67,7 +67,7 @@ describe('device status column on /TrialPage', { timeout: 20_000 }, () => {
     expect(within(fitbit1).getByRole('img', { name: 'Battery low' })).toBeTruthy();
     expect(within(brandCell(1, 'Omron')).getByText('Authorized')).toBeTruthy();
     expect(within(brandCell(2, 'Fitbit')).getByText('Needs re-consent')).toBeTruthy();
-    expect(within(brandCell(2, 'Omron')).getByText('Not authorised')).toBeTruthy();
+    expect(within(brandCell(2, 'Omron')).getByText('Not authorized')).toBeTruthy();
     expect(headers().some((text) => text.startsWith('Device Status'))).toBe(true);
     expect(screen.queryByTestId('device-status-banner')).toBeNull();
   });

@@ -42,7 +42,7 @@ export function RevokeDeviceDialog({
             Participant: <strong>{participantCode}</strong>
           </Typography>
           <Typography variant="body2" color="text.secondary">
-            No more {brand} data is collected until the participant authorises again.
+            No more {brand} data is collected until the participant authorizes again.
           </Typography>
           {error && (
             <Alert severity="error" data-testid="revoke-device-error">

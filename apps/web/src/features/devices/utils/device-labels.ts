@@ -16,7 +16,7 @@ import {
 export const CONNECTION_STATUS_LABELS: Record<ConnectionStatus, string> = {
   authorized: 'Authorized',
   needs_reconsent: DEVICE_MESSAGES.needsReconsent,
-  not_authorized: 'Not authorised',
+  not_authorized: 'Not authorized',
   revoked: 'Revoked',
 };
 

@@ -10,23 +10,32 @@ const messageSchema = z.object({ message: z.string() });
 
 /** `GET /api/Participants/me`: the account's address and whether it is confirmed. */
 export async function getParticipantMe(): Promise<ParticipantMe> {
-  return participantMeSchema.parse(await api.get<unknown>('/Participants/me', { ignoreUnauthorized: true }));
+  return participantMeSchema.parse(
+    await api.get<unknown>('/Participants/me', { ignoreUnauthorized: true }),
+  );
 }
 
 export function useParticipantMe(enabled: boolean) {
-  return useQuery({ queryKey: participantMeQueryKey, queryFn: getParticipantMe, enabled, retry: false });
+  return useQuery({
+    queryKey: participantMeQueryKey,
+    queryFn: getParticipantMe,
+    enabled,
+    retry: false,
+  });
 }
 
 /** `POST /api/Participants/verifyEmail` with the token of the emailed link (public). */
 export async function verifyParticipantEmail(token: string): Promise<string> {
-  return messageSchema.parse(await api.post<unknown>('/Participants/verifyEmail', { token })).message;
+  return messageSchema.parse(await api.post<unknown>('/Participants/verifyEmail', { token }))
+    .message;
 }
 
 /** `POST /api/Participants/me/verificationEmail`: a new confirmation link. */
 export function useResendVerification() {
   return useMutation({
     mutationFn: async () =>
-      messageSchema.parse(await api.post<unknown>('/Participants/me/verificationEmail', {})).message,
+      messageSchema.parse(await api.post<unknown>('/Participants/me/verificationEmail', {}))
+        .message,
   });
 }
 

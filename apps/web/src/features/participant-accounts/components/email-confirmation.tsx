@@ -36,7 +36,11 @@ export function EmailConfirmationResult({ token }: { token: string }) {
         refreshPortal();
       },
       (failure: unknown) => {
-        if (active) setOutcome({ ok: false, message: userMessage(failure, PARTICIPANT_EMAIL_MESSAGES.verificationInvalid) });
+        if (active)
+          setOutcome({
+            ok: false,
+            message: userMessage(failure, PARTICIPANT_EMAIL_MESSAGES.verificationInvalid),
+          });
       },
     );
     return () => {
@@ -66,11 +70,18 @@ export function UnconfirmedEmailNotice() {
         {resend.isSuccess ? (
           <strong data-testid="email-confirmation-sent">{resend.data}</strong>
         ) : (
-          <Button size="small" variant="outlined" disabled={resend.isPending} onClick={() => resend.mutate()}>
+          <Button
+            size="small"
+            variant="outlined"
+            disabled={resend.isPending}
+            onClick={() => resend.mutate()}
+          >
             Send the confirmation email again
           </Button>
         )}
-        {resend.isError && <span role="alert">{userMessage(resend.error, GENERIC_ERROR_MESSAGE)}</span>}
+        {resend.isError && (
+          <span role="alert">{userMessage(resend.error, GENERIC_ERROR_MESSAGE)}</span>
+        )}
       </Stack>
     </Alert>
   );

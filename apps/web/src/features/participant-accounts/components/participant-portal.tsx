@@ -27,7 +27,7 @@ export const PORTAL_MESSAGES = {
 const STATUS: Record<ConnectionStatus, { label: string; color: ChipProps['color'] }> = {
   authorized: { label: 'Authorized', color: 'success' },
   needs_reconsent: { label: DEVICE_MESSAGES.needsReconsent, color: 'warning' },
-  not_authorized: { label: 'Not authorised', color: 'default' },
+  not_authorized: { label: 'Not authorized', color: 'default' },
   revoked: { label: 'Revoked', color: 'default' },
 };
 

@@ -69,7 +69,7 @@ describe('participant portal', { timeout: 20_000 }, () => {
     expect(within(connectionRow('Fitbit')).getByText('Authorized')).toBeTruthy();
     expect(within(connectionRow('Fitbit')).queryByRole('button', { name: 'Authorize' })).toBeNull();
     expect(within(connectionRow('Fitbit')).getByRole('button', { name: 'Revoke' })).toBeTruthy();
-    expect(within(connectionRow('Omron')).getByText('Not authorised')).toBeTruthy();
+    expect(within(connectionRow('Omron')).getByText('Not authorized')).toBeTruthy();
     expect(within(connectionRow('Omron')).queryByRole('button', { name: 'Revoke' })).toBeNull();
     expect(screen.queryByTestId('participant-login-form')).toBeNull();
   });
@@ -131,8 +131,7 @@ describe('participant portal', { timeout: 20_000 }, () => {
   it('revokes after confirming and shows the new status', async () => {
     let fitbit: ConnectionStatus = 'authorized';
     const { calls } = await openPortal({
-      'GET /api/Participants/me/enrolments': () =>
-        enrolments(enrolment(fitbit, 'not_authorized')),
+      'GET /api/Participants/me/enrolments': () => enrolments(enrolment(fitbit, 'not_authorized')),
       'POST /api/Participants/me/deviceRevoke': () => {
         fitbit = 'revoked';
         return { body: { code: 200, message: 'revoked' } };
@@ -177,11 +176,15 @@ describe('participant email confirmation', () => {
     renderApp('/ParticipantLoginPage');
     const notice = await screen.findByTestId('email-unconfirmed', {}, { timeout: 15_000 });
     expect(notice.textContent).toContain(PARTICIPANT_EMAIL_MESSAGES.pleaseVerify);
-    fireEvent.click(within(notice).getByRole('button', { name: 'Send the confirmation email again' }));
+    fireEvent.click(
+      within(notice).getByRole('button', { name: 'Send the confirmation email again' }),
+    );
     expect((await screen.findByTestId('email-confirmation-sent')).textContent).toBe(
       PARTICIPANT_EMAIL_MESSAGES.verificationSent,
     );
-    expect(writes(calls).map((call) => call.url)).toContain('/api/Participants/me/verificationEmail');
+    expect(writes(calls).map((call) => call.url)).toContain(
+      '/api/Participants/me/verificationEmail',
+    );
   });
 
   it('a confirmed account sees no notice', async () => {
@@ -196,12 +199,14 @@ describe('participant email confirmation', () => {
   it('the emailed link confirms the address once and says so', async () => {
     const { calls } = mockApi({
       ...baseHandlers({ kind: 'signed-out' }),
-      'POST /api/Participants/verifyEmail': { body: { message: PARTICIPANT_EMAIL_MESSAGES.verified } },
+      'POST /api/Participants/verifyEmail': {
+        body: { message: PARTICIPANT_EMAIL_MESSAGES.verified },
+      },
     });
     renderApp('/ParticipantLoginPage?verifyEmail=tok-123');
-    expect((await screen.findByTestId('email-confirmation-result', {}, { timeout: 15_000 })).textContent).toBe(
-      PARTICIPANT_EMAIL_MESSAGES.verified,
-    );
+    expect(
+      (await screen.findByTestId('email-confirmation-result', {}, { timeout: 15_000 })).textContent,
+    ).toBe(PARTICIPANT_EMAIL_MESSAGES.verified);
     const posts = writes(calls).filter((call) => call.url === '/api/Participants/verifyEmail');
     expect(posts).toHaveLength(1);
     expect(posts[0]!.body).toEqual({ token: 'tok-123' });
@@ -216,8 +221,8 @@ describe('participant email confirmation', () => {
       },
     });
     renderApp('/ParticipantLoginPage?verifyEmail=tok-bad');
-    expect((await screen.findByTestId('email-confirmation-result', {}, { timeout: 15_000 })).textContent).toBe(
-      PARTICIPANT_EMAIL_MESSAGES.verificationInvalid,
-    );
+    expect(
+      (await screen.findByTestId('email-confirmation-result', {}, { timeout: 15_000 })).textContent,
+    ).toBe(PARTICIPANT_EMAIL_MESSAGES.verificationInvalid);
   });
 });

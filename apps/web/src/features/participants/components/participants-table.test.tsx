@@ -51,7 +51,7 @@ describe('participants table on /TrialPage', { timeout: 20_000 }, () => {
     expect(within(row).getByText('note 2')).toBeTruthy();
     await waitFor(() =>
       expect(screen.getByTestId('participant-device-status-2').textContent).toBe(
-        'FitbitNot authorisedOmronNot authorised',
+        'FitbitNot authorizedOmronNot authorized',
       ),
     );
   });

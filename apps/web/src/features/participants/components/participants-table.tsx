@@ -48,12 +48,12 @@ type Modal =
 
 const COLUMN_IDS = [
   'participant_code',
+  'actions',
+  'deviceStatus',
   'email',
   'gender',
   'age',
   'notes',
-  'deviceStatus',
-  'actions',
 ];
 
 /**
@@ -115,64 +115,8 @@ export function ParticipantsTable({
 
   const columns = useMemo<MRT_ColumnDef<Participant>[]>(
     () => [
-      { accessorKey: 'participant_code', header: 'Code', size: 150 },
-      ...(showEmail
-        ? [
-            {
-              id: 'email',
-              accessorFn: (participant) => participant.email ?? '',
-              header: 'Email',
-            } satisfies MRT_ColumnDef<Participant>,
-          ]
-        : []),
-      { accessorKey: 'gender', header: 'Gender', size: 110 },
-      {
-        id: 'age',
-        accessorFn: (participant) => (participant.age === null ? '' : String(participant.age)),
-        header: 'Age',
-        size: 90,
-        sortingFn: 'alphanumeric',
-      },
-      ...(showNotes
-        ? [
-            {
-              id: 'notes',
-              accessorFn: (participant) => participant.notes ?? '',
-              header: 'Notes',
-              Cell: ({ cell }) => (
-                <Box
-                  component="span"
-                  title={cell.getValue<string>()}
-                  sx={{
-                    display: 'block',
-                    maxWidth: 280,
-                    overflow: 'hidden',
-                    textOverflow: 'ellipsis',
-                    whiteSpace: 'nowrap',
-                  }}
-                >
-                  {cell.getValue<string>()}
-                </Box>
-              ),
-            } satisfies MRT_ColumnDef<Participant>,
-          ]
-        : []),
-      ...(statusSlot
-        ? [
-            {
-              id: 'deviceStatus',
-              header: 'Device Status',
-              size: 200,
-              enableSorting: false,
-              enableGlobalFilter: false,
-              Cell: ({ row }) => (
-                <Box data-testid={`participant-device-status-${row.original.id}`}>
-                  <statusSlot.Cell participant={row.original} />
-                </Box>
-              ),
-            } satisfies MRT_ColumnDef<Participant>,
-          ]
-        : []),
+      { accessorKey: 'participant_code', header: 'Code', size: 130 },
+      // Next to the code, so the row's actions are in view whatever the width of the page.
       ...(canEdit
         ? [
             {
@@ -210,6 +154,51 @@ export function ParticipantsTable({
                   </Tooltip>
                 </Stack>
               ),
+            } satisfies MRT_ColumnDef<Participant>,
+          ]
+        : []),
+      ...(statusSlot
+        ? [
+            {
+              id: 'deviceStatus',
+              header: 'Device Status',
+              size: 280,
+              muiTableBodyCellProps: { sx: { whiteSpace: 'nowrap' } },
+              enableSorting: false,
+              enableGlobalFilter: false,
+              Cell: ({ row }) => (
+                <Box data-testid={`participant-device-status-${row.original.id}`}>
+                  <statusSlot.Cell participant={row.original} />
+                </Box>
+              ),
+            } satisfies MRT_ColumnDef<Participant>,
+          ]
+        : []),
+      ...(showEmail
+        ? [
+            {
+              id: 'email',
+              accessorFn: (participant) => participant.email ?? '',
+              header: 'Email',
+              Cell: ({ cell }) => <EllipsisText text={cell.getValue<string>()} maxWidth={200} />,
+            } satisfies MRT_ColumnDef<Participant>,
+          ]
+        : []),
+      { accessorKey: 'gender', header: 'Gender', size: 100 },
+      {
+        id: 'age',
+        accessorFn: (participant) => (participant.age === null ? '' : String(participant.age)),
+        header: 'Age',
+        size: 90,
+        sortingFn: 'alphanumeric',
+      },
+      ...(showNotes
+        ? [
+            {
+              id: 'notes',
+              accessorFn: (participant) => participant.notes ?? '',
+              header: 'Notes',
+              Cell: ({ cell }) => <EllipsisText text={cell.getValue<string>()} maxWidth={180} />,
             } satisfies MRT_ColumnDef<Participant>,
           ]
         : []),
@@ -310,5 +299,24 @@ export function ParticipantsTable({
         />
       )}
     </Stack>
+  );
+}
+
+/** One line of long text, cut with an ellipsis; the whole text shows on hover. */
+function EllipsisText({ text, maxWidth }: { text: string; maxWidth: number }) {
+  return (
+    <Box
+      component="span"
+      title={text}
+      sx={{
+        display: 'block',
+        maxWidth,
+        overflow: 'hidden',
+        textOverflow: 'ellipsis',
+        whiteSpace: 'nowrap',
+      }}
+    >
+      {text}
+    </Box>
   );
 }

@@ -58,9 +58,9 @@ describe('/Participant', { timeout: 20_000 }, () => {
     const fitbit = await screen.findByTestId('device-section-Fitbit');
     expect(within(fitbit).getByText('Fitbit')).toBeTruthy();
     // The device sections (devices feature) read the connections first.
-    expect(await within(fitbit).findByText('Not authorised')).toBeTruthy();
+    expect(await within(fitbit).findByText('Not authorized')).toBeTruthy();
     expect(
-      await within(screen.getByTestId('device-section-Omron')).findByText('Not authorised'),
+      await within(screen.getByTestId('device-section-Omron')).findByText('Not authorized'),
     ).toBeTruthy();
     expect(screen.queryByTestId('device-section-Dexcom')).toBeNull();
   });

@@ -29,7 +29,7 @@ import { PARTICIPANT_PATHS } from '../utils/paths';
 import { useVisibleParticipantFields } from '../utils/visible-fields';
 
 /** Devices section text without a `deviceSection` (no device feature composed in). */
-export const DEVICE_NOT_AUTHORISED = 'Not authorised';
+export const DEVICE_NOT_AUTHORISED = 'Not authorized';
 
 /**
  * The body of one brand's device section (status, devices, refresh, revoke), filled by
