@@ -193,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     repository: devicesRepository,
     participants,
     connections: deviceConnections,
+    clock,
     linking: createDeviceLinkingService({
       repository: devicesRepository,
       providers,
@@ -203,7 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   });
   await app.register(participantsRoutes, { participants });
-  await app.register(devicesRoutes, { devices });
+  await app.register(devicesRoutes, { devices, clock });
 
   if (config.SERVE_WEB) await app.register(webAppPlugin, { distDir: config.WEB_DIST_DIR });
 

@@ -89,10 +89,14 @@ export function createDeviceConnectionsService(deps: {
   };
 
   /** Refreshes once however many callers ask at the same time; resolves to the updated row. */
-  function refreshConnection(connectionId: number, actor: Actor, meta: Meta): Promise<ConnectionRow> {
+  function refreshConnection(
+    connectionId: number,
+    actor: Actor,
+    meta: Meta,
+    startedAt: Date = clock.now(),
+  ): Promise<ConnectionRow> {
     const running = inFlight.get(connectionId);
     if (running) return running;
-    const startedAt = clock.now();
     const refresh = runRefresh(connectionId, startedAt, actor, meta).finally(() => inFlight.delete(connectionId));
     inFlight.set(connectionId, refresh);
     return refresh;
@@ -207,10 +211,21 @@ export function createDeviceConnectionsService(deps: {
   return {
     withAccessToken,
 
-    async refresh(teamId: number, participantId: number, brand: DeviceBrandName, actor: Actor, meta: Meta) {
+    /**
+     * Refreshes a connection on request. `requestedAt` is when the caller asked: a refresh
+     * that finished after it (by a concurrent caller) answers this request too.
+     */
+    async refresh(
+      teamId: number,
+      participantId: number,
+      brand: DeviceBrandName,
+      actor: Actor,
+      meta: Meta,
+      requestedAt: Date = clock.now(),
+    ) {
       const row = await repository.findConnection(repository.db, teamId, participantId, brand);
       if (!row || connectionStatusOf(row) !== 'authorized') throw notAuthorized();
-      await refreshConnection(row.id, actor, meta);
+      await refreshConnection(row.id, actor, meta, requestedAt);
       return { code: 200, message: DEVICE_MESSAGES.refreshed };
     },
 

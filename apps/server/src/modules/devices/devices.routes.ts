@@ -27,11 +27,12 @@ import {
   tokenActionResponseSchema,
   type DeviceBrandName,
 } from '@trialpulse/shared';
+import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { AuthContext } from '../auth/session-context';
 import type { DevicesService } from './devices.service';
 
-type Options = { devices: DevicesService };
+type Options = { devices: DevicesService; clock: Clock };
 
 const participantParams = z.object({ id: z.coerce.number().int().positive() });
 const messageSchema = z.object({ message: z.string() });
@@ -46,7 +47,13 @@ const PUBLIC_LIMIT = { rateLimit: { max: 30, timeWindow: '15 minutes' } };
  * Sys_Admin and Admin); consent-link and callback calls are public and bound to a
  * consent token or an OAuth state; the participant portal is for participant accounts.
  */
-export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devices }) => {
+export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devices, clock }) => {
+  // When each request arrived, before it queued for the session check and the database: a
+  // refresh that finished after that moment answers the request (single-flight refresh).
+  const arrivedAt = new WeakMap<FastifyRequest, Date>();
+  app.addHook('onRequest', async (request) => {
+    arrivedAt.set(request, clock.now());
+  });
   const editors = app.requireStaff({ roles: EDITORS });
   const admins = app.requireStaff({ roles: ADMINS });
   const caller = (request: { auth: AuthContext | null }) => request.auth!;
@@ -174,7 +181,8 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
         },
         preHandler: editors,
       },
-      async (request) => devices.tokenAction(caller(request), request.body.id, brand, action, meta(request)),
+      async (request) =>
+        devices.tokenAction(caller(request), request.body.id, brand, action, meta(request), arrivedAt.get(request)),
     );
   tokenRoute('/api/fitbitRefreshToken', 'Fitbit', 'refresh');
   tokenRoute('/api/omronRefreshToken', 'Omron', 'refresh');

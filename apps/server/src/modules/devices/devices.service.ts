@@ -8,6 +8,7 @@ import {
   type PortalEnrolment,
   type StaffAuthorizeRequest,
 } from '@trialpulse/shared';
+import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { AuthContext } from '../auth/session-context';
 import type { ParticipantsService } from '../participants/participants.service';
@@ -31,6 +32,7 @@ export function createDevicesService(deps: {
   participants: Pick<ParticipantsService, 'visibleParticipantRef'>;
   linking: DeviceLinkingService;
   connections: DeviceConnectionsService;
+  clock: Clock;
 }) {
   const { repository, participants, linking, connections } = deps;
 
@@ -84,11 +86,12 @@ export function createDevicesService(deps: {
       brand: DeviceBrandName,
       action: 'refresh' | 'revoke',
       meta: Meta,
+      requestedAt: Date = deps.clock.now(),
     ): Promise<{ code: number; message: string }> {
       const ref = await participants.visibleParticipantRef(auth, participantId);
       const actor = { userId: auth.userId };
       return action === 'refresh'
-        ? connections.refresh(ref.teamId, ref.id, brand, actor, meta)
+        ? connections.refresh(ref.teamId, ref.id, brand, actor, meta, requestedAt)
         : connections.revoke(ref.teamId, ref.id, brand, actor, meta);
     },
 

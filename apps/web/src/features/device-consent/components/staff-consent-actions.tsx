@@ -55,17 +55,15 @@ export function StaffConsentActions({
       ? deviceErrorMessage(sendEmail.error, brand, GENERIC_ERROR_MESSAGE)
       : null;
 
-  const handleAuthorize = () => {
+  const handleAuthorize = async () => {
     sendEmail.reset();
-    authorize.mutate(
-      { participantId: participant.id, brand },
-      {
-        onSuccess: (authorizeUrl) => {
-          setRedirecting(true);
-          leaveForProvider(authorizeUrl);
-        },
-      },
-    );
+    // mutateAsync: a re-mount during the call must not swallow the redirect.
+    const authorizeUrl = await authorize
+      .mutateAsync({ participantId: participant.id, brand })
+      .catch(() => undefined);
+    if (!authorizeUrl) return; // the error shows from the mutation's state
+    setRedirecting(true);
+    leaveForProvider(authorizeUrl);
   };
 
   const handleSendEmail = () => {
@@ -119,7 +117,7 @@ export function StaffConsentActions({
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
             <Button
               variant="contained"
-              onClick={handleAuthorize}
+              onClick={() => void handleAuthorize()}
               disabled={busy}
               startIcon={authorizing ? <CircularProgress size={18} color="inherit" /> : undefined}
             >

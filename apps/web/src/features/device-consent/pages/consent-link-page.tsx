@@ -44,14 +44,14 @@ export function ConsentLinkPage({ brand }: { brand: ConsentLinkBrand }) {
   const [canceled, setCanceled] = useState(false);
   const [redirecting, setRedirecting] = useState(false);
 
-  const handleAuthorize = () => {
+  const handleAuthorize = async () => {
     if (!input.success) return;
-    authorize.mutate(input.data, {
-      onSuccess: (authorizeUrl) => {
-        setRedirecting(true);
-        leaveForProvider(authorizeUrl);
-      },
-    });
+    // mutateAsync, not mutate's callbacks: those are dropped if the page re-mounts while
+    // the call runs, and the participant would be left waiting with nothing happening.
+    const authorizeUrl = await authorize.mutateAsync(input.data).catch(() => undefined);
+    if (!authorizeUrl) return; // the error shows from the mutation's state
+    setRedirecting(true);
+    leaveForProvider(authorizeUrl);
   };
 
   const error = input.success
@@ -82,7 +82,7 @@ export function ConsentLinkPage({ brand }: { brand: ConsentLinkBrand }) {
           <Button
             variant="contained"
             size="large"
-            onClick={handleAuthorize}
+            onClick={() => void handleAuthorize()}
             disabled={busy}
             startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
           >

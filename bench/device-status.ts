@@ -1,0 +1,60 @@
+/**
+ * Benchmark: the device status calls the trial page's refresh cycle makes, through the real
+ * app against the provider simulators over HTTP (PGlite in memory), and a burst of
+ * concurrent refreshes of one connection. Prints figures; asserts nothing.
+ * Run: `npm run bench`.
+ */
+import { performance } from 'node:perf_hooks';
+import { createTestApp } from '../apps/server/src/test/test-app';
+import { createStaffUser, createTeam } from '../apps/server/src/test/fixtures';
+import { startAllSimulators } from '../apps/server/src/simulators';
+import { addParticipant, createTrial } from '../apps/server/src/modules/participants/test-support';
+import { signIn } from '../apps/server/src/modules/trials/test-support';
+import { allowAllBrands, linkAsStaff, simulatorEnv } from '../apps/server/src/modules/devices/test-support';
+import { countRequests } from '../apps/server/src/modules/devices/core/test-support';
+
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
+
+const sims = await startAllSimulators();
+const ctx = await createTestApp({ env: { ...simulatorEnv(sims), LOG_LEVEL: 'silent' } });
+const db = ctx.database.db;
+const team = await createTeam(db, { maxTrials: 10, maxParticipants: 100, hiddenFields: [] });
+await allowAllBrands(db, team.id);
+const admin = await signIn(ctx.app, db, await createStaffUser(db, { role: 'Admin', teamId: team.id }));
+const trial = await createTrial(db, admin);
+const { participantId } = await addParticipant(admin, { trialId: trial.id, email: 'bench@study.example.org' });
+const linked = await linkAsStaff(admin, participantId, 'Fitbit');
+if (linked.statusCode !== 200) throw new Error(`linking failed: ${linked.body}`);
+
+async function measure(name: string, call: () => Promise<{ statusCode: number }>) {
+  for (let warm = 0; warm < 10; warm += 1) await call();
+  const timings: number[] = [];
+  const started = performance.now();
+  for (let index = 0; index < ITERATIONS; index += 1) {
+    const begin = performance.now();
+    const response = await call();
+    timings.push(performance.now() - begin);
+    if (response.statusCode >= 400) throw new Error(`${name}: HTTP ${response.statusCode}`);
+  }
+  const total = performance.now() - started;
+  timings.sort((a, b) => a - b);
+  const at = (q: number) => timings[Math.min(timings.length - 1, Math.floor(q * timings.length))]!.toFixed(2);
+  console.log(
+    `${name.padEnd(40)} ${(ITERATIONS / (total / 1000)).toFixed(0).padStart(6)} req/s  p50 ${at(0.5)} ms  p95 ${at(0.95)} ms`,
+  );
+}
+
+console.log(`device-status: ${ITERATIONS} sequential requests each, simulators over HTTP, Node ${process.version}`);
+await measure('GET /api/fitbitIsParticipantAuth/:id', () => admin.get(`/api/fitbitIsParticipantAuth/${participantId}`));
+await measure('GET /api/fitbitDevices/:id (provider call)', () => admin.get(`/api/fitbitDevices/${participantId}`));
+await measure('GET /api/participantConnections/:id', () => admin.get(`/api/participantConnections/${participantId}`));
+
+const tokenCalls = countRequests(sims.googleHealth, '/token');
+const burstStarted = performance.now();
+await Promise.all(Array.from({ length: 50 }, () => admin.post('/api/fitbitRefreshToken', { id: participantId })));
+console.log(
+  `50 concurrent refreshes of one connection: ${(performance.now() - burstStarted).toFixed(0)} ms, ${tokenCalls.count} call(s) to the token endpoint`,
+);
+tokenCalls.stop();
+await ctx.close();
+await sims.close();
