@@ -72,7 +72,7 @@ async function main() {
 
   if (app) {
     await app.listen({ port: config.PORT, host: config.HOST });
-    if (config.isDemo) printDemoBanner(config, seeded);
+    if (config.isDemo) printDemoBanner(config, seeded, simulators);
   }
 }
 
@@ -105,7 +105,7 @@ function installShutdown(parts: {
 }
 
 /** Demo sign-in details go to the terminal only, never through the logger. */
-function printDemoBanner(config: Config, seeded: boolean) {
+function printDemoBanner(config: Config, seeded: boolean, simulators?: AllSimulators) {
   const url = config.PUBLIC_URL;
   const lines = [
     '',
@@ -113,6 +113,13 @@ function printDemoBanner(config: Config, seeded: boolean) {
     seeded ? 'Demo data was created.' : 'Demo data from an earlier run is kept.',
     'Demo sign-in (each account sets up its second factor on first sign-in):',
     ...DEMO_ACCOUNTS.map((account) => `  ${account.role.padEnd(9)} ${account.username}  /  ${account.password}`),
+    ...(simulators
+      ? [
+          'Provider simulators (consent screens, control API under /__control):',
+          `  Google Health ${simulators.googleHealth.baseUrl}   legacy Fitbit ${simulators.fitbitLegacy.baseUrl}`,
+          `  Omron ${simulators.omron.baseUrl}   Dexcom ${simulators.dexcom.baseUrl}`,
+        ]
+      : []),
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
