@@ -2,7 +2,9 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { hash } from '@node-rs/argon2';
 import type { Role } from '@trialpulse/shared';
 import type { Db } from '../db/client';
-import { credentials, teamUserMappings, teams, users } from '../db/schema';
+import { eq } from 'drizzle-orm';
+import { credentials, sessions, teamUserMappings, teams, users } from '../db/schema';
+import { ACCESS_COOKIE } from '../modules/auth/session-tokens';
 import { solveHumanCheck } from '../modules/human-check/test-support';
 
 let counter = 0;
@@ -158,4 +160,33 @@ export class TestClient {
       recaptchaResponse: await solveHumanCheck(this.app),
     });
   }
+}
+
+/** The session id in the client's access cookie. */
+export function sessionIdOf(client: TestClient): string {
+  const token = client.jar.get(ACCESS_COOKIE);
+  if (!token) throw new Error('the client holds no access cookie');
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid as string;
+}
+
+/** Marks the client's session as past the second factor (the SFA module's job in production). */
+export async function markSecondFactorDone(db: Db, client: TestClient): Promise<void> {
+  await db.update(sessions).set({ authStatus: 'Authorized' }).where(eq(sessions.id, sessionIdOf(client)));
+}
+
+/**
+ * A browser signed in through the real login call, with the second factor marked done
+ * (the second-factor flow has its own tests), so feature calls see a fully signed-in user.
+ * `client` lets the caller choose the browser (e.g. one on its own address).
+ */
+export async function signIn(
+  app: FastifyInstance,
+  db: Db,
+  user: { username: string; password: string },
+  client: TestClient = new TestClient(app),
+): Promise<TestClient> {
+  const response = await client.login(user.username, user.password);
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  await markSecondFactorDone(db, client);
+  return client;
 }

@@ -1,30 +1,8 @@
 import { and, eq, gt } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { expect } from 'vitest';
 import type { Db } from '../../db/client';
-import { auditLog, participants, sessions } from '../../db/schema';
-import { TestClient, type TestUser } from '../../test/fixtures';
-import { ACCESS_COOKIE } from '../auth/session-tokens';
+import { auditLog, participants } from '../../db/schema';
 
-/** The session id inside the client's access cookie. */
-export const sessionIdOf = (client: TestClient) =>
-  JSON.parse(Buffer.from(client.jar.get(ACCESS_COOKIE)!.split('.')[1]!, 'base64url').toString())
-    .sid as string;
-
-/**
- * A browser signed in through the real login call, with the second factor marked done
- * (the second-factor flow has its own tests), so feature calls see a fully signed-in user.
- */
-export async function signIn(app: FastifyInstance, db: Db, user: TestUser): Promise<TestClient> {
-  const client = new TestClient(app);
-  const response = await client.login(user.username, user.password);
-  expect(response.statusCode, response.body).toBe(200);
-  await db
-    .update(sessions)
-    .set({ authStatus: 'Authorized' })
-    .where(eq(sessions.id, sessionIdOf(client)));
-  return client;
-}
+export { sessionIdOf, signIn } from '../../test/fixtures';
 
 /** Audit rows written after `afterId` (take `lastAuditId` before the action). */
 export async function auditSince(db: Db, afterId: number) {

@@ -1,9 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { Db } from '../../../db/client';
-import { sessions } from '../../../db/schema';
-import { TestClient } from '../../../test/fixtures';
-import { ACCESS_COOKIE } from '../../auth/session-tokens';
+import { TestClient, signIn } from '../../../test/fixtures';
 
 let ipCounter = 0;
 
@@ -21,23 +18,9 @@ export function clientAt(app: FastifyInstance, ip: string = nextIp()): TestClien
   return new TestClient(fromIp);
 }
 
-/** The session id in the client's access cookie. */
-export function sessionIdOf(client: TestClient): string {
-  const token = client.jar.get(ACCESS_COOKIE);
-  if (!token) throw new Error('the client holds no access cookie');
-  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid as string;
-}
+export { markSecondFactorDone, sessionIdOf } from '../../../test/fixtures';
 
-/** Marks the client's session as past the second factor (the SFA module's job in production). */
-export async function markSecondFactorDone(db: Db, client: TestClient): Promise<void> {
-  await db.update(sessions).set({ authStatus: 'Authorized' }).where(eq(sessions.id, sessionIdOf(client)));
-}
-
-/** Signs in through the real login call and completes the second factor. */
+/** Signs in through the real login call, on its own address, and completes the second factor. */
 export async function signedInClient(app: FastifyInstance, db: Db, account: { username: string; password: string }) {
-  const client = clientAt(app);
-  const response = await client.login(account.username, account.password);
-  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
-  await markSecondFactorDone(db, client);
-  return client;
+  return signIn(app, db, account, clientAt(app));
 }
