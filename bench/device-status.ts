@@ -5,6 +5,7 @@
  * Run: `npm run bench`.
  */
 import { performance } from 'node:perf_hooks';
+import { measure } from './measure';
 import { createTestApp } from '../apps/server/src/test/test-app';
 import { createStaffUser, createTeam } from '../apps/server/src/test/fixtures';
 import { startAllSimulators } from '../apps/server/src/simulators';
@@ -26,28 +27,11 @@ const { participantId } = await addParticipant(admin, { trialId: trial.id, email
 const linked = await linkAsStaff(admin, participantId, 'Fitbit');
 if (linked.statusCode !== 200) throw new Error(`linking failed: ${linked.body}`);
 
-async function measure(name: string, call: () => Promise<{ statusCode: number }>) {
-  for (let warm = 0; warm < 10; warm += 1) await call();
-  const timings: number[] = [];
-  const started = performance.now();
-  for (let index = 0; index < ITERATIONS; index += 1) {
-    const begin = performance.now();
-    const response = await call();
-    timings.push(performance.now() - begin);
-    if (response.statusCode >= 400) throw new Error(`${name}: HTTP ${response.statusCode}`);
-  }
-  const total = performance.now() - started;
-  timings.sort((a, b) => a - b);
-  const at = (q: number) => timings[Math.min(timings.length - 1, Math.floor(q * timings.length))]!.toFixed(2);
-  console.log(
-    `${name.padEnd(40)} ${(ITERATIONS / (total / 1000)).toFixed(0).padStart(6)} req/s  p50 ${at(0.5)} ms  p95 ${at(0.95)} ms`,
-  );
-}
 
 console.log(`device-status: ${ITERATIONS} sequential requests each, simulators over HTTP, Node ${process.version}`);
-await measure('GET /api/fitbitIsParticipantAuth/:id', () => admin.get(`/api/fitbitIsParticipantAuth/${participantId}`));
-await measure('GET /api/fitbitDevices/:id (provider call)', () => admin.get(`/api/fitbitDevices/${participantId}`));
-await measure('GET /api/participantConnections/:id', () => admin.get(`/api/participantConnections/${participantId}`));
+await measure('GET /api/fitbitIsParticipantAuth/:id', ITERATIONS, () => admin.get(`/api/fitbitIsParticipantAuth/${participantId}`));
+await measure('GET /api/fitbitDevices/:id (provider call)', ITERATIONS, () => admin.get(`/api/fitbitDevices/${participantId}`));
+await measure('GET /api/participantConnections/:id', ITERATIONS, () => admin.get(`/api/participantConnections/${participantId}`));
 
 const tokenCalls = countRequests(sims.googleHealth, '/token');
 const burstStarted = performance.now();
