@@ -105,7 +105,7 @@ export function StaffConsentActions({
           </Typography>
           {canEmail && (
             <Typography color="text.secondary">
-              Send consent email emails the participant a link to do it themselves; the link
+              Send consent link emails the participant a link to do it themselves; the link
               stays valid for {CONSENT_LINK_LIFETIME_HOURS} hours.
             </Typography>
           )}
@@ -132,7 +132,7 @@ export function StaffConsentActions({
                   sendEmail.isPending ? <CircularProgress size={18} color="inherit" /> : undefined
                 }
               >
-                Send consent email
+                Send consent link
               </Button>
             )}
           </Stack>

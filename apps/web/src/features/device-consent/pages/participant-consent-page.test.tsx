@@ -30,7 +30,7 @@ function open(path: string, options: OpenOptions = {}) {
 const pageReady = () => screen.findByTestId('participant-consent-page');
 const authorizeNow = () =>
   screen.getByRole('button', { name: 'Authorize now (participant present)' });
-const sendEmail = () => screen.getByRole('button', { name: 'Send consent email' });
+const sendEmail = () => screen.getByRole('button', { name: 'Send consent link' });
 const posted = (calls: ReturnType<typeof open>['calls']) =>
   writes(calls).map((call) => [call.url, call.body]);
 
@@ -139,7 +139,7 @@ describe('/DexcomParticipantConsent', () => {
   it('offers only authorising in person, for Dexcom', async () => {
     const { calls, assign } = open('/DexcomParticipantConsent');
     await pageReady();
-    expect(screen.queryByRole('button', { name: 'Send consent email' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Send consent link' })).toBeNull();
     fireEvent.click(authorizeNow());
 
     await waitFor(() => expect(assign).toHaveBeenCalledWith(PROVIDER_URL));
