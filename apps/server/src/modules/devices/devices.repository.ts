@@ -38,6 +38,18 @@ export type ConnectionWithParticipant = ConnectionRow & {
   trialNumber: string;
 };
 
+/** The participant columns device linking reads, with the team's and trial's names. */
+const linkableColumns = {
+  id: participants.id,
+  teamId: participants.teamId,
+  trialId: participants.trialId,
+  participantCode: participants.participantCode,
+  email: participants.email,
+  teamName: teams.teamName,
+  trialName: trials.trialName,
+  trialNumber: trials.trialNumber,
+};
+
 const connectionColumns = {
   connection: participantDevices,
   brand: globalDeviceCatalog.manufacturer,
@@ -59,16 +71,7 @@ export function createDevicesRepository(db: Db) {
     /** A participant by id alone (public consent and callback flows; callers check the team). */
     async findParticipant(q: DbOrTx, participantId: number): Promise<LinkableParticipant | undefined> {
       const [row] = await q
-        .select({
-          id: participants.id,
-          teamId: participants.teamId,
-          trialId: participants.trialId,
-          participantCode: participants.participantCode,
-          email: participants.email,
-          teamName: teams.teamName,
-          trialName: trials.trialName,
-          trialNumber: trials.trialNumber,
-        })
+        .select(linkableColumns)
         .from(participants)
         .innerJoin(teams, eq(teams.id, participants.teamId))
         .innerJoin(trials, eq(trials.id, participants.trialId))
@@ -79,16 +82,7 @@ export function createDevicesRepository(db: Db) {
     /** The participant records that carry an email (participant portal). */
     async participantsWithEmail(email: string): Promise<LinkableParticipant[]> {
       return db
-        .select({
-          id: participants.id,
-          teamId: participants.teamId,
-          trialId: participants.trialId,
-          participantCode: participants.participantCode,
-          email: participants.email,
-          teamName: teams.teamName,
-          trialName: trials.trialName,
-          trialNumber: trials.trialNumber,
-        })
+        .select(linkableColumns)
         .from(participants)
         .innerJoin(teams, eq(teams.id, participants.teamId))
         .innerJoin(trials, eq(trials.id, participants.trialId))
