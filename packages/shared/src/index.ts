@@ -8,3 +8,4 @@ export * from './trials/trials.schemas';
 export * from './teams/teams.schemas';
 export * from './participants/participants.schemas';
 export * from './devices/devices.schemas';
+export * from './paging';

@@ -15,3 +15,4 @@ export {
   type PersistedTableState,
 } from './use-persisted-table-state';
 export { rememberOpenedRow, useOpenedRow } from './use-opened-row';
+export { fetchListPage, serverTableOptions, useServerList } from './use-server-list';

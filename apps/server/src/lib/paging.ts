@@ -1,0 +1,112 @@
+import { asc, desc, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
+import type { ListQuery, Paged } from '@trialpulse/shared';
+
+/**
+ * Server-side paging, sorting and global filter for list calls (decision 0040): one query
+ * answers the page and the number of rows the filter keeps (`count(*) over()` on each row
+ * of the page), so a list call costs one round trip whatever the page.
+ *
+ * ```ts
+ * const page = await selectPage(query, trialList, (filter) =>
+ *   db.select({ ...columns, total: totalRows }).from(trials)
+ *     .where(and(eq(trials.teamId, teamId), filter)).$dynamic());
+ * return listAnswer(query, page, presentTrial);
+ * ```
+ */
+
+/** Select it as `total`: the number of rows the WHERE keeps, before LIMIT/OFFSET. */
+export const totalRows = sql<number>`count(*) over()`.mapWith(Number);
+
+/** How one list sorts and searches: which column ids sort by what, which columns the filter reads. */
+export type ListDefinition<TSort extends string> = {
+  /** Column id (as `sortBy` names it) → the SQL it sorts by. */
+  sortable: Record<TSort, SQLWrapper>;
+  /** The columns the global filter searches (cast to text, so numbers and dates work too). */
+  searchable: readonly SQLWrapper[];
+  /**
+   * The list's own order, and after a chosen sort the tie-break that keeps pages stable:
+   * end it with a unique column (the id).
+   */
+  defaultOrder: readonly SQL[];
+};
+
+/** Identity with checking: keeps the sortable ids as a literal type for `listQuerySchema`. */
+export function defineList<TSort extends string>(definition: ListDefinition<TSort>) {
+  return definition;
+}
+
+/** Sorts text case-insensitively, as the web tables did before sorting moved to the server. */
+export const textSort = (column: SQLWrapper): SQL => sql`lower(${column})`;
+
+/**
+ * The global filter as a WHERE condition: any of the columns contains the text,
+ * case-insensitively; LIKE wildcards in the text match themselves. `undefined` for no text.
+ */
+export function containsCondition(text: string, columns: readonly SQLWrapper[]): SQL | undefined {
+  const needle = text.trim();
+  if (needle === '' || columns.length === 0) return undefined;
+  const pattern = `%${needle.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  return or(...columns.map((column) => sql`(${column})::text ILIKE ${pattern}`));
+}
+
+/** The ORDER BY of a list query: the chosen column first, then the list's own order. */
+export function orderOf<TSort extends string>(
+  query: ListQuery<TSort>,
+  definition: ListDefinition<TSort>,
+): SQL[] {
+  if (!query.sort) return [...definition.defaultOrder];
+  const column = definition.sortable[query.sort.by];
+  return [query.sort.desc ? desc(column) : asc(column), ...definition.defaultOrder];
+}
+
+type RowOf<TSelect extends PgSelect> = Awaited<TSelect>[number];
+
+/**
+ * Runs a list query with the page, sort and filter of `query` and answers the rows with the
+ * total. `build(filter)` makes the list's query as `$dynamic()`, selecting `total: totalRows`
+ * and putting `filter` into its WHERE (`and(scope, filter)`); it must not order or limit.
+ * Without a page (`query.page === null`) every row comes back, as the spec's calls answer.
+ *
+ * A page past the end has no row to carry the total; only then a second, one-row query
+ * reads it, so a table that asks for a page beyond the last still learns how many rows exist.
+ */
+export async function selectPage<TSort extends string, TSelect extends PgSelect>(
+  query: ListQuery<TSort>,
+  definition: ListDefinition<TSort>,
+  build: (filter: SQL | undefined) => TSelect,
+): Promise<Paged<RowOf<TSelect>>> {
+  const filter = containsCondition(query.filter, definition.searchable);
+  const ordered = build(filter).orderBy(...orderOf(query, definition));
+  if (!query.page) {
+    const rows = (await ordered) as RowOf<TSelect>[];
+    return { rows, total: rows.length };
+  }
+  const { index, size } = query.page;
+  const rows = (await ordered.limit(size).offset(index * size)) as RowOf<TSelect>[];
+  if (rows.length > 0) return { rows, total: totalOf(rows[0]) };
+  if (index === 0) return { rows, total: 0 };
+  const [first] = (await build(filter).limit(1)) as RowOf<TSelect>[];
+  return { rows, total: first === undefined ? 0 : totalOf(first) };
+}
+
+function totalOf(row: unknown): number {
+  const total = (row as { total?: unknown }).total;
+  if (typeof total !== 'number') {
+    throw new Error('selectPage: the list query must select `total: totalRows`');
+  }
+  return total;
+}
+
+/**
+ * What a list route answers: the spec's whole-list array without paging parameters, the
+ * page with the total with them. `present` turns a row into the answer's shape.
+ */
+export function listAnswer<TRow, TOut>(
+  query: ListQuery<string>,
+  page: Paged<TRow>,
+  present: (row: TRow) => TOut,
+): TOut[] | Paged<TOut> {
+  const rows = page.rows.map(present);
+  return query.page ? { rows, total: page.total } : rows;
+}
