@@ -17,7 +17,9 @@ const TENANT_TABLES = [
   'participant_devices',
   'device_metric_settings',
   'team_device_data_storage_settings',
-  'device_data_points',
+  'sync_runs',
+  'sync_cursors',
+  'sync_states',
   'fitbit_weekly_summaries',
   'export_jobs',
 ];

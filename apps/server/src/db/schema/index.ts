@@ -9,3 +9,4 @@ export * from './metrics';
 export * from './exports';
 export * from './audit';
 export * from './mail';
+export * from './sync';

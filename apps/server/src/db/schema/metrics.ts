@@ -1,19 +1,17 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
   boolean,
   check,
   doublePrecision,
   foreignKey,
   index,
   integer,
-  jsonb,
   pgTable,
   text,
   unique,
 } from 'drizzle-orm/pg-core';
-import { createdAt, identityId, timestamptz, updatedAt } from './columns';
-import { participantDevices, teamSupportedDevices } from './devices';
+import { createdAt, identityId, updatedAt } from './columns';
+import { teamSupportedDevices } from './devices';
 import { participants } from './participants';
 import { teams } from './teams';
 
@@ -121,51 +119,6 @@ export const teamDeviceDataStorageSettings = pgTable(
       foreignColumns: [teamSupportedDevices.id, teamSupportedDevices.teamId],
     }).onDelete('cascade'),
     check('team_device_data_storage_settings_retention_days_min', sql`${t.retentionDays} >= 1`),
-  ],
-);
-
-/**
- * Synced device data, one row per (participant, metric, instant); sync upserts on that key
- * so re-running a sync never duplicates. Scalar readings go to `value`, structured records
- * (sleep stages, Dexcom events) to `value_json`.
- */
-export const deviceDataPoints = pgTable(
-  'device_data_points',
-  {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    teamId: integer('team_id')
-      .notNull()
-      .references(() => teams.id, { onDelete: 'restrict' }),
-    participantId: integer('participant_id').notNull(),
-    participantDeviceId: integer('participant_device_id').references(() => participantDevices.id, {
-      onDelete: 'set null',
-    }),
-    metricKey: text('metric_key').notNull(),
-    recordedAt: timestamptz('recorded_at').notNull(),
-    value: doublePrecision('value'),
-    valueJson: jsonb('value_json'),
-    units: text('units'),
-    syncedAt: timestamptz('synced_at').notNull().defaultNow(),
-  },
-  (t) => [
-    unique('device_data_points_participant_metric_time_unique').on(
-      t.participantId,
-      t.metricKey,
-      t.recordedAt,
-    ),
-    // Retention purge and per-team reads: team, metric, time range.
-    index('device_data_points_team_metric_time_idx').on(t.teamId, t.metricKey, t.recordedAt),
-    index('device_data_points_participant_team_idx').on(t.participantId, t.teamId),
-    index('device_data_points_participant_device_id_idx').on(t.participantDeviceId),
-    foreignKey({
-      name: 'device_data_points_participant_fk',
-      columns: [t.participantId, t.teamId],
-      foreignColumns: [participants.id, participants.teamId],
-    }).onDelete('cascade'),
-    check(
-      'device_data_points_has_value',
-      sql`${t.value} IS NOT NULL OR ${t.valueJson} IS NOT NULL`,
-    ),
   ],
 );
 

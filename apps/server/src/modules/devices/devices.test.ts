@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEVICE_ERROR_REASONS, DEVICE_MESSAGES, type DeviceBrandName } from '@trialpulse/shared';
-import { deviceDataPoints, globalDeviceCatalog, participantDevices } from '../../db/schema';
+import { deviceReadings, globalDeviceCatalog, participantDevices } from '../../db/schema';
 import { createManualClock } from '../../lib/clock';
 import { decryptSecret } from '../../lib/crypto';
 import { startAllSimulators, type AllSimulators } from '../../simulators';
@@ -9,6 +9,7 @@ import { submitConsent } from '../../simulators/common/consent-driver';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { createStaffUser, createTeam, type TestClient, type TestUser } from '../../test/fixtures';
 import { startTestSmtpServer, type TestSmtpServer } from '../mail/test-support';
+import { readingsServiceFor } from '../sync/test-support';
 import { addParticipant, createTrial } from '../participants/test-support';
 import { auditSince, lastAuditId, signIn } from '../trials/test-support';
 import { clearFaults, countRequests, injectFault } from './core/test-support';
@@ -329,14 +330,17 @@ describe('token lifecycle', () => {
   it('invalid_grant marks the connection as needing re-consent and keeps its data', async () => {
     const participant = await linked('Fitbit');
     const [row] = await connectionRow(db(), participant.id);
-    await db().insert(deviceDataPoints).values({
-      teamId,
-      participantId: participant.id,
-      participantDeviceId: row!.id,
-      metricKey: 'steps',
-      recordedAt: new Date('2026-11-01T00:00:00Z'),
-      value: 8123,
-    });
+    await readingsServiceFor(db()).store([
+      {
+        teamId,
+        participantId: participant.id,
+        brand: 'Fitbit',
+        upstream: row!.upstream,
+        metricKey: 'steps',
+        recordedAt: new Date('2026-11-01T00:00:00Z'),
+        value: 8123,
+      },
+    ]);
     await injectFault(sims.googleHealth.baseUrl, { kind: 'invalid-grant', target: 'token' });
     const before = await lastAuditId(db());
     const refreshed = await user.post('/api/fitbitRefreshToken', { id: participant.id });
@@ -347,7 +351,7 @@ describe('token lifecycle', () => {
     expect(isAuth.json()).toEqual({ message: 'not found', status: 'needs_reconsent', upstream: 'google-health' });
     const [after] = await connectionRow(db(), participant.id);
     expect(after).toMatchObject({ needsReconsent: true, accessTokenEncrypted: null, refreshTokenEncrypted: null });
-    const points = await db().select().from(deviceDataPoints).where(eq(deviceDataPoints.participantId, participant.id));
+    const points = await db().select().from(deviceReadings).where(eq(deviceReadings.participantId, participant.id));
     expect(points).toHaveLength(1);
     expect((await auditSince(db(), before)).map((r) => r.action)).toContain('device.connection.needs_reconsent');
 

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
-  deviceDataPoints,
+  deviceReadings,
   globalDeviceCatalog,
   participantDevices,
   participants,
@@ -151,11 +151,11 @@ export function createParticipantsRepository(db: Db) {
         );
       const [points] = await tx
         .select({ n: count() })
-        .from(deviceDataPoints)
+        .from(deviceReadings)
         .where(
           and(
-            eq(deviceDataPoints.participantId, participantId),
-            eq(deviceDataPoints.teamId, teamId),
+            eq(deviceReadings.participantId, participantId),
+            eq(deviceReadings.teamId, teamId),
           ),
         );
       return { deviceConnections: connections?.n ?? 0, deviceDataPoints: points?.n ?? 0 };

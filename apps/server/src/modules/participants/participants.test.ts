@@ -9,7 +9,7 @@ import {
   participantSchema,
 } from '@trialpulse/shared';
 import {
-  deviceDataPoints,
+  deviceReadings,
   globalDeviceCatalog,
   participantDevices,
   participants,
@@ -18,6 +18,7 @@ import {
   teams,
 } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { readingsServiceFor } from '../sync/test-support';
 import { createStaffUser, createTeam, type TestClient, type TestUser } from '../../test/fixtures';
 import { auditSince, lastAuditId, participantCount, signIn } from '../trials/test-support';
 import {
@@ -575,18 +576,17 @@ describe('deleting a participant', () => {
         authorizationStatus: 'authorized',
       })
       .returning();
-    await db()
-      .insert(deviceDataPoints)
-      .values(
-        [1, 2, 3].map((day) => ({
-          teamId,
-          participantId,
-          participantDeviceId: connection!.id,
-          metricKey: 'steps',
-          recordedAt: new Date(Date.UTC(2026, 0, day)),
-          value: 1000 * day,
-        })),
-      );
+    await readingsServiceFor(db()).store(
+      [1, 2, 3].map((day) => ({
+        teamId,
+        participantId,
+        brand: 'Fitbit' as const,
+        upstream: connection!.upstream,
+        metricKey: 'steps',
+        recordedAt: new Date(Date.UTC(2026, 0, day)),
+        value: 1000 * day,
+      })),
+    );
     const countBefore = (await teamRow(db(), teamId)).actualNumOfParticipants;
     const mark = await lastAuditId(db());
 
@@ -603,8 +603,8 @@ describe('deleting a participant', () => {
     expect(
       await db()
         .select()
-        .from(deviceDataPoints)
-        .where(eq(deviceDataPoints.participantId, participantId)),
+        .from(deviceReadings)
+        .where(eq(deviceReadings.participantId, participantId)),
     ).toEqual([]);
     expect(await participantRow(db(), keep.participantId)).toBeDefined();
     expect((await teamRow(db(), teamId)).actualNumOfParticipants).toBe(countBefore - 1);

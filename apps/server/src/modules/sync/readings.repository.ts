@@ -1,0 +1,241 @@
+import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { deviceReadings, type DeviceBrand, type DeviceUpstream } from '../../db/schema';
+import type { DbOrTx } from '../../lib/audit';
+
+/** One reading to store; values in the metric catalog's units (see db/schema/sync.ts). */
+export type ReadingInput = {
+  participantId: number;
+  teamId: number;
+  brand: DeviceBrand;
+  metricKey: string;
+  recordedAt: Date;
+  endAt?: Date | null;
+  utcOffsetMinutes?: number | null;
+  value?: number | null;
+  valueJson?: unknown;
+  upstream: DeviceUpstream;
+  dataSource?: string | null;
+};
+
+export type StoredReading = typeof deviceReadings.$inferSelect;
+
+export type ReadingsQuery = {
+  teamId: number;
+  participantId: number;
+  /** Omitted: every metric. */
+  metricKeys?: readonly string[];
+  /** Omitted: every brand. */
+  brand?: DeviceBrand;
+  /** Inclusive. */
+  from: Date;
+  /** Exclusive. */
+  to: Date;
+};
+
+export type UpsertCounts = { inserted: number; updated: number };
+
+/** Rows per statement of the write path; the service splits larger inputs. */
+export const UPSERT_BATCH_SIZE = 5_000;
+
+/** One calendar month (UTC) per partition; the first instant of each month a batch touches. */
+export function monthsOf(instants: Iterable<Date>): Date[] {
+  const months = new Set<number>();
+  for (const instant of instants) {
+    months.add(Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth(), 1));
+  }
+  return [...months].sort((a, b) => a - b).map((ms) => new Date(ms));
+}
+
+/**
+ * The only code that touches `device_readings`. The write path is one statement per batch:
+ * the batch travels as one JSON parameter that `json_to_recordset` turns into the staging
+ * relation, and one `INSERT … SELECT … ON CONFLICT DO UPDATE` merges it (decision 0035).
+ * Unchanged rows are not rewritten, so re-syncing a window writes nothing.
+ */
+export function createReadingsRepository(db: Db) {
+  /** Months whose partition this process has already seen to exist. */
+  const knownMonths = new Set<number>();
+
+  return {
+    db,
+    transaction: db.transaction.bind(db),
+
+    /**
+     * Creates the monthly partitions the instants fall in, when missing. Runs in its own
+     * short transaction (never inside the caller's: on PGlite that would wait on itself),
+     * so call it before opening the transaction that writes.
+     */
+    async ensurePartitions(instants: Iterable<Date>): Promise<void> {
+      const missing = monthsOf(instants).filter((month) => !knownMonths.has(month.getTime()));
+      if (missing.length === 0) return;
+      // One call per run of consecutive months: a backfill over a year is one call.
+      for (const [first, last] of consecutiveRuns(missing)) {
+        await db.execute(
+          sql`select device_readings_ensure_partitions(${first.toISOString()}::timestamptz, ${last.toISOString()}::timestamptz)`,
+        );
+        for (let month = first; month <= last; month = nextMonth(month)) knownMonths.add(month.getTime());
+      }
+    },
+
+    /** Forgets the partitions seen (after the purge dropped some). */
+    forgetPartitions(): void {
+      knownMonths.clear();
+    },
+
+    /**
+     * Merges at most UPSERT_BATCH_SIZE rows in one statement. Rows must be unique on the
+     * key (the service de-duplicates) and their partitions must exist (`ensurePartitions`).
+     */
+    async upsertBatch(tx: DbOrTx, rows: readonly ReadingInput[], syncRunId: number | null): Promise<UpsertCounts> {
+      if (rows.length === 0) return { inserted: 0, updated: 0 };
+      const payload = JSON.stringify(
+        rows.map((row) => ({
+          p: row.participantId,
+          t: row.teamId,
+          m: row.metricKey,
+          at: row.recordedAt.toISOString(),
+          b: row.brand,
+          e: row.endAt ? row.endAt.toISOString() : null,
+          o: row.utcOffsetMinutes ?? null,
+          v: row.value ?? null,
+          j: row.valueJson ?? null,
+          u: row.upstream,
+          s: row.dataSource ?? null,
+        })),
+      );
+      // `existing` and `written` see the same snapshot, so existing = keys already stored
+      // before this statement; RETURNING xmax is not allowed on a partitioned table.
+      const result = await tx.execute<{ existing: number; written: number }>(sql`
+        with input as (
+          select * from json_to_recordset(${payload}::json) as r(
+            p integer, t integer, m text, at timestamptz, b device_brand, e timestamptz,
+            o smallint, v double precision, j jsonb, u text, s text
+          )
+        ),
+        existing as (
+          select count(*)::int as n from input r
+          join device_readings d
+            on d.participant_id = r.p and d.team_id = r.t and d.metric_key = r.m
+           and d.recorded_at = r.at and d.brand = r.b
+        ),
+        written as (
+          insert into device_readings as d (
+            participant_id, team_id, metric_key, recorded_at, brand, end_at, utc_offset_minutes,
+            value, value_json, upstream, data_source, sync_run_id, synced_at
+          )
+          select r.p, r.t, r.m, r.at, r.b, r.e, r.o, r.v, r.j, r.u, r.s, ${syncRunId}::bigint, now()
+          from input r
+          on conflict (participant_id, team_id, metric_key, recorded_at, brand) do update set
+            end_at = excluded.end_at,
+            utc_offset_minutes = excluded.utc_offset_minutes,
+            value = excluded.value,
+            value_json = excluded.value_json,
+            upstream = excluded.upstream,
+            data_source = excluded.data_source,
+            sync_run_id = excluded.sync_run_id,
+            synced_at = excluded.synced_at
+          where (d.end_at, d.utc_offset_minutes, d.value, d.value_json, d.upstream, d.data_source)
+            is distinct from
+            (excluded.end_at, excluded.utc_offset_minutes, excluded.value, excluded.value_json, excluded.upstream, excluded.data_source)
+          returning 1
+        )
+        select (select n from existing) as existing, (select count(*)::int from written) as written`);
+      const counts = result.rows[0];
+      const existing = Number(counts?.existing ?? 0);
+      const written = Number(counts?.written ?? 0);
+      // Clamped: a concurrent writer of the same keys can skew the snapshot's arithmetic.
+      const inserted = Math.max(0, rows.length - existing);
+      return { inserted, updated: Math.max(0, written - inserted) };
+    },
+
+    /** Readings of a participant in [from, to), by metric then time; at most `limit` rows. */
+    async read(query: ReadingsQuery, options: { limit?: number; after?: ReadingKey } = {}): Promise<StoredReading[]> {
+      const conditions: SQL[] = [
+        eq(deviceReadings.participantId, query.participantId),
+        eq(deviceReadings.teamId, query.teamId),
+        gte(deviceReadings.recordedAt, query.from),
+        lt(deviceReadings.recordedAt, query.to),
+      ];
+      if (query.metricKeys) {
+        if (query.metricKeys.length === 0) return [];
+        conditions.push(inArray(deviceReadings.metricKey, [...query.metricKeys]));
+      }
+      if (query.brand) conditions.push(eq(deviceReadings.brand, query.brand));
+      const after = options.after;
+      if (after) {
+        // Keyset position: a row comparison in the primary key's order after its prefix.
+        conditions.push(
+          sql`(${deviceReadings.metricKey}, ${deviceReadings.recordedAt}, ${deviceReadings.brand}) > (${after.metricKey}, ${after.recordedAt.toISOString()}::timestamptz, ${after.brand}::device_brand)`,
+        );
+      }
+      const statement = db
+        .select()
+        .from(deviceReadings)
+        .where(and(...conditions))
+        .orderBy(asc(deviceReadings.metricKey), asc(deviceReadings.recordedAt), asc(deviceReadings.brand));
+      return options.limit ? statement.limit(options.limit) : statement;
+    },
+
+    /** Per metric (and brand): rows stored, earliest and latest reading. */
+    async stats(teamId: number, participantId: number, brand?: DeviceBrand) {
+      const rows = await db
+        .select({
+          metricKey: deviceReadings.metricKey,
+          brand: deviceReadings.brand,
+          rows: sql<number>`count(*)::int`,
+          earliest: sql<Date>`min(${deviceReadings.recordedAt})`.mapWith(deviceReadings.recordedAt),
+          latest: sql<Date>`max(${deviceReadings.recordedAt})`.mapWith(deviceReadings.recordedAt),
+        })
+        .from(deviceReadings)
+        .where(
+          and(
+            eq(deviceReadings.participantId, participantId),
+            eq(deviceReadings.teamId, teamId),
+            brand ? eq(deviceReadings.brand, brand) : undefined,
+          ),
+        )
+        .groupBy(deviceReadings.metricKey, deviceReadings.brand)
+        .orderBy(asc(deviceReadings.metricKey), asc(deviceReadings.brand));
+      return rows.map((row) => ({ ...row, rows: Number(row.rows) }));
+    },
+
+    /** The latest reading instant per participant of a team and brand (trial page badge). */
+    async latestByParticipant(teamId: number, participantIds: readonly number[], brand?: DeviceBrand) {
+      if (participantIds.length === 0) return [];
+      return db
+        .select({
+          participantId: deviceReadings.participantId,
+          latest: sql<Date>`max(${deviceReadings.recordedAt})`.mapWith(deviceReadings.recordedAt),
+        })
+        .from(deviceReadings)
+        .where(
+          and(
+            inArray(deviceReadings.participantId, [...participantIds]),
+            eq(deviceReadings.teamId, teamId),
+            brand ? eq(deviceReadings.brand, brand) : undefined,
+          ),
+        )
+        .groupBy(deviceReadings.participantId);
+    },
+  };
+}
+
+/** Where a keyset-paged read stopped. */
+export type ReadingKey = Pick<StoredReading, 'metricKey' | 'recordedAt' | 'brand'>;
+
+export type ReadingsRepository = ReturnType<typeof createReadingsRepository>;
+
+function nextMonth(month: Date): Date {
+  return new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1));
+}
+
+function consecutiveRuns(months: readonly Date[]): [Date, Date][] {
+  const runs: [Date, Date][] = [];
+  for (const month of months) {
+    const run = runs.at(-1);
+    if (run && nextMonth(run[1]).getTime() === month.getTime()) run[1] = month;
+    else runs.push([month, month]);
+  }
+  return runs;
+}

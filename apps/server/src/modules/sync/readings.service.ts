@@ -1,0 +1,165 @@
+import type { DeviceBrand } from '../../db/schema';
+import type { DbOrTx } from '../../lib/audit';
+import {
+  UPSERT_BATCH_SIZE,
+  type ReadingInput,
+  type ReadingsQuery,
+  type ReadingsRepository,
+  type StoredReading,
+  type UpsertCounts,
+} from './readings.repository';
+import type { SyncRepository } from './sync.repository';
+
+export type { ReadingInput, ReadingsQuery, StoredReading, UpsertCounts };
+
+/** What sync has fetched for a participant's metric: every reading in [from, until). */
+export type SyncCoverage = { from: Date; until: Date };
+
+/** Readings this far before the first reading of the supported range are refused (bad provider data). */
+const EARLIEST_ACCEPTED = Date.UTC(2000, 0, 1);
+/** Readings further than this in the future are refused (a device with a wrong clock). */
+const FUTURE_TOLERANCE_MS = 2 * 24 * 60 * 60 * 1000;
+/** Default freshness a caller accepts from `covers` (twice the 15-minute intraday cycle, plus a margin). */
+export const DEFAULT_COVERAGE_STALENESS_MS = 60 * 60 * 1000;
+
+/**
+ * Stored device readings: the one way other modules read them (data views, exports,
+ * completeness, weekly summary) and the sync's write path. Callers check access first
+ * (the access module); every read here is scoped by team and participant.
+ */
+export function createReadingsService(deps: {
+  readings: ReadingsRepository;
+  sync: SyncRepository;
+  now?: () => Date;
+}) {
+  const { readings, sync } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  return {
+    /**
+     * Readings of a participant in [from, to), ordered by metric, time, brand. For ranges
+     * that may hold many rows (a year of heart rate) use `iterate`.
+     */
+    read(query: ReadingsQuery, options: { limit?: number } = {}): Promise<StoredReading[]> {
+      return readings.read(query, options);
+    },
+
+    /**
+     * The same readings in pages of `pageSize` (keyset paging on the primary key), for
+     * exports and aggregates that must not hold a year of heart rate in memory.
+     */
+    async *iterate(query: ReadingsQuery, options: { pageSize?: number } = {}): AsyncGenerator<StoredReading[]> {
+      const pageSize = options.pageSize ?? 10_000;
+      let after: StoredReading | undefined;
+      for (;;) {
+        const page = await readings.read(query, { limit: pageSize, ...(after && { after }) });
+        if (page.length === 0) return;
+        yield page;
+        if (page.length < pageSize) return;
+        after = page.at(-1);
+      }
+    },
+
+    /** Per metric and brand: rows stored, earliest and latest reading. */
+    stats(teamId: number, participantId: number, brand?: DeviceBrand) {
+      return readings.stats(teamId, participantId, brand);
+    },
+
+    /** The latest reading per participant (for "last data N days ago"). */
+    latestByParticipant(teamId: number, participantIds: readonly number[], brand?: DeviceBrand) {
+      return readings.latestByParticipant(teamId, participantIds, brand);
+    },
+
+    /**
+     * What sync has fetched for the participant's metric of a brand, or null when it has
+     * not fetched anything yet. Over several connections of the brand, the widest.
+     */
+    async coverage(teamId: number, participantId: number, brand: DeviceBrand, metricKey: string): Promise<SyncCoverage | null> {
+      const cursors = await sync.cursorsOf(teamId, participantId, brand, metricKey);
+      let best: SyncCoverage | null = null;
+      for (const cursor of cursors) {
+        if (!cursor.syncedUntil || cursor.syncedUntil <= cursor.backfillFrom) continue;
+        const span = { from: cursor.backfillFrom, until: cursor.syncedUntil };
+        if (!best || span.until.getTime() - span.from.getTime() > best.until.getTime() - best.from.getTime()) best = span;
+      }
+      return best;
+    },
+
+    /**
+     * Whether stored readings answer a query for [from, to): sync has fetched from `from`
+     * on, and up to `to` (or up to now, when `to` is later) less the staleness the caller
+     * accepts. Callers that answer false fetch from the provider instead.
+     */
+    async covers(
+      range: { teamId: number; participantId: number; brand: DeviceBrand; metricKey: string; from: Date; to: Date },
+      options: { stalenessMs?: number } = {},
+    ): Promise<boolean> {
+      const coverage = await this.coverage(range.teamId, range.participantId, range.brand, range.metricKey);
+      if (!coverage) return false;
+      const needUntil = Math.min(range.to.getTime(), now().getTime()) - (options.stalenessMs ?? DEFAULT_COVERAGE_STALENESS_MS);
+      return coverage.from.getTime() <= range.from.getTime() && coverage.until.getTime() >= needUntil;
+    },
+
+    /**
+     * The sync's write path: de-duplicates on the key (last one wins), drops readings with
+     * impossible instants, creates missing partitions, then merges in batches of
+     * UPSERT_BATCH_SIZE inside one transaction, in which `within` also runs (the cursor
+     * moves with the rows it covers, so a crash never leaves one without the other).
+     */
+    async store(
+      rows: readonly ReadingInput[],
+      options: { syncRunId?: number | null; within?: (tx: DbOrTx, counts: UpsertCounts) => Promise<void> } = {},
+    ): Promise<UpsertCounts & { rejected: number }> {
+      const latestAccepted = now().getTime() + FUTURE_TOLERANCE_MS;
+      const unique = new Map<string, ReadingInput>();
+      let rejected = 0;
+      for (const row of rows) {
+        const at = row.recordedAt.getTime();
+        if (!Number.isFinite(at) || at < EARLIEST_ACCEPTED || at > latestAccepted) {
+          rejected += 1;
+          continue;
+        }
+        if ((row.value === null || row.value === undefined || !Number.isFinite(row.value)) && (row.valueJson === null || row.valueJson === undefined)) {
+          rejected += 1;
+          continue;
+        }
+        unique.set(`${row.participantId}|${row.teamId}|${row.metricKey}|${at}|${row.brand}`, row);
+      }
+      const batch = [...unique.values()];
+      const write = async () => {
+        await readings.ensurePartitions(batch.map((row) => row.recordedAt));
+        return readings.transaction(async (tx) => {
+          const counts: UpsertCounts = { inserted: 0, updated: 0 };
+          for (let start = 0; start < batch.length; start += UPSERT_BATCH_SIZE) {
+            const part = await readings.upsertBatch(tx, batch.slice(start, start + UPSERT_BATCH_SIZE), options.syncRunId ?? null);
+            counts.inserted += part.inserted;
+            counts.updated += part.updated;
+          }
+          if (options.within) await options.within(tx, counts);
+          return counts;
+        });
+      };
+      try {
+        return { ...(await write()), rejected };
+      } catch (error) {
+        // Another process's purge dropped a partition this process still believed in.
+        if (!isMissingPartition(error)) throw error;
+        readings.forgetPartitions();
+        return { ...(await write()), rejected };
+      }
+    },
+  };
+}
+
+export type ReadingsService = ReturnType<typeof createReadingsService>;
+
+/** SQLSTATE 23514 "no partition of relation … found for row". */
+function isMissingPartition(error: unknown): boolean {
+  let current: unknown = error;
+  while (current && typeof current === 'object') {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (code === '23514' && typeof message === 'string' && message.includes('no partition')) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
