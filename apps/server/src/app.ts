@@ -21,31 +21,21 @@ import { errorHandlerPlugin } from './plugins/error-handler';
 import { webAppPlugin } from './plugins/web-app';
 import { systemRoutes } from './modules/system/system.routes';
 import { mailPlugin } from './modules/mail/mail.plugin';
-import { humanCheckPlugin } from './modules/human-check/human-check.plugin';
+import { humanCheckRoutes } from './modules/human-check/human-check.routes';
 import { contactRoutes } from './modules/contact/contact.routes';
 import { authGuardPlugin } from './modules/auth/auth.guard';
-import { createAuthRepository } from './modules/auth/auth.repository';
 import { authRoutes } from './modules/auth/auth.routes';
-import { createAuthService } from './modules/auth/auth.service';
 import { passwordRoutes } from './modules/passwords/passwords.routes';
 import { signupRoutes } from './modules/signup/signup.routes';
 import { participantAccountRoutes } from './modules/participant-accounts/participant-accounts.routes';
-import { createSfaRepository } from './modules/sfa/sfa.repository';
 import { sfaRoutes } from './modules/sfa/sfa.routes';
-import { createSfaService, initialAuthStatusFrom } from './modules/sfa/sfa.service';
 import { teamsRoutes } from './modules/teams/teams.routes';
 import { trialsRoutes } from './modules/trials/trials.routes';
 import { teamAdminRoutes } from './modules/team-admin/team-admin.routes';
 import { participantsRoutes } from './modules/participants/participants.routes';
-import { createParticipantsRepository } from './modules/participants/participants.repository';
-import { createParticipantsService } from './modules/participants/participants.service';
 import { devicesRoutes } from './modules/devices/devices.routes';
-import { createDevicesRepository } from './modules/devices/devices.repository';
-import { createDevicesService } from './modules/devices/devices.service';
-import { createDeviceConnectionsService } from './modules/devices/device-connections.service';
-import { createDeviceLinkingService } from './modules/devices/device-linking.service';
-import { createProviderRegistry } from './modules/devices/core/provider-registry';
 import { providerSettingsFromConfig, type ProviderSettings } from './modules/devices/core/provider-settings';
+import { createServices } from './services';
 import { systemClock, type Clock } from './lib/clock';
 import { argon2Hasher, type PasswordHasher } from './lib/passwords';
 
@@ -140,71 +130,37 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
-  // Cross-cutting services other modules use: app.mail, app.humanCheck.
-  await app.register(mailPlugin, { config, database });
-  await app.register(humanCheckPlugin, { config });
-  const authRepository = createAuthRepository(database.db);
-  await app.register(authGuardPlugin, { repository: authRepository, appSecret: config.APP_SECRET, clock });
-  // The second factor decides the status a sign-in starts in (remembered device or not).
-  const sfaRepository = createSfaRepository(database.db);
-  const authService = createAuthService({
-    repository: authRepository,
+  // Every service is built once, in services.ts; the route plugins below receive them.
+  const services = createServices({
+    config,
+    database,
+    clock,
     hasher,
-    clock,
-    appSecret: config.APP_SECRET,
-    initialAuthStatus: initialAuthStatusFrom(sfaRepository, clock),
+    providers: deps.providers ?? providerSettingsFromConfig(config),
+    logger: app.log,
   });
-  const sfaService = createSfaService({
-    repository: sfaRepository,
-    authService,
-    mail: () => app.mail,
-    clock,
-    encryptionKey: config.TOKEN_ENCRYPTION_KEY,
-  });
+  const { humanCheck, mail } = services;
+  await app.register(mailPlugin, { mail, db: database.db, isDemo: config.isDemo });
+  await app.register(authGuardPlugin, { repository: services.sessions, appSecret: config.APP_SECRET, clock });
 
   await app.register(systemRoutes, { db: database.db });
-  await app.register(contactRoutes, { config, database });
-  await app.register(authRoutes, { service: authService, secureCookies });
-  await app.register(sfaRoutes, { service: sfaService, secureCookies });
-  const accountDeps = { config, database, clock, hasher, authService, secureCookies };
-  await app.register(passwordRoutes, accountDeps);
-  await app.register(signupRoutes, accountDeps);
-  await app.register(participantAccountRoutes, accountDeps);
-  const featureDeps = { config, database, clock };
-  await app.register(teamsRoutes, featureDeps);
-  await app.register(trialsRoutes, featureDeps);
-  await app.register(teamAdminRoutes, featureDeps);
-
-  // Device linking needs the participants service (visibility) and deleting a participant
-  // needs device linking (revoke first): the services are wired here, not in the routes.
-  const devicesRepository = createDevicesRepository(database.db);
-  const providers = createProviderRegistry(deps.providers ?? providerSettingsFromConfig(config), { clock });
-  const deviceConnections = createDeviceConnectionsService({
-    repository: devicesRepository,
-    providers,
-    clock,
-    encryptionKey: config.TOKEN_ENCRYPTION_KEY,
+  await app.register(humanCheckRoutes, { service: services.humanCheckService });
+  await app.register(contactRoutes, { service: services.contact, humanCheck });
+  await app.register(authRoutes, { service: services.auth, humanCheck, secureCookies });
+  await app.register(sfaRoutes, { service: services.sfa, secureCookies });
+  await app.register(passwordRoutes, { service: services.passwords, mail, humanCheck, secureCookies });
+  await app.register(signupRoutes, { service: services.signup, mail, humanCheck });
+  await app.register(participantAccountRoutes, {
+    service: services.participantAccounts,
+    mail,
+    humanCheck,
+    secureCookies,
   });
-  const participants = createParticipantsService({
-    repository: createParticipantsRepository(database.db),
-    beforeDelete: (teamId, participantId, meta) => devices.revokeBeforeDelete(teamId, participantId, meta),
-  });
-  const devices = createDevicesService({
-    repository: devicesRepository,
-    participants,
-    connections: deviceConnections,
-    clock,
-    linking: createDeviceLinkingService({
-      repository: devicesRepository,
-      providers,
-      clock,
-      encryptionKey: config.TOKEN_ENCRYPTION_KEY,
-      publicUrl: config.PUBLIC_URL.replace(/\/+$/, ''),
-      mail: () => app.mail,
-    }),
-  });
-  await app.register(participantsRoutes, { participants });
-  await app.register(devicesRoutes, { devices, clock });
+  await app.register(teamsRoutes, { service: services.teams });
+  await app.register(trialsRoutes, { trials: services.trials, trialUsers: services.trialUsers });
+  await app.register(teamAdminRoutes, { service: services.teamAdmin });
+  await app.register(participantsRoutes, { participants: services.participants });
+  await app.register(devicesRoutes, { devices: services.devices, clock });
 
   if (config.SERVE_WEB) await app.register(webAppPlugin, { distDir: config.WEB_DIST_DIR });
 

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config/env';
 import { openDatabase, runMigrations, type Database } from './db/client';
 import { DEMO_ACCOUNTS, seedDemoData } from './db/seed/demo-seed';
 import { startJobs } from './jobs/boss';
-import { jobDefinitionsFor } from './jobs/registry';
+import { jobDefinitions } from './jobs/registry';
 import { buildApp } from './app';
 import { providerSettingsFromConfig, simulatorEnvironment } from './modules/devices/core/provider-settings';
 import { createProviderRegistry } from './modules/devices/core/provider-registry';
@@ -66,7 +66,7 @@ async function main() {
   }
   const jobs =
     config.JOBS_ENABLED && config.PROCESS_ROLE !== 'web'
-      ? await startJobs({ database, logger: app?.log ?? console, schedule: true, jobs: jobDefinitionsFor(config) })
+      ? await startJobs({ database, logger: app?.log ?? console, schedule: true, jobs: jobDefinitions(config) })
       : undefined;
 
   installShutdown({ app, jobs, database, simulators });

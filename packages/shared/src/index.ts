@@ -1,4 +1,5 @@
 export * from './roles';
+export * from './permissions';
 export * from './auth-status';
 export * from './errors';
 export * from './limits';

@@ -1,22 +1,26 @@
-import { ADMINS, ALL_STAFF, EDITORS, SYS_ADMIN_ONLY, isRole, type Role } from './roles';
+import { can, rolesFor, type Action } from './permissions';
+import { isRole, type Role } from './roles';
 import { SFA_PAGE_BY_STATUS, type AuthStatus } from './auth-status';
 
 /**
  * The route table of the access spec §2 and the device-data spec §2: every client route
- * and the roles that may open it. `roles: null` marks a public route. The web router is
- * generated from this table and the server's role checks use the same role lists.
+ * and the action (permissions.ts) whose roles may open it. `action: null` marks a public
+ * route. The web router is generated from this table; the server guards the same actions.
  */
 export type RouteEntry = {
   path: string;
   title: string;
+  action: Action | null;
+  /** The roles of `action` (null: public). */
   roles: readonly Role[] | null;
 };
 
-const pub = (path: string, title: string): RouteEntry => ({ path, title, roles: null });
-const staff = (path: string, title: string, roles: readonly Role[]): RouteEntry => ({
+const pub = (path: string, title: string): RouteEntry => ({ path, title, action: null, roles: null });
+const staff = (path: string, title: string, action: Action): RouteEntry => ({
   path,
   title,
-  roles,
+  action,
+  roles: rolesFor(action),
 });
 
 export const ROUTES = [
@@ -38,51 +42,51 @@ export const ROUTES = [
   pub('/not-authorized', 'Not authorized'),
 
   // Every staff role
-  staff('/SFASetupPage', 'Set up second factor', ALL_STAFF),
-  staff('/SFAVerifyPage', 'Verify second factor', ALL_STAFF),
-  staff('/SFAValidatePage', 'Second factor', ALL_STAFF),
-  staff('/SFASendCodeViaMsgPage', 'Code by email', ALL_STAFF),
-  staff('/', 'Dashboard', ALL_STAFF),
-  staff('/UserTeams', 'My teams', ALL_STAFF),
-  staff('/Trials', 'Trials', ALL_STAFF),
-  staff('/TrialPage', 'Trial', ALL_STAFF),
-  staff('/FitbitParticipantDataPage', 'Fitbit participant data', ALL_STAFF),
-  staff('/ParticipantsDataPage', 'Participants data', ALL_STAFF),
-  staff('/FitbitParticipantOverview', 'Fitbit participant overview', ALL_STAFF),
-  staff('/ParticipantsPage', 'Participants', ALL_STAFF),
-  staff('/AddParticipantPage', 'Add participant', ALL_STAFF),
-  staff('/FitbitParticipantDataForm', 'Fitbit data form', ALL_STAFF),
-  staff('/FitbitParticipant1DayData', 'Fitbit one-day data', ALL_STAFF),
-  staff('/FitbitParticipantsDataPage', 'Fitbit participants data', ALL_STAFF),
+  staff('/SFASetupPage', 'Set up second factor', 'app.use'),
+  staff('/SFAVerifyPage', 'Verify second factor', 'app.use'),
+  staff('/SFAValidatePage', 'Second factor', 'app.use'),
+  staff('/SFASendCodeViaMsgPage', 'Code by email', 'app.use'),
+  staff('/', 'Dashboard', 'app.use'),
+  staff('/UserTeams', 'My teams', 'app.use'),
+  staff('/Trials', 'Trials', 'trial.view'),
+  staff('/TrialPage', 'Trial', 'trial.view'),
+  staff('/FitbitParticipantDataPage', 'Fitbit participant data', 'data.view'),
+  staff('/ParticipantsDataPage', 'Participants data', 'data.view'),
+  staff('/FitbitParticipantOverview', 'Fitbit participant overview', 'data.view'),
+  staff('/ParticipantsPage', 'Participants', 'participant.view'),
+  staff('/AddParticipantPage', 'Add participant', 'participant.view'),
+  staff('/FitbitParticipantDataForm', 'Fitbit data form', 'data.view'),
+  staff('/FitbitParticipant1DayData', 'Fitbit one-day data', 'data.view'),
+  staff('/FitbitParticipantsDataPage', 'Fitbit participants data', 'data.view'),
   // Named in device-data §2 as the Omron sibling of /FitbitParticipantsDataPage; not in the
   // route table, so it gets the same roles as its sibling (docs/decisions/0003).
-  staff('/OmronParticipantsDataPage', 'Omron participants data', ALL_STAFF),
-  staff('/OmronParticipantDataPage', 'Omron participant data', ALL_STAFF),
-  staff('/ParticipantDataPage', 'Participant data', ALL_STAFF),
-  staff('/ParticipantOverview', 'Participant overview', ALL_STAFF),
-  staff('/OmronParticipantOverview', 'Omron participant overview', ALL_STAFF),
-  staff('/ChangePwdReqPage', 'Change password', ALL_STAFF),
+  staff('/OmronParticipantsDataPage', 'Omron participants data', 'data.view'),
+  staff('/OmronParticipantDataPage', 'Omron participant data', 'data.view'),
+  staff('/ParticipantDataPage', 'Participant data', 'data.view'),
+  staff('/ParticipantOverview', 'Participant overview', 'data.view'),
+  staff('/OmronParticipantOverview', 'Omron participant overview', 'data.view'),
+  staff('/ChangePwdReqPage', 'Change password', 'app.use'),
 
   // Sys_Admin, Admin, User
-  staff('/Participant', 'Participant', EDITORS),
-  staff('/FitbitParticipantConsent', 'Fitbit participant consent', EDITORS),
-  staff('/DexcomParticipantConsent', 'Dexcom participant consent', EDITORS),
-  staff('/DataExport', 'Data export', EDITORS),
+  staff('/Participant', 'Participant', 'participant.update'),
+  staff('/FitbitParticipantConsent', 'Fitbit participant consent', 'device.connect'),
+  staff('/DexcomParticipantConsent', 'Dexcom participant consent', 'device.connect'),
+  staff('/DataExport', 'Data export', 'export.create'),
 
   // Sys_Admin, Admin
-  staff('/FitbitManageParticipantToken', 'Fitbit token management', ADMINS),
-  staff('/OmronManageParticipantToken', 'Omron token management', ADMINS),
-  staff('/TrialUsers', 'Trial users', ADMINS),
-  staff('/TeamDataRetention', 'Data Storage & Retention Settings', ADMINS),
+  staff('/FitbitManageParticipantToken', 'Fitbit token management', 'deviceToken.manage'),
+  staff('/OmronManageParticipantToken', 'Omron token management', 'deviceToken.manage'),
+  staff('/TrialUsers', 'Trial users', 'trialUsers.manage'),
+  staff('/TeamDataRetention', 'Data Storage & Retention Settings', 'retention.manage'),
 
   // Sys_Admin only
-  staff('/SignUpApprovalPage', 'Sign-up approval', SYS_ADMIN_ONLY),
-  staff('/ParticipantRaw', 'Participant raw data', SYS_ADMIN_ONLY),
-  staff('/FitbitParticipantDataRaw', 'Fitbit raw data', SYS_ADMIN_ONLY),
-  staff('/OmronParticipantDataRaw', 'Omron raw data', SYS_ADMIN_ONLY),
-  staff('/DexcomParticipantDataRaw', 'Dexcom raw data', SYS_ADMIN_ONLY),
-  staff('/DbInfoPage', 'Sys Director Info Page', SYS_ADMIN_ONLY),
-  staff('/DeviceMetricsManager', 'Device Metrics Manager', SYS_ADMIN_ONLY),
+  staff('/SignUpApprovalPage', 'Sign-up approval', 'signup.approve'),
+  staff('/ParticipantRaw', 'Participant raw data', 'participant.viewRaw'),
+  staff('/FitbitParticipantDataRaw', 'Fitbit raw data', 'data.viewRaw'),
+  staff('/OmronParticipantDataRaw', 'Omron raw data', 'data.viewRaw'),
+  staff('/DexcomParticipantDataRaw', 'Dexcom raw data', 'data.viewRaw'),
+  staff('/DbInfoPage', 'Sys Director Info Page', 'sysadmin.view'),
+  staff('/DeviceMetricsManager', 'Device Metrics Manager', 'metrics.manage'),
 ] as const satisfies readonly RouteEntry[];
 
 export type RoutePath = (typeof ROUTES)[number]['path'];
@@ -145,7 +149,7 @@ export type GuardDecision =
 export function decideRouteAccess(pathname: string, user: GuardUser | null): GuardDecision {
   const route = findRoute(pathname);
   if (!route) return { kind: 'not-found' };
-  if (route.roles === null) return { kind: 'allow' };
+  if (route.action === null) return { kind: 'allow' };
   if (!user) return { kind: 'redirect', to: PATHS.login };
 
   if (user.authStatus !== 'Authorized') {
@@ -158,7 +162,6 @@ export function decideRouteAccess(pathname: string, user: GuardUser | null): Gua
   }
 
   if (!isRole(user.role)) return { kind: 'no-role', message: NO_ROLE_MESSAGE };
-  if (user.role === 'Sys_Admin') return { kind: 'allow' };
-  if (route.roles.includes(user.role)) return { kind: 'allow' };
+  if (can(user.role, route.action)) return { kind: 'allow' };
   return { kind: 'redirect', to: PATHS.notAuthorized };
 }

@@ -22,6 +22,11 @@ export interface DbQueryResultHKT extends PgQueryResultHKT {
 }
 /** The Drizzle database, whichever driver is underneath. */
 export type Db = PgDatabase<DbQueryResultHKT, Schema>;
+/**
+ * A transaction or the database itself: repository functions that may run inside the
+ * caller's transaction take one (`tx` or `q`).
+ */
+export type DbOrTx = Pick<Db, 'insert' | 'select' | 'update' | 'delete' | 'execute'>;
 
 /** Runs raw SQL with positional parameters; what pg-boss needs from us on PGlite. */
 export type SqlExecutor = {

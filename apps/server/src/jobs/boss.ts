@@ -1,6 +1,5 @@
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client';
-import { JOB_DEFINITIONS } from './registry';
 import type { JobDefinition, JobLogger } from './types';
 
 export type { JobDefinition, JobLogger } from './types';
@@ -18,8 +17,8 @@ export type StartJobsOptions = {
   schedule?: boolean;
   /** How often idle workers poll (seconds, ≥ 0.5; default 2). Tests use 0.5. */
   pollingIntervalSeconds?: number;
-  /** Jobs to run (default: the registry). */
-  jobs?: readonly JobDefinition[];
+  /** Jobs to run: `jobDefinitions(config)` from registry.ts (a test may pass one job). */
+  jobs: readonly JobDefinition[];
 };
 
 /**
@@ -37,7 +36,7 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
     logger,
     schedule = true,
     pollingIntervalSeconds,
-    jobs = JOB_DEFINITIONS,
+    jobs,
   } = options;
   const common = {
     schedule,

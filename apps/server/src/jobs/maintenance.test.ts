@@ -5,6 +5,7 @@ import type { Database } from '../db/client';
 import { oneTimeCodes, oneTimeTokens, rememberedDevices, sessions, users } from '../db/schema';
 import { createTestDatabase } from '../test/test-database';
 import { startJobs, type Jobs, type JobLogger } from './boss';
+import { jobDefinitions } from './registry';
 import { MAINTENANCE_PURGE_EXPIRED, type PurgeCounts } from './maintenance';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
@@ -22,11 +23,27 @@ describe(`pg-boss jobs (${MODE})`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    jobs = await startJobs({ database, logger, schedule: true, pollingIntervalSeconds: 0.5 });
+    // The production job list: a job added to registry.ts runs here too.
+    jobs = await startJobs({
+      database,
+      logger,
+      schedule: true,
+      pollingIntervalSeconds: 0.5,
+      jobs: jobDefinitions({ MAIL_FROM: 'TrialPulse <no-reply@trialpulse.test>' }),
+    });
   });
   afterAll(async () => {
     await jobs?.stop();
     await database?.close();
+  });
+
+  it('starts every job of the production list, with its schedule', async () => {
+    const schedules = await jobs.boss.getSchedules();
+    const definitions = jobDefinitions({ MAIL_FROM: 'TrialPulse <no-reply@trialpulse.test>' });
+    for (const job of definitions) {
+      expect(await jobs.boss.getQueue(job.name)).toMatchObject({ name: job.name });
+      if (job.cron) expect(schedules).toContainEqual(expect.objectContaining({ name: job.name, cron: job.cron }));
+    }
   });
 
   it('registers the maintenance schedule (every 15 minutes, UTC)', async () => {

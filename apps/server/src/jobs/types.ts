@@ -11,7 +11,7 @@ export type JobLogger = {
 export type JobContext = { database: Database; logger: JobLogger };
 
 /**
- * One queue and its worker. Add new jobs to `JOB_DEFINITIONS` in registry.ts; startJobs
+ * One queue and its worker. Add new jobs to `jobDefinitions()` in registry.ts; startJobs
  * creates the queue (pg-boss 10 needs the queue before send/work/schedule), starts the
  * worker and, when scheduling is on, registers the cron schedule.
  */

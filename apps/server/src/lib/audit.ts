@@ -1,8 +1,5 @@
 import { auditLog } from '../db/schema';
-import type { Db } from '../db/client';
-
-/** A transaction or the database itself: audit rows go into the caller's transaction. */
-export type DbOrTx = Pick<Db, 'insert' | 'select' | 'update' | 'delete' | 'execute'>;
+import type { DbOrTx } from '../db/client';
 
 export type AuditEntry = {
   action: string;

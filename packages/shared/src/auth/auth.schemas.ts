@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AUTH_STATUSES } from '../auth-status';
 import { LIMITS } from '../limits';
-import { ROLES } from '../roles';
+import { APPROVABLE_ROLES, ROLES } from '../roles';
 
 /**
  * Schemas of the account forms and calls (access spec §5 and §7). The server validates
@@ -173,7 +173,7 @@ export const APPROVAL_MESSAGES = {
 
 export const approveSignUpInputSchema = z.object({
   email: emailSchema,
-  role: z.enum(['Viewer', 'User', 'Admin'], { error: APPROVAL_MESSAGES.roleRequired }),
+  role: z.enum(APPROVABLE_ROLES, { error: APPROVAL_MESSAGES.roleRequired }),
   teamId: z.coerce.number({ error: APPROVAL_MESSAGES.teamRequired }).int().positive(APPROVAL_MESSAGES.teamRequired),
   teamName: z.string().max(200).optional(),
 });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { NO_ROLE_MESSAGE, LOGIN_MESSAGES, type Role } from '@trialpulse/shared';
+import { NO_ROLE_MESSAGE, LOGIN_MESSAGES, can, type Action } from '@trialpulse/shared';
 import { AppError } from '../../lib/errors';
 import type { Clock } from '../../lib/clock';
 import type { AuthRepository } from './auth.repository';
@@ -8,8 +8,8 @@ import { ACCESS_COOKIE, accessTokenKey, verifyAccessToken } from './session-toke
 import { sessionProblem, toAuthContext, type AuthContext } from './session-context';
 
 export type RequireStaffOptions = {
-  /** Roles allowed (Sys_Admin always passes). Omit for every staff role. */
-  roles?: readonly Role[];
+  /** The action of the route (permissions table in shared); omit for every staff role. */
+  action?: Action;
   /** Let a session whose second factor is pending through (the SFA and session calls). */
   allowPendingSecondFactor?: boolean;
   /** Let a signed-in user without a role in the selected team through (team selection). */
@@ -22,7 +22,7 @@ declare module 'fastify' {
     auth: AuthContext | null;
   }
   interface FastifyInstance {
-    /** preHandler: a signed-in staff member with the second factor done and one of `roles`. */
+    /** preHandler: a signed-in staff member with the second factor done whose role may do `action`. */
     requireStaff(options?: RequireStaffOptions): preHandlerAsyncHookHandler;
     /** Resolves `request.auth` from the cookies without enforcing anything. */
     loadAuth(request: FastifyRequest): Promise<AuthContext | null>;
@@ -37,7 +37,7 @@ declare module 'fastify' {
  * `user` carries the status), no role, or role not allowed.
  */
 export const authGuardPlugin = fp(
-  async (app: FastifyInstance, options: { repository: AuthRepository; appSecret: string; clock: Clock }) => {
+  async (app: FastifyInstance, options: { repository: Pick<AuthRepository, 'loadSessionContext'>; appSecret: string; clock: Clock }) => {
     const key = accessTokenKey(options.appSecret);
     app.decorateRequest('auth', null);
 
@@ -71,7 +71,7 @@ export const authGuardPlugin = fp(
           if (guard.allowMissingRole) return;
           throw AppError.forbidden(NO_ROLE_MESSAGE, { reason: 'ROLE_MISSING' });
         }
-        if (guard.roles && auth.role !== 'Sys_Admin' && !guard.roles.includes(auth.role)) {
+        if (guard.action && !can(auth.role, guard.action)) {
           throw AppError.forbidden();
         }
       };

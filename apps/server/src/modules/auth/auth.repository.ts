@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import {
   credentials,
   loginThrottles,
@@ -9,7 +9,6 @@ import {
   teams,
   users,
 } from '../../db/schema';
-import type { DbOrTx } from '../../lib/audit';
 
 /** The only code of the auth module that touches tables. */
 export function createAuthRepository(db: Db) {

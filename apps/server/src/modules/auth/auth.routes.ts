@@ -3,20 +3,21 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUserResponseSchema, loginInputSchema, loginResponseSchema } from '@trialpulse/shared';
 import { AppError } from '../../lib/errors';
+import { requestMeta } from '../../lib/request-meta';
+import type { HumanCheck } from '../human-check/human-check.plugin';
 import type { AuthService, IssuedSession, RequestMeta } from './auth.service';
 import { REFRESH_COOKIE, REMEMBER_DEVICE_COOKIE, clearSessionCookies, setSessionCookies } from './session-tokens';
 
-type Options = { service: AuthService; secureCookies: boolean };
+type Options = { service: AuthService; humanCheck: HumanCheck; secureCookies: boolean };
 
-export const requestMeta = (request: FastifyRequest): RequestMeta => ({
-  requestId: request.id,
-  ip: request.ip,
-  userAgent: request.headers['user-agent'],
+/** A sign-in's meta: the remembered-device cookie decides whether the second factor is asked. */
+const signInMeta = (request: FastifyRequest): RequestMeta => ({
+  ...requestMeta(request),
   rememberToken: request.cookies[REMEMBER_DEVICE_COOKIE],
 });
 
 /** Sign-in, session refresh, sign-out and the current user (access spec §7 /auth calls). */
-export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { service, secureCookies }) => {
+export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { service, humanCheck, secureCookies }) => {
   const cookieSettings = { secure: secureCookies };
   const sendSession = (reply: FastifyReply, issued: IssuedSession) =>
     setSessionCookies(reply, issued, cookieSettings);
@@ -33,9 +34,9 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { service,
       config: { rateLimit: { max: 30, timeWindow: '15 minutes' } },
     },
     async (request, reply) => {
-      await app.humanCheck.assertHuman(request.body.recaptchaResponse, request, 'login');
+      await humanCheck.assertHuman(request.body.recaptchaResponse, request, 'login');
       try {
-        const issued = await service.login(request.body, requestMeta(request));
+        const issued = await service.login(request.body, signInMeta(request));
         sendSession(reply, issued);
         reply.header('cache-control', 'no-store');
         return { message: 'Login successful', user: issued.auth.user };

@@ -1,4 +1,5 @@
 import { LIMITS, LOGIN_MESSAGES, SECURITY, type AuthStatus, type LoginInput } from '@trialpulse/shared';
+import type { Meta } from '../../lib/request-meta';
 import { recordAudit } from '../../lib/audit';
 import type { Clock } from '../../lib/clock';
 import { hashToken, randomToken } from '../../lib/crypto';
@@ -15,13 +16,8 @@ export type IssuedSession = {
   auth: AuthContext;
 };
 
-export type RequestMeta = {
-  requestId: string;
-  ip: string;
-  userAgent: string | undefined;
-  /** The remembered-device token, if the browser holds one. */
-  rememberToken?: string;
-};
+/** The request's `Meta`; a sign-in also carries the remembered-device token, if the browser holds one. */
+export type RequestMeta = Meta & { rememberToken?: string };
 
 type Deps = {
   repository: AuthRepository;

@@ -30,7 +30,7 @@ beforeAll(async () => {
   ctx.app.get('/api/probe/authorized', { preHandler: ctx.app.requireStaff() }, async (request) => ({
     role: request.auth?.role,
   }));
-  ctx.app.get('/api/probe/admins', { preHandler: ctx.app.requireStaff({ roles: ['Admin'] }) }, async () => ({ ok: true }));
+  ctx.app.get('/api/probe/admins', { preHandler: ctx.app.requireStaff({ action: 'trialUsers.manage' }) }, async () => ({ ok: true }));
   await ctx.app.ready();
   teamId = (await createTeam(ctx.database.db)).id;
   admin = await createStaffUser(ctx.database.db, { role: 'Admin', teamId });

@@ -1,5 +1,5 @@
 import { contactMessages } from '../../db/schema';
-import type { DbOrTx } from '../../lib/audit';
+import type { DbOrTx } from '../../db/client';
 
 export type NewContactMessage = {
   firstName: string;

@@ -1,10 +1,10 @@
 import { CONTACT_MESSAGES, contactInputSchema } from '@trialpulse/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Config } from '../../config/env';
-import type { Database } from '../../db/client';
+import { requestMeta } from '../../lib/request-meta';
+import type { HumanCheck } from '../human-check/human-check.plugin';
 import { HUMAN_CHECK_ACTIONS } from '../human-check/human-check.service';
-import { createContactService } from './contact.service';
+import type { ContactService } from './contact.service';
 
 export const contactResponseSchema = z.object({ success: z.literal(true), message: z.string() });
 
@@ -13,12 +13,10 @@ export const contactResponseSchema = z.object({ success: z.literal(true), messag
 const contactBodySchema = contactInputSchema.extend({ recaptchaResponse: z.string().optional() });
 
 /** POST /api/contactUs: the public contact form (access spec §5, §7, §8). */
-export const contactRoutes: FastifyPluginAsyncZod<{ config: Config; database: Database }> = async (
+export const contactRoutes: FastifyPluginAsyncZod<{ service: ContactService; humanCheck: HumanCheck }> = async (
   app,
-  { config, database },
+  { service, humanCheck },
 ) => {
-  const service = createContactService({ database, mail: app.mail, supportEmail: config.SUPPORT_EMAIL });
-
   app.post(
     '/api/contactUs',
     {
@@ -32,8 +30,8 @@ export const contactRoutes: FastifyPluginAsyncZod<{ config: Config; database: Da
     },
     async (request) => {
       const { recaptchaResponse, ...message } = request.body;
-      await app.humanCheck.assertHuman(recaptchaResponse, request, HUMAN_CHECK_ACTIONS.contact);
-      await service.sendMessage(message, { requestId: request.id });
+      await humanCheck.assertHuman(recaptchaResponse, request, HUMAN_CHECK_ACTIONS.contact);
+      await service.sendMessage(message, requestMeta(request));
       return { success: true as const, message: CONTACT_MESSAGES.sent };
     },
   );

@@ -2,6 +2,7 @@ import type { Database } from '../../db/client';
 import { recordAudit } from '../../lib/audit';
 import type { MailService } from '../mail/mail.service';
 import { insertContactMessage, type NewContactMessage } from './contact.repository';
+import type { Meta } from '../../lib/request-meta';
 
 export const CONTACT_MAIL_TEMPLATE = 'contact-message';
 
@@ -12,7 +13,7 @@ export type ContactService = {
    * retried by the mail job, never thrown). Returns the message id. Throws when the
    * transaction fails (nothing is stored then).
    */
-  sendMessage(message: NewContactMessage, meta: { requestId: string }): Promise<number>;
+  sendMessage(message: NewContactMessage, meta: Meta): Promise<number>;
 };
 
 export function createContactService(deps: {

@@ -9,6 +9,7 @@ import {
 } from '@trialpulse/shared';
 import { recordAudit } from '../../lib/audit';
 import type { Clock } from '../../lib/clock';
+import type { Meta } from '../../lib/request-meta';
 import { decryptSecret, encryptSecret } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import type { ProviderDevice, TokenSet } from './core/provider-client';
@@ -22,7 +23,6 @@ import {
 import type { ProviderRegistry, UpstreamClient } from './core/provider-registry';
 import type { ConnectionRow, DevicesRepository } from './devices.repository';
 
-type Meta = { requestId: string };
 type Actor = { userId: number | null };
 
 /** An access token this close to its expiry is refreshed before use. */

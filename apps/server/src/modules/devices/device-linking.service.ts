@@ -7,10 +7,11 @@ import {
   type ConsentLinkBrand,
   type DeviceBrandName,
 } from '@trialpulse/shared';
-import type { FastifyInstance } from 'fastify';
 import type { AuthorizationOrigin } from '../../db/schema';
-import { recordAudit, type DbOrTx } from '../../lib/audit';
+import type { DbOrTx } from '../../db/client';
+import { recordAudit } from '../../lib/audit';
 import type { Clock } from '../../lib/clock';
+import type { Meta } from '../../lib/request-meta';
 import { decryptSecret, encryptSecret, hashToken, randomToken } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import { generateAuthorizationSecrets, type TokenSet } from './core/provider-client';
@@ -18,8 +19,7 @@ import { errorTypeOf } from './core/provider-errors';
 import { NEW_CONNECTION_UPSTREAM, type ProviderRegistry } from './core/provider-registry';
 import { providerNotConfigured } from './device-connections.service';
 import type { DevicesRepository, LinkableParticipant } from './devices.repository';
-
-type Meta = { requestId: string; ip?: string };
+import type { MailService } from '../mail/mail.service';
 
 /** The consent page of each brand that can be linked by an emailed link (access spec §2). */
 const CONSENT_PAGE: Record<ConsentLinkBrand, string> = {
@@ -74,7 +74,7 @@ export function createDeviceLinkingService(deps: {
   clock: Clock;
   encryptionKey: string;
   publicUrl: string;
-  mail: () => Pick<FastifyInstance['mail'], 'enqueue' | 'deliverPending'>;
+  mail: () => Pick<MailService, 'enqueue' | 'deliverPending'>;
 }) {
   const { repository, providers, clock, encryptionKey } = deps;
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import {
   deviceAuthorizationRequests,
   globalDeviceCatalog,
@@ -15,7 +15,6 @@ import {
   type DeviceBrand,
   type DeviceUpstream,
 } from '../../db/schema';
-import type { DbOrTx } from '../../lib/audit';
 
 /** A participant as device linking needs it (the email is for consent mails only). */
 export type LinkableParticipant = {

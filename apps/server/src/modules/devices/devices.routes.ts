@@ -2,8 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
-  ADMINS,
-  EDITORS,
   LOGIN_MESSAGES,
   authorizeUrlResponseSchema,
   brandPathSchema,
@@ -29,6 +27,7 @@ import {
 } from '@trialpulse/shared';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { requestMeta } from '../../lib/request-meta';
 import type { AuthContext } from '../auth/session-context';
 import type { DevicesService } from './devices.service';
 
@@ -54,10 +53,8 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
   app.addHook('onRequest', async (request) => {
     arrivedAt.set(request, clock.now());
   });
-  const editors = app.requireStaff({ roles: EDITORS });
-  const admins = app.requireStaff({ roles: ADMINS });
+  const connect = app.requireStaff({ action: 'device.connect' });
   const caller = (request: { auth: AuthContext | null }) => request.auth!;
-  const meta = (request: FastifyRequest) => ({ requestId: request.id, ip: request.ip });
   const requireParticipant = async (request: FastifyRequest) => {
     const auth = await app.loadAuth(request);
     if (!auth) throw AppError.unauthenticated(LOGIN_MESSAGES.sessionExpired);
@@ -93,9 +90,9 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
         body: consentEmailRequestSchema,
         response: { 200: messageSchema },
       },
-      preHandler: editors,
+      preHandler: connect,
     },
-    async (request) => devices.sendConsentEmail(caller(request), request.body, meta(request)),
+    async (request) => devices.sendConsentEmail(caller(request), request.body, requestMeta(request)),
   );
 
   app.post(
@@ -108,11 +105,11 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
         body: staffAuthorizeSchema,
         response: { 200: authorizeUrlResponseSchema },
       },
-      preHandler: editors,
+      preHandler: connect,
     },
     async (request, reply) => {
       reply.headers(noStore);
-      return devices.authorizeAsStaff(caller(request), request.body, meta(request));
+      return devices.authorizeAsStaff(caller(request), request.body, requestMeta(request));
     },
   );
 
@@ -129,7 +126,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
     },
     async (request, reply) => {
       reply.headers(noStore);
-      return devices.linking.authorizeFromConsentLink(request.body, meta(request));
+      return devices.linking.authorizeFromConsentLink(request.body, requestMeta(request));
     },
   );
 
@@ -142,7 +139,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
       schema: { tags: ['devices'], summary: 'Completes a Fitbit authorisation', description: callbackNote, body: fitbitCallbackSchema, response: { 200: callbackResponseSchema } },
       config: PUBLIC_LIMIT,
     },
-    async (request) => devices.linking.completeCallback('Fitbit', request.body, meta(request)),
+    async (request) => devices.linking.completeCallback('Fitbit', request.body, requestMeta(request)),
   );
   app.post(
     '/api/omron-callback',
@@ -154,7 +151,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
       devices.linking.completeCallback(
         'Omron',
         { ...request.body, participantId: request.body.participantData?.participantId },
-        meta(request),
+        requestMeta(request),
       ),
   );
   app.post(
@@ -164,7 +161,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
       config: PUBLIC_LIMIT,
     },
     async (request) =>
-      devices.linking.completeCallback('Dexcom', { ...request.body, email: request.body.participantData?.email }, meta(request)),
+      devices.linking.completeCallback('Dexcom', { ...request.body, email: request.body.participantData?.email }, requestMeta(request)),
   );
 
   // --- Token lifecycle -------------------------------------------------------------------------
@@ -179,10 +176,10 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
           body: participantDeviceIdSchema,
           response: { 200: tokenActionResponseSchema },
         },
-        preHandler: editors,
+        preHandler: connect,
       },
       async (request) =>
-        devices.tokenAction(caller(request), request.body.id, brand, action, meta(request), arrivedAt.get(request)),
+        devices.tokenAction(caller(request), request.body.id, brand, action, requestMeta(request), arrivedAt.get(request)),
     );
   tokenRoute('/api/fitbitRefreshToken', 'Fitbit', 'refresh');
   tokenRoute('/api/omronRefreshToken', 'Omron', 'refresh');
@@ -201,9 +198,9 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
         params: participantParams,
         response: { 200: tokenActionResponseSchema },
       },
-      preHandler: [editors, app.csrfProtection],
+      preHandler: [connect, app.csrfProtection],
     },
-    async (request) => devices.tokenAction(caller(request), request.params.id, 'Fitbit', 'revoke', meta(request)),
+    async (request) => devices.tokenAction(caller(request), request.params.id, 'Fitbit', 'revoke', requestMeta(request)),
   );
 
   // --- Status --------------------------------------------------------------------------------
@@ -218,7 +215,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
           params: participantParams,
           response: { 200: isAuthResponseSchema },
         },
-        preHandler: editors,
+        preHandler: connect,
       },
       async (request) => devices.isAuth(caller(request), request.params.id, brand),
     );
@@ -237,9 +234,9 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
           params: participantParams,
           response: { 200: deviceListResponseSchema },
         },
-        preHandler: editors,
+        preHandler: connect,
       },
-      async (request) => ({ devices: await devices.deviceList(caller(request), request.params.id, brand, meta(request)) }),
+      async (request) => ({ devices: await devices.deviceList(caller(request), request.params.id, brand, requestMeta(request)) }),
     );
   deviceListRoute('/api/fitbitDevices/:id', 'Fitbit');
   deviceListRoute('/api/omronDevices/:id', 'Omron');
@@ -255,7 +252,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
         params: participantParams,
         response: { 200: participantConnectionsResponseSchema },
       },
-      preHandler: editors,
+      preHandler: connect,
     },
     async (request) => devices.participantConnections(caller(request), request.params.id),
   );
@@ -270,7 +267,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
         response: { 200: deviceConnectionsResponseSchema },
       },
       // Roles before the brand is validated: an unknown brand tells a Viewer nothing.
-      preValidation: admins,
+      preValidation: app.requireStaff({ action: 'deviceToken.manage' }),
     },
     async (request) => devices.teamConnections(caller(request), request.params.brand),
   );
@@ -302,7 +299,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
       },
       preHandler: requireParticipant,
     },
-    async (request) => devices.portalAuthorize(caller(request), request.body, meta(request)),
+    async (request) => devices.portalAuthorize(caller(request), request.body, requestMeta(request)),
   );
   app.post(
     '/api/Participants/me/deviceRevoke',
@@ -315,6 +312,6 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
       },
       preHandler: requireParticipant,
     },
-    async (request) => devices.portalRevoke(caller(request), request.body, meta(request)),
+    async (request) => devices.portalRevoke(caller(request), request.body, requestMeta(request)),
   );
 };

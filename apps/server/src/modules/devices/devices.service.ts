@@ -1,5 +1,6 @@
 import {
   DEVICE_BRANDS,
+  PARTICIPANT_MESSAGES,
   type AuthorisedDeviceEntry,
   type ConsentEmailRequest,
   type DeviceBrandName,
@@ -10,31 +11,29 @@ import {
 } from '@trialpulse/shared';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import type { Meta } from '../../lib/request-meta';
+import type { AccessService } from '../access/access.service';
 import type { AuthContext } from '../auth/session-context';
-import type { ParticipantsService } from '../participants/participants.service';
-import { activeTeamId } from '../trials/trials.service';
 import { presentConnection, type DeviceConnectionsService } from './device-connections.service';
 import type { DeviceLinkingService } from './device-linking.service';
 import type { DevicesRepository } from './devices.repository';
 
-type Meta = { requestId: string; ip?: string };
-
-const participantNotFound = () => AppError.notFound("Something went wrong! We could not find participant's info.");
+const participantNotFound = () => AppError.notFound(PARTICIPANT_MESSAGES.notFound);
 
 /**
  * What the device routes call: every staff call first resolves the participant through the
- * participants service (selected team, Active, trial visibility: 404 otherwise), then hands
+ * access module (selected team, Active, trial visibility: 404 otherwise), then hands
  * over to linking or the token lifecycle. The portal resolves a participant account's own
  * enrolments by its verified email.
  */
 export function createDevicesService(deps: {
   repository: DevicesRepository;
-  participants: Pick<ParticipantsService, 'visibleParticipantRef'>;
+  access: Pick<AccessService, 'requireTeam' | 'requireParticipant'>;
   linking: DeviceLinkingService;
   connections: DeviceConnectionsService;
   clock: Clock;
 }) {
-  const { repository, participants, linking, connections } = deps;
+  const { repository, access, linking, connections } = deps;
 
   /** The participant's connection for each brand the team allows. */
   async function connectionsOf(participantId: number): Promise<DeviceConnection[]> {
@@ -71,12 +70,12 @@ export function createDevicesService(deps: {
     linking,
 
     async sendConsentEmail(auth: AuthContext, input: ConsentEmailRequest, meta: Meta) {
-      const ref = await participants.visibleParticipantRef(auth, input.participantId);
+      const ref = await access.requireParticipant(auth, input.participantId, 'device.connect');
       return linking.sendConsentEmail(ref.id, input.brand, auth.userId, meta);
     },
 
     async authorizeAsStaff(auth: AuthContext, input: StaffAuthorizeRequest, meta: Meta) {
-      const ref = await participants.visibleParticipantRef(auth, input.participantId);
+      const ref = await access.requireParticipant(auth, input.participantId, 'device.connect');
       return linking.authorizeDirectly(ref.id, input.brand, 'staff', auth.userId, meta);
     },
 
@@ -88,7 +87,7 @@ export function createDevicesService(deps: {
       meta: Meta,
       requestedAt: Date = deps.clock.now(),
     ): Promise<{ code: number; message: string }> {
-      const ref = await participants.visibleParticipantRef(auth, participantId);
+      const ref = await access.requireParticipant(auth, participantId, 'device.connect');
       const actor = { userId: auth.userId };
       return action === 'refresh'
         ? connections.refresh(ref.teamId, ref.id, brand, actor, meta, requestedAt)
@@ -96,7 +95,7 @@ export function createDevicesService(deps: {
     },
 
     async isAuth(auth: AuthContext, participantId: number, brand: DeviceBrandName): Promise<IsAuthResponse> {
-      const ref = await participants.visibleParticipantRef(auth, participantId);
+      const ref = await access.requireParticipant(auth, participantId, 'device.connect');
       return connections.isAuth(ref.teamId, ref.id, brand);
     },
 
@@ -106,17 +105,17 @@ export function createDevicesService(deps: {
       brand: DeviceBrandName,
       meta: Meta,
     ): Promise<AuthorisedDeviceEntry[]> {
-      const ref = await participants.visibleParticipantRef(auth, participantId);
+      const ref = await access.requireParticipant(auth, participantId, 'device.connect');
       return connections.devices(ref.teamId, ref.id, brand, { userId: auth.userId }, meta);
     },
 
     async participantConnections(auth: AuthContext, participantId: number) {
-      const ref = await participants.visibleParticipantRef(auth, participantId);
+      const ref = await access.requireParticipant(auth, participantId, 'device.connect');
       return { connections: await connectionsOf(ref.id) };
     },
 
     async teamConnections(auth: AuthContext, brand: DeviceBrandName) {
-      const teamId = activeTeamId(auth);
+      const teamId = access.requireTeam(auth, 'deviceToken.manage');
       return { connections: await connections.connectionsOfTeam(teamId, brand) };
     },
 

@@ -1,9 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
-import type { Config } from '../../config/env';
-import { humanCheckRoutes } from './human-check.routes';
-import { createHumanCheckService } from './human-check.service';
+import type { FastifyRequest } from 'fastify';
+import type { HumanCheckService } from './human-check.service';
 
+/** What routes use: the human check of a request. Built once in services.ts. */
 export type HumanCheck = {
   /**
    * Resolves when `token` (the `recaptchaResponse` field) proves a human for `action`
@@ -13,23 +11,9 @@ export type HumanCheck = {
   assertHuman(token: string | undefined, request: FastifyRequest, action: string): Promise<void>;
 };
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    humanCheck: HumanCheck;
-  }
+/** The human check of a request, on the service (the routes in human-check.routes.ts serve its challenges). */
+export function createHumanCheck(service: HumanCheckService): HumanCheck {
+  return {
+    assertHuman: (token, request, action) => service.assertHuman(token, { ip: request.ip, action }),
+  };
 }
-
-/**
- * Decorates `app.humanCheck` and serves the human-check calls: GET /api/humanCheck/config,
- * GET /api/humanCheck/challenge and POST /api/recaptchaVer3Verify.
- */
-export const humanCheckPlugin = fp(
-  async (app: FastifyInstance, options: { config: Config }) => {
-    const service = createHumanCheckService({ config: options.config, logger: app.log });
-    app.decorate('humanCheck', {
-      assertHuman: (token, request, action) => service.assertHuman(token, { ip: request.ip, action }),
-    } satisfies HumanCheck);
-    await app.register(humanCheckRoutes, { service });
-  },
-  { name: 'human-check' },
-);

@@ -1,6 +1,6 @@
 import type { JobDefinition } from '../../jobs/types';
 import { systemClock } from '../../lib/clock';
-import { createMailService, mailSettingsFromEnv, purgeSentMails, type MailSettings } from './mail.service';
+import { createMailService, purgeSentMails, type MailSettings } from './mail.service';
 
 export const MAIL_DELIVER = 'mail.deliver';
 
@@ -8,9 +8,9 @@ export const MAIL_DELIVER = 'mail.deliver';
  * Every minute: delivers due outbox mails (retries with backoff; rows are claimed with
  * SKIP LOCKED, so any number of workers may run it) and purges sent mails older than the
  * retention period. A failing mail never fails the job; it is retried on a later run.
- * `settings` is read when the job runs (default: the process environment).
+ * `settings` is read when the job runs (from the parsed configuration: jobs/registry.ts).
  */
-export function createMailDeliverJob(settings: () => MailSettings = () => mailSettingsFromEnv()): JobDefinition {
+export function createMailDeliverJob(settings: () => MailSettings): JobDefinition {
   return {
     name: MAIL_DELIVER,
     // At most one run active and one waiting: a slow run does not pile up cron jobs.
@@ -27,5 +27,3 @@ export function createMailDeliverJob(settings: () => MailSettings = () => mailSe
     },
   };
 }
-
-export const mailDeliverJob = createMailDeliverJob();

@@ -1,46 +1,45 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../../config/env';
-import type { Database } from '../../db/client';
+import type { Db } from '../../db/client';
 import { devMailboxRoutes } from './dev-mailbox.routes';
-import { createMailService, mailSettingsFromConfig, type MailService } from './mail.service';
+import type { MailService } from './mail.service';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The mail outbox: `enqueue` inside your transaction, `deliverPending()` after commit. */
-    mail: MailService;
-  }
+/** The mail service as the app uses it: delivery runs started by requests can be awaited. */
+export type MailOutbox = MailService & {
+  /** Resolves when every delivery run started so far has finished (app close). */
+  settle(): Promise<void>;
+};
+
+/**
+ * Wraps the mail service so the runs requests start are tracked: closing the app waits for
+ * them (no half-recorded sends at shutdown). Built once in services.ts.
+ */
+export function createMailOutbox(service: MailService): MailOutbox {
+  const running = new Set<Promise<unknown>>();
+  return {
+    enqueue: (tx, mail) => service.enqueue(tx, mail),
+    deliverPending() {
+      const run = service.deliverPending();
+      running.add(run);
+      void run.finally(() => running.delete(run));
+      return run;
+    },
+    async settle() {
+      await Promise.allSettled([...running]);
+    },
+  };
 }
 
 /**
- * Decorates `app.mail`. Delivery runs started by requests are tracked so that closing the
- * app waits for them (no half-recorded sends at shutdown). In demo mode it also serves the
- * dev mailbox (docs/decisions/0006-demo-mailbox.md).
+ * The mail module's part of the app: closing waits for running deliveries; in demo mode it
+ * also serves the dev mailbox (docs/decisions/0006-demo-mailbox.md).
  */
 export const mailPlugin = fp(
-  async (app: FastifyInstance, options: { config: Config; database: Database }) => {
-    const service = createMailService({
-      db: options.database.db,
-      settings: mailSettingsFromConfig(options.config),
-      logger: app.log,
-    });
-    const running = new Set<Promise<unknown>>();
-
-    app.decorate('mail', {
-      enqueue: (tx, mail) => service.enqueue(tx, mail),
-      deliverPending() {
-        const run = service.deliverPending();
-        running.add(run);
-        void run.finally(() => running.delete(run));
-        return run;
-      },
-    } satisfies MailService);
-
+  async (app: FastifyInstance, options: { mail: MailOutbox; db: Db; isDemo: boolean }) => {
     app.addHook('onClose', async () => {
-      await Promise.allSettled([...running]);
+      await options.mail.settle();
     });
-
-    if (options.config.isDemo) await app.register(devMailboxRoutes, { db: options.database.db });
+    if (options.isDemo) await app.register(devMailboxRoutes, { db: options.db });
   },
   { name: 'mail' },
 );

@@ -1,7 +1,6 @@
 import { and, desc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { mailOutbox } from '../../db/schema';
-import type { DbOrTx } from '../../lib/audit';
 
 /** The columns delivery needs from a claimed row. */
 export type ClaimedMail = {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Config } from '../../config/env';
-import type { Db } from '../../db/client';
-import type { DbOrTx } from '../../lib/audit';
+import type { Db, DbOrTx } from '../../db/client';
 import { systemClock, type Clock } from '../../lib/clock';
 import type { JobLogger } from '../../jobs/types';
 import * as mailRepository from './mail.repository';
@@ -49,21 +48,6 @@ const MAX_PER_RUN = 200;
 
 export function mailSettingsFromConfig(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>): MailSettings {
   return { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM };
-}
-
-/**
- * The mail settings read straight from the environment, for the `mail.deliver` job: job
- * handlers get no Config (JobContext has database and logger only). Same rules and default
- * as `config/env.ts`; main.ts has validated the environment before jobs start.
- */
-export function mailSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): MailSettings {
-  const parsed = z
-    .object({
-      SMTP_URL: z.string().regex(/^smtps?:\/\//).optional(),
-      MAIL_FROM: z.string().min(3).default('TrialPulse <no-reply@trialpulse.local>'),
-    })
-    .parse({ SMTP_URL: env.SMTP_URL || undefined, MAIL_FROM: env.MAIL_FROM || undefined });
-  return { smtpUrl: parsed.SMTP_URL, from: parsed.MAIL_FROM };
 }
 
 /**

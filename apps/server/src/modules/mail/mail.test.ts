@@ -275,6 +275,7 @@ describe(`mail outbox and delivery (${MODE})`, () => {
 describe(`dev mailbox (${MODE})`, () => {
   let demo: TestApp;
   let testMode: TestApp;
+  const mailLog = captureLogger();
 
   beforeAll(async () => {
     demo = await createTestApp({ env: { TRIALPULSE_MODE: 'demo' } });
@@ -287,8 +288,9 @@ describe(`dev mailbox (${MODE})`, () => {
 
   it('demo mode: lists the latest 50 outbox mails, newest first, and shows one', async () => {
     const ids: number[] = [];
-    for (let n = 0; n < 52; n += 1) ids.push(await demo.app.mail.enqueue(demo.database.db, mail(n)));
-    await demo.app.mail.deliverPending();
+    const outbox = createMailService({ db: demo.database.db, settings: { from: FROM }, logger: mailLog });
+    for (let n = 0; n < 52; n += 1) ids.push(await outbox.enqueue(demo.database.db, mail(n)));
+    await outbox.deliverPending();
 
     const list = await demo.app.inject({ method: 'GET', url: '/api/dev/mailbox' });
     expect(list.statusCode).toBe(200);
@@ -319,7 +321,8 @@ describe(`dev mailbox (${MODE})`, () => {
   });
 
   it('outside demo mode the mailbox does not exist', async () => {
-    await testMode.app.mail.enqueue(testMode.database.db, mail(1));
+    const outbox = createMailService({ db: testMode.database.db, settings: { from: FROM }, logger: mailLog });
+    await outbox.enqueue(testMode.database.db, mail(1));
     for (const url of ['/api/dev/mailbox', '/api/dev/mailbox/1']) {
       const response = await testMode.app.inject({ method: 'GET', url });
       expect(response.statusCode).toBe(404);
@@ -328,7 +331,11 @@ describe(`dev mailbox (${MODE})`, () => {
   });
 
   it('logs carry no address or body', () => {
-    const logs = [...demo.logLines(), ...testMode.logLines()].join('\n');
+    const logs = [
+      ...demo.logLines(),
+      ...testMode.logLines(),
+      ...mailLog.entries.map((entry) => JSON.stringify(entry)),
+    ].join('\n');
     expect(logs).toContain('mail queued in the outbox');
     expect(logs).not.toMatch(/person\d+@example\.test/);
     expect(logs).not.toContain('Body ');

@@ -1,7 +1,6 @@
 import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { credentials, oneTimeTokens, participants, users } from '../../db/schema';
-import type { DbOrTx } from '../../lib/audit';
 
 /**
  * The only code of the participant-accounts module that touches tables. Sign-in itself

@@ -2,24 +2,18 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LOGIN_MESSAGES, loginInputSchema, participantMeSchema, participantSignupInputSchema } from '@trialpulse/shared';
-import type { Config } from '../../config/env';
-import type { Database } from '../../db/client';
-import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import type { PasswordHasher } from '../../lib/passwords';
-import type { AuthService } from '../auth/auth.service';
-import { requestMeta } from '../auth/auth.routes';
+import { requestMeta } from '../../lib/request-meta';
 import { clearSessionCookies, setSessionCookies } from '../auth/session-tokens';
+import type { HumanCheck } from '../human-check/human-check.plugin';
 import { HUMAN_CHECK_ACTIONS } from '../human-check/human-check.service';
-import { createParticipantAccountsRepository } from './participant-accounts.repository';
-import { PARTICIPANT_ACCOUNT_MESSAGES, createParticipantAccountsService } from './participant-accounts.service';
+import type { MailService } from '../mail/mail.service';
+import { PARTICIPANT_ACCOUNT_MESSAGES, type ParticipantAccountsService } from './participant-accounts.service';
 
 export type ParticipantAccountRoutesOptions = {
-  config: Config;
-  database: Database;
-  clock: Clock;
-  hasher: PasswordHasher;
-  authService: AuthService;
+  service: ParticipantAccountsService;
+  mail: Pick<MailService, 'deliverPending'>;
+  humanCheck: HumanCheck;
   secureCookies: boolean;
 };
 
@@ -29,14 +23,7 @@ export type ParticipantAccountRoutesOptions = {
  * /api/auth/logout and /api/auth/refreshToken.
  */
 export const participantAccountRoutes: FastifyPluginAsyncZod<ParticipantAccountRoutesOptions> = async (app, options) => {
-  const service = createParticipantAccountsService({
-    repository: createParticipantAccountsRepository(options.database.db),
-    hasher: options.hasher,
-    clock: options.clock,
-    authService: options.authService,
-    mail: () => app.mail,
-    publicUrl: options.config.PUBLIC_URL.replace(/\/+$/, ''),
-  });
+  const { service, mail, humanCheck } = options;
   const cookieSettings = { secure: options.secureCookies };
 
   /** preHandler: a signed-in participant account (401 without a session, 403 for staff). */
@@ -59,7 +46,7 @@ export const participantAccountRoutes: FastifyPluginAsyncZod<ParticipantAccountR
     },
     async (request) => {
       await service.signup(request.body, requestMeta(request));
-      void app.mail.deliverPending();
+      void mail.deliverPending();
       return { success: true as const, message: PARTICIPANT_ACCOUNT_MESSAGES.signedUp };
     },
   );
@@ -76,7 +63,7 @@ export const participantAccountRoutes: FastifyPluginAsyncZod<ParticipantAccountR
       config: { rateLimit: { max: 30, timeWindow: '15 minutes' } },
     },
     async (request, reply) => {
-      await app.humanCheck.assertHuman(request.body.recaptchaResponse, request, HUMAN_CHECK_ACTIONS.login);
+      await humanCheck.assertHuman(request.body.recaptchaResponse, request, HUMAN_CHECK_ACTIONS.login);
       try {
         setSessionCookies(reply, await service.login(request.body, requestMeta(request)), cookieSettings);
       } catch (error) {

@@ -3,8 +3,8 @@ import {
   type LoginInput,
   type ParticipantSignupInput,
 } from '@trialpulse/shared';
-import type { FastifyInstance } from 'fastify';
-import { recordAudit, type DbOrTx } from '../../lib/audit';
+import type { DbOrTx } from '../../db/client';
+import { recordAudit } from '../../lib/audit';
 import { hashToken, randomToken } from '../../lib/crypto';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
@@ -13,6 +13,7 @@ import type { AuthService, IssuedSession, RequestMeta } from '../auth/auth.servi
 import type { AuthContext } from '../auth/session-context';
 import type { ParticipantAccountsRepository } from './participant-accounts.repository';
 import { isUniqueViolation } from '../../lib/db-errors';
+import type { MailService } from '../mail/mail.service';
 
 export const PARTICIPANT_ACCOUNT_MESSAGES = {
   signedUp: 'Registration successful! You can now log in.',
@@ -31,7 +32,7 @@ type Deps = {
   hasher: PasswordHasher;
   clock: Clock;
   authService: Pick<AuthService, 'login'>;
-  mail: () => Pick<FastifyInstance['mail'], 'enqueue' | 'deliverPending'>;
+  mail: () => Pick<MailService, 'enqueue' | 'deliverPending'>;
   /** Base of the links in mails, without a trailing slash. */
   publicUrl: string;
 };

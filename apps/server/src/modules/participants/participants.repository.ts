@@ -1,5 +1,5 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import {
   deviceReadings,
   globalDeviceCatalog,
@@ -8,10 +8,8 @@ import {
   teamAllowedBrands,
   teamSupportedDevices,
   teams,
-  trialUsers,
   trials,
 } from '../../db/schema';
-import type { DbOrTx } from '../../lib/audit';
 
 export type ParticipantRow = typeof participants.$inferSelect;
 
@@ -25,42 +23,13 @@ export function createParticipantsRepository(db: Db) {
     db: db as DbOrTx,
     transaction: db.transaction.bind(db),
 
-    /**
-     * Locks the team row: every participant change takes this lock first (as trial changes
-     * do), so the max_participants check, the suffix choice and the recount see every
-     * committed participant and no concurrent one.
-     */
-    async lockTeam(tx: DbOrTx, teamId: number) {
-      const rows = await tx
-        .select({ id: teams.id, maxParticipants: teams.maxParticipants })
-        .from(teams)
-        .where(eq(teams.id, teamId))
-        .for('update');
-      return rows[0];
-    },
-
-    /** One trial of the team with its code prefix (undefined for another team's trial). */
-    async findTrial(q: DbOrTx, teamId: number, trialId: number) {
+    /** The participant-code prefix of a trial of the team (undefined for another team's trial). */
+    async trialCode(q: DbOrTx, teamId: number, trialId: number): Promise<string | undefined> {
       const rows = await q
-        .select({ id: trials.id, trialCode: trials.trialCode })
+        .select({ trialCode: trials.trialCode })
         .from(trials)
         .where(and(eq(trials.id, trialId), eq(trials.teamId, teamId)));
-      return rows[0];
-    },
-
-    async isTrialUser(q: DbOrTx, teamId: number, trialId: number, userId: number) {
-      const rows = await q
-        .select({ id: trialUsers.id })
-        .from(trialUsers)
-        .where(
-          and(
-            eq(trialUsers.trialId, trialId),
-            eq(trialUsers.teamId, teamId),
-            eq(trialUsers.userId, userId),
-          ),
-        )
-        .limit(1);
-      return rows.length > 0;
+      return rows[0]?.trialCode;
     },
 
     /** The trial's participants in the order they were added. */

@@ -1,9 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  ALL_STAFF,
-  EDITORS,
-  SYS_ADMIN_ONLY,
   addParticipantInputSchema,
   addParticipantResponseSchema,
   allowedDeviceSchema,
@@ -18,6 +15,7 @@ import {
   trialIdSchema,
   updateParticipantInputSchema,
 } from '@trialpulse/shared';
+import { requestMeta } from '../../lib/request-meta';
 import type { AuthContext } from '../auth/session-context';
 import type { ParticipantsService } from './participants.service';
 
@@ -39,11 +37,7 @@ const SCOPE_NOTE =
  */
 export const participantsRoutes: FastifyPluginAsyncZod<Options> = async (app, options) => {
   const { participants } = options;
-  const anyStaff = app.requireStaff({ roles: ALL_STAFF });
-  const editors = app.requireStaff({ roles: EDITORS });
-  const sysAdmin = app.requireStaff({ roles: SYS_ADMIN_ONLY });
   const caller = (request: { auth: AuthContext | null }) => request.auth!;
-  const meta = (request: { id: string }) => ({ requestId: request.id });
 
   app.get(
     '/api/trialParticipants/:trialId',
@@ -55,7 +49,7 @@ export const participantsRoutes: FastifyPluginAsyncZod<Options> = async (app, op
         params: trialIdParams,
         response: { 200: z.array(participantSchema) },
       },
-      preHandler: anyStaff,
+      preHandler: app.requireStaff({ action: 'participant.view' }),
     },
     async (request) => participants.list(caller(request), request.params.trialId),
   );
@@ -70,7 +64,7 @@ export const participantsRoutes: FastifyPluginAsyncZod<Options> = async (app, op
         params: trialIdParams,
         response: { 200: trialCodeResponseSchema },
       },
-      preHandler: anyStaff,
+      preHandler: app.requireStaff({ action: 'participant.view' }),
     },
     async (request) => participants.trialCode(caller(request), request.params.trialId),
   );
@@ -85,9 +79,9 @@ export const participantsRoutes: FastifyPluginAsyncZod<Options> = async (app, op
         body: addParticipantInputSchema,
         response: { 200: addParticipantResponseSchema },
       },
-      preHandler: editors,
+      preHandler: app.requireStaff({ action: 'participant.create' }),
     },
-    async (request) => participants.add(caller(request), request.body, meta(request)),
+    async (request) => participants.add(caller(request), request.body, requestMeta(request)),
   );
 
   app.put(
@@ -100,9 +94,9 @@ export const participantsRoutes: FastifyPluginAsyncZod<Options> = async (app, op
         body: updateParticipantInputSchema,
         response: { 200: messageSchema },
       },
-      preHandler: editors,
+      preHandler: app.requireStaff({ action: 'participant.update' }),
     },
-    async (request) => participants.update(caller(request), request.body, meta(request)),
+    async (request) => participants.update(caller(request), request.body, requestMeta(request)),
   );
 
   app.patch(
@@ -116,7 +110,7 @@ export const participantsRoutes: FastifyPluginAsyncZod<Options> = async (app, op
         body: changeCodeInputSchema,
         response: { 200: changeCodeResponseSchema },
       },
-      preHandler: editors,
+      preHandler: app.requireStaff({ action: 'participant.update' }),
     },
     async (request) =>
       participants.changeCode(
@@ -124,7 +118,7 @@ export const participantsRoutes: FastifyPluginAsyncZod<Options> = async (app, op
         request.params.trialId,
         request.params.participantId,
         request.body,
-        meta(request),
+        requestMeta(request),
       ),
   );
 
@@ -139,9 +133,9 @@ export const participantsRoutes: FastifyPluginAsyncZod<Options> = async (app, op
         body: deleteParticipantInputSchema,
         response: { 200: messageSchema },
       },
-      preHandler: editors,
+      preHandler: app.requireStaff({ action: 'participant.delete' }),
     },
-    async (request) => participants.remove(caller(request), request.body, meta(request)),
+    async (request) => participants.remove(caller(request), request.body, requestMeta(request)),
   );
 
   app.get(
@@ -154,7 +148,7 @@ export const participantsRoutes: FastifyPluginAsyncZod<Options> = async (app, op
         params: participantIdParams,
         response: { 200: participantSchema },
       },
-      preHandler: anyStaff,
+      preHandler: app.requireStaff({ action: 'participant.view' }),
     },
     async (request) => participants.get(caller(request), request.params.id),
   );
@@ -169,7 +163,7 @@ export const participantsRoutes: FastifyPluginAsyncZod<Options> = async (app, op
         params: participantIdParams,
         response: { 200: participantRawSchema },
       },
-      preHandler: sysAdmin,
+      preHandler: app.requireStaff({ action: 'participant.viewRaw' }),
     },
     async (request) => participants.raw(caller(request), request.params.id),
   );
@@ -184,7 +178,7 @@ export const participantsRoutes: FastifyPluginAsyncZod<Options> = async (app, op
         params: teamIdParams,
         response: { 200: z.array(allowedDeviceSchema) },
       },
-      preHandler: anyStaff,
+      preHandler: app.requireStaff({ action: 'participant.view' }),
     },
     async (request) => participants.allowedDevices(caller(request), request.params.teamId),
   );
@@ -199,7 +193,7 @@ export const participantsRoutes: FastifyPluginAsyncZod<Options> = async (app, op
         params: teamIdParams,
         response: { 200: z.array(supportedDeviceSchema) },
       },
-      preHandler: anyStaff,
+      preHandler: app.requireStaff({ action: 'participant.view' }),
     },
     async (request) => participants.supportedDevices(caller(request), request.params.teamId),
   );

@@ -4,6 +4,7 @@ import {
   PARTICIPANT_SUCCESS,
   type AddParticipantInput,
   type AddParticipantResponse,
+  type Action,
   type AllowedDevice,
   type ChangeCodeInput,
   type DeleteParticipantInput,
@@ -12,14 +13,19 @@ import {
   type SupportedDevice,
   type UpdateParticipantInput,
 } from '@trialpulse/shared';
-import { recordAudit, type DbOrTx } from '../../lib/audit';
-import { AppError } from '../../lib/errors';
-import type { AuthContext } from '../auth/session-context';
-import { activeTeamId, isDbId, trialNotFound } from '../trials/trials.service';
-import type { ParticipantRow, ParticipantsRepository } from './participants.repository';
+import type { DbOrTx } from '../../db/client';
+import { recordAudit } from '../../lib/audit';
 import { uniqueViolationConstraint } from '../../lib/db-errors';
-
-type Meta = { requestId: string };
+import { AppError } from '../../lib/errors';
+import type { Meta } from '../../lib/request-meta';
+import {
+  participantNotFound,
+  trialNotFound,
+  type AccessService,
+  type TrialRef,
+} from '../access/access.service';
+import type { AuthContext } from '../auth/session-context';
+import type { ParticipantRow, ParticipantsRepository } from './participants.repository';
 
 /** Unique constraints whose violation is a user error (409), never a server error. */
 const CONSTRAINTS = {
@@ -30,13 +36,7 @@ const CONSTRAINTS = {
 /** Auto-assigned suffixes are zero-padded to this many digits ("001", "002", …). */
 const AUTO_SUFFIX_DIGITS = 3;
 
-/** 404 with the spec's "could not find participant's info" — also for another team's participant. */
-export const participantNotFound = () => AppError.notFound(PARTICIPANT_MESSAGES.notFound);
 const codeChangeNotFound = () => AppError.notFound(PARTICIPANT_MESSAGES.codeChangeNotFound);
-const teamNotFound = () => AppError.notFound('Team not found.');
-
-/** Admin and Sys_Admin see every trial of the team; User and Viewer the ones they are trial users of (decision 0009). */
-const seesAllTrials = (auth: AuthContext) => auth.role === 'Sys_Admin' || auth.role === 'Admin';
 
 /** The participant fields the caller's team hides (teams.hidden_fields, read on every request). */
 const hiddenFieldsOf = (auth: AuthContext) => new Set(auth.user.hiddenFields);
@@ -50,47 +50,34 @@ const hiddenFieldsOf = (auth: AuthContext) => new Set(auth.user.hiddenFields);
  */
 export function createParticipantsService(deps: {
   repository: ParticipantsRepository;
+  access: Pick<AccessService, 'requireTeam' | 'requireOwnTeam' | 'requireTrial' | 'requireParticipant' | 'lockTeam'>;
   /**
    * Runs before a participant is deleted, after the caller's access is checked (device
    * linking revokes the participant's provider grants there).
    */
   beforeDelete?: (teamId: number, participantId: number, meta: Meta) => Promise<void>;
 }) {
-  const { repository } = deps;
+  const { repository, access } = deps;
 
-  /** The trial if the caller may see it; throws `notFound()` otherwise. */
-  async function visibleTrial(
-    q: DbOrTx,
-    auth: AuthContext,
-    teamId: number,
-    trialId: number,
-    notFound: () => AppError = trialNotFound,
-  ) {
-    if (!isDbId(trialId)) throw notFound();
-    const trial = await repository.findTrial(q, teamId, trialId);
-    if (!trial) throw notFound();
-    if (!seesAllTrials(auth) && !(await repository.isTrialUser(q, teamId, trialId, auth.userId)))
-      throw notFound();
-    return trial;
+  /** The visible trial with its participant-code prefix. */
+  async function trialWithCode(q: DbOrTx, trial: TrialRef, notFound: () => AppError = trialNotFound) {
+    const code = await repository.trialCode(q, trial.teamId, trial.id);
+    if (code === undefined) throw notFound();
+    return { ...trial, trialCode: code };
   }
 
-  /** The participant if the caller may see its trial; `lock` locks the row for a change. */
-  async function visibleParticipant(
+  /** The participant's row once access allows `action` on it; `lock` locks it for a change. */
+  async function participantRow(
     q: DbOrTx,
     auth: AuthContext,
-    teamId: number,
     participantId: number,
+    action: Action,
     options: { lock?: boolean; notFound?: () => AppError } = {},
   ): Promise<ParticipantRow> {
     const notFound = options.notFound ?? participantNotFound;
-    if (!isDbId(participantId)) throw notFound();
-    const row = await repository.findParticipant(q, teamId, participantId, options.lock);
+    const ref = await access.requireParticipant(auth, participantId, action, { tx: q, notFound });
+    const row = await repository.findParticipant(q, ref.teamId, ref.id, options.lock);
     if (!row) throw notFound();
-    if (
-      !seesAllTrials(auth) &&
-      !(await repository.isTrialUser(q, teamId, row.trialId, auth.userId))
-    )
-      throw notFound();
     return row;
   }
 
@@ -106,8 +93,7 @@ export function createParticipantsService(deps: {
   return {
     /** The trial's participants, hidden fields left out. Throws 404 "Trial not found.", 403 TEAM_INACTIVE. */
     async list(auth: AuthContext, trialId: number): Promise<Participant[]> {
-      const teamId = activeTeamId(auth);
-      await visibleTrial(repository.db, auth, teamId, trialId);
+      const { teamId } = await access.requireTrial(auth, trialId, 'participant.view');
       const rows = await repository.listParticipants(repository.db, teamId, trialId);
       const hidden = hiddenFieldsOf(auth);
       return rows.map((row) => presentParticipant(row, hidden));
@@ -115,22 +101,19 @@ export function createParticipantsService(deps: {
 
     /** The trial's participant-code prefix. Throws 404 "Trial not found.". */
     async trialCode(auth: AuthContext, trialId: number): Promise<{ trial_code: string }> {
-      const teamId = activeTeamId(auth);
-      const trial = await visibleTrial(repository.db, auth, teamId, trialId);
-      return { trial_code: trial.trialCode };
+      const trial = await access.requireTrial(auth, trialId, 'participant.view');
+      return { trial_code: (await trialWithCode(repository.db, trial)).trialCode };
     },
 
     /** One participant, hidden fields left out. Throws 404 (spec's not-found text). */
     async get(auth: AuthContext, participantId: number): Promise<Participant> {
-      const teamId = activeTeamId(auth);
-      const row = await visibleParticipant(repository.db, auth, teamId, participantId);
+      const row = await participantRow(repository.db, auth, participantId, 'participant.view');
       return presentParticipant(row, hiddenFieldsOf(auth));
     },
 
     /** The stored record (Sys_Admin route), still without the fields the team hides. Throws 404. */
     async raw(auth: AuthContext, participantId: number): Promise<ParticipantRaw> {
-      const teamId = activeTeamId(auth);
-      const row = await visibleParticipant(repository.db, auth, teamId, participantId);
+      const row = await participantRow(repository.db, auth, participantId, 'participant.viewRaw');
       return presentRaw(row, hiddenFieldsOf(auth));
     },
 
@@ -146,12 +129,15 @@ export function createParticipantsService(deps: {
       input: AddParticipantInput,
       meta: Meta,
     ): Promise<AddParticipantResponse> {
-      const teamId = activeTeamId(auth);
+      const teamId = access.requireTeam(auth, 'participant.create');
       const created = await withConflictMessages(() =>
         repository.transaction(async (tx) => {
-          const team = await repository.lockTeam(tx, teamId);
+          const team = await access.lockTeam(tx, teamId);
           if (!team) throw trialNotFound();
-          const trial = await visibleTrial(tx, auth, teamId, input.trialId);
+          const trial = await trialWithCode(
+            tx,
+            await access.requireTrial(auth, input.trialId, 'participant.create', { tx }),
+          );
           if (
             team.maxParticipants !== null &&
             (await repository.countTeamParticipants(tx, teamId)) >= team.maxParticipants
@@ -205,12 +191,12 @@ export function createParticipantsService(deps: {
       input: UpdateParticipantInput,
       meta: Meta,
     ): Promise<{ message: string }> {
-      const teamId = activeTeamId(auth);
+      const teamId = access.requireTeam(auth, 'participant.update');
       const hidden = hiddenFieldsOf(auth);
       await withConflictMessages(() =>
         repository.transaction(async (tx) => {
-          await repository.lockTeam(tx, teamId);
-          const before = await visibleParticipant(tx, auth, teamId, input.id, { lock: true });
+          await access.lockTeam(tx, teamId);
+          const before = await participantRow(tx, auth, input.id, 'participant.update', { lock: true });
           const next = {
             email: keepOrReplace(before.email, input.email, hidden.has('email')),
             gender: input.gender,
@@ -250,12 +236,16 @@ export function createParticipantsService(deps: {
       input: ChangeCodeInput,
       meta: Meta,
     ): Promise<{ participant_code: string }> {
-      const teamId = activeTeamId(auth);
+      const teamId = access.requireTeam(auth, 'participant.update');
       return withConflictMessages(() =>
         repository.transaction(async (tx) => {
-          await repository.lockTeam(tx, teamId);
-          const trial = await visibleTrial(tx, auth, teamId, trialId, codeChangeNotFound);
-          const before = await visibleParticipant(tx, auth, teamId, participantId, {
+          await access.lockTeam(tx, teamId);
+          const trial = await trialWithCode(
+            tx,
+            await access.requireTrial(auth, trialId, 'participant.update', { tx, notFound: codeChangeNotFound }),
+            codeChangeNotFound,
+          );
+          const before = await participantRow(tx, auth, participantId, 'participant.update', {
             lock: true,
             notFound: codeChangeNotFound,
           });
@@ -298,14 +288,14 @@ export function createParticipantsService(deps: {
       input: DeleteParticipantInput,
       meta: Meta,
     ): Promise<{ message: string }> {
-      const teamId = activeTeamId(auth);
+      const teamId = access.requireTeam(auth, 'participant.delete');
       if (deps.beforeDelete) {
-        await visibleParticipant(repository.db, auth, teamId, input.id);
+        await access.requireParticipant(auth, input.id, 'participant.delete');
         await deps.beforeDelete(teamId, input.id, meta);
       }
       await repository.transaction(async (tx) => {
-        await repository.lockTeam(tx, teamId);
-        const before = await visibleParticipant(tx, auth, teamId, input.id, { lock: true });
+        await access.lockTeam(tx, teamId);
+        const before = await participantRow(tx, auth, input.id, 'participant.delete', { lock: true });
         const dependents = await repository.countDependents(tx, teamId, input.id);
         if (!(await repository.deleteParticipant(tx, teamId, input.id)))
           throw participantNotFound();
@@ -324,30 +314,15 @@ export function createParticipantsService(deps: {
       return { message: PARTICIPANT_SUCCESS.deleted };
     },
 
-    /**
-     * For other modules (device linking): the participant's id, team and trial when the
-     * caller may see it. Throws 404 with the spec's not-found text.
-     */
-    async visibleParticipantRef(
-      auth: AuthContext,
-      participantId: number,
-    ): Promise<{ id: number; teamId: number; trialId: number }> {
-      const teamId = activeTeamId(auth);
-      const row = await visibleParticipant(repository.db, auth, teamId, participantId);
-      return { id: row.id, teamId, trialId: row.trialId };
-    },
-
     /** The brands the caller's own team allows; another team id answers 404. */
     async allowedDevices(auth: AuthContext, teamIdParam: number): Promise<AllowedDevice[]> {
-      const teamId = activeTeamId(auth);
-      if (teamIdParam !== teamId) throw teamNotFound();
+      const teamId = access.requireOwnTeam(auth, teamIdParam, 'participant.view');
       return repository.allowedBrands(teamId);
     },
 
     /** The catalog devices the caller's own team supports; another team id answers 404. */
     async supportedDevices(auth: AuthContext, teamIdParam: number): Promise<SupportedDevice[]> {
-      const teamId = activeTeamId(auth);
-      if (teamIdParam !== teamId) throw teamNotFound();
+      const teamId = access.requireOwnTeam(auth, teamIdParam, 'participant.view');
       return repository.supportedDevices(teamId);
     },
   };

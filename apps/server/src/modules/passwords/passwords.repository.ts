@@ -1,7 +1,6 @@
 import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { credentials, loginThrottles, oneTimeTokens, sessions, users } from '../../db/schema';
-import type { DbOrTx } from '../../lib/audit';
 
 /** The only code of the passwords module that touches tables. */
 export function createPasswordsRepository(db: Db) {

@@ -7,23 +7,17 @@ import {
   resetPasswordInputSchema,
   resetPasswordValidationInputSchema,
 } from '@trialpulse/shared';
-import type { Config } from '../../config/env';
-import type { Database } from '../../db/client';
-import type { Clock } from '../../lib/clock';
-import type { PasswordHasher } from '../../lib/passwords';
-import type { AuthService } from '../auth/auth.service';
-import { requestMeta } from '../auth/auth.routes';
+import { requestMeta } from '../../lib/request-meta';
 import { clearSessionCookies } from '../auth/session-tokens';
+import type { HumanCheck } from '../human-check/human-check.plugin';
 import { HUMAN_CHECK_ACTIONS } from '../human-check/human-check.service';
-import { createPasswordsRepository } from './passwords.repository';
-import { createPasswordsService } from './passwords.service';
+import type { MailService } from '../mail/mail.service';
+import type { PasswordsService } from './passwords.service';
 
 export type PasswordRoutesOptions = {
-  config: Config;
-  database: Database;
-  clock: Clock;
-  hasher: PasswordHasher;
-  authService: AuthService;
+  service: PasswordsService;
+  mail: Pick<MailService, 'deliverPending'>;
+  humanCheck: HumanCheck;
   secureCookies: boolean;
 };
 
@@ -37,13 +31,7 @@ const messageSchema = z.object({ message: z.string() });
  * /auth/resetPassword).
  */
 export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = async (app, options) => {
-  const service = createPasswordsService({
-    repository: createPasswordsRepository(options.database.db),
-    hasher: options.hasher,
-    clock: options.clock,
-    mail: app.mail,
-    publicUrl: options.config.PUBLIC_URL.replace(/\/+$/, ''),
-  });
+  const { service, mail, humanCheck } = options;
   const cookieSettings = { secure: options.secureCookies };
 
   app.post(
@@ -79,9 +67,9 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
       config: { rateLimit: { max: 5, timeWindow: '15 minutes' } },
     },
     async (request) => {
-      await app.humanCheck.assertHuman(request.body.recaptchaResponse, request, HUMAN_CHECK_ACTIONS.forgotPassword);
+      await humanCheck.assertHuman(request.body.recaptchaResponse, request, HUMAN_CHECK_ACTIONS.forgotPassword);
       const { mailQueued } = await service.requestReset(request.body.email, requestMeta(request));
-      if (mailQueued) void app.mail.deliverPending();
+      if (mailQueued) void mail.deliverPending();
       return { message: RESET_MESSAGES.requestConfirmation };
     },
   );

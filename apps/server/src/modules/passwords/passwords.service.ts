@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   CHANGE_PASSWORD_MESSAGES,
   RESET_MESSAGES,
@@ -13,6 +12,7 @@ import type { PasswordHasher } from '../../lib/passwords';
 import type { AuthContext } from '../auth/session-context';
 import type { RequestMeta } from '../auth/auth.service';
 import type { PasswordsRepository } from './passwords.repository';
+import type { MailService } from '../mail/mail.service';
 
 /** A reset link works for one hour. */
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -23,7 +23,7 @@ type Deps = {
   repository: PasswordsRepository;
   hasher: PasswordHasher;
   clock: Clock;
-  mail: Pick<FastifyInstance['mail'], 'enqueue'>;
+  mail: Pick<MailService, 'enqueue'>;
   /** Base of the links in mails, without a trailing slash. */
   publicUrl: string;
 };

@@ -1,7 +1,6 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { oneTimeCodes, refreshTokens, rememberedDevices, sessions, sfaSecrets, users } from '../../db/schema';
-import type { DbOrTx } from '../../lib/audit';
 
 /** Tables of the second factor: TOTP secrets, emailed codes, remembered devices. */
 export function createSfaRepository(db: Db) {

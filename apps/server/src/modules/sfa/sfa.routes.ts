@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LIMITS, validateTotpInputSchema, verifyTotpInputSchema } from '@trialpulse/shared';
-import { requestMeta } from '../auth/auth.routes';
+import { requestMeta } from '../../lib/request-meta';
 import { REMEMBER_DEVICE_COOKIE, clearSessionCookies, setSessionCookies } from '../auth/session-tokens';
 import { AppError } from '../../lib/errors';
 import type { SfaService } from './sfa.service';

@@ -1,7 +1,6 @@
 import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { credentials, oneTimeTokens, teamUserMappings, teams, users, type UserRole } from '../../db/schema';
-import type { DbOrTx } from '../../lib/audit';
 
 /** The only code of the signup module that touches tables. */
 export function createSignupRepository(db: Db) {

@@ -6,38 +6,24 @@ import {
   signupInputSchema,
   signupRequestValidationInputSchema,
 } from '@trialpulse/shared';
-import type { Config } from '../../config/env';
-import type { Database } from '../../db/client';
-import type { Clock } from '../../lib/clock';
-import type { PasswordHasher } from '../../lib/passwords';
-import type { AuthService } from '../auth/auth.service';
-import { requestMeta } from '../auth/auth.routes';
+import { requestMeta } from '../../lib/request-meta';
+import type { HumanCheck } from '../human-check/human-check.plugin';
 import { HUMAN_CHECK_ACTIONS } from '../human-check/human-check.service';
-import { createSignupRepository } from './signup.repository';
-import { SIGNUP_SUCCESS, createSignupService } from './signup.service';
+import type { MailService } from '../mail/mail.service';
+import { SIGNUP_SUCCESS, type SignupService } from './signup.service';
 
 export type SignupRoutesOptions = {
-  config: Config;
-  database: Database;
-  clock: Clock;
-  hasher: PasswordHasher;
-  authService: AuthService;
-  secureCookies: boolean;
+  service: SignupService;
+  mail: Pick<MailService, 'deliverPending'>;
+  humanCheck: HumanCheck;
 };
 
 /**
  * Teams list, sign-up approval (invitation), invitation check and staff sign-up (access
  * spec §2, §7 /team, /userSignUpPermission/*, /users/signup).
  */
-export const signupRoutes: FastifyPluginAsyncZod<SignupRoutesOptions> = async (app, options) => {
-  const service = createSignupService({
-    repository: createSignupRepository(options.database.db),
-    hasher: options.hasher,
-    clock: options.clock,
-    mail: app.mail,
-    publicUrl: options.config.PUBLIC_URL.replace(/\/+$/, ''),
-  });
-  const sysAdminOnly = app.requireStaff({ roles: ['Sys_Admin'] });
+export const signupRoutes: FastifyPluginAsyncZod<SignupRoutesOptions> = async (app, { service, mail, humanCheck }) => {
+  const sysAdminOnly = app.requireStaff({ action: 'signup.approve' });
 
   app.get(
     '/api/team',
@@ -66,7 +52,7 @@ export const signupRoutes: FastifyPluginAsyncZod<SignupRoutesOptions> = async (a
     },
     async (request) => {
       const result = await service.approveSignUp(request.auth!, request.body, requestMeta(request));
-      void app.mail.deliverPending();
+      void mail.deliverPending();
       return result;
     },
   );
@@ -104,7 +90,7 @@ export const signupRoutes: FastifyPluginAsyncZod<SignupRoutesOptions> = async (a
       config: { rateLimit: { max: 10, timeWindow: '15 minutes' } },
     },
     async (request) => {
-      await app.humanCheck.assertHuman(request.body.recaptchaResponse, request, HUMAN_CHECK_ACTIONS.signup);
+      await humanCheck.assertHuman(request.body.recaptchaResponse, request, HUMAN_CHECK_ACTIONS.signup);
       // The body schema strips teamId, teamName and role: they come from the invitation only.
       await service.signup(request.body, requestMeta(request));
       return SIGNUP_SUCCESS;

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { SIGNUP_MESSAGES, type ApproveSignUpInput, type Role, type SignupInput } from '@trialpulse/shared';
-import { recordAudit, type DbOrTx } from '../../lib/audit';
+import type { DbOrTx } from '../../db/client';
+import { recordAudit } from '../../lib/audit';
 import type { Clock } from '../../lib/clock';
 import { hashToken, randomToken } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
@@ -9,6 +9,7 @@ import type { RequestMeta } from '../auth/auth.service';
 import type { AuthContext } from '../auth/session-context';
 import type { SignupRepository } from './signup.repository';
 import { isUniqueViolation } from '../../lib/db-errors';
+import type { MailService } from '../mail/mail.service';
 
 /** An invitation link works for 7 days. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -28,7 +29,7 @@ type Deps = {
   repository: SignupRepository;
   hasher: PasswordHasher;
   clock: Clock;
-  mail: Pick<FastifyInstance['mail'], 'enqueue'>;
+  mail: Pick<MailService, 'enqueue'>;
   /** Base of the links in mails, without a trailing slash. */
   publicUrl: string;
 };

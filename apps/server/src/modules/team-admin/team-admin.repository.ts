@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import {
   credentials,
   globalDeviceCatalog,
@@ -11,7 +11,6 @@ import {
   type DeviceBrand,
   type UserRole,
 } from '../../db/schema';
-import type { DbOrTx } from '../../lib/audit';
 
 export type TeamRow = typeof teams.$inferSelect;
 export type TeamValues = Omit<

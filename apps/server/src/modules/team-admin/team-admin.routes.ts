@@ -1,18 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BRANDS, SYS_ADMIN_ONLY, teamInputSchema, teamRecordSchema } from '@trialpulse/shared';
-import type { Config } from '../../config/env';
-import type { Database } from '../../db/client';
-import type { Clock } from '../../lib/clock';
-import { argon2Hasher } from '../../lib/passwords';
-import { createTeamAdminRepository } from './team-admin.repository';
-import {
-  TEAM_ADMIN_MESSAGES,
-  createTeamAdminService,
-  type TeamAdminActor,
-} from './team-admin.service';
+import { BRANDS, teamInputSchema, teamRecordSchema } from '@trialpulse/shared';
+import { TEAM_ADMIN_MESSAGES, type TeamAdminActor, type TeamAdminService } from './team-admin.service';
 
-type Options = { config: Config; database: Database; clock: Clock };
+type Options = { service: TeamAdminService };
 
 const deviceCatalogEntrySchema = z.object({
   id: z.number().int(),
@@ -28,12 +19,8 @@ const NOT_IN_SPEC =
  * Team administration for system administrators: every field of the team record, allowed
  * brands and supported devices. The command line (`npm run admin`) uses the same service.
  */
-export const teamAdminRoutes: FastifyPluginAsyncZod<Options> = async (app, options) => {
-  const service = createTeamAdminService({
-    repository: createTeamAdminRepository(options.database.db),
-    hasher: argon2Hasher,
-  });
-  const sysAdminOnly = app.requireStaff({ roles: SYS_ADMIN_ONLY });
+export const teamAdminRoutes: FastifyPluginAsyncZod<Options> = async (app, { service }) => {
+  const sysAdminOnly = app.requireStaff({ action: 'team.administer' });
   const actor = (request: { auth: { userId: number } | null; id: string }): TeamAdminActor => ({
     userId: request.auth!.userId,
     requestId: request.id,

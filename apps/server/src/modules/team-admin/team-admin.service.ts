@@ -6,6 +6,7 @@ import type { PasswordHasher } from '../../lib/passwords';
 import type { DeviceBrand } from '../../db/schema';
 import type { TeamAdminRepository, TeamRow, TeamValues } from './team-admin.repository';
 import { isUniqueViolation } from '../../lib/db-errors';
+import { MAX_DB_ID } from '../../lib/db-ids';
 
 /** Messages of team administration that the shared team messages do not cover. */
 export const TEAM_ADMIN_MESSAGES = {
@@ -28,8 +29,6 @@ export type TeamAdminActor = {
 
 /** The full team record as the administration API answers it (access spec §3, full team record). */
 export type TeamRecord = ReturnType<typeof presentTeam>;
-
-const MAX_DB_ID = 2_147_483_647;
 
 const sysAdminInputSchema = z.object({
   email: emailSchema,

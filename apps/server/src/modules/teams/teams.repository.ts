@@ -1,7 +1,6 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { sessions, teamUserMappings, teams } from '../../db/schema';
-import type { DbOrTx } from '../../lib/audit';
 
 /** The only code of the teams module that touches tables. */
 export function createTeamsRepository(db: Db) {

@@ -1,22 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { selectTeamInputSchema, sessionUserSchema, teamOptionSchema } from '@trialpulse/shared';
-import type { Config } from '../../config/env';
-import type { Database } from '../../db/client';
-import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import { createTeamsRepository } from './teams.repository';
-import { TEAM_SELECTED_MESSAGE, createTeamsService } from './teams.service';
+import { requestMeta } from '../../lib/request-meta';
+import { TEAM_SELECTED_MESSAGE, type TeamsService } from './teams.service';
 
-type Options = { config: Config; database: Database; clock: Clock };
+type Options = { service: TeamsService };
 
 /**
  * Team selector calls (access spec §7 /userTeamsData, /selectTeam). A signed-in staff
  * member without a role in the selected team may still list and switch teams. The
  * Sys_Admin team list (`GET /api/team`) lives in the signup module.
  */
-export const teamsRoutes: FastifyPluginAsyncZod<Options> = async (app, options) => {
-  const service = createTeamsService({ repository: createTeamsRepository(options.database.db) });
+export const teamsRoutes: FastifyPluginAsyncZod<Options> = async (app, { service }) => {
   const signedIn = app.requireStaff({ allowMissingRole: true });
 
   app.get(
@@ -47,7 +43,7 @@ export const teamsRoutes: FastifyPluginAsyncZod<Options> = async (app, options) 
       preHandler: signedIn,
     },
     async (request, reply) => {
-      await service.selectTeam(request.auth!, request.body, { requestId: request.id });
+      await service.selectTeam(request.auth!, request.body, requestMeta(request));
       // Re-read the session so the answer carries the new team, role and team status.
       request.auth = null;
       const auth = await app.loadAuth(request);

@@ -3,6 +3,7 @@ import { recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import type { AuthContext } from '../auth/session-context';
 import type { TeamsRepository } from './teams.repository';
+import type { Meta } from '../../lib/request-meta';
 
 export const TEAM_SELECTED_MESSAGE = 'Team selected.';
 
@@ -29,7 +30,7 @@ export function createTeamsService(deps: { repository: TeamsRepository }) {
     async selectTeam(
       auth: AuthContext,
       input: SelectTeamInput,
-      meta: { requestId: string },
+      meta: Meta,
     ): Promise<void> {
       const notAMember = () =>
         AppError.forbidden(TEAM_MESSAGES.notAMember, { reason: 'NOT_A_MEMBER' });

@@ -6,31 +6,31 @@ import {
 } from '@trialpulse/shared';
 import { recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
+import { isDbId } from '../../lib/db-ids';
+import type { Meta } from '../../lib/request-meta';
+import { trialNotFound, type AccessService } from '../access/access.service';
 import type { AuthContext } from '../auth/session-context';
 import type { TrialsRepository } from './trials.repository';
-import { activeTeamId, isDbId, trialNotFound } from './trials.service';
 
 export const TRIAL_USER_SUCCESS = {
   added: 'The user has been added to the trial.',
   removed: 'The user has been removed from the trial.',
 } as const;
 
-type Meta = { requestId: string };
-
 /**
  * Trial users of a trial of the selected team (access spec §7 /trialUsers, /teamUsers).
  * Only members of the same team can be added; the owner cannot be removed. Another
  * team's trial answers 404 "Trial not found." on every call.
  */
-export function createTrialUsersService(deps: { repository: TrialsRepository }) {
-  const { repository } = deps;
+export function createTrialUsersService(deps: {
+  repository: TrialsRepository;
+  access: Pick<AccessService, 'requireTrial'>;
+}) {
+  const { repository, access } = deps;
 
   async function teamTrial(auth: AuthContext, trialId: number) {
-    const teamId = activeTeamId(auth);
-    if (!isDbId(trialId)) throw trialNotFound();
-    const trial = await repository.findTrial(teamId, trialId);
-    if (!trial) throw trialNotFound();
-    return { teamId, trial };
+    const trial = await access.requireTrial(auth, trialId, 'trialUsers.manage');
+    return { teamId: trial.teamId, trial };
   }
 
   return {

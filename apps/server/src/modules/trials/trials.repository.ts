@@ -1,7 +1,6 @@
-import { and, asc, count, desc, eq, ne, notExists, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { and, asc, count, desc, eq, inArray, ne, notExists, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client';
 import { participants, teamUserMappings, teams, trialUsers, trials, users } from '../../db/schema';
-import type { DbOrTx } from '../../lib/audit';
 
 /**
  * The only code of the trials module that touches tables. Every read and write takes the
@@ -23,34 +22,15 @@ export function createTrialsRepository(db: Db) {
   return {
     transaction: db.transaction.bind(db),
 
-    /**
-     * The team's trials, newest first, with the owner's email. With `memberUserId`, only
-     * the trials that user is a trial user of.
-     */
-    async listTrials(teamId: number, memberUserId: number | null) {
-      const scope =
-        memberUserId === null
-          ? eq(trials.teamId, teamId)
-          : and(
-              eq(trials.teamId, teamId),
-              sql`EXISTS (SELECT 1 FROM ${trialUsers} WHERE ${trialUsers.trialId} = ${trials.id} AND ${trialUsers.teamId} = ${teamId} AND ${trialUsers.userId} = ${memberUserId})`,
-            );
+    /** The given trials of the team (the ones the caller may see), newest first, with the owner's email. */
+    async listTrials(teamId: number, trialIds: readonly number[]) {
+      if (trialIds.length === 0) return [];
       return db
         .select(trialColumns)
         .from(trials)
         .innerJoin(users, eq(users.id, trials.ownerUserId))
-        .where(scope)
+        .where(and(eq(trials.teamId, teamId), inArray(trials.id, [...trialIds])))
         .orderBy(desc(trials.creationDate), desc(trials.id));
-    },
-
-    /** One trial of the team (undefined for an unknown id or another team's trial). */
-    async findTrial(teamId: number, trialId: number) {
-      const rows = await db
-        .select(trialColumns)
-        .from(trials)
-        .innerJoin(users, eq(users.id, trials.ownerUserId))
-        .where(and(eq(trials.id, trialId), eq(trials.teamId, teamId)));
-      return rows[0];
     },
 
     /** Locks one trial of the team for a change; blocks concurrent child inserts (FK key-share locks). */
@@ -59,34 +39,6 @@ export function createTrialsRepository(db: Db) {
         .select()
         .from(trials)
         .where(and(eq(trials.id, trialId), eq(trials.teamId, teamId)))
-        .for('update');
-      return rows[0];
-    },
-
-    async isTrialUser(teamId: number, trialId: number, userId: number) {
-      const rows = await db
-        .select({ id: trialUsers.id })
-        .from(trialUsers)
-        .where(
-          and(
-            eq(trialUsers.trialId, trialId),
-            eq(trialUsers.teamId, teamId),
-            eq(trialUsers.userId, userId),
-          ),
-        );
-      return rows.length > 0;
-    },
-
-    /**
-     * Locks the team row: every change to a team's trials takes this lock first, so the
-     * max_trials check, the Trial Number check and the trial code choice see every
-     * committed trial and no concurrent one.
-     */
-    async lockTeam(tx: DbOrTx, teamId: number) {
-      const rows = await tx
-        .select({ id: teams.id, maxTrials: teams.maxTrials })
-        .from(teams)
-        .where(eq(teams.id, teamId))
         .for('update');
       return rows[0];
     },

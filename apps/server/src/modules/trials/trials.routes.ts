@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  ADMINS,
-  EDITORS,
   addTrialUserInputSchema,
   createTrialInputSchema,
   deleteTrialInputSchema,
@@ -13,15 +11,12 @@ import {
   trialUserSchema,
   updateTrialInputSchema,
 } from '@trialpulse/shared';
-import type { Config } from '../../config/env';
-import type { Database } from '../../db/client';
-import type { Clock } from '../../lib/clock';
+import { requestMeta } from '../../lib/request-meta';
 import type { AuthContext } from '../auth/session-context';
-import { createTrialUsersService } from './trial-users.service';
-import { createTrialsRepository } from './trials.repository';
-import { createTrialsService } from './trials.service';
+import type { TrialUsersService } from './trial-users.service';
+import type { TrialsService } from './trials.service';
 
-type Options = { config: Config; database: Database; clock: Clock };
+type Options = { trials: TrialsService; trialUsers: TrialUsersService };
 
 const messageSchema = z.object({ message: z.string() });
 const trialIdParams = z.object({ trialId: trialIdSchema });
@@ -33,15 +28,8 @@ const TEAM_INACTIVE_NOTE =
  * /teamUsers). Roles per spec §6: list every staff role (User and Viewer see their own
  * trials), edit Sys_Admin/Admin/User, add and delete and trial users Sys_Admin/Admin.
  */
-export const trialsRoutes: FastifyPluginAsyncZod<Options> = async (app, options) => {
-  const repository = createTrialsRepository(options.database.db);
-  const trials = createTrialsService({ repository });
-  const trialUsers = createTrialUsersService({ repository });
-  const anyStaff = app.requireStaff();
-  const editors = app.requireStaff({ roles: EDITORS });
-  const admins = app.requireStaff({ roles: ADMINS });
+export const trialsRoutes: FastifyPluginAsyncZod<Options> = async (app, { trials, trialUsers }) => {
   const caller = (request: { auth: AuthContext | null }) => request.auth!;
-  const meta = (request: { id: string }) => ({ requestId: request.id });
 
   app.get(
     '/api/userTrials',
@@ -52,7 +40,7 @@ export const trialsRoutes: FastifyPluginAsyncZod<Options> = async (app, options)
         description: `Admin and Sys_Admin: every trial of the team; User and Viewer: trials they are trial users of. ${TEAM_INACTIVE_NOTE}`,
         response: { 200: z.array(trialSchema) },
       },
-      preHandler: anyStaff,
+      preHandler: app.requireStaff({ action: 'trial.view' }),
     },
     async (request) => trials.list(caller(request)),
   );
@@ -67,9 +55,9 @@ export const trialsRoutes: FastifyPluginAsyncZod<Options> = async (app, options)
         body: createTrialInputSchema,
         response: { 200: z.object({ trialId: z.number().int(), message: z.string() }) },
       },
-      preHandler: admins,
+      preHandler: app.requireStaff({ action: 'trial.create' }),
     },
-    async (request) => trials.create(caller(request), request.body, meta(request)),
+    async (request) => trials.create(caller(request), request.body, requestMeta(request)),
   );
 
   app.put(
@@ -82,9 +70,9 @@ export const trialsRoutes: FastifyPluginAsyncZod<Options> = async (app, options)
         body: updateTrialInputSchema,
         response: { 200: messageSchema },
       },
-      preHandler: editors,
+      preHandler: app.requireStaff({ action: 'trial.update' }),
     },
-    async (request) => trials.update(caller(request), request.body, meta(request)),
+    async (request) => trials.update(caller(request), request.body, requestMeta(request)),
   );
 
   app.delete(
@@ -97,9 +85,9 @@ export const trialsRoutes: FastifyPluginAsyncZod<Options> = async (app, options)
         body: deleteTrialInputSchema,
         response: { 200: messageSchema },
       },
-      preHandler: admins,
+      preHandler: app.requireStaff({ action: 'trial.delete' }),
     },
-    async (request) => trials.remove(caller(request), request.body, meta(request)),
+    async (request) => trials.remove(caller(request), request.body, requestMeta(request)),
   );
 
   app.get(
@@ -112,7 +100,7 @@ export const trialsRoutes: FastifyPluginAsyncZod<Options> = async (app, options)
         params: trialIdParams,
         response: { 200: z.array(trialUserSchema) },
       },
-      preHandler: admins,
+      preHandler: app.requireStaff({ action: 'trialUsers.manage' }),
     },
     async (request) => trialUsers.list(caller(request), request.params.trialId),
   );
@@ -127,7 +115,7 @@ export const trialsRoutes: FastifyPluginAsyncZod<Options> = async (app, options)
         params: trialIdParams,
         response: { 200: z.array(teamUserOptionSchema) },
       },
-      preHandler: admins,
+      preHandler: app.requireStaff({ action: 'trialUsers.manage' }),
     },
     async (request) => trialUsers.addable(caller(request), request.params.trialId),
   );
@@ -147,9 +135,9 @@ export const trialsRoutes: FastifyPluginAsyncZod<Options> = async (app, options)
           }),
         },
       },
-      preHandler: admins,
+      preHandler: app.requireStaff({ action: 'trialUsers.manage' }),
     },
-    async (request) => trialUsers.add(caller(request), request.body, meta(request)),
+    async (request) => trialUsers.add(caller(request), request.body, requestMeta(request)),
   );
 
   app.delete(
@@ -162,8 +150,8 @@ export const trialsRoutes: FastifyPluginAsyncZod<Options> = async (app, options)
         body: deleteTrialUserInputSchema,
         response: { 200: messageSchema },
       },
-      preHandler: admins,
+      preHandler: app.requireStaff({ action: 'trialUsers.manage' }),
     },
-    async (request) => trialUsers.remove(caller(request), request.body, meta(request)),
+    async (request) => trialUsers.remove(caller(request), request.body, requestMeta(request)),
   );
 };

@@ -7,7 +7,9 @@ import {
 } from '@trialpulse/shared';
 import { recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
+import { trialNotFound, type AccessService } from '../access/access.service';
 import type { AuthContext } from '../auth/session-context';
+import type { Meta } from '../../lib/request-meta';
 import type { TrialsRepository } from './trials.repository';
 
 /** Answers of the trial calls (the spec leaves them "not shown"). */
@@ -20,52 +22,22 @@ export const TRIAL_SUCCESS = {
 /** Participant-code prefixes: upper-case letters and digits, at most 12 characters. */
 export const TRIAL_CODE_MAX_LENGTH = 12;
 
-/** Largest value of a PostgreSQL integer column: larger ids cannot exist (and must not reach SQL). */
-const MAX_DB_ID = 2_147_483_647;
-
-type Meta = { requestId: string };
-
 /**
- * The selected team of a trial or trial-user call: it must be Active (switched on and
- * inside its subscription dates). Throws 403 TEAM_INACTIVE otherwise.
+ * Trials of the selected team (access spec §7 /userTrials). Every call asks the access
+ * module first (selected team Active, trial visible to the caller); role checks are also
+ * the routes' guards.
  */
-export function activeTeamId(auth: AuthContext): number {
-  if (auth.teamId === null || auth.user.teamStatus !== 'Active') {
-    throw AppError.forbidden(TRIAL_MESSAGES.teamInactive, { reason: 'TEAM_INACTIVE' });
-  }
-  return auth.teamId;
-}
-
-/** 404 "Trial not found." — also the answer for another team's trial, never 403. */
-export const trialNotFound = () => AppError.notFound(TRIAL_MESSAGES.notFound);
-
-export const isDbId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= MAX_DB_ID;
-
-/** Admin and Sys_Admin see every trial of the team; User and Viewer the ones they are trial users of (decision 0009). */
-const seesAllTrials = (auth: AuthContext) => auth.role === 'Sys_Admin' || auth.role === 'Admin';
-
-/**
- * Trials of the selected team (access spec §7 /userTrials). Every call is scoped to the
- * caller's selected team, which must be active; role checks are the routes' guards.
- */
-export function createTrialsService(deps: { repository: TrialsRepository }) {
-  const { repository } = deps;
-
-  /** The trial if the caller may see it; 404 otherwise (unknown, other team, or not a trial user). */
-  async function visibleTrial(auth: AuthContext, teamId: number, trialId: number) {
-    if (!isDbId(trialId)) throw trialNotFound();
-    const trial = await repository.findTrial(teamId, trialId);
-    if (!trial) throw trialNotFound();
-    if (!seesAllTrials(auth) && !(await repository.isTrialUser(teamId, trialId, auth.userId)))
-      throw trialNotFound();
-    return trial;
-  }
+export function createTrialsService(deps: {
+  repository: TrialsRepository;
+  access: Pick<AccessService, 'requireTeam' | 'requireTrial' | 'visibleTrialIds' | 'lockTeam'>;
+}) {
+  const { repository, access } = deps;
 
   return {
     /** The trials the caller may see, newest first. Throws 403 TEAM_INACTIVE. */
     async list(auth: AuthContext): Promise<Trial[]> {
-      const teamId = activeTeamId(auth);
-      const rows = await repository.listTrials(teamId, seesAllTrials(auth) ? null : auth.userId);
+      const { teamId, trialIds } = await access.visibleTrialIds(auth, 'trial.view');
+      const rows = await repository.listTrials(teamId, trialIds);
       return rows.map(presentTrial);
     },
 
@@ -79,9 +51,9 @@ export function createTrialsService(deps: { repository: TrialsRepository }) {
       input: CreateTrialInput,
       meta: Meta,
     ): Promise<{ trialId: number; message: string }> {
-      const teamId = activeTeamId(auth);
+      const teamId = access.requireTeam(auth, 'trial.create');
       const trial = await repository.transaction(async (tx) => {
-        const team = await repository.lockTeam(tx, teamId);
+        const team = await access.lockTeam(tx, teamId);
         if (!team) throw trialNotFound();
         const existing = await repository.countTrials(tx, teamId);
         if (team.maxTrials !== null && existing >= team.maxTrials)
@@ -131,10 +103,9 @@ export function createTrialsService(deps: { repository: TrialsRepository }) {
       input: UpdateTrialInput,
       meta: Meta,
     ): Promise<{ message: string }> {
-      const teamId = activeTeamId(auth);
-      await visibleTrial(auth, teamId, input.trialId);
+      const { teamId } = await access.requireTrial(auth, input.trialId, 'trial.update');
       await repository.transaction(async (tx) => {
-        await repository.lockTeam(tx, teamId);
+        await access.lockTeam(tx, teamId);
         const before = await repository.lockTrial(tx, teamId, input.trialId);
         if (!before) throw trialNotFound();
         if (await repository.trialNumberTaken(tx, teamId, input.trialNumber, input.trialId)) {
@@ -171,10 +142,10 @@ export function createTrialsService(deps: { repository: TrialsRepository }) {
       input: DeleteTrialInput,
       meta: Meta,
     ): Promise<{ message: string }> {
-      const teamId = activeTeamId(auth);
-      if (!isDbId(input.trialId)) throw trialNotFound();
+      const teamId = access.requireTeam(auth, 'trial.delete');
       await repository.transaction(async (tx) => {
-        await repository.lockTeam(tx, teamId);
+        await access.lockTeam(tx, teamId);
+        await access.requireTrial(auth, input.trialId, 'trial.delete', { tx });
         const before = await repository.lockTrial(tx, teamId, input.trialId);
         if (!before) throw trialNotFound();
         const participantCount = await repository.countParticipants(tx, teamId, input.trialId);

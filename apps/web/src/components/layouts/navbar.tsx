@@ -15,7 +15,7 @@ import KeyboardArrowDown from '@mui/icons-material/KeyboardArrowDown';
 import MenuIcon from '@mui/icons-material/Menu';
 import { PATHS, decideRouteAccess, type RoutePath } from '@trialpulse/shared';
 import { Brand } from '@/components/ui/brand';
-import { useSession } from '@/lib/session';
+import { useCan, useSession } from '@/lib/session';
 import { ProfileMenu } from './profile-menu';
 
 type NavEntry = { label: string; to: RoutePath; testId: string };
@@ -36,13 +36,14 @@ export function Navbar() {
   const { user, guardUser } = useSession();
   const theme = useTheme();
   const compact = useMediaQuery(theme.breakpoints.down('md'), { noSsr: true });
-  const isSysAdmin = user?.role === 'Sys_Admin';
+  const isSysAdmin = useCan('sysadmin.view');
+  const showDataManagement = useCan('nav.dataManagement');
 
   const links: NavEntry[] = [{ label: 'Dashboard', to: PATHS.home, testId: 'nav-dashboard' }];
   if (decideRouteAccess(PATHS.dataExport, guardUser).kind === 'allow') {
     links.push({ label: 'Data Export', to: PATHS.dataExport, testId: 'nav-data-export' });
   }
-  if (isSysAdmin) {
+  if (showDataManagement) {
     links.push({
       label: 'Data Management',
       to: PATHS.teamDataRetention,

@@ -12,6 +12,7 @@ export {
   type SessionUser,
 } from './get-session';
 export { useSession, type SessionContextValue } from './session-context';
+export { useCan } from './use-can';
 export { SessionProvider } from './session-provider';
 export {
   SKIP_REFRESH_ON_START_KEY,

@@ -35,9 +35,9 @@ function BrandStatus({
   status: BrandDeviceStatus;
 }) {
   const navigate = useNavigate();
-  const { trial, isSysAdmin } = useDeviceStatusContext();
+  const { trial, canViewErrorData } = useDeviceStatusContext();
   const testId = `device-status-${participant.id}-${status.brand}`;
-  const viewData = isSysAdmin
+  const viewData = canViewErrorData
     ? () => void navigate(DEVICE_PATHS.participantData, { state: { participant, trial } })
     : undefined;
   const errors = status.devices.filter((entry) => entry.hasError);

@@ -6,7 +6,8 @@ export type DeviceStatusContextValue = {
   cycle: DeviceStatusCycle;
   trial: Trial;
   /** Only Sys_Admin gets View Participant Data on errored entries (access spec §4). */
-  isSysAdmin: boolean;
+  /** 'View Participant Data' on errored entries (`deviceError.viewData`). */
+  canViewErrorData: boolean;
 };
 
 export const DeviceStatusContext = createContext<DeviceStatusContextValue | null>(null);

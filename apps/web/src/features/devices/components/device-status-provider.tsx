@@ -1,7 +1,7 @@
 import { useMemo, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
-import { DEVICE_MESSAGES, EDITORS, isRole, type Participant, type Trial } from '@trialpulse/shared';
-import { useSession } from '@/lib/session';
+import { DEVICE_MESSAGES, type Participant, type Trial } from '@trialpulse/shared';
+import { useCan } from '@/lib/session';
 import { useTeamAllowedBrands } from '../api/get-team-allowed-brands';
 import { useDeviceStatusCycle } from '../hooks/use-device-status-cycle';
 import { DeviceStatusContext } from './device-status-context';
@@ -19,15 +19,14 @@ type DeviceStatusProviderProps = {
  * them nothing is checked (the table leaves the column out too).
  */
 export function DeviceStatusProvider({ participants, trial, children }: DeviceStatusProviderProps) {
-  const { user } = useSession();
-  const canSee = isRole(user?.role) && EDITORS.includes(user.role);
+  const canSee = useCan('device.connect');
   const brands = useTeamAllowedBrands();
   const cycle = useDeviceStatusCycle(participants, {
     brands: brands.data ?? [],
     enabled: canSee && brands.isSuccess,
   });
-  const isSysAdmin = user?.role === 'Sys_Admin';
-  const value = useMemo(() => ({ cycle, trial, isSysAdmin }), [cycle, trial, isSysAdmin]);
+  const canViewErrorData = useCan('deviceError.viewData');
+  const value = useMemo(() => ({ cycle, trial, canViewErrorData }), [cycle, trial, canViewErrorData]);
   const loadFailed = canSee && participants.length > 0 && brands.isError;
 
   return (

@@ -10,9 +10,7 @@ import Typography from '@mui/material/Typography';
 import {
   CONSENT_LINK_BRANDS,
   DEVICE_MESSAGES,
-  EDITORS,
   GENERIC_ERROR_MESSAGE,
-  isRole,
   type ConnectionStatus,
   type DeviceBrandName,
   type DeviceConnection,
@@ -21,7 +19,7 @@ import {
 } from '@trialpulse/shared';
 import { useNotify } from '@/components/notifications';
 import { isApiError, userMessage } from '@/lib/api-client';
-import { useSession } from '@/lib/session';
+import { useCan } from '@/lib/session';
 import { useParticipantConnections } from '../api/get-participant-connections';
 import { useParticipantDevices, type DeviceListBrand } from '../api/get-participant-devices';
 import { useRefreshDeviceToken } from '../api/refresh-device-token';
@@ -90,7 +88,6 @@ function ConnectionDetails({
 }: ParticipantDeviceSectionProps & { connection: DeviceConnection | null }) {
   const navigate = useNavigate();
   const notify = useNotify();
-  const { user } = useSession();
   const refresh = useRefreshDeviceToken();
   const revoke = useRevokeDeviceToken();
   const sendConsent = useSendConsentEmail();
@@ -99,7 +96,7 @@ function ConnectionDetails({
   const [revoking, setRevoking] = useState(false);
   const [revokeError, setRevokeError] = useState<string | null>(null);
 
-  const canAct = isRole(user?.role) && EDITORS.includes(user.role);
+  const canAct = useCan('device.connect');
   const status = connection?.status ?? 'not_authorized';
   const upstream = connection?.upstream ?? null;
   const authorized = status === 'authorized';

@@ -19,14 +19,7 @@ import type { TableRowProps } from '@mui/material/TableRow';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
-import {
-  EDITORS,
-  GENERIC_ERROR_MESSAGE,
-  LIMITS,
-  PARTICIPANT_MESSAGES,
-  isRole,
-  type Trial,
-} from '@trialpulse/shared';
+import { GENERIC_ERROR_MESSAGE, LIMITS, PARTICIPANT_MESSAGES, type Trial } from '@trialpulse/shared';
 import {
   DebouncedSearchField,
   dataTableDefaults,
@@ -34,7 +27,7 @@ import {
   usePersistedTableState,
 } from '@/components/data-table';
 import { userMessage } from '@/lib/api-client';
-import { useSession } from '@/lib/session';
+import { useCan } from '@/lib/session';
 import { useParticipants, type Participant } from '../api/get-participants';
 import { PARTICIPANT_PATHS, participantsTableId } from '../utils/paths';
 import { useVisibleParticipantFields } from '../utils/visible-fields';
@@ -93,7 +86,6 @@ export function ParticipantsTable({
   tableId = participantsTableId(trial.trialId),
 }: ParticipantsTableProps) {
   const navigate = useNavigate();
-  const { user } = useSession();
   const { showEmail, showNotes } = useVisibleParticipantFields();
   const participants = useParticipants(trial.trialId);
   const persisted = usePersistedTableState(tableId, COLUMN_IDS);
@@ -101,7 +93,7 @@ export function ParticipantsTable({
   const [modal, setModal] = useState<Modal>({ kind: 'none' });
   const closeModal = () => setModal({ kind: 'none' });
 
-  const canEdit = isRole(user?.role) && EDITORS.includes(user.role);
+  const canEdit = useCan('participant.update');
   const statusSlot = canEdit ? deviceStatus : undefined;
   const rows = useMemo(() => participants.data ?? [], [participants.data]);
   const selected = rows.filter((participant) => rowSelection[String(participant.id)]);

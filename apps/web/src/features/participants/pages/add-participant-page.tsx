@@ -7,11 +7,11 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { EDITORS, PARTICIPANT_MESSAGES, isRole, trialSchema, type Trial } from '@trialpulse/shared';
+import { PARTICIPANT_MESSAGES, trialSchema, type Trial } from '@trialpulse/shared';
 import { STORAGE_KEYS, useOpenedRow } from '@/components/data-table';
 import { textFieldProps } from '@/components/form/text-field-props';
 import { useNotify } from '@/components/notifications';
-import { useSession } from '@/lib/session';
+import { useCan } from '@/lib/session';
 import {
   addParticipantFormSchema,
   useAddParticipant,
@@ -44,12 +44,11 @@ export function AddParticipantPage() {
 function AddParticipant({ trial }: { trial: Trial }) {
   const navigate = useNavigate();
   const notify = useNotify();
-  const { user } = useSession();
   const { showEmail, showNotes } = useVisibleParticipantFields();
   const trialCode = useTrialCode(trial.trialId);
   const add = useAddParticipant();
   const [error, setError] = useState<string | null>(null);
-  const canAdd = isRole(user?.role) && EDITORS.includes(user.role);
+  const canAdd = useCan('participant.create');
 
   const {
     register,

@@ -20,7 +20,7 @@ import {
   type Trial,
 } from '@trialpulse/shared';
 import { STORAGE_KEYS, useOpenedRow } from '@/components/data-table';
-import { useSession } from '@/lib/session';
+import { useCan, useSession } from '@/lib/session';
 import { useAllowedDevices } from '../api/get-allowed-devices';
 import { useParticipant } from '../api/get-participant';
 import { DeleteParticipantDialog } from '../components/delete-participant-dialog';
@@ -81,11 +81,11 @@ function ParticipantDetails({
   const query = useParticipant(known.id, known);
   const devices = useAllowedDevices(user?.teamId);
   const [deleting, setDeleting] = useState(false);
-  const isSysAdmin = user?.role === 'Sys_Admin';
+  const canOpenRaw = useCan('participant.viewRaw');
   const participant = query.data ?? known;
 
   useEffect(() => {
-    if (!isSysAdmin) return;
+    if (!canOpenRaw) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.ctrlKey && event.shiftKey && event.code === 'KeyQ') {
         event.preventDefault();
@@ -94,7 +94,7 @@ function ParticipantDetails({
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [isSysAdmin, navigate, participant, trial]);
+  }, [canOpenRaw, navigate, participant, trial]);
 
   if (query.isError) {
     return <MissingRecord message={PARTICIPANT_MESSAGES.notFound} testId="participant-missing" />;

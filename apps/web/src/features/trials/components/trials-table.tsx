@@ -15,7 +15,7 @@ import type { TableRowProps } from '@mui/material/TableRow';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
-import { ADMINS, EDITORS, GENERIC_ERROR_MESSAGE, PATHS, isRole } from '@trialpulse/shared';
+import { GENERIC_ERROR_MESSAGE, PATHS } from '@trialpulse/shared';
 import {
   DebouncedSearchField,
   STORAGE_KEYS,
@@ -24,7 +24,7 @@ import {
   useKeepPageInRange,
   usePersistedTableState,
 } from '@/components/data-table';
-import { useSession } from '@/lib/session';
+import { useCan } from '@/lib/session';
 import { useTrials, type Trial } from '../api/get-trials';
 import { trialErrorMessage } from '../utils/trial-error-message';
 import { DeleteTrialDialog } from './delete-trial-dialog';
@@ -48,16 +48,14 @@ const COLUMN_IDS = ['trialNumber', 'trialName', 'trialNotes', 'actions', 'trialO
  */
 export function TrialsTable() {
   const navigate = useNavigate();
-  const { user } = useSession();
   const trials = useTrials();
   const persisted = usePersistedTableState(TABLE_ID, COLUMN_IDS);
   const [modal, setModal] = useState<TrialModal>({ kind: 'none' });
   const closeModal = () => setModal({ kind: 'none' });
 
-  const role = isRole(user?.role) ? user.role : null;
-  const canAdd = role !== null && ADMINS.includes(role);
-  const canDelete = canAdd;
-  const canEdit = role !== null && EDITORS.includes(role);
+  const canAdd = useCan('trial.create');
+  const canDelete = useCan('trial.delete');
+  const canEdit = useCan('trial.update');
 
   const columns = useMemo<MRT_ColumnDef<Trial>[]>(
     () => [

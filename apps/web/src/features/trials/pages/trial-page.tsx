@@ -7,9 +7,9 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import GroupOutlined from '@mui/icons-material/GroupOutlined';
 import HomeOutlined from '@mui/icons-material/HomeOutlined';
-import { ADMINS, PATHS, isRole, trialSchema, type Trial } from '@trialpulse/shared';
+import { PATHS, trialSchema, type Trial } from '@trialpulse/shared';
 import { STORAGE_KEYS, useOpenedRow } from '@/components/data-table';
-import { useSession } from '@/lib/session';
+import { useCan } from '@/lib/session';
 
 /**
  * /TrialPage: the header of the trial opened from the trials table (navigation state, or
@@ -27,8 +27,7 @@ export function TrialPage({
     stateKey: 'trial',
     storageKey: STORAGE_KEYS.currentTrial,
   });
-  const { user } = useSession();
-  const canManageUsers = isRole(user?.role) && ADMINS.includes(user.role);
+  const canManageUsers = useCan('trialUsers.manage');
 
   if (!trial) {
     return (

@@ -1,0 +1,163 @@
+import type { Config } from './config/env';
+import type { Database } from './db/client';
+import type { JobLogger } from './jobs/types';
+import type { Clock } from './lib/clock';
+import type { PasswordHasher } from './lib/passwords';
+import { createAccessRepository } from './modules/access/access.repository';
+import { createAccessService } from './modules/access/access.service';
+import { createAuthRepository } from './modules/auth/auth.repository';
+import { createAuthService } from './modules/auth/auth.service';
+import { createContactService } from './modules/contact/contact.service';
+import { createProviderRegistry } from './modules/devices/core/provider-registry';
+import type { ProviderSettings } from './modules/devices/core/provider-settings';
+import { createDeviceConnectionsService } from './modules/devices/device-connections.service';
+import { createDeviceLinkingService } from './modules/devices/device-linking.service';
+import { createDevicesRepository } from './modules/devices/devices.repository';
+import { createDevicesService } from './modules/devices/devices.service';
+import { createHumanCheck } from './modules/human-check/human-check.plugin';
+import { createHumanCheckService } from './modules/human-check/human-check.service';
+import { createMailOutbox } from './modules/mail/mail.plugin';
+import { createMailService, mailSettingsFromConfig } from './modules/mail/mail.service';
+import { createParticipantAccountsRepository } from './modules/participant-accounts/participant-accounts.repository';
+import { createParticipantAccountsService } from './modules/participant-accounts/participant-accounts.service';
+import { createParticipantsRepository } from './modules/participants/participants.repository';
+import { createParticipantsService } from './modules/participants/participants.service';
+import { createPasswordsRepository } from './modules/passwords/passwords.repository';
+import { createPasswordsService } from './modules/passwords/passwords.service';
+import { createSfaRepository } from './modules/sfa/sfa.repository';
+import { createSfaService, initialAuthStatusFrom } from './modules/sfa/sfa.service';
+import { createSignupRepository } from './modules/signup/signup.repository';
+import { createSignupService } from './modules/signup/signup.service';
+import { createTeamAdminRepository } from './modules/team-admin/team-admin.repository';
+import { createTeamAdminService } from './modules/team-admin/team-admin.service';
+import { createTeamsRepository } from './modules/teams/teams.repository';
+import { createTeamsService } from './modules/teams/teams.service';
+import { createTrialUsersService } from './modules/trials/trial-users.service';
+import { createTrialsRepository } from './modules/trials/trials.repository';
+import { createTrialsService } from './modules/trials/trials.service';
+
+export type ServiceDeps = {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  hasher: PasswordHasher;
+  /** Provider clients' settings (simulators in demo mode and tests). */
+  providers: ProviderSettings;
+  logger: JobLogger;
+};
+
+/**
+ * The composition root: every service of the application is built here, once, with only
+ * the dependencies it uses (each factory's `deps` type says which). Route plugins receive
+ * the services they serve (`app.ts` registers them); they never build one.
+ *
+ * To add a service: create `modules/<feature>/<feature>.repository.ts` and
+ * `<feature>.service.ts` (factory `createXxxService(deps)` with a narrowed deps type, e.g.
+ * `access: Pick<AccessService, 'requireTrial'>`), build it below after what it needs,
+ * return it, and register its routes in `app.ts` with `{ xxx: services.xxx }`.
+ */
+export function createServices(deps: ServiceDeps) {
+  const { config, database, clock, hasher } = deps;
+  const db = database.db;
+  const encryptionKey = config.TOKEN_ENCRYPTION_KEY;
+  /** The public address without a trailing slash: links in mails are built on it. */
+  const publicUrl = config.PUBLIC_URL.replace(/\/+$/, '');
+
+  // Cross-cutting: mail outbox, human check, access checks.
+  const mail = createMailOutbox(
+    createMailService({ db, settings: mailSettingsFromConfig(config), logger: deps.logger }),
+  );
+  const humanCheckService = createHumanCheckService({ config, logger: deps.logger });
+  const humanCheck = createHumanCheck(humanCheckService);
+  const access = createAccessService({ repository: createAccessRepository(db) });
+
+  // Sign-in, second factor and accounts. The second factor decides the status a sign-in
+  // starts in (remembered device or not).
+  const authRepository = createAuthRepository(db);
+  const sfaRepository = createSfaRepository(db);
+  const auth = createAuthService({
+    repository: authRepository,
+    hasher,
+    clock,
+    appSecret: config.APP_SECRET,
+    initialAuthStatus: initialAuthStatusFrom(sfaRepository, clock),
+  });
+  const sfa = createSfaService({ repository: sfaRepository, authService: auth, mail: () => mail, clock, encryptionKey });
+  const passwords = createPasswordsService({
+    repository: createPasswordsRepository(db),
+    hasher,
+    clock,
+    mail,
+    publicUrl,
+  });
+  const signup = createSignupService({ repository: createSignupRepository(db), hasher, clock, mail, publicUrl });
+  const participantAccounts = createParticipantAccountsService({
+    repository: createParticipantAccountsRepository(db),
+    hasher,
+    clock,
+    authService: auth,
+    mail: () => mail,
+    publicUrl,
+  });
+  const contact = createContactService({ database, mail, supportEmail: config.SUPPORT_EMAIL });
+
+  // Teams, trials, participants.
+  const teams = createTeamsService({ repository: createTeamsRepository(db) });
+  const teamAdmin = createTeamAdminService({ repository: createTeamAdminRepository(db), hasher });
+  const trialsRepository = createTrialsRepository(db);
+  const trials = createTrialsService({ repository: trialsRepository, access });
+  const trialUsers = createTrialUsersService({ repository: trialsRepository, access });
+
+  // Devices. Deleting a participant revokes its provider grants first (decision 0019):
+  // the participants service calls back into the devices service.
+  const devicesRepository = createDevicesRepository(db);
+  const providers = createProviderRegistry(deps.providers, { clock });
+  const deviceConnections = createDeviceConnectionsService({
+    repository: devicesRepository,
+    providers,
+    clock,
+    encryptionKey,
+  });
+  const participants = createParticipantsService({
+    repository: createParticipantsRepository(db),
+    access,
+    beforeDelete: (teamId, participantId, meta) => devices.revokeBeforeDelete(teamId, participantId, meta),
+  });
+  const devices = createDevicesService({
+    repository: devicesRepository,
+    access,
+    connections: deviceConnections,
+    clock,
+    linking: createDeviceLinkingService({
+      repository: devicesRepository,
+      providers,
+      clock,
+      encryptionKey,
+      publicUrl,
+      mail: () => mail,
+    }),
+  });
+
+  return {
+    /** The session lookup the auth guard runs on every request. */
+    sessions: authRepository as Pick<typeof authRepository, 'loadSessionContext'>,
+    mail,
+    humanCheck,
+    humanCheckService,
+    access,
+    auth,
+    sfa,
+    passwords,
+    signup,
+    participantAccounts,
+    contact,
+    teams,
+    teamAdmin,
+    trials,
+    trialUsers,
+    participants,
+    devices,
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
