@@ -10,13 +10,13 @@ import {
   unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { Role } from '@trialpulse/shared/roles';
+import { ROLES, type Role } from '@trialpulse/shared/roles';
 import { createdAt, identityId, oneOf, timestamptz, updatedAt } from './columns';
 import { teams } from './teams';
 
 /** Same values as `ROLES` in packages/shared (checked at compile time below). */
 /** Same values as `ROLES` in packages/shared; `_RolesInSync` fails to compile if they drift. */
-export const userRoleEnum = pgEnum('user_role', ['Sys_Admin', 'Admin', 'User', 'Viewer']);
+export const userRoleEnum = pgEnum('user_role', ROLES);
 export type UserRole = (typeof userRoleEnum.enumValues)[number];
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type AssertTrue<T extends true> = T;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DEVICE_ERROR_TYPES } from '@trialpulse/shared';
 import { assertProviderConfig, type ProviderConfig } from './provider-client';
 import {
-  DEVICE_ERROR_TYPES,
   ProviderAuthError,
   ProviderGoneError,
   ProviderInvalidGrantError,

@@ -1,3 +1,4 @@
+import type { DeviceErrorType } from '@trialpulse/shared';
 import type { ProviderUpstream } from './provider-client';
 
 /**
@@ -6,18 +7,6 @@ import type { ProviderUpstream } from './provider-client';
  * provider's error code only: Fitbit echoes tokens and code verifiers in its error texts,
  * so a provider's own message or body never reaches an error we throw.
  */
-
-/** The spec's device error types, shown in the trial page's device status column. */
-export const DEVICE_ERROR_TYPES = [
-  'rate_limit',
-  'auth_error',
-  'not_found',
-  'server_error',
-  'connection_error',
-  'auth_check_failed',
-  'processing_error',
-] as const;
-export type DeviceErrorType = (typeof DEVICE_ERROR_TYPES)[number];
 
 /** Which kind of provider endpoint answered; decides how a status is read. */
 export type ProviderEndpointKind = 'token' | 'revoke' | 'api';
