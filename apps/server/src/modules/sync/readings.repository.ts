@@ -1,7 +1,6 @@
 import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { deviceReadings, type DeviceBrand, type DeviceUpstream } from '../../db/schema';
-import type { DbOrTx } from '../../lib/audit';
 
 /** One reading to store; values in the metric catalog's units (see db/schema/sync.ts). */
 export type ReadingInput = {

@@ -1,5 +1,5 @@
 import type { DeviceBrand } from '../../db/schema';
-import type { DbOrTx } from '../../lib/audit';
+import type { DbOrTx } from '../../db/client';
 import {
   UPSERT_BATCH_SIZE,
   type ReadingInput,

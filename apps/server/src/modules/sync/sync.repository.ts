@@ -1,12 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import {
   globalDeviceCatalog,
   participantDevices,
   syncCursors,
   type DeviceBrand,
 } from '../../db/schema';
-import type { DbOrTx } from '../../lib/audit';
 
 export type CursorRow = typeof syncCursors.$inferSelect;
 
