@@ -34,6 +34,7 @@ import { trialsRoutes } from './modules/trials/trials.routes';
 import { teamAdminRoutes } from './modules/team-admin/team-admin.routes';
 import { participantsRoutes } from './modules/participants/participants.routes';
 import { devicesRoutes } from './modules/devices/devices.routes';
+import { exportRoutes } from './modules/export/export.routes';
 import { providerSettingsFromConfig, type ProviderSettings } from './modules/devices/core/provider-settings';
 import { createServices } from './services';
 import { systemClock, type Clock } from './lib/clock';
@@ -161,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamAdminRoutes, { service: services.teamAdmin });
   await app.register(participantsRoutes, { participants: services.participants });
   await app.register(devicesRoutes, { devices: services.devices, clock });
+  await app.register(exportRoutes, { config, database, clock });
 
   if (config.SERVE_WEB) await app.register(webAppPlugin, { distDir: config.WEB_DIST_DIR });
 

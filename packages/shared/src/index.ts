@@ -10,3 +10,4 @@ export * from './teams/teams.schemas';
 export * from './participants/participants.schemas';
 export * from './devices/devices.schemas';
 export * from './paging';
+export * from './export/export.schemas';

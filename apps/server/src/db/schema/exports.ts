@@ -23,6 +23,8 @@ export type ExportJobParams = {
   deviceId: number;
   exportMode: 'separate-tabs' | 'single-tab';
   format?: 'csv' | 'xlsx';
+  /** Optional files beside the data (decision 0046). */
+  extras?: ('openmhealth' | 'fhir' | 'adherence')[];
 };
 
 /**
@@ -40,6 +42,8 @@ export const exportJobs = pgTable(
     trialId: integer('trial_id').references(() => trials.id, { onDelete: 'set null' }),
     status: exportStatusEnum('status').notNull().default('pending'),
     jobParams: jsonb('job_params').$type<ExportJobParams>().notNull(),
+    /** 0–100 while processing; the worker also uses its update as a heartbeat and cancel check. */
+    progress: integer('progress').notNull().default(0),
     fileSize: bigint('file_size', { mode: 'number' }),
     filePath: text('file_path'),
     errorMessage: text('error_message'),
@@ -58,5 +62,6 @@ export const exportJobs = pgTable(
     index('export_jobs_trial_id_idx').on(t.trialId),
     index('export_jobs_expires_at_idx').on(t.expiresAt),
     check('export_jobs_file_size_non_negative', sql`${t.fileSize} IS NULL OR ${t.fileSize} >= 0`),
+    check('export_jobs_progress_range', sql`${t.progress} BETWEEN 0 AND 100`),
   ],
 );

@@ -1,0 +1,2 @@
+ALTER TABLE "export_jobs" ADD COLUMN "progress" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "export_jobs" ADD CONSTRAINT "export_jobs_progress_range" CHECK ("export_jobs"."progress" BETWEEN 0 AND 100);

@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import type { StoredReading } from '../sync/readings.service';
+
+/**
+ * Standard codes for the optional export formats (reference device-data.md §4, decision
+ * 0046): FHIR R4 Observations with LOINC codes and Open mHealth data points. Metrics
+ * without a code here are left out of those files (they stay in the CSV/XLSX data).
+ */
+
+type Quantity = { unit: string; ucum: string };
+
+type FhirMapping = Quantity & {
+  codings: { code: string; display: string }[];
+  category: 'vital-signs' | 'activity' | 'laboratory';
+};
+
+const UCUM = 'http://unitsofmeasure.org';
+const LOINC = 'http://loinc.org';
+const OBSERVATION_CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category';
+
+export const FHIR_MAPPINGS: Record<string, FhirMapping> = {
+  heart_rate: { codings: [{ code: '8867-4', display: 'Heart rate' }], unit: 'beats/minute', ucum: '/min', category: 'vital-signs' },
+  resting_heart_rate: { codings: [{ code: '40443-4', display: 'Heart rate --resting' }], unit: 'beats/minute', ucum: '/min', category: 'vital-signs' },
+  steps: { codings: [{ code: '41950-7', display: 'Number of steps in 24 hour Measured' }], unit: 'steps', ucum: '{steps}', category: 'activity' },
+  systolic: { codings: [{ code: '8480-6', display: 'Systolic blood pressure' }], unit: 'mmHg', ucum: 'mm[Hg]', category: 'vital-signs' },
+  diastolic: { codings: [{ code: '8462-4', display: 'Diastolic blood pressure' }], unit: 'mmHg', ucum: 'mm[Hg]', category: 'vital-signs' },
+  weight: { codings: [{ code: '29463-7', display: 'Body weight' }], unit: 'kg', ucum: 'kg', category: 'vital-signs' },
+  spo2: {
+    codings: [
+      { code: '2708-6', display: 'Oxygen saturation in Arterial blood' },
+      { code: '59408-5', display: 'Oxygen saturation in Arterial blood by Pulse oximetry' },
+    ],
+    unit: '%',
+    ucum: '%',
+    category: 'vital-signs',
+  },
+  sleep_duration: { codings: [{ code: '93832-4', display: 'Sleep duration' }], unit: 'min', ucum: 'min', category: 'activity' },
+  egv: { codings: [{ code: '99504-3', display: 'Glucose [Mass/volume] in Interstitial fluid' }], unit: 'mg/dL', ucum: 'mg/dL', category: 'laboratory' },
+  calories: { codings: [{ code: '41979-6', display: 'Calories burned in 24 hour Calculated' }], unit: 'kcal', ucum: 'kcal', category: 'activity' },
+};
+
+type OmhMapping = {
+  name: string;
+  version: string;
+  /** The body's measure property and its unit. */
+  property: string;
+  unit: string;
+  /** Extra required body fields. */
+  extra?: Record<string, unknown>;
+  /** The schema requires a time interval (daily totals, sessions). */
+  interval?: boolean;
+};
+
+export const OMH_MAPPINGS: Record<string, OmhMapping> = {
+  heart_rate: { name: 'heart-rate', version: '2.0', property: 'heart_rate', unit: 'beats/min' },
+  steps: { name: 'step-count', version: '3.0', property: 'step_count', unit: 'steps', interval: true },
+  weight: { name: 'body-weight', version: '3.0', property: 'body_weight', unit: 'kg' },
+  egv: { name: 'blood-glucose', version: '4.0', property: 'blood_glucose', unit: 'mg/dL', extra: { specimen_source: 'interstitial fluid' } },
+  sleep_duration: { name: 'sleep-duration', version: '2.0', property: 'sleep_duration', unit: 'min', interval: true },
+  spo2: { name: 'oxygen-saturation', version: '2.0', property: 'oxygen_saturation', unit: '%' },
+};
+
+/** A daily reading (stored at the civil date's 00:00 UTC without an offset) covers the whole day. */
+function isDaily(reading: StoredReading): boolean {
+  return reading.utcOffsetMinutes === null && reading.endAt === null && reading.recordedAt.getUTCHours() === 0 && reading.recordedAt.getUTCMinutes() === 0;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type SubjectInfo = { participantId: number; participantCode: string; deviceName: string };
+
+/** One FHIR R4 Observation (NDJSON line), or null for a metric without a LOINC code here. */
+export function toFhirObservation(reading: StoredReading, subject: SubjectInfo): object | null {
+  const mapping = FHIR_MAPPINGS[reading.metricKey];
+  if (!mapping || reading.value === null) return null;
+  const daily = isDaily(reading);
+  const effective = daily
+    ? { effectiveDateTime: reading.recordedAt.toISOString().slice(0, 10) }
+    : reading.endAt
+      ? { effectivePeriod: { start: reading.recordedAt.toISOString(), end: reading.endAt.toISOString() } }
+      : { effectiveDateTime: reading.recordedAt.toISOString() };
+  return {
+    resourceType: 'Observation',
+    id: `${reading.participantId}-${reading.metricKey.replace(/_/g, '-')}-${reading.recordedAt.getTime()}`.slice(0, 64),
+    status: 'final',
+    category: [{ coding: [{ system: OBSERVATION_CATEGORY, code: mapping.category }] }],
+    code: { coding: mapping.codings.map((coding) => ({ system: LOINC, ...coding })) },
+    subject: { identifier: { system: 'urn:trialpulse:participant', value: subject.participantCode }, display: subject.participantCode },
+    ...effective,
+    valueQuantity: { value: reading.value, unit: mapping.unit, system: UCUM, code: mapping.ucum },
+    device: { display: subject.deviceName },
+  };
+}
+
+/** One Open mHealth data point, or null for a metric without a schema here. */
+export function toOpenMHealth(reading: StoredReading, subject: SubjectInfo, createdAt: string): object | null {
+  const mapping = OMH_MAPPINGS[reading.metricKey];
+  if (!mapping || reading.value === null) return null;
+  const start = reading.recordedAt;
+  const end = reading.endAt ?? (isDaily(reading) ? new Date(start.getTime() + DAY_MS) : null);
+  const timeFrame =
+    mapping.interval || end
+      ? { time_interval: { start_date_time: start.toISOString(), end_date_time: (end ?? start).toISOString() } }
+      : { date_time: start.toISOString() };
+  return {
+    header: {
+      uuid: omhUuid(reading),
+      schema_id: { namespace: 'omh', name: mapping.name, version: mapping.version },
+      source_creation_date_time: createdAt,
+      acquisition_rationale: { source_name: subject.deviceName, modality: 'sensed' },
+      user_id: subject.participantCode,
+    },
+    body: {
+      [mapping.property]: { value: reading.value, unit: mapping.unit },
+      ...mapping.extra,
+      effective_time_frame: timeFrame,
+    },
+  };
+}
+
+/** A stable UUID (version-4 layout) from the reading's key, so a re-export names the same data point alike. */
+function omhUuid(reading: StoredReading): string {
+  const digits = createHash('sha256')
+    .update(`${reading.participantId}|${reading.metricKey}|${reading.recordedAt.getTime()}|${reading.brand}`)
+    .digest('hex')
+    .slice(0, 32)
+    .split('');
+  digits[12] = '4';
+  digits[16] = ((parseInt(digits[16]!, 16) & 0x3) | 0x8).toString(16);
+  const s = digits.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
+}

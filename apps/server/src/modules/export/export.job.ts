@@ -1,0 +1,186 @@
+import { EXPORT_MESSAGES } from '@trialpulse/shared';
+import type { Config } from '../../config/env';
+import type { JobDefinition, JobLogger } from '../../jobs/types';
+import { APP_VERSION } from '../../lib/app-version';
+import { recordAudit } from '../../lib/audit';
+import { systemClock, type Clock } from '../../lib/clock';
+import type { Db } from '../../db/client';
+import { createReadingsRepository } from '../sync/readings.repository';
+import { createReadingsService } from '../sync/readings.service';
+import { createSyncRepository } from '../sync/sync.repository';
+import { createLocalExportStorage, exportRootDir, type ExportStorage } from './export-storage';
+import { ExportCancelled, writeExport, type ExportPlan } from './export-writer';
+import { createExportRepository } from './export.repository';
+import { EXPORT_RETENTION_MS, EXPORT_RUN } from './export.service';
+
+export const EXPORT_SWEEP = 'export.sweep';
+/** A processing job without a heartbeat for this long lost its worker and its retries: failed. */
+export const EXPORT_STALE_MS = 3 * 60 * 60 * 1000;
+/** A processing job is taken over by a retry only after this long without a heartbeat (its worker died). */
+export const EXPORT_SILENT_MS = 5 * 60 * 1000;
+/** pg-boss gives a run this long before it counts the worker as dead and retries. */
+const RUN_EXPIRE_SECONDS = 60 * 60;
+
+export type ExportJobOptions = {
+  clock?: Clock;
+  storage?: ExportStorage;
+  /** Rows per database page (tests use small pages to see many heartbeats). */
+  pageSize?: number;
+  /** Least time between two progress writes (ms; 0 = every page). */
+  heartbeatMs?: number;
+  /** Tests only: runs after each page is written (to cancel or crash mid-export). */
+  afterPage?: (job: { id: number; fileName: string }, page: number) => Promise<void>;
+};
+
+export function exportStorageFor(config: Pick<Config, 'DATA_DIR'>): ExportStorage {
+  return createLocalExportStorage(exportRootDir(config.DATA_DIR));
+}
+
+/**
+ * Builds one export: claims the job (pending, or processing again after a worker died),
+ * streams the readings into a part file, commits it (rename) and only then marks the job
+ * completed. Cancel (the row was deleted) and failures remove every partial file.
+ */
+export async function runExport(db: Db, jobId: number, storage: ExportStorage, logger: JobLogger, options: ExportJobOptions = {}) {
+  const clock = options.clock ?? systemClock;
+  const repository = createExportRepository(db);
+  const readings = createReadingsService({ readings: createReadingsRepository(db), sync: createSyncRepository(db), now: () => clock.now() });
+  const now0 = clock.now();
+  const job = await repository.claim(jobId, now0, new Date(now0.getTime() - EXPORT_SILENT_MS));
+  if (!job) return { status: 'skipped' as const };
+  const params = job.jobParams;
+  try {
+    const device = await repository.findDevice(job.teamId, params.deviceId);
+    if (!device) throw new Error('device no longer supported by the team');
+    const catalog = device.deviceType ? await repository.listMetrics(device.deviceType) : [];
+    const codes = await repository.participantCodes(job.teamId, params.participantIds);
+    const plan: ExportPlan = {
+      jobId,
+      teamId: job.teamId,
+      request: {
+        fileName: params.fileName,
+        startDate: params.startDate,
+        endDate: params.endDate,
+        participantIds: params.participantIds,
+        metrics: params.metrics,
+        exportMode: params.exportMode,
+        format: params.format ?? 'csv',
+        extras: params.extras ?? [],
+        trialId: job.trialId ?? 0,
+        deviceId: params.deviceId,
+      },
+      device: { id: device.id, friendlyName: device.friendlyName, brand: device.brand, deviceType: device.deviceType },
+      // A participant deleted since the request has no data left to export.
+      participants: params.participantIds.filter((id) => codes.has(id)).map((id) => ({ participantId: id, participantCode: codes.get(id)! })),
+      metrics: params.metrics.map((key) => {
+        const entry = catalog.find((metric) => metric.metricKey === key);
+        return { metricKey: key, metricName: entry?.metricName ?? key, units: entry?.units ?? null, category: entry?.category ?? null, description: entry?.description ?? null };
+      }),
+      softwareVersion: APP_VERSION,
+      exportedAt: clock.now(),
+    };
+
+    const workDir = await storage.workDir(jobId);
+    const heartbeatMs = options.heartbeatMs ?? 1000;
+    let lastBeat = 0;
+    let lastPercent = -1;
+    let page = 0;
+    const result = await writeExport(
+      plan,
+      {
+        iterate: (query, iterateOptions) => readings.iterate(query, iterateOptions),
+        pageSize: options.pageSize,
+        async progress(fraction) {
+          page += 1;
+          if (options.afterPage) await options.afterPage({ id: jobId, fileName: params.fileName }, page);
+          const percent = Math.min(99, Math.floor(fraction * 100));
+          const now = clock.now().getTime();
+          if (now - lastBeat < heartbeatMs && percent === lastPercent) return true;
+          lastBeat = Date.now();
+          lastPercent = percent;
+          return repository.heartbeat(jobId, percent, clock.now());
+        },
+      },
+      workDir,
+      storage.partPath(jobId),
+    );
+    await storage.removeWork(jobId);
+    const { key, size } = await storage.commit(jobId);
+    const now = clock.now();
+    if (!(await repository.complete(jobId, { filePath: key, fileSize: size, now, expiresAt: new Date(now.getTime() + EXPORT_RETENTION_MS) }))) {
+      // Cancelled between the last heartbeat and now.
+      await storage.remove(jobId, key);
+      return { status: 'cancelled' as const };
+    }
+    logger.info({ job: EXPORT_RUN, exportJobId: jobId, rows: result.totalRows, bytes: size }, 'export: completed');
+    return { status: 'completed' as const, rows: result.totalRows, bytes: size };
+  } catch (error) {
+    await storage.remove(jobId);
+    if (error instanceof ExportCancelled) {
+      logger.info({ job: EXPORT_RUN, exportJobId: jobId }, 'export: cancelled');
+      return { status: 'cancelled' as const };
+    }
+    logger.error({ err: error, job: EXPORT_RUN, exportJobId: jobId }, 'export: failed');
+    const now = clock.now();
+    await repository.fail(jobId, EXPORT_MESSAGES.failedGeneric, now, new Date(now.getTime() + EXPORT_RETENTION_MS));
+    return { status: 'failed' as const };
+  }
+}
+
+/**
+ * The sweeper: deletes exports past their 7 days (file and row), fails processing jobs
+ * whose worker died and was not retried, and removes part files no live job owns.
+ */
+export async function sweepExports(db: Db, storage: ExportStorage, now: Date) {
+  const repository = createExportRepository(db);
+  let expired = 0;
+  for (const job of await repository.expiredJobs(now)) {
+    await storage.remove(job.id, job.filePath);
+    if (await repository.deleteJob(job.id)) {
+      expired += 1;
+      await recordAudit(db, { action: 'export.expire', entityType: 'export_job', entityId: job.id, teamId: job.teamId, before: { status: job.status } });
+    }
+  }
+  let stale = 0;
+  for (const job of await repository.staleJobs(new Date(now.getTime() - EXPORT_STALE_MS))) {
+    if (await repository.fail(job.id, EXPORT_MESSAGES.failedGeneric, now, new Date(now.getTime() + EXPORT_RETENTION_MS))) stale += 1;
+    await storage.remove(job.id);
+  }
+  let orphans = 0;
+  const unfinished = await storage.listUnfinished();
+  const statuses = await repository.existingJobIds(unfinished);
+  for (const id of unfinished) {
+    const status = statuses.get(id);
+    if (status === 'processing' || status === 'pending') continue;
+    await storage.remove(id);
+    orphans += 1;
+  }
+  return { expired, stale, orphans };
+}
+
+/** The export queues: one run per job, and the sweeper every 15 minutes. */
+export function exportJobDefinitions(config: Pick<Config, 'DATA_DIR'>, options: ExportJobOptions = {}): JobDefinition[] {
+  const storage = options.storage ?? exportStorageFor(config);
+  const clock = options.clock ?? systemClock;
+  const run: JobDefinition<{ jobId: number }> = {
+    name: EXPORT_RUN,
+    // A run whose worker dies is retried after the expiry; the claim restarts it from 0 %.
+    queue: { retryLimit: 2, retryDelay: 30, expireInSeconds: RUN_EXPIRE_SECONDS },
+    // One export per worker at a time keeps memory flat whatever the number of jobs.
+    work: { batchSize: 1 },
+    async handle(job, { database, logger }) {
+      return runExport(database.db, Number(job.data.jobId), storage, logger, { ...options, clock });
+    },
+  };
+  const sweep: JobDefinition = {
+    name: EXPORT_SWEEP,
+    queue: { policy: 'stately', retryLimit: 0, expireInSeconds: 10 * 60 },
+    cron: '*/15 * * * *',
+    async handle(job, { database, logger }) {
+      const counts = await sweepExports(database.db, storage, clock.now());
+      if (counts.expired + counts.stale + counts.orphans > 0) logger.info({ job: job.name, ...counts }, 'export: sweep');
+      return counts;
+    },
+  };
+  return [run as unknown as JobDefinition, sweep];
+}

@@ -1,0 +1,247 @@
+import { and, asc, count, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import {
+  deviceReadings,
+  exportJobs,
+  globalDeviceCatalog,
+  metricCatalog,
+  participantDevices,
+  participants,
+  teamSupportedDevices,
+  trialUsers,
+  trials,
+  type DeviceBrand,
+  type ExportJobParams,
+} from '../../db/schema';
+
+export type ExportJobRow = typeof exportJobs.$inferSelect;
+
+/**
+ * The only code of the export module that touches tables. Every read takes the team id
+ * (and, for jobs, the creator), so another team's rows are never found.
+ */
+export function createExportRepository(db: Db) {
+  /** Trials a User/Viewer may see: the ones they are a trial user of (decision 0009). */
+  const visibleTrial = (teamId: number, memberUserId: number | null) =>
+    memberUserId === null
+      ? eq(trials.teamId, teamId)
+      : and(
+          eq(trials.teamId, teamId),
+          sql`EXISTS (SELECT 1 FROM ${trialUsers} WHERE ${trialUsers.trialId} = ${trials.id} AND ${trialUsers.teamId} = ${teamId} AND ${trialUsers.userId} = ${memberUserId})`,
+        );
+
+  const deviceColumns = {
+    id: teamSupportedDevices.id,
+    friendlyName: globalDeviceCatalog.deviceName,
+    brand: globalDeviceCatalog.manufacturer,
+    deviceType: globalDeviceCatalog.deviceType,
+    catalogId: globalDeviceCatalog.id,
+  };
+
+  return {
+    db,
+
+    listTrials(teamId: number, memberUserId: number | null) {
+      return db
+        .select({ trialId: trials.id, trialName: trials.trialName, trialNumber: trials.trialNumber })
+        .from(trials)
+        .where(visibleTrial(teamId, memberUserId))
+        .orderBy(asc(trials.trialName), asc(trials.id));
+    },
+
+    async findTrial(teamId: number, trialId: number, memberUserId: number | null) {
+      const rows = await db
+        .select({ trialId: trials.id, trialName: trials.trialName, trialNumber: trials.trialNumber })
+        .from(trials)
+        .where(and(eq(trials.id, trialId), visibleTrial(teamId, memberUserId)));
+      return rows[0];
+    },
+
+    /** The team's active supported devices (export device: id, friendlyName). */
+    listDevices(teamId: number) {
+      return db
+        .select(deviceColumns)
+        .from(teamSupportedDevices)
+        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, teamSupportedDevices.globalDeviceCatalogId))
+        .where(and(eq(teamSupportedDevices.teamId, teamId), eq(teamSupportedDevices.isActive, true)))
+        .orderBy(asc(globalDeviceCatalog.deviceName));
+    },
+
+    async findDevice(teamId: number, deviceId: number) {
+      const rows = await db
+        .select(deviceColumns)
+        .from(teamSupportedDevices)
+        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, teamSupportedDevices.globalDeviceCatalogId))
+        .where(
+          and(
+            eq(teamSupportedDevices.id, deviceId),
+            eq(teamSupportedDevices.teamId, teamId),
+            eq(teamSupportedDevices.isActive, true),
+          ),
+        );
+      return rows[0];
+    },
+
+    /**
+     * Participants of the trial that have (or had) a connection to a device of the brand,
+     * or stored readings of it (decision 0045): a revoked connection keeps its data.
+     */
+    listParticipants(teamId: number, trialId: number, brand: DeviceBrand) {
+      return db
+        .select({ participantId: participants.id, participantCode: participants.participantCode })
+        .from(participants)
+        .where(
+          and(
+            eq(participants.teamId, teamId),
+            eq(participants.trialId, trialId),
+            or(
+              sql`EXISTS (SELECT 1 FROM ${participantDevices} pd JOIN ${globalDeviceCatalog} gdc ON gdc.id = pd.global_device_catalog_id
+                 WHERE pd.participant_id = ${participants.id} AND pd.team_id = ${teamId} AND gdc.manufacturer = ${brand})`,
+              sql`EXISTS (SELECT 1 FROM ${deviceReadings} r WHERE r.participant_id = ${participants.id} AND r.team_id = ${teamId} AND r.brand = ${brand})`,
+            ),
+          ),
+        )
+        .orderBy(asc(participants.participantCode));
+    },
+
+    /** The metric catalog of a device type (export metric: metric_key, metric_name, category). */
+    listMetrics(deviceType: string) {
+      return db
+        .select({
+          metricKey: metricCatalog.metricKey,
+          metricName: metricCatalog.metricName,
+          category: metricCatalog.category,
+          units: metricCatalog.units,
+          description: metricCatalog.description,
+        })
+        .from(metricCatalog)
+        .where(and(eq(metricCatalog.deviceType, deviceType), eq(metricCatalog.available, true)))
+        .orderBy(asc(metricCatalog.metricName));
+    },
+
+    async participantCodes(teamId: number, participantIds: readonly number[]) {
+      if (participantIds.length === 0) return new Map<number, string>();
+      const rows = await db
+        .select({ id: participants.id, code: participants.participantCode })
+        .from(participants)
+        .where(and(eq(participants.teamId, teamId), inArray(participants.id, [...participantIds])));
+      return new Map(rows.map((row) => [row.id, row.code]));
+    },
+
+    async insertJob(values: { teamId: number; trialId: number; createdBy: number; jobParams: ExportJobParams }) {
+      const [row] = await db.insert(exportJobs).values(values).returning();
+      return row!;
+    },
+
+    /** The user's own jobs in the team, newest first, and how many there are. */
+    async listJobs(teamId: number, userId: number, limit: number) {
+      const scope = and(eq(exportJobs.teamId, teamId), eq(exportJobs.createdBy, userId));
+      const [rows, [total]] = await Promise.all([
+        db.select().from(exportJobs).where(scope).orderBy(desc(exportJobs.createdAt), desc(exportJobs.id)).limit(limit),
+        db.select({ n: count() }).from(exportJobs).where(scope),
+      ]);
+      return { rows, total: total?.n ?? 0 };
+    },
+
+    async findJob(teamId: number, userId: number, jobId: number) {
+      const rows = await db
+        .select()
+        .from(exportJobs)
+        .where(and(eq(exportJobs.id, jobId), eq(exportJobs.teamId, teamId), eq(exportJobs.createdBy, userId)));
+      return rows[0];
+    },
+
+    async jobById(jobId: number) {
+      const rows = await db.select().from(exportJobs).where(eq(exportJobs.id, jobId));
+      return rows[0];
+    },
+
+    async deleteJob(jobId: number) {
+      const rows = await db.delete(exportJobs).where(eq(exportJobs.id, jobId)).returning();
+      return rows[0];
+    },
+
+    /**
+     * Claims a job for a run: pending (first run), or processing without a heartbeat since
+     * `silentSince` (a retry after its worker died), becomes processing at 0 %. Undefined
+     * when the job was cancelled, is done, or another live worker still runs it.
+     */
+    async claim(jobId: number, now: Date, silentSince: Date) {
+      const rows = await db
+        .update(exportJobs)
+        .set({ status: 'processing', progress: 0, startedAt: now, updatedAt: now, errorMessage: null })
+        .where(
+          and(
+            eq(exportJobs.id, jobId),
+            or(eq(exportJobs.status, 'pending'), and(eq(exportJobs.status, 'processing'), lt(exportJobs.updatedAt, silentSince))),
+          ),
+        )
+        .returning();
+      return rows[0];
+    },
+
+    /** Progress and heartbeat in one: false when the job was cancelled (deleted) meanwhile. */
+    async heartbeat(jobId: number, progress: number, now: Date): Promise<boolean> {
+      const rows = await db
+        .update(exportJobs)
+        .set({ progress, updatedAt: now })
+        .where(and(eq(exportJobs.id, jobId), eq(exportJobs.status, 'processing')))
+        .returning({ id: exportJobs.id });
+      return rows.length > 0;
+    },
+
+    async complete(jobId: number, values: { filePath: string; fileSize: number; now: Date; expiresAt: Date }) {
+      const rows = await db
+        .update(exportJobs)
+        .set({
+          status: 'completed',
+          progress: 100,
+          filePath: values.filePath,
+          fileSize: values.fileSize,
+          completedAt: values.now,
+          expiresAt: values.expiresAt,
+          updatedAt: values.now,
+        })
+        .where(and(eq(exportJobs.id, jobId), eq(exportJobs.status, 'processing')))
+        .returning({ id: exportJobs.id });
+      return rows.length > 0;
+    },
+
+    async fail(jobId: number, message: string, now: Date, expiresAt: Date) {
+      const rows = await db
+        .update(exportJobs)
+        .set({ status: 'failed', errorMessage: message, updatedAt: now, completedAt: now, expiresAt, filePath: null, fileSize: null })
+        .where(and(eq(exportJobs.id, jobId), inArray(exportJobs.status, ['pending', 'processing'])))
+        .returning({ id: exportJobs.id });
+      return rows.length > 0;
+    },
+
+    /** Completed or failed jobs past their expiry (failed ones keep their row as long as a file would). */
+    expiredJobs(now: Date) {
+      return db
+        .select({ id: exportJobs.id, teamId: exportJobs.teamId, filePath: exportJobs.filePath, status: exportJobs.status })
+        .from(exportJobs)
+        .where(and(inArray(exportJobs.status, ['completed', 'failed']), lt(exportJobs.expiresAt, now)));
+    },
+
+    /** Processing jobs whose worker has not reported since `before` (it died and retries ran out). */
+    staleJobs(before: Date) {
+      return db
+        .select({ id: exportJobs.id })
+        .from(exportJobs)
+        .where(and(eq(exportJobs.status, 'processing'), lt(exportJobs.updatedAt, before)));
+    },
+
+    async existingJobIds(ids: readonly number[]) {
+      if (ids.length === 0) return new Map<number, string>();
+      const rows = await db
+        .select({ id: exportJobs.id, status: exportJobs.status })
+        .from(exportJobs)
+        .where(inArray(exportJobs.id, [...ids]));
+      return new Map(rows.map((row) => [row.id, row.status]));
+    },
+
+  };
+}
+
+export type ExportRepository = ReturnType<typeof createExportRepository>;

@@ -1,0 +1,593 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import { parse } from 'csv-parse/sync';
+import { eq, sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXPORT_MESSAGES, addYears, type ExportJob } from '@trialpulse/shared';
+import { auditLog, exportJobs, participants, trialUsers, trials } from '../../db/schema';
+import { startJobs, type Jobs, type JobLogger } from '../../jobs/boss';
+import { createStaffUser, createTeam, signIn, type TestClient } from '../../test/fixtures';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { createParticipants, readingsServiceFor } from '../sync/test-support';
+import type { ReadingInput, StoredReading } from '../sync/readings.service';
+import { exportStorageFor, EXPORT_SWEEP, exportJobDefinitions, runExport } from './export.job';
+import { DATA_COLUMNS } from './export-writer';
+import { serverExportBounds } from './export.routes';
+import { createExportDevice } from './test-support';
+
+const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+const DAY = 24 * 60 * 60 * 1000;
+const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Hooks the tests steer the worker with: hold a job's run after a page, or make it fail. */
+const holds = new Map<string, { reached: () => void; release: Promise<void> }>();
+const crashes = new Set<string>();
+
+/** Holds the run of the export named `fileName` after its first page until `release()`. */
+function holdExport(fileName: string) {
+  let reached!: () => void;
+  let release!: () => void;
+  const atPage = new Promise<void>((resolve) => (reached = resolve));
+  holds.set(fileName, { reached, release: new Promise<void>((resolve) => (release = resolve)) });
+  return { atPage, release: () => release() };
+}
+
+describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
+  let t: TestApp;
+  let jobs: Jobs;
+  let teamId: number;
+  let trialId: number;
+  let otherTrialId: number;
+  let deviceId: number;
+  let p1: number;
+  let p2: number;
+  let p3: number;
+  let admin: TestClient;
+  let user: TestClient;
+  let viewer: TestClient;
+  let otherUser: TestClient;
+  let otherTeamAdmin: TestClient;
+  const todayMs = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+  const startDate = dateOf(todayMs - 20 * DAY);
+  const endDate = dateOf(todayMs - 1 * DAY);
+  const logger: JobLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+  let stored: StoredReading[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const db = t.database.db;
+    const fixture = await createParticipants(db, 3);
+    teamId = fixture.teamId;
+    trialId = fixture.trialId;
+    [p1, p2, p3] = fixture.participantIds as [number, number, number];
+    ({ deviceId } = await createExportDevice(db, teamId));
+    const [owner] = await db.select({ id: trials.ownerUserId }).from(trials).where(eq(trials.id, trialId));
+    const [other] = await db
+      .insert(trials)
+      .values({ teamId, trialNumber: `X-${Date.now()}`, trialName: 'Not the user’s trial', trialCode: `X${Date.now() % 1000}`, ownerUserId: owner!.id })
+      .returning({ id: trials.id });
+    otherTrialId = other!.id;
+
+    const staff = async (role: 'Admin' | 'User' | 'Viewer', team = teamId) => {
+      return createStaffUser(db, { role, teamId: team });
+    };
+    const adminAccount = await staff('Admin');
+    const userAccount = await staff('User');
+    const viewerAccount = await staff('Viewer');
+    const otherUserAccount = await staff('User');
+    const otherTeam = await createTeam(db);
+    const otherTeamAccount = await staff('Admin', otherTeam.id);
+    for (const account of [userAccount, viewerAccount, otherUserAccount]) {
+      await db.insert(trialUsers).values({ teamId, trialId, userId: account.id });
+    }
+    admin = await signIn(t.app, db, adminAccount);
+    user = await signIn(t.app, db, userAccount);
+    viewer = await signIn(t.app, db, viewerAccount);
+    otherUser = await signIn(t.app, db, otherUserAccount);
+    otherTeamAdmin = await signIn(t.app, db, otherTeamAccount);
+
+    // Known readings: daily steps (one with a formula-looking source), minute heart rate
+    // with an offset, a reading outside the range and one of another brand (never exported).
+    const rows: ReadingInput[] = [];
+    for (const participantId of [p1, p2]) {
+      for (let day = 20; day >= 1; day -= 1) {
+        rows.push({
+          teamId,
+          participantId,
+          brand: 'Fitbit',
+          upstream: 'google-health',
+          metricKey: 'steps',
+          recordedAt: new Date(todayMs - day * DAY),
+          value: 1000 * day + participantId,
+          dataSource: day === 3 ? '=HYPERLINK("http://evil.example","x")' : day === 4 ? '@SUM(A1:A9)' : 'tracker',
+        });
+      }
+      for (let minute = 0; minute < 150; minute += 1) {
+        rows.push({
+          teamId,
+          participantId,
+          brand: 'Fitbit',
+          upstream: 'google-health',
+          metricKey: 'heart_rate',
+          recordedAt: new Date(todayMs - 2 * DAY + 8 * 3600_000 + minute * 60_000),
+          utcOffsetMinutes: -300,
+          value: 60 + (minute % 30),
+          dataSource: minute === 5 ? '-2+3' : '+tracker',
+        });
+      }
+      rows.push({ teamId, participantId, brand: 'Fitbit', upstream: 'google-health', metricKey: 'steps', recordedAt: new Date(todayMs - 40 * DAY), value: 5 });
+      rows.push({ teamId, participantId, brand: 'Omron', upstream: 'omron', metricKey: 'heart_rate', recordedAt: new Date(todayMs - 3 * DAY), value: 70 });
+    }
+    await readingsServiceFor(db).store(rows);
+    for (const participantId of [p1, p2]) {
+      stored.push(
+        ...(await readingsServiceFor(db).read({
+          teamId,
+          participantId,
+          metricKeys: ['steps', 'heart_rate'],
+          brand: 'Fitbit',
+          from: new Date(`${startDate}T00:00:00Z`),
+          to: new Date(Date.parse(`${endDate}T00:00:00Z`) + DAY),
+        })),
+      );
+    }
+    expect(stored).toHaveLength(2 * (20 + 150));
+
+    jobs = await startJobs({
+      database: t.database,
+      logger,
+      schedule: false,
+      pollingIntervalSeconds: 0.5,
+      jobs: exportJobDefinitions(t.config, {
+        pageSize: 40,
+        heartbeatMs: 0,
+        async afterPage(job) {
+          if (crashes.has(job.fileName)) {
+            crashes.delete(job.fileName);
+            throw new Error('disk full (simulated)');
+          }
+          const hold = holds.get(job.fileName);
+          if (hold) {
+            holds.delete(job.fileName);
+            hold.reached();
+            await hold.release;
+          }
+        },
+      }),
+    });
+  });
+
+  afterAll(async () => {
+    await jobs?.stop();
+    await t?.close();
+  });
+
+  const request = (overrides: Record<string, unknown> = {}) => ({
+    trialId,
+    deviceId,
+    participantIds: [p1, p2],
+    startDate,
+    endDate,
+    metrics: ['steps', 'heart_rate'],
+    fileName: 'Sleep study',
+    exportMode: 'separate-tabs',
+    format: 'csv',
+    ...overrides,
+  });
+
+  const jobOf = async (client: TestClient, id: number): Promise<ExportJob | undefined> =>
+    ((await client.get('/api/dataExport/jobs?limit=10')).json().data as ExportJob[]).find((job) => job.id === id);
+
+  async function waitForStatus(client: TestClient, id: number, statuses: string[]): Promise<ExportJob> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const job = await jobOf(client, id);
+      if (job && statuses.includes(job.status)) return job;
+      if (Date.now() > deadline) throw new Error(`job ${id} is ${job?.status}, not ${statuses.join('/')}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  async function exportAndDownload(client: TestClient, body: Record<string, unknown>) {
+    const created = await client.post('/api/dataExport/batchDataExport', body);
+    expect(created.statusCode, created.body).toBe(200);
+    expect(created.json()).toMatchObject({ success: true, message: EXPORT_MESSAGES.created });
+    const id = created.json().jobId as number;
+    const job = await waitForStatus(client, id, ['completed', 'failed']);
+    expect(job.status).toBe('completed');
+    expect(job.progress).toBe(100);
+    const download = await client.get(`/api/dataExport/jobs/${id}/download`);
+    expect(download.statusCode).toBe(200);
+    expect(job.file_size).toBe(download.rawPayload.length);
+    return { id, download, zip: await JSZip.loadAsync(download.rawPayload) };
+  }
+
+  const csvRows = (text: string) => parse(text, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
+
+  /** The readings a data table holds, as comparable tuples. */
+  const tupleOfRow = (row: Record<string, unknown>) =>
+    `${row.participant_id}|${row.metric_key}|${row.recorded_at_utc}|${Number(row.value)}`;
+  const expected = () => stored.map((r) => `${r.participantId}|${r.metricKey}|${r.recordedAt.toISOString()}|${r.value}`).sort();
+
+  it('refuses a Viewer (403) and a signed-out caller (401) on every call', async () => {
+    const calls: [string, string, unknown?][] = [
+      ['GET', '/api/dataExport/trials'],
+      ['GET', '/api/dataExport/devices'],
+      ['GET', `/api/dataExport/trials/${trialId}/participants/${deviceId}`],
+      ['GET', `/api/dataExport/metrics/${deviceId}`],
+      ['GET', '/api/dataExport/jobs?limit=10'],
+      ['POST', '/api/dataExport/batchDataExport', request()],
+      ['GET', '/api/dataExport/jobs/1/download'],
+      ['DELETE', '/api/dataExport/jobs/1'],
+    ];
+    for (const [method, url, body] of calls) {
+      const response = await viewer.request(method as 'GET', url, body);
+      expect(response.statusCode, url).toBe(403);
+      const anonymous = await t.app.inject({ method: method as 'GET', url });
+      expect([401, 403], url).toContain(anonymous.statusCode);
+    }
+  });
+
+  it('lists only what the caller may see: trials, devices, participants with the device, metrics', async () => {
+    const userTrials = (await user.get('/api/dataExport/trials')).json();
+    expect(userTrials.map((trial: { trialId: number }) => trial.trialId)).toEqual([trialId]);
+    const adminTrials = (await admin.get('/api/dataExport/trials')).json().map((trial: { trialId: number }) => trial.trialId);
+    expect(adminTrials.sort()).toEqual([trialId, otherTrialId].sort());
+    expect((await otherTeamAdmin.get('/api/dataExport/trials')).json()).toEqual([]);
+
+    expect((await user.get('/api/dataExport/devices')).json()).toEqual([
+      { id: deviceId, friendlyName: 'Fitbit Smartwatches & Trackers', brand: 'Fitbit', deviceType: 'TRACKER' },
+    ]);
+    const listed = (await user.get(`/api/dataExport/trials/${trialId}/participants/${deviceId}`)).json();
+    expect(listed.map((p: { participantId: number }) => p.participantId).sort()).toEqual([p1, p2].sort());
+    expect(listed.map((p: { participantId: number }) => p.participantId)).not.toContain(p3);
+    // Another team's trial or device, and a trial the User is not on: 404.
+    expect((await otherTeamAdmin.get(`/api/dataExport/trials/${trialId}/participants/${deviceId}`)).statusCode).toBe(404);
+    expect((await user.get(`/api/dataExport/trials/${otherTrialId}/participants/${deviceId}`)).statusCode).toBe(404);
+    expect((await otherTeamAdmin.get(`/api/dataExport/metrics/${deviceId}`)).statusCode).toBe(404);
+
+    const metrics = (await user.get(`/api/dataExport/metrics/${deviceId}`)).json();
+    expect(metrics).toContainEqual({ metric_key: 'steps', metric_name: 'Steps', category: 'activity', units: 'steps' });
+    expect(metrics.map((m: { metric_key: string }) => m.metric_key)).toContain('heart_rate');
+  });
+
+  it('checks every §5 rule on the server with the page’s messages', async () => {
+    const today = serverExportBounds(new Date()).today;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ trialId: undefined }, EXPORT_MESSAGES.trialRequired],
+      [{ deviceId: '' }, EXPORT_MESSAGES.deviceRequired],
+      [{ participantIds: [] }, EXPORT_MESSAGES.participantRequired],
+      [{ startDate: '' }, EXPORT_MESSAGES.datesRequired],
+      [{ endDate: undefined }, EXPORT_MESSAGES.datesRequired],
+      [{ startDate: endDate, endDate: startDate }, EXPORT_MESSAGES.startAfterEnd],
+      [{ startDate: addYears(today, -1), endDate: dateOf(Date.parse(`${today}T00:00:00Z`) + 2 * DAY) }, EXPORT_MESSAGES.rangeTooLong],
+      [{ startDate: dateOf(Date.parse(`${addYears(today, -1)}T00:00:00Z`) - DAY), endDate: startDate }, EXPORT_MESSAGES.startTooEarly],
+      [{ startDate, endDate: dateOf(Date.parse(`${today}T00:00:00Z`) + DAY) }, EXPORT_MESSAGES.endInFuture],
+      [{ metrics: [] }, EXPORT_MESSAGES.metricRequired],
+      [{ fileName: '   ' }, EXPORT_MESSAGES.fileNameRequired],
+    ];
+    for (const [overrides, message] of cases) {
+      const response = await user.post('/api/dataExport/batchDataExport', request(overrides));
+      expect(response.statusCode, message).toBe(400);
+      expect(response.json()).toMatchObject({ message, displayToUser: true });
+    }
+    // Participants and metrics the caller may not export.
+    expect((await user.post('/api/dataExport/batchDataExport', request({ participantIds: [p1, p3] }))).json().message).toBe(
+      EXPORT_MESSAGES.unknownParticipants,
+    );
+    expect((await user.post('/api/dataExport/batchDataExport', request({ metrics: ['steps', 'egv'] }))).json().message).toBe(
+      EXPORT_MESSAGES.unknownMetrics,
+    );
+    expect((await user.post('/api/dataExport/batchDataExport', request({ trialId: otherTrialId }))).statusCode).toBe(404);
+    expect((await otherTeamAdmin.post('/api/dataExport/batchDataExport', request())).statusCode).toBe(404);
+    expect(await t.database.db.select().from(exportJobs)).toEqual([]);
+  });
+
+  it('exports separate tabs as CSV with the extras: exactly the stored readings, checksums that match, formulas neutralised', async () => {
+    const { id, download, zip } = await exportAndDownload(user, request({ extras: ['fhir', 'openmhealth', 'adherence'] }));
+    expect(download.headers['content-disposition']).toBe('attachment; filename="TrialPulse-Sleep_study-Data.zip"');
+    expect(download.headers['cache-control']).toBe('no-store');
+    expect(download.headers['content-type']).toBe('application/zip');
+
+    const names = Object.keys(zip.files).sort();
+    const codes = new Map((await t.database.db.select({ id: participants.id, code: participants.participantCode }).from(participants)).map((p) => [p.id, p.code]));
+    const dataNames = [p1, p2].flatMap((p) => ['steps', 'heart_rate'].map((m) => `TrialPulse-Sleep_study-${codes.get(p)}-${m}-Data.csv`));
+    expect(names).toEqual(
+      [
+        ...dataNames,
+        'TrialPulse-Sleep_study-fhir-observations.ndjson',
+        'TrialPulse-Sleep_study-openmhealth.json',
+        'TrialPulse-Sleep_study-adherence.csv',
+        'TrialPulse-Sleep_study-data-dictionary.csv',
+        'TrialPulse-Sleep_study-manifest.json',
+      ].sort(),
+    );
+
+    const tuples: string[] = [];
+    for (const name of dataNames) {
+      const rows = csvRows(await zip.file(name)!.async('string'));
+      expect(Object.keys(rows[0]!)).toEqual([...DATA_COLUMNS]);
+      tuples.push(...rows.map(tupleOfRow));
+    }
+    expect(tuples.sort()).toEqual(expected());
+
+    // Formula-looking text is neutralised; numbers (also negative ones) stay numbers.
+    const allText = await Promise.all(dataNames.map((name) => zip.file(name)!.async('string')));
+    const cells = allText.flatMap((text) => csvRows(text).map((row) => row.data_source));
+    expect(cells).toContain(`'=HYPERLINK("http://evil.example","x")`);
+    expect(cells).toContain(`'@SUM(A1:A9)`);
+    expect(cells).toContain(`'-2+3`);
+    expect(cells).toContain(`'+tracker`);
+    expect(cells.some((cell) => /^[=+\-@]/.test(cell!))).toBe(false);
+
+    // The manifest: request, participants, range, version, time, rows and SHA-256 of every file.
+    const manifest = JSON.parse(await zip.file('TrialPulse-Sleep_study-manifest.json')!.async('string'));
+    expect(manifest).toMatchObject({
+      product: 'TrialPulse',
+      jobId: id,
+      request: { participantIds: [p1, p2], metrics: ['steps', 'heart_rate'], startDate, endDate, exportMode: 'separate-tabs', format: 'csv' },
+      dateRange: { startDate, endDate },
+      totalRows: stored.length,
+    });
+    expect(manifest.softwareVersion).toMatch(/^\d+\.\d+\.\d+/);
+    expect(manifest.participants.map((p: { participantId: number }) => p.participantId)).toEqual([p1, p2]);
+    expect(manifest.files.map((file: { name: string }) => file.name).sort()).toEqual(names.filter((name) => !name.endsWith('manifest.json')));
+    for (const file of manifest.files as { name: string; sha256: string; bytes: number; rows: number }[]) {
+      const bytes = await zip.file(file.name)!.async('nodebuffer');
+      expect(createHash('sha256').update(bytes).digest('hex'), file.name).toBe(file.sha256);
+      expect(bytes.length).toBe(file.bytes);
+    }
+    expect(manifest.files.find((f: { name: string }) => f.name.endsWith(`${codes.get(p1)}-heart_rate-Data.csv`)).rows).toBe(150);
+
+    // The data dictionary: one row per metric.
+    const dictionary = csvRows(await zip.file('TrialPulse-Sleep_study-data-dictionary.csv')!.async('string'));
+    expect(dictionary.map((row) => [row.metric_key, row.metric_name, row.units, row.loinc])).toEqual([
+      ['steps', 'Steps', 'steps', '41950-7'],
+      ['heart_rate', 'Heart Rate', 'bpm', '8867-4'],
+    ]);
+    expect(dictionary[0]).toMatchObject({ category: 'activity', provider_source: 'Fitbit: Fitbit Smartwatches & Trackers', open_mhealth_schema: 'omh:step-count:3.0' });
+
+    // FHIR R4 Observations validate against the Observation structure.
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(FHIR_OBSERVATION_SCHEMA);
+    const observations = (await zip.file('TrialPulse-Sleep_study-fhir-observations.ndjson')!.async('string')).trim().split('\n').map((line) => JSON.parse(line));
+    expect(observations).toHaveLength(stored.length);
+    for (const observation of observations) expect(validate(observation), JSON.stringify(validate.errors)).toBe(true);
+    const hr = observations.find((o) => o.code.coding[0].code === '8867-4');
+    expect(hr).toMatchObject({ valueQuantity: { unit: 'beats/minute', system: 'http://unitsofmeasure.org', code: '/min' } });
+    expect(observations.filter((o) => o.code.coding[0].code === '41950-7')).toHaveLength(40);
+
+    // Open mHealth data points carry the schemas' required fields.
+    const points = JSON.parse(await zip.file('TrialPulse-Sleep_study-openmhealth.json')!.async('string'));
+    expect(points).toHaveLength(stored.length);
+    for (const point of points) {
+      expect(point.header.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(point.header.source_creation_date_time).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+      const { namespace, name, version } = point.header.schema_id;
+      expect(namespace).toBe('omh');
+      const measure = name === 'heart-rate' ? 'heart_rate' : 'step_count';
+      expect(`${name}:${version}`).toBe(name === 'heart-rate' ? 'heart-rate:2.0' : 'step-count:3.0');
+      expect(point.body[measure]).toEqual({ value: expect.any(Number), unit: name === 'heart-rate' ? 'beats/min' : 'steps' });
+      const frame = point.body.effective_time_frame;
+      if (name === 'step-count') expect(frame.time_interval).toEqual({ start_date_time: expect.any(String), end_date_time: expect.any(String) });
+      else expect(frame.date_time ?? frame.time_interval).toBeTruthy();
+    }
+
+    // Adherence: one row per participant and day of the range.
+    const adherence = csvRows(await zip.file('TrialPulse-Sleep_study-adherence.csv')!.async('string'));
+    expect(adherence).toHaveLength(2 * 20);
+    const hrDay = adherence.find((row) => Number(row.participant_id) === p1 && row.date === dateOf(todayMs - 2 * DAY));
+    expect(hrDay).toMatchObject({ readings: '151', heart_rate_minutes: '150', sensor_hours: '3' });
+
+    // Download is audited with who exactly.
+    const audits = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'export.download'));
+    expect(audits.some((row) => row.entityId === String(id))).toBe(true);
+  });
+
+  it('exports both modes in both formats with exactly the stored readings', async () => {
+    for (const [exportMode, format] of [
+      ['single-tab', 'csv'],
+      ['single-tab', 'xlsx'],
+      ['separate-tabs', 'xlsx'],
+    ] as const) {
+      const { zip } = await exportAndDownload(admin, request({ exportMode, format, fileName: `${exportMode} ${format}` }));
+      const base = `TrialPulse-${exportMode}_${format}`;
+      const tuples: string[] = [];
+      if (format === 'csv') {
+        const rows = csvRows(await zip.file(`${base}-Data.csv`)!.async('string'));
+        tuples.push(...rows.map(tupleOfRow));
+      } else {
+        const workbook = new ExcelJS.Workbook();
+        await workbook.xlsx.load((await zip.file(`${base}-Data.xlsx`)!.async('nodebuffer')) as never);
+        expect(workbook.worksheets).toHaveLength(exportMode === 'single-tab' ? 1 : 4);
+        for (const sheet of workbook.worksheets) {
+          const header = (sheet.getRow(1).values as unknown[]).slice(1);
+          expect(header).toEqual([...DATA_COLUMNS]);
+          sheet.eachRow((row, number) => {
+            if (number === 1) return;
+            const values = (row.values as unknown[]).slice(1);
+            tuples.push(tupleOfRow(Object.fromEntries(header.map((key, i) => [key as string, values[i]]))));
+          });
+        }
+      }
+      expect(tuples.sort(), `${exportMode} ${format}`).toEqual(expected());
+    }
+  });
+
+  it('keeps jobs to their creator: another user, another team and a Viewer are refused', async () => {
+    const created = await user.post('/api/dataExport/batchDataExport', request({ fileName: 'mine' }));
+    const id = created.json().jobId as number;
+    await waitForStatus(user, id, ['completed']);
+    expect(await jobOf(otherUser, id)).toBeUndefined();
+    expect((await otherUser.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(404);
+    expect((await otherUser.request('DELETE', `/api/dataExport/jobs/${id}`)).statusCode).toBe(404);
+    expect((await otherTeamAdmin.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(404);
+    expect((await admin.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(404);
+    expect((await viewer.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(403);
+    // The creator deletes it: the file goes with the row.
+    const [row] = await t.database.db.select().from(exportJobs).where(eq(exportJobs.id, id));
+    const file = path.join(t.config.DATA_DIR, 'exports', 'files', row!.filePath!);
+    expect(fs.existsSync(file)).toBe(true);
+    const deleted = await user.request('DELETE', `/api/dataExport/jobs/${id}`);
+    expect(deleted.json()).toEqual({ success: true, message: EXPORT_MESSAGES.deleted });
+    expect(fs.existsSync(file)).toBe(false);
+    expect(await jobOf(user, id)).toBeUndefined();
+  });
+
+  it('lists the latest 10 jobs with success, data and total', async () => {
+    const response = (await admin.get('/api/dataExport/jobs?limit=10')).json();
+    expect(response.success).toBe(true);
+    expect(response.total).toBeGreaterThanOrEqual(3);
+    expect(response.data.length).toBeLessThanOrEqual(10);
+    const [latest] = response.data as ExportJob[];
+    expect(latest).toMatchObject({ status: 'completed', error_message: null, progress: 100 });
+    expect(latest!.file_size).toBeGreaterThan(0);
+    expect(Date.parse(latest!.expires_at!) - Date.parse(latest!.created_at)).toBeGreaterThan(6.9 * DAY);
+  });
+
+  it('cancel (DELETE while processing) stops the worker and leaves no file', async () => {
+    const { atPage, release } = holdExport('to cancel');
+    const created = await user.post('/api/dataExport/batchDataExport', request({ fileName: 'to cancel' }));
+    const id = created.json().jobId as number;
+    await atPage;
+    const processing = await jobOf(user, id);
+    expect(processing?.status).toBe('processing');
+    const root = path.join(t.config.DATA_DIR, 'exports');
+    expect(fs.existsSync(path.join(root, 'parts', `${id}.work`))).toBe(true);
+
+    const cancelled = await user.request('DELETE', `/api/dataExport/jobs/${id}`);
+    expect(cancelled.json()).toEqual({ success: true, message: EXPORT_MESSAGES.cancelled });
+    release();
+    // The worker notices at its next heartbeat; wait until its pg-boss job is done.
+    const deadline = Date.now() + 20_000;
+    while (fs.existsSync(path.join(root, 'parts', `${id}.work`)) || fs.existsSync(path.join(root, 'parts', `${id}.zip.part`))) {
+      if (Date.now() > deadline) throw new Error('partial files left');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fs.readdirSync(path.join(root, 'parts')).filter((name) => name.startsWith(`${id}.`))).toEqual([]);
+    expect(fs.existsSync(path.join(root, 'files', `${id}.zip`))).toBe(false);
+    expect(await t.database.db.select().from(exportJobs).where(eq(exportJobs.id, id))).toEqual([]);
+    const audits = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'export.cancel'));
+    expect(audits.map((row) => row.entityId)).toContain(String(id));
+  });
+
+  it('a failing export is failed with its message, and leaves no file', async () => {
+    crashes.add('will fail');
+    const created = await user.post('/api/dataExport/batchDataExport', request({ fileName: 'will fail' }));
+    const id = created.json().jobId as number;
+    const job = await waitForStatus(user, id, ['failed', 'completed']);
+    expect(job).toMatchObject({ status: 'failed', error_message: EXPORT_MESSAGES.failedGeneric, file_size: null });
+    expect((await user.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(409);
+    const root = path.join(t.config.DATA_DIR, 'exports');
+    expect(fs.readdirSync(path.join(root, 'parts')).filter((name) => name.startsWith(`${id}.`))).toEqual([]);
+  });
+
+  it('a worker killed mid-export: the half-written file is never served; the retry builds it whole', async () => {
+    // The first run stops dead after a page: like a killed process it never reports again.
+    const { atPage, release } = holdExport('killed');
+    const created = await user.post('/api/dataExport/batchDataExport', request({ fileName: 'killed' }));
+    const id = created.json().jobId as number;
+    await atPage;
+    expect((await jobOf(user, id))?.status).toBe('processing');
+    expect((await user.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(409);
+    expect(fs.existsSync(path.join(t.config.DATA_DIR, 'exports', 'files', `${id}.zip`))).toBe(false);
+
+    // A retry while the first worker may still be alive is refused (it reported recently)…
+    const storage = exportStorageFor(t.config);
+    expect((await runExport(t.database.db, id, storage, logger)).status).toBe('skipped');
+    // …and taken over once it has been silent longer than the takeover time.
+    await t.database.db.execute(sql`update export_jobs set updated_at = now() - interval '10 minutes' where id = ${id}`);
+    expect((await runExport(t.database.db, id, storage, logger)).status).toBe('completed');
+    const { zip } = await (async () => {
+      const download = await user.get(`/api/dataExport/jobs/${id}/download`);
+      expect(download.statusCode).toBe(200);
+      return { zip: await JSZip.loadAsync(download.rawPayload) };
+    })();
+    const manifest = JSON.parse(await zip.file('TrialPulse-killed-manifest.json')!.async('string'));
+    expect(manifest.totalRows).toBe(stored.length);
+    // The dead run, if it ever wakes, finds the job no longer its own and stops without touching the file.
+    release();
+    await waitForStatus(user, id, ['completed']);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await user.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(200);
+  });
+
+  it('the sweeper deletes exports older than 7 days (file and row) and fails jobs whose worker died', async () => {
+    const { id } = await exportAndDownload(user, request({ fileName: 'old' }));
+    const { atPage, release } = holdExport('stuck');
+    const created = await user.post('/api/dataExport/batchDataExport', request({ fileName: 'stuck' }));
+    const stuckId = created.json().jobId as number;
+    await atPage;
+    await t.database.db.execute(sql`update export_jobs set expires_at = now() - interval '1 minute', created_at = now() - interval '8 days' where id = ${id}`);
+    await t.database.db.execute(sql`update export_jobs set updated_at = now() - interval '4 hours' where id = ${stuckId}`);
+    const file = path.join(t.config.DATA_DIR, 'exports', 'files', `${id}.zip`);
+    expect(fs.existsSync(file)).toBe(true);
+
+    const sweepId = await jobs.boss.send(EXPORT_SWEEP, {});
+    const deadline = Date.now() + 20_000;
+    while ((await jobs.boss.getJobById(EXPORT_SWEEP, sweepId!))?.state !== 'completed') {
+      if (Date.now() > deadline) throw new Error('sweep did not run');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(fs.existsSync(file)).toBe(false);
+    expect(await t.database.db.select().from(exportJobs).where(eq(exportJobs.id, id))).toEqual([]);
+    const stuck = await jobOf(user, stuckId);
+    expect(stuck).toMatchObject({ status: 'failed', error_message: EXPORT_MESSAGES.failedGeneric });
+    expect(fs.readdirSync(path.join(t.config.DATA_DIR, 'exports', 'parts')).filter((name) => name.startsWith(`${stuckId}.`))).toEqual([]);
+    release();
+  });
+});
+
+/**
+ * The FHIR R4 Observation structure (hl7.org/fhir/R4/observation.html) as a JSON schema,
+ * for the elements an export uses: required resourceType/status/code, value sets, data
+ * type shapes (CodeableConcept, Coding, Reference, Quantity, Period, dateTime), no unknown
+ * elements, and the choice type effective[x] taken once.
+ */
+const FHIR_DATE_TIME =
+  '^([0-9]([0-9]([0-9][1-9]|[1-9]0)|[1-9]00)|[1-9]000)(-(0[1-9]|1[0-2])(-(0[1-9]|[1-2][0-9]|3[0-1])(T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]+)?(Z|(\\+|-)((0[0-9]|1[0-3]):[0-5][0-9]|14:00)))?)?)?$';
+const coding = {
+  type: 'object',
+  properties: { system: { type: 'string', pattern: '^\\S*$' }, code: { type: 'string', pattern: '^[^\\s]+( [^\\s]+)*$' }, display: { type: 'string' } },
+  additionalProperties: false,
+};
+const codeableConcept = { type: 'object', properties: { coding: { type: 'array', items: coding, minItems: 1 }, text: { type: 'string' } }, additionalProperties: false };
+const reference = {
+  type: 'object',
+  properties: {
+    reference: { type: 'string' },
+    identifier: { type: 'object', properties: { system: { type: 'string' }, value: { type: 'string' } }, additionalProperties: false },
+    display: { type: 'string' },
+  },
+  additionalProperties: false,
+};
+const FHIR_OBSERVATION_SCHEMA = {
+  type: 'object',
+  required: ['resourceType', 'status', 'code'],
+  properties: {
+    resourceType: { const: 'Observation' },
+    id: { type: 'string', pattern: '^[A-Za-z0-9\\-\\.]{1,64}$' },
+    status: { enum: ['registered', 'preliminary', 'final', 'amended', 'corrected', 'cancelled', 'entered-in-error', 'unknown'] },
+    category: { type: 'array', items: codeableConcept },
+    code: codeableConcept,
+    subject: reference,
+    effectiveDateTime: { type: 'string', pattern: FHIR_DATE_TIME },
+    effectivePeriod: {
+      type: 'object',
+      properties: { start: { type: 'string', pattern: FHIR_DATE_TIME }, end: { type: 'string', pattern: FHIR_DATE_TIME } },
+      additionalProperties: false,
+    },
+    valueQuantity: {
+      type: 'object',
+      properties: { value: { type: 'number' }, unit: { type: 'string' }, system: { type: 'string' }, code: { type: 'string' } },
+      additionalProperties: false,
+    },
+    device: reference,
+  },
+  not: { required: ['effectiveDateTime', 'effectivePeriod'] },
+  additionalProperties: false,
+};
