@@ -1,16 +1,25 @@
 import type { Config } from '../config/env';
+import type { Db } from '../db/client';
 import { createMailDeliverJob } from '../modules/mail/mail.job';
 import { mailSettingsFromConfig } from '../modules/mail/mail.service';
 import { exportJobDefinitions } from '../modules/export/export.job';
+import { createReadingsRepository } from '../modules/sync/readings.repository';
+import { createReadingsService } from '../modules/sync/readings.service';
+import { createSyncRepository } from '../modules/sync/sync.repository';
 import { maintenanceJob } from './maintenance';
 import type { JobDefinition } from './types';
 
 /**
  * Every job the worker runs: the one list main.ts starts and the job tests start. Add a
  * feature's job (sync, export, retention, …) here; it gets what it needs from the parsed
- * configuration (the mail job its SMTP settings).
+ * configuration (the mail job its SMTP settings, the export jobs DATA_DIR).
  */
 export function jobDefinitions(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'DATA_DIR'>): readonly JobDefinition[] {
   const mailSettings = mailSettingsFromConfig(config);
-  return [maintenanceJob, createMailDeliverJob(() => mailSettings), ...exportJobDefinitions(config)];
+  return [maintenanceJob, createMailDeliverJob(() => mailSettings), ...exportJobDefinitions(config, readingsFor)];
+}
+
+/** Stored readings for the jobs that read them (exports). */
+function readingsFor(db: Db) {
+  return createReadingsService({ readings: createReadingsRepository(db), sync: createSyncRepository(db) });
 }

@@ -28,6 +28,11 @@ const PAGES: Partial<Record<RoutePath, PageRoute>> = {
       };
     },
   },
+  '/DataExport': {
+    lazy: async () => ({
+      Component: (await import('@/features/data-export/pages/data-export-page')).DataExportPage,
+    }),
+  },
   '/Trials': {
     lazy: async () => ({
       Component: (await import('@/features/trials/pages/trials-page')).TrialsPage,

@@ -78,75 +78,72 @@ export function localToday(now: Date = new Date()): string {
  */
 export type ExportDateBounds = { today: string };
 
-const optionalId = (message: string) =>
-  z.preprocess(
-    (value) => (value === '' || value === null ? undefined : value),
-    z.coerce.number({ error: message }).int(message).positive(message),
-  );
-
-const optionalDate = z.preprocess(
+const looseId = z.preprocess(
   (value) => (value === '' || value === null ? undefined : value),
-  z.string().regex(ISO_DATE, EXPORT_MESSAGES.datesRequired).optional(),
+  z.union([z.number(), z.string()]).optional(),
 );
+const looseDate = z.preprocess((value) => (value === '' || value === null ? undefined : value), z.string().optional());
+
+/** A positive database id from a number or numeric text, else undefined. */
+function toId(value: number | string | undefined): number | undefined {
+  const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647 ? n : undefined;
+}
 
 /**
- * The export request (§3) with every §5 rule, in the spec's order. `bounds` is read when
- * a request is checked (never frozen at start-up).
+ * The export request (§3) with every §5 rule. The rules run in the spec's order in one
+ * place, so the first message is the one the page shows and the server answers with.
+ * `bounds` is read when a request is checked (never frozen at start-up).
  */
 export function makeExportRequestSchema(bounds: () => ExportDateBounds) {
   return z
     .object({
-      trialId: optionalId(EXPORT_MESSAGES.trialRequired),
-      deviceId: optionalId(EXPORT_MESSAGES.deviceRequired),
-      participantIds: z
-        .array(z.coerce.number().int().positive(), { error: EXPORT_MESSAGES.participantRequired })
-        .min(1, EXPORT_MESSAGES.participantRequired)
-        .max(1000, EXPORT_MESSAGES.participantRequired),
-      startDate: optionalDate,
-      endDate: optionalDate,
-      metrics: z
-        .array(z.string().min(1).max(64), { error: EXPORT_MESSAGES.metricRequired })
-        .min(1, EXPORT_MESSAGES.metricRequired)
-        .max(100, EXPORT_MESSAGES.metricRequired),
-      fileName: z
-        .string({ error: EXPORT_MESSAGES.fileNameRequired })
-        .trim()
-        .min(1, EXPORT_MESSAGES.fileNameRequired)
-        .max(100, EXPORT_MESSAGES.fileNameTooLong),
+      trialId: looseId,
+      deviceId: looseId,
+      participantIds: z.array(z.union([z.number(), z.string()])).max(1000).optional(),
+      startDate: looseDate,
+      endDate: looseDate,
+      metrics: z.array(z.string().min(1).max(64)).max(100).optional(),
+      fileName: z.string().optional(),
       exportMode: z.enum(EXPORT_MODES).default('separate-tabs'),
       format: z.enum(EXPORT_FORMATS).default('csv'),
       extras: z.array(z.enum(EXPORT_EXTRAS)).max(EXPORT_EXTRAS.length).default([]),
     })
     .superRefine((request, ctx) => {
+      const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+      if (toId(request.trialId) === undefined) issue('trialId', EXPORT_MESSAGES.trialRequired);
+      if (toId(request.deviceId) === undefined) issue('deviceId', EXPORT_MESSAGES.deviceRequired);
+      const participants = request.participantIds ?? [];
+      if (participants.length === 0 || participants.some((id) => toId(id) === undefined)) {
+        issue('participantIds', EXPORT_MESSAGES.participantRequired);
+      }
       const { startDate, endDate } = request;
-      if (!startDate || !endDate) {
-        ctx.addIssue({ code: 'custom', path: [startDate ? 'endDate' : 'startDate'], message: EXPORT_MESSAGES.datesRequired });
-        return;
+      if (!startDate || !endDate || !ISO_DATE.test(startDate) || !ISO_DATE.test(endDate) || Number.isNaN(Date.parse(startDate)) || Number.isNaN(Date.parse(endDate))) {
+        issue(startDate && ISO_DATE.test(startDate) ? 'endDate' : 'startDate', EXPORT_MESSAGES.datesRequired);
+      } else if (startDate > endDate) {
+        issue('startDate', EXPORT_MESSAGES.startAfterEnd);
+      } else if (endDate > addYears(startDate, 1)) {
+        issue('endDate', EXPORT_MESSAGES.rangeTooLong);
+      } else {
+        const { today } = bounds();
+        if (startDate < addYears(today, -1)) issue('startDate', EXPORT_MESSAGES.startTooEarly);
+        if (endDate > today) issue('endDate', EXPORT_MESSAGES.endInFuture);
       }
-      if (startDate > endDate) {
-        ctx.addIssue({ code: 'custom', path: ['startDate'], message: EXPORT_MESSAGES.startAfterEnd });
-        return;
-      }
-      if (endDate > addYears(startDate, 1)) {
-        ctx.addIssue({ code: 'custom', path: ['endDate'], message: EXPORT_MESSAGES.rangeTooLong });
-        return;
-      }
-      const { today } = bounds();
-      if (startDate < addYears(today, -1)) {
-        ctx.addIssue({ code: 'custom', path: ['startDate'], message: EXPORT_MESSAGES.startTooEarly });
-      }
-      if (endDate > today) {
-        ctx.addIssue({ code: 'custom', path: ['endDate'], message: EXPORT_MESSAGES.endInFuture });
-      }
+      if ((request.metrics ?? []).length === 0) issue('metrics', EXPORT_MESSAGES.metricRequired);
+      const fileName = (request.fileName ?? '').trim();
+      if (fileName.length === 0) issue('fileName', EXPORT_MESSAGES.fileNameRequired);
+      else if (fileName.length > 100) issue('fileName', EXPORT_MESSAGES.fileNameTooLong);
     })
     .transform((request) => ({
-      ...request,
-      trialId: request.trialId as number,
-      deviceId: request.deviceId as number,
-      startDate: request.startDate as string,
-      endDate: request.endDate as string,
-      participantIds: [...new Set(request.participantIds)],
-      metrics: [...new Set(request.metrics)],
+      trialId: toId(request.trialId)!,
+      deviceId: toId(request.deviceId)!,
+      participantIds: [...new Set((request.participantIds ?? []).map((id) => toId(id)!))],
+      startDate: request.startDate!,
+      endDate: request.endDate!,
+      metrics: [...new Set(request.metrics ?? [])],
+      fileName: (request.fileName ?? '').trim(),
+      exportMode: request.exportMode,
+      format: request.format,
       extras: [...new Set(request.extras)],
     }));
 }

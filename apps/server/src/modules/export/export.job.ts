@@ -5,9 +5,7 @@ import { APP_VERSION } from '../../lib/app-version';
 import { recordAudit } from '../../lib/audit';
 import { systemClock, type Clock } from '../../lib/clock';
 import type { Db } from '../../db/client';
-import { createReadingsRepository } from '../sync/readings.repository';
-import { createReadingsService } from '../sync/readings.service';
-import { createSyncRepository } from '../sync/sync.repository';
+import type { ReadingsService } from '../sync/readings.service';
 import { createLocalExportStorage, exportRootDir, type ExportStorage } from './export-storage';
 import { ExportCancelled, writeExport, type ExportPlan } from './export-writer';
 import { createExportRepository } from './export.repository';
@@ -20,6 +18,9 @@ export const EXPORT_STALE_MS = 3 * 60 * 60 * 1000;
 export const EXPORT_SILENT_MS = 5 * 60 * 1000;
 /** pg-boss gives a run this long before it counts the worker as dead and retries. */
 const RUN_EXPIRE_SECONDS = 60 * 60;
+
+/** The stored-readings service on a database (built where services are composed). */
+export type ReadingsFor = (db: Db) => Pick<ReadingsService, 'iterate'>;
 
 export type ExportJobOptions = {
   clock?: Clock;
@@ -41,10 +42,16 @@ export function exportStorageFor(config: Pick<Config, 'DATA_DIR'>): ExportStorag
  * streams the readings into a part file, commits it (rename) and only then marks the job
  * completed. Cancel (the row was deleted) and failures remove every partial file.
  */
-export async function runExport(db: Db, jobId: number, storage: ExportStorage, logger: JobLogger, options: ExportJobOptions = {}) {
+export async function runExport(
+  db: Db,
+  jobId: number,
+  deps: { storage: ExportStorage; logger: JobLogger; readingsFor: ReadingsFor },
+  options: ExportJobOptions = {},
+) {
+  const { storage, logger } = deps;
   const clock = options.clock ?? systemClock;
   const repository = createExportRepository(db);
-  const readings = createReadingsService({ readings: createReadingsRepository(db), sync: createSyncRepository(db), now: () => clock.now() });
+  const readings = deps.readingsFor(db);
   const now0 = clock.now();
   const job = await repository.claim(jobId, now0, new Date(now0.getTime() - EXPORT_SILENT_MS));
   if (!job) return { status: 'skipped' as const };
@@ -158,18 +165,27 @@ export async function sweepExports(db: Db, storage: ExportStorage, now: Date) {
   return { expired, stale, orphans };
 }
 
+/** The run queue's options: a run whose worker dies is retried after the expiry; the claim restarts it from 0 %. */
+const EXPORT_RUN_QUEUE = { retryLimit: 2, retryDelay: 30, expireInSeconds: RUN_EXPIRE_SECONDS };
+
+/** The queues a web process sends to (the request enqueues a run). */
+export const EXPORT_SEND_QUEUES = [{ name: EXPORT_RUN, queue: EXPORT_RUN_QUEUE }] as const;
+
 /** The export queues: one run per job, and the sweeper every 15 minutes. */
-export function exportJobDefinitions(config: Pick<Config, 'DATA_DIR'>, options: ExportJobOptions = {}): JobDefinition[] {
+export function exportJobDefinitions(
+  config: Pick<Config, 'DATA_DIR'>,
+  readingsFor: ReadingsFor,
+  options: ExportJobOptions = {},
+): JobDefinition[] {
   const storage = options.storage ?? exportStorageFor(config);
   const clock = options.clock ?? systemClock;
   const run: JobDefinition<{ jobId: number }> = {
     name: EXPORT_RUN,
-    // A run whose worker dies is retried after the expiry; the claim restarts it from 0 %.
-    queue: { retryLimit: 2, retryDelay: 30, expireInSeconds: RUN_EXPIRE_SECONDS },
+    queue: EXPORT_RUN_QUEUE,
     // One export per worker at a time keeps memory flat whatever the number of jobs.
     work: { batchSize: 1 },
     async handle(job, { database, logger }) {
-      return runExport(database.db, Number(job.data.jobId), storage, logger, { ...options, clock });
+      return runExport(database.db, Number(job.data.jobId), { storage, logger, readingsFor }, { ...options, clock });
     },
   };
   const sweep: JobDefinition = {

@@ -16,7 +16,7 @@ import type { Clock } from '../../lib/clock';
 import type { AuthContext } from '../auth/session-context';
 import { EXPORT_ROLES } from './export-access';
 import type { ExportStorage } from './export-storage';
-import { exportJobDefinitions, exportStorageFor } from './export.job';
+import { EXPORT_SEND_QUEUES, exportStorageFor } from './export.job';
 import { createExportRepository } from './export.repository';
 import { createExportService } from './export.service';
 
@@ -39,7 +39,7 @@ const idParam = z.coerce.number().int();
 export const exportRoutes: FastifyPluginAsyncZod<Options> = async (app, options) => {
   const { config, database, clock } = options;
   const storage = options.storage ?? exportStorageFor(config);
-  const queue = options.queue ?? createJobQueue(database, exportJobDefinitions(config, { storage }));
+  const queue = options.queue ?? createJobQueue(database, EXPORT_SEND_QUEUES);
   if (!options.queue) app.addHook('onClose', async () => queue.stop());
   const exports = createExportService({ repository: createExportRepository(database.db), storage, queue, clock });
   const exporters = app.requireStaff({ roles: EXPORT_ROLES });

@@ -8,6 +8,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_MESSAGES, addYears, type ExportJob } from '@trialpulse/shared';
+import type { Db } from '../../db/client';
 import { auditLog, exportJobs, participants, trialUsers, trials } from '../../db/schema';
 import { startJobs, type Jobs, type JobLogger } from '../../jobs/boss';
 import { createStaffUser, createTeam, signIn, type TestClient } from '../../test/fixtures';
@@ -19,6 +20,7 @@ import { DATA_COLUMNS } from './export-writer';
 import { serverExportBounds } from './export.routes';
 import { createExportDevice } from './test-support';
 
+const readingsFor = (db: Db) => readingsServiceFor(db);
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const DAY = 24 * 60 * 60 * 1000;
 const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -55,7 +57,7 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
   const startDate = dateOf(todayMs - 20 * DAY);
   const endDate = dateOf(todayMs - 1 * DAY);
   const logger: JobLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
-  let stored: StoredReading[] = [];
+  const stored: StoredReading[] = [];
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -142,7 +144,7 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
       logger,
       schedule: false,
       pollingIntervalSeconds: 0.5,
-      jobs: exportJobDefinitions(t.config, {
+      jobs: exportJobDefinitions(t.config, readingsFor, {
         pageSize: 40,
         heartbeatMs: 0,
         async afterPage(job) {
@@ -498,10 +500,10 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
 
     // A retry while the first worker may still be alive is refused (it reported recently)…
     const storage = exportStorageFor(t.config);
-    expect((await runExport(t.database.db, id, storage, logger)).status).toBe('skipped');
+    expect((await runExport(t.database.db, id, { storage, logger, readingsFor })).status).toBe('skipped');
     // …and taken over once it has been silent longer than the takeover time.
     await t.database.db.execute(sql`update export_jobs set updated_at = now() - interval '10 minutes' where id = ${id}`);
-    expect((await runExport(t.database.db, id, storage, logger)).status).toBe('completed');
+    expect((await runExport(t.database.db, id, { storage, logger, readingsFor })).status).toBe('completed');
     const { zip } = await (async () => {
       const download = await user.get(`/api/dataExport/jobs/${id}/download`);
       expect(download.statusCode).toBe(200);
