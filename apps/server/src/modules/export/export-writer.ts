@@ -52,7 +52,7 @@ export type ExportIo = {
   iterate(query: ReadingsQuery, options: { pageSize?: number }): AsyncIterable<StoredReading[]>;
   /** Called after each page with the share done (0–1); false stops the export (cancelled). */
   progress(fraction: number): Promise<boolean>;
-  /** Rows per page read from the database. */
+  /** Rows per page read from the database (default 50,000: fewer round trips, still bounded memory). */
   pageSize?: number;
 };
 
@@ -62,6 +62,9 @@ export class ExportCancelled extends Error {
     this.name = 'ExportCancelled';
   }
 }
+
+/** Rows per database page: one page (objects and its CSV text) is what an export holds in memory. */
+export const EXPORT_PAGE_SIZE = 50_000;
 
 /** Excel's last row; a longer single tab continues on a sheet named "… (2)". */
 const XLSX_MAX_ROWS = 1_048_576;
@@ -371,7 +374,7 @@ export async function writeExport(plan: ExportPlan, io: ExportIo, workDir: strin
       from,
       to,
     };
-    for await (const page of io.iterate(query, { pageSize: io.pageSize ?? 10_000 })) {
+    for await (const page of io.iterate(query, { pageSize: io.pageSize ?? EXPORT_PAGE_SIZE })) {
       // A page is ordered by metric: split it where the metric changes.
       let start = 0;
       while (start < page.length) {

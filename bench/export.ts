@@ -1,0 +1,128 @@
+/**
+ * Benchmark: batch export on PostgreSQL. Stores minute heart-rate readings for 10
+ * participants (4 million by default, BENCH_EXPORT_ROWS to change), then in one run:
+ * - the export worker (bench/export-worker.ts, its own process) builds the ZIP of CSV of
+ *   0.4 M and of all rows; wall time and peak memory of the process;
+ * - the reference: `COPY (the same rows) TO STDOUT | gzip` through psql;
+ * and prints the speed ratio (reference time / export time; goal ≥ 0.5) and whether the
+ * worker's memory stays flat (goal: under 256 MB at both sizes). Asserts nothing.
+ *
+ * PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres);
+ * a fresh database is created and dropped. Run: `npm run bench`.
+ */
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
+import type { Database } from '../apps/server/src/db/client';
+import { createTestDatabase } from '../apps/server/src/test/test-database';
+import { createStaffUser } from '../apps/server/src/test/fixtures';
+import { createExportRepository } from '../apps/server/src/modules/export/export.repository';
+import { createExportDevice } from '../apps/server/src/modules/export/test-support';
+import { createParticipants } from '../apps/server/src/modules/sync/test-support';
+
+const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const TOTAL_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 4_000_000);
+const PARTICIPANTS = 10;
+const WORKER_HEAP_MB = 160;
+const MINUTES_PER_PARTICIPANT = Math.ceil(TOTAL_ROWS / PARTICIPANTS);
+const DAY = 24 * 60 * 60 * 1000;
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+
+process.env.TEST_DATABASE_URL = serverUrl;
+let database: Database;
+try {
+  database = await createTestDatabase();
+} catch (error) {
+  console.log(`export: skipped, no PostgreSQL at ${serverUrl} (${(error as Error).message})`);
+  process.exit(0);
+}
+const db = database.db;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trialpulse-bench-export-'));
+const connectionString = database.connectionString!;
+
+try {
+  const { teamId, trialId, participantIds } = await createParticipants(db, PARTICIPANTS);
+  const { deviceId } = await createExportDevice(db, teamId);
+  const user = await createStaffUser(db, { role: 'Admin', teamId });
+
+  // Minute readings ending yesterday, stored with one INSERT … SELECT per participant.
+  const todayMs = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+  const firstMs = todayMs - Math.ceil(MINUTES_PER_PARTICIPANT / 1440) * DAY;
+  const first = new Date(firstMs);
+  const seedStarted = performance.now();
+  await db.execute(sql`select device_readings_ensure_partitions(${first.toISOString()}::timestamptz, ${new Date(todayMs).toISOString()}::timestamptz)`);
+  for (const participantId of participantIds) {
+    await db.execute(sql`
+      insert into device_readings (participant_id, team_id, metric_key, recorded_at, brand, utc_offset_minutes, value, upstream, data_source, synced_at)
+      select ${participantId}, ${teamId}, 'heart_rate', ${first.toISOString()}::timestamptz + m * interval '1 minute', 'Fitbit', -300,
+             55 + (m * 7 + ${participantId}) % 60, 'google-health', 'bench-tracker', now()
+      from generate_series(0, ${MINUTES_PER_PARTICIPANT - 1}) as m`);
+  }
+  await db.execute(sql`analyze device_readings`);
+  const stored = Number(((await db.execute(sql`select count(*)::bigint as n from device_readings`)).rows[0] as { n: string }).n);
+  console.log(`export: ${stored.toLocaleString('en')} minute readings of ${PARTICIPANTS} participants stored in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s (PostgreSQL, Node ${process.version})`);
+
+  const exports = createExportRepository(db);
+  const startDate = first.toISOString().slice(0, 10);
+  const endDate = new Date(todayMs - DAY).toISOString().slice(0, 10);
+  const smallEnd = new Date(firstMs + Math.ceil(TOTAL_ROWS / 10 / PARTICIPANTS / 1440) * DAY - DAY).toISOString().slice(0, 10);
+
+  async function runWorker(label: string, end: string) {
+    const job = await exports.insertJob({
+      teamId,
+      trialId,
+      createdBy: user.id,
+      jobParams: { fileName: `bench ${label}`, startDate, endDate: end, participantIds, metrics: ['heart_rate'], deviceId, exportMode: 'separate-tabs', format: 'csv', extras: [] },
+    });
+    // A bounded heap: if the export's memory grew with the rows, the worker would run out of it.
+    const output = await promisify(execFile)(process.execPath, [`--max-old-space-size=${WORKER_HEAP_MB}`, '--import', 'tsx', path.join(ROOT, 'bench/export-worker.ts'), connectionString, String(job.id), dataDir], {
+      cwd: ROOT,
+      maxBuffer: 1 << 20,
+    });
+    const result = JSON.parse(output.stdout.trim().split('\n').at(-1)!) as { status: string; rows: number; bytes: number; ms: number; peakRssMB: number; peakHeapMB: number; maxRssMB: number; baselineRssMB: number };
+    if (result.status !== 'completed') throw new Error(`export ${label}: ${result.status}`);
+    console.log(
+      `  worker ${label.padEnd(5)} ${result.rows.toLocaleString('en').padStart(10)} rows  ${(result.ms / 1000).toFixed(1).padStart(6)} s  ${(result.rows / (result.ms / 1000)).toFixed(0).padStart(7)} rows/s  ZIP ${(result.bytes / 1e6).toFixed(1)} MB  peak RSS ${result.maxRssMB.toFixed(0)} MB (${result.baselineRssMB.toFixed(0)} MB before the export)  peak heap ${result.peakHeapMB.toFixed(0)} MB (heap limit ${WORKER_HEAP_MB} MB)`,
+    );
+    return { ...result, end };
+  }
+
+  async function copyGzip(end: string) {
+    const endExclusive = new Date(Date.parse(`${end}T00:00:00Z`) + DAY).toISOString();
+    const query = `COPY (select participant_id, metric_key, recorded_at, utc_offset_minutes, end_at, value, value_json, data_source, upstream
+      from device_readings where team_id = ${teamId} and participant_id in (${participantIds.join(',')}) and metric_key = 'heart_rate' and brand = 'Fitbit'
+      and recorded_at >= '${first.toISOString()}' and recorded_at < '${endExclusive}'
+      order by participant_id, metric_key, recorded_at) TO STDOUT WITH (FORMAT csv, HEADER)`;
+    const target = path.join(dataDir, 'copy.csv.gz');
+    const started = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn('sh', ['-c', `psql "$1" -X -q -c "$2" | gzip -6 > "$3"`, 'sh', connectionString, query, target], { stdio: ['ignore', 'ignore', 'inherit'] });
+      child.on('error', reject);
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`COPY | gzip exited ${code}`))));
+    });
+    const ms = performance.now() - started;
+    const bytes = fs.statSync(target).size;
+    fs.rmSync(target);
+    return { ms, bytes };
+  }
+
+  console.log('export: ZIP of CSV (separate tabs, one file per participant) vs COPY … TO STDOUT | gzip of the same rows');
+  const small = await runWorker('0.4 M', smallEnd);
+  const large = await runWorker('4 M', endDate);
+  for (const run of [small, large]) {
+    const reference = await copyGzip(run.end);
+    console.log(
+      `  ${run.rows.toLocaleString('en').padStart(10)} rows: COPY|gzip ${(reference.ms / 1000).toFixed(1)} s (${(reference.bytes / 1e6).toFixed(1)} MB), export ${(run.ms / 1000).toFixed(1)} s → speed ratio ${(reference.ms / run.ms).toFixed(2)}× (goal ≥ 0.5×)`,
+    );
+  }
+  console.log(
+    `  worker peak memory: ${small.maxRssMB.toFixed(0)} MB at ${small.rows.toLocaleString('en')} rows, ${large.maxRssMB.toFixed(0)} MB at ${large.rows.toLocaleString('en')} rows (×${(large.maxRssMB / small.maxRssMB).toFixed(2)} for ×${(large.rows / small.rows).toFixed(1)} rows; goal: flat, under 256 MB)`,
+  );
+} finally {
+  await database.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
