@@ -162,7 +162,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamAdminRoutes, { service: services.teamAdmin });
   await app.register(participantsRoutes, { participants: services.participants });
   await app.register(devicesRoutes, { devices: services.devices, clock });
-  await app.register(exportRoutes, { config, database, clock });
+  await app.register(exportRoutes, { exports: services.exports, clock });
+  app.addHook('onClose', async () => services.jobQueue.stop());
 
   if (config.SERVE_WEB) await app.register(webAppPlugin, { distDir: config.WEB_DIST_DIR });
 

@@ -35,6 +35,10 @@ import { createTeamsService } from './modules/teams/teams.service';
 import { createTrialUsersService } from './modules/trials/trial-users.service';
 import { createTrialsRepository } from './modules/trials/trials.repository';
 import { createTrialsService } from './modules/trials/trials.service';
+import { createJobQueue } from './jobs/queue';
+import { EXPORT_SEND_QUEUES, exportStorageFor } from './modules/export/export.job';
+import { createExportRepository } from './modules/export/export.repository';
+import { createExportService } from './modules/export/export.service';
 
 export type ServiceDeps = {
   config: Config;
@@ -138,6 +142,16 @@ export function createServices(deps: ServiceDeps) {
     }),
   });
 
+  // Batch export: requests enqueue runs through a send-only queue; workers build the files.
+  const jobQueue = createJobQueue(database, EXPORT_SEND_QUEUES);
+  const exports = createExportService({
+    repository: createExportRepository(db),
+    access,
+    storage: exportStorageFor(config),
+    queue: jobQueue,
+    clock,
+  });
+
   return {
     /** The session lookup the auth guard runs on every request. */
     sessions: authRepository as Pick<typeof authRepository, 'loadSessionContext'>,
@@ -157,6 +171,9 @@ export function createServices(deps: ServiceDeps) {
     trialUsers,
     participants,
     devices,
+    exports,
+    /** Enqueues jobs from requests; app.ts stops it on close. */
+    jobQueue,
   };
 }
 

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client';
@@ -10,6 +13,8 @@ import { MAINTENANCE_PURGE_EXPIRED, type PurgeCounts } from './maintenance';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const HOUR = 60 * 60 * 1000;
+/** Where the export jobs of the list keep their files in this test. */
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trialpulse-jobs-'));
 
 describe(`pg-boss jobs (${MODE})`, () => {
   let database: Database;
@@ -29,17 +34,18 @@ describe(`pg-boss jobs (${MODE})`, () => {
       logger,
       schedule: true,
       pollingIntervalSeconds: 0.5,
-      jobs: jobDefinitions({ MAIL_FROM: 'TrialPulse <no-reply@trialpulse.test>' }),
+      jobs: jobDefinitions({ MAIL_FROM: 'TrialPulse <no-reply@trialpulse.test>', DATA_DIR: dataDir }),
     });
   });
   afterAll(async () => {
     await jobs?.stop();
     await database?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('starts every job of the production list, with its schedule', async () => {
     const schedules = await jobs.boss.getSchedules();
-    const definitions = jobDefinitions({ MAIL_FROM: 'TrialPulse <no-reply@trialpulse.test>' });
+    const definitions = jobDefinitions({ MAIL_FROM: 'TrialPulse <no-reply@trialpulse.test>', DATA_DIR: dataDir });
     for (const job of definitions) {
       expect(await jobs.boss.getQueue(job.name)).toMatchObject({ name: job.name });
       if (job.cron) expect(schedules).toContainEqual(expect.objectContaining({ name: job.name, cron: job.cron }));

@@ -8,7 +8,6 @@ import {
   participantDevices,
   participants,
   teamSupportedDevices,
-  trialUsers,
   trials,
   type DeviceBrand,
   type ExportJobParams,
@@ -21,15 +20,6 @@ export type ExportJobRow = typeof exportJobs.$inferSelect;
  * (and, for jobs, the creator), so another team's rows are never found.
  */
 export function createExportRepository(db: Db) {
-  /** Trials a User/Viewer may see: the ones they are a trial user of (decision 0009). */
-  const visibleTrial = (teamId: number, memberUserId: number | null) =>
-    memberUserId === null
-      ? eq(trials.teamId, teamId)
-      : and(
-          eq(trials.teamId, teamId),
-          sql`EXISTS (SELECT 1 FROM ${trialUsers} WHERE ${trialUsers.trialId} = ${trials.id} AND ${trialUsers.teamId} = ${teamId} AND ${trialUsers.userId} = ${memberUserId})`,
-        );
-
   const deviceColumns = {
     id: teamSupportedDevices.id,
     friendlyName: globalDeviceCatalog.deviceName,
@@ -41,20 +31,14 @@ export function createExportRepository(db: Db) {
   return {
     db,
 
-    listTrials(teamId: number, memberUserId: number | null) {
+    /** The trials of the team among `trialIds` (the ones the access module says the caller sees). */
+    async listTrials(teamId: number, trialIds: readonly number[]) {
+      if (trialIds.length === 0) return [];
       return db
         .select({ trialId: trials.id, trialName: trials.trialName, trialNumber: trials.trialNumber })
         .from(trials)
-        .where(visibleTrial(teamId, memberUserId))
+        .where(and(eq(trials.teamId, teamId), inArray(trials.id, [...trialIds])))
         .orderBy(asc(trials.trialName), asc(trials.id));
-    },
-
-    async findTrial(teamId: number, trialId: number, memberUserId: number | null) {
-      const rows = await db
-        .select({ trialId: trials.id, trialName: trials.trialName, trialNumber: trials.trialNumber })
-        .from(trials)
-        .where(and(eq(trials.id, trialId), visibleTrial(teamId, memberUserId)));
-      return rows[0];
     },
 
     /** The team's active supported devices (export device: id, friendlyName). */

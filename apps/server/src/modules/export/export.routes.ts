@@ -9,18 +9,12 @@ import {
   exportTrialSchema,
   makeExportRequestSchema,
 } from '@trialpulse/shared';
-import type { Config } from '../../config/env';
-import type { Database } from '../../db/client';
-import { createJobQueue, type JobQueue } from '../../jobs/queue';
 import type { Clock } from '../../lib/clock';
+import { requestMeta } from '../../lib/request-meta';
 import type { AuthContext } from '../auth/session-context';
-import { EXPORT_ROLES } from './export-access';
-import type { ExportStorage } from './export-storage';
-import { EXPORT_SEND_QUEUES, exportStorageFor } from './export.job';
-import { createExportRepository } from './export.repository';
-import { createExportService } from './export.service';
+import type { ExportService } from './export.service';
 
-type Options = { config: Config; database: Database; clock: Clock; queue?: JobQueue; storage?: ExportStorage };
+type Options = { exports: ExportService; clock: Clock };
 
 /**
  * The server's "today" for the §5 date rules: the calendar date at UTC+14, the latest on
@@ -37,14 +31,10 @@ const idParam = z.coerce.number().int();
  * Sys_Admin, Admin and User; a Viewer gets 403.
  */
 export const exportRoutes: FastifyPluginAsyncZod<Options> = async (app, options) => {
-  const { config, database, clock } = options;
-  const storage = options.storage ?? exportStorageFor(config);
-  const queue = options.queue ?? createJobQueue(database, EXPORT_SEND_QUEUES);
-  if (!options.queue) app.addHook('onClose', async () => queue.stop());
-  const exports = createExportService({ repository: createExportRepository(database.db), storage, queue, clock });
-  const exporters = app.requireStaff({ roles: EXPORT_ROLES });
+  const { exports, clock } = options;
+  const exporters = app.requireStaff({ action: 'export.create' });
   const caller = (request: { auth: AuthContext | null }) => request.auth!;
-  const meta = (request: { id: string }) => ({ requestId: request.id });
+  const meta = requestMeta;
   const requestSchema = makeExportRequestSchema(() => serverExportBounds(clock.now()));
   const tags = ['export'];
 

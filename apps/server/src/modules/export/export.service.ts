@@ -2,7 +2,6 @@ import type { Readable } from 'node:stream';
 import {
   EXPORT_MESSAGES,
   LIMITS,
-  TRIAL_MESSAGES,
   exportZipName,
   type ExportDevice,
   type ExportJob,
@@ -14,9 +13,11 @@ import {
 import type { JobQueue } from '../../jobs/queue';
 import { recordAudit } from '../../lib/audit';
 import type { Clock } from '../../lib/clock';
+import { isDbId } from '../../lib/db-ids';
+import type { Meta } from '../../lib/request-meta';
 import { AppError } from '../../lib/errors';
 import type { AuthContext } from '../auth/session-context';
-import { requireExportTeam, trialMemberFilter } from './export-access';
+import type { AccessService } from '../access/access.service';
 import type { ExportStorage } from './export-storage';
 import type { ExportJobRow, ExportRepository } from './export.repository';
 
@@ -26,10 +27,7 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long a finished (or failed) export is kept (§9: 7 days). */
 export const EXPORT_RETENTION_MS = LIMITS.exportFileRetentionDays * DAY_MS;
 
-type Meta = { requestId: string };
-
-const MAX_DB_ID = 2_147_483_647;
-const isDbId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= MAX_DB_ID;
+const ACTION = 'export.create';
 const jobNotFound = () => AppError.notFound(EXPORT_MESSAGES.jobNotFound);
 
 export function presentJob(row: ExportJobRow): ExportJob {
@@ -62,11 +60,13 @@ export function presentJob(row: ExportJobRow): ExportJob {
  */
 export function createExportService(deps: {
   repository: ExportRepository;
+  access: Pick<AccessService, 'requireTeam' | 'requireTrial' | 'visibleTrialIds'>;
   storage: ExportStorage;
   queue: Pick<JobQueue, 'send'>;
   clock: Clock;
 }) {
-  const { repository, storage, queue, clock } = deps;
+  const { repository, access, storage, queue, clock } = deps;
+  const requireExportTeam = (auth: AuthContext) => access.requireTeam(auth, ACTION);
 
   async function device(teamId: number, deviceId: number) {
     const found = isDbId(deviceId) ? await repository.findDevice(teamId, deviceId) : undefined;
@@ -83,8 +83,8 @@ export function createExportService(deps: {
 
   return {
     async trials(auth: AuthContext): Promise<ExportTrial[]> {
-      const teamId = requireExportTeam(auth);
-      return repository.listTrials(teamId, trialMemberFilter(auth));
+      const { teamId, trialIds } = await access.visibleTrialIds(auth, ACTION);
+      return repository.listTrials(teamId, trialIds);
     },
 
     async devices(auth: AuthContext): Promise<ExportDevice[]> {
@@ -94,9 +94,7 @@ export function createExportService(deps: {
     },
 
     async participants(auth: AuthContext, trialId: number, deviceId: number): Promise<ExportParticipant[]> {
-      const teamId = requireExportTeam(auth);
-      const trial = isDbId(trialId) ? await repository.findTrial(teamId, trialId, trialMemberFilter(auth)) : undefined;
-      if (!trial) throw AppError.notFound(TRIAL_MESSAGES.notFound);
+      const { teamId } = await access.requireTrial(auth, trialId, ACTION);
       const found = await device(teamId, deviceId);
       return repository.listParticipants(teamId, trialId, found.brand);
     },
@@ -120,9 +118,7 @@ export function createExportService(deps: {
      * schema), records the job as pending and hands it to the workers.
      */
     async create(auth: AuthContext, request: ExportRequest, meta: Meta) {
-      const teamId = requireExportTeam(auth);
-      const trial = await repository.findTrial(teamId, request.trialId, trialMemberFilter(auth));
-      if (!trial) throw AppError.notFound(TRIAL_MESSAGES.notFound);
+      const { teamId } = await access.requireTrial(auth, request.trialId, ACTION);
       const found = await device(teamId, request.deviceId);
       const allowedParticipants = new Set((await repository.listParticipants(teamId, request.trialId, found.brand)).map((p) => p.participantId));
       if (request.participantIds.some((id) => !allowedParticipants.has(id))) {
