@@ -32,7 +32,7 @@ const result = await runExport(database.db, Number(jobIdText), {
   storage: exportStorageFor({ DATA_DIR: dataDir! }),
   logger: quiet,
   readingsFor: (db) => createReadingsService({ readings: createReadingsRepository(db), sync: createSyncRepository(db) }),
-});
+}, process.env.BENCH_EXPORT_PAGE_SIZE ? { pageSize: Number(process.env.BENCH_EXPORT_PAGE_SIZE) } : {});
 const ms = performance.now() - started;
 sample();
 clearInterval(sampler);

@@ -27,7 +27,7 @@ import { createParticipants } from '../apps/server/src/modules/sync/test-support
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const TOTAL_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 4_000_000);
 const PARTICIPANTS = 10;
-const WORKER_HEAP_MB = 160;
+const WORKER_HEAP_MB = Number(process.env.BENCH_EXPORT_HEAP_MB ?? 128);
 const MINUTES_PER_PARTICIPANT = Math.ceil(TOTAL_ROWS / PARTICIPANTS);
 const DAY = 24 * 60 * 60 * 1000;
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');

@@ -52,7 +52,7 @@ export type ExportIo = {
   iterate(query: ReadingsQuery, options: { pageSize?: number }): AsyncIterable<StoredReading[]>;
   /** Called after each page with the share done (0–1); false stops the export (cancelled). */
   progress(fraction: number): Promise<boolean>;
-  /** Rows per page read from the database (default 50,000: fewer round trips, still bounded memory). */
+  /** Rows per page read from the database (default EXPORT_PAGE_SIZE). */
   pageSize?: number;
 };
 
@@ -64,7 +64,7 @@ export class ExportCancelled extends Error {
 }
 
 /** Rows per database page: one page (objects and its CSV text) is what an export holds in memory. */
-export const EXPORT_PAGE_SIZE = 50_000;
+export const EXPORT_PAGE_SIZE = 10_000;
 
 /** Excel's last row; a longer single tab continues on a sheet named "… (2)". */
 const XLSX_MAX_ROWS = 1_048_576;
