@@ -3,13 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { parse } from 'csv-parse/sync';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_MESSAGES, addYears, type ExportJob } from '@trialpulse/shared';
 import type { Db } from '../../db/client';
-import { auditLog, exportJobs, participants, trialUsers, trials } from '../../db/schema';
+import { auditLog, exportJobs, metricCatalog, participants, trialUsers, trials } from '../../db/schema';
 import { startJobs, type Jobs, type JobLogger } from '../../jobs/boss';
 import { createStaffUser, createTeam, signIn, type TestClient } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/test-app';
@@ -208,6 +208,9 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     return { id, download, zip: await JSZip.loadAsync(download.rawPayload) };
   }
 
+  const catalogEntry = async (metricKey: string) =>
+    (await t.database.db.select().from(metricCatalog).where(and(eq(metricCatalog.deviceType, 'TRACKER'), eq(metricCatalog.metricKey, metricKey))))[0]!;
+
   const csvRows = (text: string) => parse(text, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
 
   /** The readings a data table holds, as comparable tuples. */
@@ -253,7 +256,8 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     expect((await otherTeamAdmin.get(`/api/dataExport/metrics/${deviceId}`)).statusCode).toBe(404);
 
     const metrics = (await user.get(`/api/dataExport/metrics/${deviceId}`)).json();
-    expect(metrics).toContainEqual({ metric_key: 'steps', metric_name: 'Steps', category: 'activity', units: 'steps' });
+    const steps = await catalogEntry('steps');
+    expect(metrics).toContainEqual({ metric_key: 'steps', metric_name: steps.metricName, category: steps.category, units: steps.units });
     expect(metrics.map((m: { metric_key: string }) => m.metric_key)).toContain('heart_rate');
   });
 
@@ -347,11 +351,13 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
 
     // The data dictionary: one row per metric.
     const dictionary = csvRows(await zip.file('TrialPulse-Sleep_study-data-dictionary.csv')!.async('string'));
+    // Names and units as the metric catalog has them (whoever seeded it).
+    const [steps, heartRate] = [await catalogEntry('steps'), await catalogEntry('heart_rate')];
     expect(dictionary.map((row) => [row.metric_key, row.metric_name, row.units, row.loinc])).toEqual([
-      ['steps', 'Steps', 'steps', '41950-7'],
-      ['heart_rate', 'Heart Rate', 'bpm', '8867-4'],
+      ['steps', steps.metricName, steps.units ?? '', '41950-7'],
+      ['heart_rate', heartRate.metricName, heartRate.units ?? '', '8867-4'],
     ]);
-    expect(dictionary[0]).toMatchObject({ category: 'activity', provider_source: 'Fitbit: Fitbit Smartwatches & Trackers', open_mhealth_schema: 'omh:step-count:3.0' });
+    expect(dictionary[0]).toMatchObject({ category: steps.category ?? '', provider_source: 'Fitbit: Fitbit Smartwatches & Trackers', open_mhealth_schema: 'omh:step-count:3.0' });
 
     // FHIR R4 Observations validate against the Observation structure.
     const validate = new Ajv({ allErrors: true, strict: false }).compile(FHIR_OBSERVATION_SCHEMA);
