@@ -120,7 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Routes opt in with `config.rateLimit`; limits are per route (login, contact, …).
   await app.register(fastifyRateLimit, { global: false });
-  await app.register(csrfPlugin, { secureCookies });
+  await app.register(csrfPlugin, { secureCookies, appSecret: config.APP_SECRET });
 
   await app.register(fastifySwagger, {
     openapi: {

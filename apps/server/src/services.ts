@@ -84,6 +84,7 @@ export function createServices(deps: ServiceDeps) {
     hasher,
     clock,
     appSecret: config.APP_SECRET,
+    encryptionKey,
     initialAuthStatus: initialAuthStatusFrom(sfaRepository, clock),
   });
   const sfa = createSfaService({ repository: sfaRepository, authService: auth, mail: () => mail, clock, encryptionKey });

@@ -51,6 +51,11 @@ export const SECURITY = {
   absoluteSessionLifetimeMs: 12 * 60 * 60_000,
   emailCodeTtlMs: 10 * 60_000,
   emailCodeMaxTries: 5,
+  /**
+   * A just-rotated refresh token presented again within this time (a second tab refreshing
+   * at the same moment) gets the same new refresh token instead of revoking the session.
+   */
+  refreshReuseGraceMs: 30_000,
 } as const;
 
 export const PRODUCT_NAME = 'TrialPulse';

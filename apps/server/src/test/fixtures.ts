@@ -109,14 +109,28 @@ export class TestClient {
     this.remoteAddress = `127.0.${Math.floor(clientCount / 250) % 250}.${(clientCount % 250) + 1}`;
   }
 
+  /**
+   * One call as the web client makes it: cookies kept, the CSRF header on writes; after a
+   * CSRF refusal (the token belonged to an earlier session) a fresh token and one retry.
+   */
   async request(
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     payload?: unknown,
     options: { csrf?: boolean } = {},
   ) {
+    const needsCsrf = method !== 'GET' || options.csrf === true;
+    let response = await this.send(method, url, payload, needsCsrf);
+    if (needsCsrf && response.statusCode === 403 && response.json().reason === 'CSRF_TOKEN_INVALID') {
+      this.csrfToken = undefined;
+      response = await this.send(method, url, payload, needsCsrf);
+    }
+    return response;
+  }
+
+  private async send(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload: unknown, needsCsrf: boolean) {
     const headers: Record<string, string> = { cookie: this.jar.header() };
-    if (method !== 'GET' || options.csrf) {
+    if (needsCsrf) {
       if (!this.csrfToken) {
         const csrf = await this.app.inject({
           method: 'GET',

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { AUTH_STATUSES } from '@trialpulse/shared/auth-status';
 import { createdAt, identityId, oneOf, timestamptz, updatedAt } from './columns';
 import { participants } from './participants';
@@ -23,25 +23,56 @@ export const credentials = pgTable('credentials', {
   updatedAt: updatedAt(),
 });
 
+export const THROTTLE_SCOPES = ['login', 'sfa'] as const;
+export type ThrottleScope = (typeof THROTTLE_SCOPES)[number];
+
 /**
- * Failed sign-ins per submitted username (lower-cased), whether or not such an account
- * exists, so a locked, a wrong and an unknown account answer alike. An attempt reserves
- * its slot here before the password hash is checked, so concurrent guesses cannot run
- * more hash checks than the limit allows.
+ * Failed attempts per account key and scope. Scope 'login': the submitted username
+ * (lower-cased), whether or not such an account exists, so a locked, a wrong and an
+ * unknown account answer alike. Scope 'sfa': wrong second-factor codes per user id, kept
+ * apart so a correct password never clears them. An attempt reserves its slot here before
+ * the secret is checked, so concurrent guesses cannot run more checks than the limit allows.
  */
 export const loginThrottles = pgTable(
   'login_throttles',
   {
-    usernameKey: text('username_key').primaryKey(),
+    scope: text('scope', { enum: THROTTLE_SCOPES }).notNull().default('login'),
+    usernameKey: text('username_key').notNull(),
     failedCount: integer('failed_count').notNull().default(0),
     windowStartedAt: timestamptz('window_started_at').notNull().defaultNow(),
     lockedUntil: timestamptz('locked_until'),
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ name: 'login_throttles_pkey', columns: [t.scope, t.usernameKey] }),
     index('login_throttles_locked_until_idx').on(t.lockedUntil),
     check('login_throttles_failed_count_non_negative', sql`${t.failedCount} >= 0`),
+    check('login_throttles_scope_known', oneOf(t.scope, THROTTLE_SCOPES)),
   ],
+);
+
+/**
+ * Per-route request counters (per client address or per account), shared by every web
+ * process (the @fastify/rate-limit store). A row is one key's current fixed window.
+ */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull().default(0),
+    resetAt: timestamptz('reset_at').notNull(),
+  },
+  (t) => [index('rate_limit_hits_reset_at_idx').on(t.resetAt)],
+);
+
+/** Spent human-check (ALTCHA) challenges, kept until they expire: a solved payload counts once across processes. */
+export const humanCheckSpent = pgTable(
+  'human_check_spent',
+  {
+    challenge: text('challenge').primaryKey(),
+    expiresAt: timestamptz('expires_at').notNull(),
+  },
+  (t) => [index('human_check_spent_expires_at_idx').on(t.expiresAt)],
 );
 
 /** TOTP secret per user, encrypted; `verified_at` null until the setup code was verified. */
@@ -104,6 +135,11 @@ export const refreshTokens = pgTable(
     createdAt: createdAt(),
     expiresAt: timestamptz('expires_at').notNull(),
     usedAt: timestamptz('used_at'),
+    /**
+     * The refresh token that replaced this one, AES-256-GCM encrypted: for the short grace
+     * window in which a concurrent refresh (a second tab) gets the same new pair.
+     */
+    successorEncrypted: text('successor_encrypted'),
   },
   (t) => [
     index('refresh_tokens_session_id_idx').on(t.sessionId),

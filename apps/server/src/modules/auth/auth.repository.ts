@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import {
   credentials,
@@ -8,6 +8,7 @@ import {
   teamUserMappings,
   teams,
   users,
+  type ThrottleScope,
 } from '../../db/schema';
 
 /** The only code of the auth module that touches tables. */
@@ -25,13 +26,13 @@ export function createAuthRepository(db: Db) {
     },
 
     /**
-     * Reserves one sign-in attempt for a username before its password is checked. Returns
-     * false while the username is locked or its failure budget in the window is spent, so
-     * concurrent guesses cannot run more checks than the budget.
+     * Reserves one attempt for an account key before its secret (password, second-factor
+     * code) is checked. Returns false while the key is locked or its failure budget in the
+     * window is spent, so concurrent guesses cannot run more checks than the budget.
      */
-    async reserveLoginAttempt(usernameKey: string, now: Date, maxFailures: number, windowMs: number) {
+    async reserveAttempt(scope: ThrottleScope, usernameKey: string, now: Date, maxFailures: number, windowMs: number) {
       const windowStart = new Date(now.getTime() - windowMs);
-      await db.insert(loginThrottles).values({ usernameKey, failedCount: 0, windowStartedAt: now }).onConflictDoNothing();
+      await db.insert(loginThrottles).values({ scope, usernameKey, failedCount: 0, windowStartedAt: now }).onConflictDoNothing();
       const fresh = sql`(${loginThrottles.windowStartedAt} <= ${windowStart} OR (${loginThrottles.lockedUntil} IS NOT NULL AND ${loginThrottles.lockedUntil} <= ${now}))`;
       const reserved = await db
         .update(loginThrottles)
@@ -42,6 +43,7 @@ export function createAuthRepository(db: Db) {
         })
         .where(
           and(
+            eq(loginThrottles.scope, scope),
             eq(loginThrottles.usernameKey, usernameKey),
             sql`(${loginThrottles.lockedUntil} IS NULL OR ${loginThrottles.lockedUntil} <= ${now})`,
             sql`(${fresh} OR ${loginThrottles.failedCount} < ${maxFailures})`,
@@ -51,21 +53,22 @@ export function createAuthRepository(db: Db) {
       return reserved.length === 1;
     },
 
-    async lockedUntil(usernameKey: string): Promise<Date | null> {
+    async lockedUntil(scope: ThrottleScope, usernameKey: string): Promise<Date | null> {
       const rows = await db
         .select({ lockedUntil: loginThrottles.lockedUntil })
         .from(loginThrottles)
-        .where(eq(loginThrottles.usernameKey, usernameKey));
+        .where(and(eq(loginThrottles.scope, scope), eq(loginThrottles.usernameKey, usernameKey)));
       return rows[0]?.lockedUntil ?? null;
     },
 
     /** Keeps the reserved attempt as a failure; locks when the budget is spent. Returns the new lock, if this failure set it. */
-    async settleFailedAttempt(usernameKey: string, now: Date, maxFailures: number, lockMs: number) {
+    async settleFailedAttempt(scope: ThrottleScope, usernameKey: string, now: Date, maxFailures: number, lockMs: number) {
       const locked = await db
         .update(loginThrottles)
         .set({ lockedUntil: new Date(now.getTime() + lockMs) })
         .where(
           and(
+            eq(loginThrottles.scope, scope),
             eq(loginThrottles.usernameKey, usernameKey),
             sql`${loginThrottles.failedCount} >= ${maxFailures}`,
             isNull(loginThrottles.lockedUntil),
@@ -75,8 +78,17 @@ export function createAuthRepository(db: Db) {
       return locked[0]?.lockedUntil ?? null;
     },
 
-    async clearLoginThrottle(usernameKey: string) {
-      await db.delete(loginThrottles).where(eq(loginThrottles.usernameKey, usernameKey));
+    /** Forgets the failures of a key, unless it is locked: a lock always runs its full time. */
+    async clearThrottle(scope: ThrottleScope, usernameKey: string, now: Date) {
+      await db
+        .delete(loginThrottles)
+        .where(
+          and(
+            eq(loginThrottles.scope, scope),
+            eq(loginThrottles.usernameKey, usernameKey),
+            sql`(${loginThrottles.lockedUntil} IS NULL OR ${loginThrottles.lockedUntil} <= ${now})`,
+          ),
+        );
     },
 
     /** The team a new session starts in: last selected, else default, else the first. */
@@ -126,11 +138,14 @@ export function createAuthRepository(db: Db) {
       return rows[0];
     },
 
-    /** Marks a refresh token spent; false if it already was (a reuse, or a concurrent rotation). */
-    async spendRefreshToken(tx: DbOrTx, id: number, now: Date) {
+    /**
+     * Marks a refresh token spent, keeping its successor (encrypted) for the grace window;
+     * false if it already was spent (a reuse, or a concurrent rotation).
+     */
+    async spendRefreshToken(tx: DbOrTx, id: number, now: Date, successorEncrypted: string) {
       const spent = await tx
         .update(refreshTokens)
-        .set({ usedAt: now })
+        .set({ usedAt: now, successorEncrypted })
         .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.usedAt)))
         .returning({ id: refreshTokens.id });
       return spent.length === 1;
@@ -145,6 +160,20 @@ export function createAuthRepository(db: Db) {
         .update(sessions)
         .set({ revokedAt: now, revokedReason: reason })
         .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+    },
+
+    /** Ends every session of a user still waiting for its second factor (after a lockout). */
+    async revokePendingSessions(tx: DbOrTx, userId: number, reason: string, now: Date) {
+      await tx
+        .update(sessions)
+        .set({ revokedAt: now, revokedReason: reason })
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.authStatus, 'Authorized')));
+    },
+
+    /** The stored session row (to copy it into a successor session). */
+    async findSession(tx: DbOrTx, sessionId: string) {
+      const [row] = await tx.select().from(sessions).where(eq(sessions.id, sessionId)).limit(1);
+      return row;
     },
 
     async setSessionAuthStatus(tx: DbOrTx, sessionId: string, authStatus: typeof sessions.$inferSelect.authStatus) {

@@ -2,7 +2,7 @@ import { LIMITS, LOGIN_MESSAGES, SECURITY, type AuthStatus, type LoginInput } fr
 import type { Meta } from '../../lib/request-meta';
 import { recordAudit } from '../../lib/audit';
 import type { Clock } from '../../lib/clock';
-import { hashToken, randomToken } from '../../lib/crypto';
+import { decryptSecret, encryptSecret, hashToken, randomToken } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import { dummyPasswordHash, type PasswordHasher } from '../../lib/passwords';
 import type { AuthRepository } from './auth.repository';
@@ -24,6 +24,8 @@ type Deps = {
   hasher: PasswordHasher;
   clock: Clock;
   appSecret: string;
+  /** Seals the successor of a rotated refresh token for the reuse grace window. */
+  encryptionKey: string;
   /** Decides the status a fresh password sign-in starts in (the second-factor module refines it). */
   initialAuthStatus?: (
     user: { id: number; sfaEnabled: boolean; sfaType: string | null; tokenVersion: number },
@@ -77,7 +79,15 @@ export function createAuthService(deps: Deps) {
       const auditPrefix = accountType === 'staff' ? 'auth.login' : 'participant_account.login';
       const usernameKey = input.username.trim().toLowerCase();
       const now = clock.now();
-      const reserved = await repository.reserveLoginAttempt(
+      // A second-factor lock refuses the password step too, before the password is looked
+      // at, so the answer is the same whether or not the password was right.
+      const known = await repository.findAccountByUsername(usernameKey);
+      const secondFactorLock = known ? await repository.lockedUntil('sfa', String(known.user.id)) : null;
+      const reserved =
+        secondFactorLock && secondFactorLock > now
+          ? false
+          : await repository.reserveAttempt(
+        'login',
         usernameKey,
         now,
         SECURITY.lockoutMaxFailures,
@@ -93,16 +103,18 @@ export function createAuthService(deps: Deps) {
             after: { ip: meta.ip },
           }),
         );
-        throw lockedError(await repository.lockedUntil(usernameKey));
+        const loginLock = await repository.lockedUntil('login', usernameKey);
+        throw lockedError(secondFactorLock && secondFactorLock > now ? secondFactorLock : loginLock);
       }
 
-      const account = await repository.findAccountByUsername(usernameKey);
+      const account = known;
       const matching = account && account.user.accountType === accountType && account.user.isActive ? account : undefined;
       const passwordHash = matching?.passwordHash ?? (await dummyPasswordHash(hasher));
       const passwordOk = (await hasher.verify(passwordHash, input.password)) && Boolean(matching?.passwordHash);
 
       if (!passwordOk || !matching) {
         const lockedUntil = await repository.settleFailedAttempt(
+          'login',
           usernameKey,
           now,
           SECURITY.lockoutMaxFailures,
@@ -132,7 +144,7 @@ export function createAuthService(deps: Deps) {
         throw new AppError(401, LOGIN_MESSAGES.invalidCredentials, { reason: 'INVALID_CREDENTIALS' });
       }
 
-      await repository.clearLoginThrottle(usernameKey);
+      await repository.clearThrottle('login', usernameKey, now);
       const user = matching.user;
       const mapping = accountType === 'staff' ? await repository.pickTeamMapping(user.id) : { teamId: null };
       if (!mapping) {
@@ -200,6 +212,31 @@ export function createAuthService(deps: Deps) {
      * (the whole token family). Throws 401 on any failure.
      */
     async refresh(presented: string | undefined, meta: RequestMeta): Promise<IssuedSession> {
+      /**
+       * Within the grace window a spent token answers with the refresh token that replaced
+       * it (and a fresh access token), as long as that successor is itself still unspent and
+       * the session valid; otherwise null (the caller treats it as reuse).
+       */
+      const graceSuccessor = async (
+        spent: { usedAt: Date | null; successorEncrypted: string | null },
+        at: Date,
+      ): Promise<IssuedSession | null> => {
+        if (!spent.usedAt || !spent.successorEncrypted) return null;
+        if (at.getTime() - spent.usedAt.getTime() > SECURITY.refreshReuseGraceMs) return null;
+        const successorToken = decryptSecret(spent.successorEncrypted, deps.encryptionKey);
+        const successor = await repository.findRefreshToken(hashToken(successorToken));
+        if (!successor || successor.token.usedAt || successor.token.expiresAt <= at) return null;
+        const loaded = await repository.loadSessionContext(successor.session.id);
+        if (!loaded || sessionProblem(loaded, loaded.user.tokenVersion, at)) return null;
+        const { session } = successor;
+        return {
+          accessToken: await signAccessToken({ userId: session.userId, sessionId: session.id, tokenVersion: session.tokenVersion }, key, at),
+          refreshToken: successorToken,
+          refreshExpiresAt: successor.token.expiresAt,
+          auth: toAuthContext(loaded, at),
+        };
+      };
+
       if (!presented) throw AppError.unauthenticated(LOGIN_MESSAGES.sessionExpired);
       const now = clock.now();
       const found = await repository.findRefreshToken(hashToken(presented));
@@ -219,6 +256,8 @@ export function createAuthService(deps: Deps) {
         });
 
       if (token.usedAt) {
+        const grace = await graceSuccessor(token, now);
+        if (grace) return grace;
         await revokeFamily('refresh_token_reuse');
         throw AppError.unauthenticated(LOGIN_MESSAGES.sessionExpired);
       }
@@ -229,7 +268,8 @@ export function createAuthService(deps: Deps) {
 
       const tokens = await issueTokens(session.id, session.userId, session.tokenVersion, session.expiresAt);
       const rotated = await repository.transaction(async (tx) => {
-        if (!(await repository.spendRefreshToken(tx, token.id, now))) return false;
+        const successor = encryptSecret(tokens.refreshToken, deps.encryptionKey);
+        if (!(await repository.spendRefreshToken(tx, token.id, now, successor))) return false;
         await repository.insertRefreshToken(tx, {
           sessionId: session.id,
           tokenHash: tokens.refreshTokenHash,
@@ -240,6 +280,10 @@ export function createAuthService(deps: Deps) {
         return true;
       });
       if (!rotated) {
+        // A concurrent refresh with the same token won the race: answer with its pair.
+        const again = await repository.findRefreshToken(hashToken(presented));
+        const grace = again?.token.usedAt ? await graceSuccessor(again.token, now) : null;
+        if (grace) return grace;
         await revokeFamily('refresh_token_reuse');
         throw AppError.unauthenticated(LOGIN_MESSAGES.sessionExpired);
       }
@@ -264,18 +308,36 @@ export function createAuthService(deps: Deps) {
     },
 
     /**
-     * A wrong second-factor code counts like a wrong password: it spends one attempt of the
-     * account's sign-in budget. When the budget is spent the account locks and the session
-     * ends; returns whether that happened.
+     * Reserves one second-factor code check for the user before the code is looked at, in
+     * the account's own second-factor budget (apart from the password budget, so a correct
+     * password never clears it). While the budget is spent or locked nothing is checked:
+     * every pending session of the user ends and the caller gets the locked answer.
      */
-    async recordSecondFactorFailure(auth: AuthContext, meta: RequestMeta): Promise<{ locked: boolean }> {
-      const usernameKey = auth.user.username.toLowerCase();
+    async reserveSecondFactorCheck(auth: AuthContext, meta: RequestMeta): Promise<void> {
       const now = clock.now();
-      const reserved = await repository.reserveLoginAttempt(usernameKey, now, SECURITY.lockoutMaxFailures, SECURITY.lockoutWindowMs);
-      const lockedUntil = reserved
-        ? await repository.settleFailedAttempt(usernameKey, now, SECURITY.lockoutMaxFailures, SECURITY.lockoutDurationMs)
-        : await repository.lockedUntil(usernameKey);
-      const locked = !reserved || Boolean(lockedUntil);
+      const key = String(auth.userId);
+      if (await repository.reserveAttempt('sfa', key, now, SECURITY.lockoutMaxFailures, SECURITY.lockoutWindowMs)) return;
+      await repository.transaction(async (tx) => {
+        await repository.revokePendingSessions(tx, auth.userId, 'second_factor_locked', now);
+        await recordAudit(tx, {
+          action: 'sfa.code.refused_locked',
+          entityType: 'user',
+          entityId: auth.userId,
+          actorUserId: auth.userId,
+          teamId: auth.teamId,
+          requestId: meta.requestId,
+        });
+      });
+      throw lockedError(await repository.lockedUntil('sfa', key));
+    },
+
+    /**
+     * Keeps a reserved check as a failure. When it spends the budget the user's second
+     * factor locks and every pending session of the user ends; returns whether that happened.
+     */
+    async recordSecondFactorFailure(auth: AuthContext, meta: RequestMeta): Promise<{ locked: boolean; lockedUntil: Date | null }> {
+      const now = clock.now();
+      const lockedUntil = await repository.settleFailedAttempt('sfa', String(auth.userId), now, SECURITY.lockoutMaxFailures, SECURITY.lockoutDurationMs);
       await repository.transaction(async (tx) => {
         await recordAudit(tx, {
           action: 'sfa.code.failure',
@@ -285,23 +347,62 @@ export function createAuthService(deps: Deps) {
           teamId: auth.teamId,
           requestId: meta.requestId,
         });
-        if (locked) {
+        if (lockedUntil) {
           await recordAudit(tx, {
-            action: 'auth.lockout',
+            action: 'sfa.lockout',
             entityType: 'user',
             entityId: auth.userId,
             actorUserId: auth.userId,
             requestId: meta.requestId,
+            after: { lockedUntil: lockedUntil.toISOString() },
           });
-          await repository.revokeSession(tx, auth.sessionId, 'account_locked', now);
+          await repository.revokePendingSessions(tx, auth.userId, 'second_factor_locked', now);
         }
       });
-      return { locked };
+      return { locked: Boolean(lockedUntil), lockedUntil };
     },
 
-    /** Clears the failure budget after a correct code. */
-    async clearFailures(auth: AuthContext) {
-      await repository.clearLoginThrottle(auth.user.username.toLowerCase());
+    /** Clears the second-factor failures after a correct code (never an active lock). */
+    async clearSecondFactorFailures(auth: AuthContext) {
+      await repository.clearThrottle('sfa', String(auth.userId), clock.now());
+    },
+
+    /**
+     * Passing the second factor starts a new session: a successor row (same user, team,
+     * lifetime) with the new status, and new tokens; the pre-second-factor session ends, so
+     * its identifier and tokens are refused from now on.
+     */
+    async promoteSession(auth: AuthContext, authStatus: AuthStatus, meta: RequestMeta, action: string): Promise<IssuedSession> {
+      const now = clock.now();
+      const newId = await repository.transaction(async (tx) => {
+        const old = await repository.findSession(tx, auth.sessionId);
+        if (!old || old.revokedAt) throw AppError.unauthenticated(LOGIN_MESSAGES.sessionExpired);
+        const id = await repository.insertSession(tx, {
+          userId: old.userId,
+          teamId: old.teamId,
+          tokenVersion: old.tokenVersion,
+          authStatus,
+          createdAt: now,
+          lastUsedAt: now,
+          idleExpiresAt: idleExpiry(now, old.expiresAt),
+          expiresAt: old.expiresAt,
+          ipAddress: meta.ip,
+          userAgent: meta.userAgent?.slice(0, 300),
+        });
+        await repository.revokeSession(tx, old.id, 'second_factor_passed', now);
+        await recordAudit(tx, {
+          action,
+          entityType: 'session',
+          entityId: id,
+          actorUserId: auth.userId,
+          teamId: auth.teamId,
+          requestId: meta.requestId,
+          before: { sessionId: old.id, authStatus: old.authStatus },
+          after: { authStatus },
+        });
+        return id;
+      });
+      return this.startTokens(newId);
     },
 
     lockedError,

@@ -2,13 +2,13 @@ import { sql } from 'drizzle-orm';
 import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { errorBodySchema, sessionUserSchema } from '@trialpulse/shared';
+import { SECURITY, errorBodySchema, sessionUserSchema } from '@trialpulse/shared';
 import { auditLog, sessions, users } from '../../db/schema';
 import { createManualClock } from '../../lib/clock';
 import { argon2Hasher, type PasswordHasher } from '../../lib/passwords';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { TestClient, createStaffUser, createTeam, type TestUser } from '../../test/fixtures';
-import { ACCESS_COOKIE, REFRESH_COOKIE, accessTokenKey } from './session-tokens';
+import { ACCESS_COOKIE, REFRESH_COOKIE, SESSION_BINDING_COOKIE, accessTokenKey } from './session-tokens';
 
 const clock = createManualClock(new Date('2026-11-21T09:00:00Z'));
 let verifyCalls = 0;
@@ -200,12 +200,13 @@ describe('sessions', () => {
 
   it('logout ends the session: the old cookies fail at the next request', async () => {
     const client = await signedIn();
-    const stolen = { access: client.jar.get(ACCESS_COOKIE)!, refresh: client.jar.get(REFRESH_COOKIE)! };
+    const stolen = { access: client.jar.get(ACCESS_COOKIE)!, refresh: client.jar.get(REFRESH_COOKIE)!, binding: client.jar.get(SESSION_BINDING_COOKIE)! };
     const sessionId = sessionIdOf(client);
     expect((await client.post('/api/auth/logout')).statusCode).toBe(204);
     expect(client.jar.get(ACCESS_COOKIE)).toBeUndefined();
     client.jar.set(ACCESS_COOKIE, stolen.access);
     client.jar.set(REFRESH_COOKIE, stolen.refresh);
+    client.jar.set(SESSION_BINDING_COOKIE, stolen.binding);
     expect((await client.get('/api/auth/user')).statusCode).toBe(401);
     expect((await client.post('/api/auth/refreshToken')).statusCode).toBe(401);
     expect(await auditActions(sessionId)).toContain('auth.logout');
@@ -219,6 +220,8 @@ describe('sessions', () => {
     expect(second).not.toBe(first);
     expect((await client.get('/api/auth/user')).statusCode).toBe(200);
 
+    // After the grace window for concurrent refreshes (tested below).
+    clock.advance(SECURITY.refreshReuseGraceMs + 1_000);
     const attacker = new TestClient(ctx.app);
     attacker.jar.set(REFRESH_COOKIE, first);
     expect((await attacker.post('/api/auth/refreshToken')).statusCode).toBe(401);

@@ -10,6 +10,11 @@ import { SECURITY } from '@trialpulse/shared';
  */
 export const ACCESS_COOKIE = 'tp_access';
 export const REFRESH_COOKIE = 'tp_refresh';
+/**
+ * The session id, signed (APP_SECRET via @fastify/cookie), on every path: anti-forgery
+ * tokens are bound to it (plugins/csrf.ts), so a token from another session is refused.
+ */
+export const SESSION_BINDING_COOKIE = 'tp_session';
 /** "Remember this device for 48 hours": read at sign-in only, so it lives under /api/auth. */
 export const REMEMBER_DEVICE_COOKIE = 'tp_remember';
 const ISSUER = 'trialpulse';
@@ -51,14 +56,34 @@ export async function verifyAccessToken(token: string, key: Uint8Array, now: Dat
   }
 }
 
+/**
+ * The session id an access token names, read without checking its signature: only to
+ * compare with the session binding cookie (the auth guard verifies the token itself).
+ */
+export function unverifiedSessionId(token: string | undefined): string | null {
+  if (!token) return null;
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sid?: unknown };
+    return typeof payload.sid === 'string' ? payload.sid : null;
+  } catch {
+    return null;
+  }
+}
+
 export type CookieSettings = { secure: boolean };
 
 export function setSessionCookies(
   reply: FastifyReply,
-  tokens: { accessToken: string; refreshToken: string; refreshExpiresAt: Date },
+  tokens: { accessToken: string; refreshToken: string; refreshExpiresAt: Date; auth: { sessionId: string } },
   settings: CookieSettings,
 ) {
   const common = { httpOnly: true, sameSite: 'strict' as const, secure: settings.secure };
+  reply.setCookie(SESSION_BINDING_COOKIE, tokens.auth.sessionId, {
+    ...common,
+    path: '/',
+    signed: true,
+    expires: tokens.refreshExpiresAt,
+  });
   reply.setCookie(ACCESS_COOKIE, tokens.accessToken, {
     ...common,
     path: '/',
@@ -75,5 +100,6 @@ export function setSessionCookies(
 export function clearSessionCookies(reply: FastifyReply, settings: CookieSettings) {
   const common = { httpOnly: true, sameSite: 'strict' as const, secure: settings.secure };
   reply.clearCookie(ACCESS_COOKIE, { ...common, path: '/' });
+  reply.clearCookie(SESSION_BINDING_COOKIE, { ...common, path: '/' });
   reply.clearCookie(REFRESH_COOKIE, { ...common, path: '/api/auth' });
 }

@@ -126,7 +126,7 @@ export function createPasswordsRepository(db: Db) {
     /** Forgets failed sign-ins (and a lock) for these lower-cased usernames. */
     async clearLoginThrottles(tx: DbOrTx, usernameKeys: string[]) {
       for (const key of new Set(usernameKeys)) {
-        await tx.delete(loginThrottles).where(eq(loginThrottles.usernameKey, key));
+        await tx.delete(loginThrottles).where(and(eq(loginThrottles.scope, 'login'), eq(loginThrottles.usernameKey, key)));
       }
     },
   };

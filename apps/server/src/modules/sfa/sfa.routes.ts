@@ -44,7 +44,9 @@ export const sfaRoutes: FastifyPluginAsyncZod<Options> = async (app, { service, 
     '/api/auth/validateTOTP',
     { schema: { tags: ['sfa'], summary: 'Validate the second factor of this sign-in', body: validateTotpInputSchema, response: { 200: successSchema } }, preHandler: pending, config: codeLimit },
     async (request, reply) => {
-      const { rememberToken } = await service.validate(auth(request), request.body.sfaToken, request.body.skipSFA, requestMeta(request));
+      const { rememberToken, issued } = await service.validate(auth(request), request.body.sfaToken, request.body.skipSFA, requestMeta(request));
+      // A new session (id and tokens) from here on; the pre-second-factor one has ended.
+      if (issued) setSessionCookies(reply, issued, { secure: secureCookies });
       if (rememberToken) {
         reply.setCookie(REMEMBER_DEVICE_COOKIE, rememberToken, {
           httpOnly: true,

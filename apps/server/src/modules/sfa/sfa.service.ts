@@ -6,7 +6,7 @@ import { recordAudit } from '../../lib/audit';
 import type { Clock } from '../../lib/clock';
 import { decryptSecret, encryptSecret, hashToken, randomDigits, randomToken } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
-import type { AuthService, RequestMeta } from '../auth/auth.service';
+import type { AuthService, IssuedSession, RequestMeta } from '../auth/auth.service';
 import type { AuthContext } from '../auth/session-context';
 import type { SfaRepository } from './sfa.repository';
 import type { MailService } from '../mail/mail.service';
@@ -55,8 +55,8 @@ export function createSfaService(deps: Deps) {
   }
 
   async function failCode(auth: AuthContext, meta: RequestMeta): Promise<never> {
-    const { locked } = await authService.recordSecondFactorFailure(auth, meta);
-    if (locked) throw authService.lockedError(null);
+    const { locked, lockedUntil } = await authService.recordSecondFactorFailure(auth, meta);
+    if (locked) throw authService.lockedError(lockedUntil);
     throw new AppError(400, SFA_MESSAGES.invalidCode, { reason: 'SFA_CODE_INVALID' });
   }
 
@@ -89,6 +89,7 @@ export function createSfaService(deps: Deps) {
     async verify(auth: AuthContext, code: string, meta: RequestMeta) {
       const secret = await repository.findSecret(auth.userId);
       if (!secret || secret.verifiedAt) throw new AppError(400, SFA_MESSAGES.noPendingSetup, { reason: 'SFA_NO_PENDING_SETUP' });
+      await authService.reserveSecondFactorCheck(auth, meta);
       const ok = await checkTotp(auth.userId, secret.secretEncrypted, code, async (tx) => {
         await repository.markSecretVerified(tx, auth.userId, clock.now());
         await recordAudit(tx, {
@@ -101,17 +102,25 @@ export function createSfaService(deps: Deps) {
         });
       });
       if (!ok) return failCode(auth, meta);
-      await authService.clearFailures(auth);
+      await authService.clearSecondFactorFailures(auth);
       await authService.logout(auth, meta);
       return { success: true, message: SFA_MESSAGES.verified };
     },
 
     /**
      * Validates the second factor of this sign-in with an authenticator code or the
-     * newest emailed code. Returns a remembered-device token when asked to remember.
+     * newest emailed code. Every check first reserves a slot in the user's second-factor
+     * budget (none while locked). On success the session is replaced by a new one (new id
+     * and tokens, returned as `issued`); also returns a remembered-device token when asked.
      */
-    async validate(auth: AuthContext, code: string, remember: boolean, meta: RequestMeta) {
-      if (auth.authStatus === 'Authorized') return { rememberToken: null };
+    async validate(
+      auth: AuthContext,
+      code: string,
+      remember: boolean,
+      meta: RequestMeta,
+    ): Promise<{ rememberToken: string | null; issued: IssuedSession | null }> {
+      if (auth.authStatus === 'Authorized') return { rememberToken: null, issued: null };
+      await authService.reserveSecondFactorCheck(auth, meta);
       const now = clock.now();
       let ok = false;
       const emailed = await repository.findLiveEmailCode(auth.userId, now, SECURITY.emailCodeMaxTries);
@@ -128,7 +137,7 @@ export function createSfaService(deps: Deps) {
       }
       if (!ok) return failCode(auth, meta);
 
-      await authService.clearFailures(auth);
+      await authService.clearSecondFactorFailures(auth);
       let rememberToken: string | null = null;
       await repository.transaction(async (tx) => {
         if (remember) {
@@ -143,8 +152,8 @@ export function createSfaService(deps: Deps) {
           });
         }
       });
-      await authService.setAuthStatus(auth.sessionId, 'Authorized', { action: 'sfa.validate.success', auth, requestId: meta.requestId });
-      return { rememberToken: rememberToken as string | null };
+      const issued = await authService.promoteSession(auth, 'Authorized', meta, 'sfa.validate.success');
+      return { rememberToken: rememberToken as string | null, issued };
     },
 
     /** Emails a sign-in code (spec: on load of the emailed-code page, and "Re-send code"). */
