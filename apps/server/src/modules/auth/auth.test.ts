@@ -7,6 +7,7 @@ import { auditLog, sessions, users } from '../../db/schema';
 import { createManualClock } from '../../lib/clock';
 import { argon2Hasher, type PasswordHasher } from '../../lib/passwords';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { CSRF_SECRET_COOKIE } from '../../plugins/csrf';
 import { TestClient, createStaffUser, createTeam, type TestUser } from '../../test/fixtures';
 import { ACCESS_COOKIE, REFRESH_COOKIE, SESSION_BINDING_COOKIE, accessTokenKey } from './session-tokens';
 
@@ -268,6 +269,58 @@ describe('sessions', () => {
     }
     clock.advance(16 * 60_000); // the real token has expired too
     expect((await client.get('/api/probe/authorized')).statusCode).toBe(401);
+  });
+
+  it('two tabs refreshing at the same moment both stay signed in; a reuse after the grace window revokes', async () => {
+    const tabA = await signedIn();
+    const tabB = new TestClient(ctx.app);
+    for (const name of [ACCESS_COOKIE, REFRESH_COOKIE, SESSION_BINDING_COOKIE, CSRF_SECRET_COOKIE]) tabB.jar.set(name, tabA.jar.get(name)!);
+    const spent = tabA.jar.get(REFRESH_COOKIE)!;
+    const [a, b] = await Promise.all([tabA.post('/api/auth/refreshToken'), tabB.post('/api/auth/refreshToken')]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    // Both tabs hold the same new refresh token and stay signed in.
+    expect(tabA.jar.get(REFRESH_COOKIE)).toBe(tabB.jar.get(REFRESH_COOKIE));
+    expect(tabA.jar.get(REFRESH_COOKIE)).not.toBe(spent);
+    expect((await tabA.get('/api/auth/user')).statusCode).toBe(200);
+    expect((await tabB.get('/api/auth/user')).statusCode).toBe(200);
+
+    clock.advance(SECURITY.refreshReuseGraceMs + 1_000);
+    const thief = new TestClient(ctx.app);
+    thief.jar.set(REFRESH_COOKIE, spent);
+    expect((await thief.post('/api/auth/refreshToken')).statusCode).toBe(401);
+    expect((await tabA.get('/api/auth/user')).statusCode).toBe(401);
+    expect((await tabA.post('/api/auth/refreshToken')).statusCode).toBe(401);
+  });
+
+  it('a CSRF token belongs to its session: one from another session is refused, with no change', async () => {
+    const victim = await signedIn();
+    const attacker = await signedIn();
+    await attacker.request('GET', '/api/auth/user', undefined, { csrf: true });
+    // The attacker's anti-forgery secret and token planted in the victim's browser (cookie tossing).
+    const headers = {
+      cookie: [
+        `${ACCESS_COOKIE}=${victim.jar.get(ACCESS_COOKIE)}`,
+        `${SESSION_BINDING_COOKIE}=${victim.jar.get(SESSION_BINDING_COOKIE)}`,
+        `${CSRF_SECRET_COOKIE}=${attacker.jar.get(CSRF_SECRET_COOKIE)}`,
+      ].join('; '),
+    };
+    const attackerToken = (await ctx.app.inject({ method: 'GET', url: '/api/csrf-token', headers: { cookie: attacker.jar.header() } })).json().csrfToken;
+    const forged = await ctx.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { ...headers, 'x-csrf-token': attackerToken } });
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json().reason).toBe('CSRF_TOKEN_INVALID');
+    expect((await victim.get('/api/auth/user')).statusCode).toBe(200);
+
+    // A token fetched before signing in does not serve the signed-in session either.
+    const browser = new TestClient(ctx.app);
+    const anonymous = (await ctx.app.inject({ method: 'GET', url: '/api/csrf-token', headers: { cookie: browser.jar.header() } }));
+    browser.jar.update(anonymous);
+    await browser.login(admin.username, admin.password);
+    const stale = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie: browser.jar.header(), 'x-csrf-token': anonymous.json().csrfToken },
+    });
+    expect(stale.statusCode).toBe(403);
   });
 
   it('the server enforces an idle timeout and an absolute lifetime', async () => {

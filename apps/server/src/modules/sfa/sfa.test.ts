@@ -1,11 +1,11 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mailOutbox, sfaSecrets } from '../../db/schema';
+import { auditLog, mailOutbox, sessions, sfaSecrets } from '../../db/schema';
 import { createManualClock } from '../../lib/clock';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { TestClient, createStaffUser, createTeam, type TestUser } from '../../test/fixtures';
-import { ACCESS_COOKIE, REMEMBER_DEVICE_COOKIE } from '../auth/session-tokens';
+import { TestClient, createStaffUser, createTeam, sessionIdOf, type TestUser } from '../../test/fixtures';
+import { ACCESS_COOKIE, REFRESH_COOKIE, REMEMBER_DEVICE_COOKIE } from '../auth/session-tokens';
 
 const START = new Date('2026-11-21T10:00:00Z');
 const clock = createManualClock(START);
@@ -258,5 +258,97 @@ describe('status enforcement and reset', () => {
     expect((await db().select().from(sfaSecrets).where(eq(sfaSecrets.userId, user.id))).length).toBe(0);
     expect((await other.get('/api/auth/user')).statusCode).toBe(401);
     expect((await pending.get('/api/auth/secondFactorSetup')).statusCode).toBe(200);
+  });
+});
+
+/**
+ * Issue 12.1: wrong second-factor codes have their own budget (5 in 15 minutes) that a
+ * password sign-in does not clear; once locked no code is checked in any session until
+ * the lock expires; a lock ends every pending session; concurrent guesses are bounded.
+ */
+describe('second-factor lockout', () => {
+  type Kind = 'authenticator' | 'emailed';
+  /** A signed-in browser waiting for a code of `kind`; `rightCode()` gives the valid one now. */
+  async function pending(kind: Kind, prepared?: { user: TestUser; key?: string }) {
+    const prep = prepared ?? (kind === 'authenticator' ? await userWithAuthenticator() : { user: await createStaffUser(db(), { role: 'User', teamId }) });
+    const client = await signIn(prep.user);
+    if (kind === 'emailed') expect((await client.post('/api/auth/generateSendEmailTOTP')).statusCode).toBe(200);
+    const rightCode = async () => (kind === 'authenticator' ? codeAt(prep.key!, clock.now()) : latestCodeMailed(prep.user.email));
+    return { ...prep, client, rightCode };
+  }
+  const wrongCode = async (client: TestClient, right: string) =>
+    client.post('/api/auth/validateTOTP', { sfaToken: right === '000000' ? '111111' : '000000' });
+  const failures = async (userId: number) =>
+    (await db().select().from(auditLog).where(and(eq(auditLog.action, 'sfa.code.failure'), eq(auditLog.entityId, String(userId))))).length;
+
+  for (const kind of ['authenticator', 'emailed'] as const) {
+    it(`${kind}: a password sign-in between wrong codes does not reset the count`, async () => {
+      const first = await pending(kind);
+      for (let attempt = 0; attempt < 4; attempt += 1) {
+        expect((await wrongCode(first.client, await first.rightCode())).json().reason).toBe('SFA_CODE_INVALID');
+      }
+      const again = await pending(kind, first);
+      const fifth = await wrongCode(again.client, await again.rightCode());
+      expect(fifth.statusCode).toBe(401);
+      expect(fifth.json().reason).toBe('ACCOUNT_LOCKED');
+    });
+
+    it(`${kind}: once locked, no session checks a code (a right one neither) and every pending session ends`, async () => {
+      const a = await pending(kind);
+      const b = await pending(kind, a);
+      for (let attempt = 0; attempt < 5; attempt += 1) await wrongCode(a.client, await a.rightCode());
+      // B was opened before the lock: its right code is not even looked at.
+      clock.advance(30_000);
+      const late = await b.client.post('/api/auth/validateTOTP', { sfaToken: await b.rightCode() });
+      expect(late.statusCode).toBe(401);
+      expect(await status(b.client)).toBe(401);
+      expect(await failures(a.user.id)).toBe(5);
+      // A new sign-in during the lock gets the locked answer, with the right password.
+      expect((await new TestClient(ctx.app).login(a.user.username, a.user.password)).json().reason).toBe('ACCOUNT_LOCKED');
+      // The lock expires; then a right code signs in.
+      clock.advance(15 * 60_000);
+      const after = await pending(kind, a);
+      expect((await after.client.post('/api/auth/validateTOTP', { sfaToken: await after.rightCode() })).statusCode).toBe(200);
+      expect(await status(after.client)).toBe('Authorized');
+    });
+
+    it(`${kind}: 50 concurrent wrong codes (10 sessions × 5) run at most 5 code checks`, async () => {
+      const first = await pending(kind);
+      // Sign-ins one after the other (concurrent ones would spend the password budget).
+      const sessions = [first];
+      for (let i = 0; i < 9; i += 1) sessions.push(await pending(kind, first));
+      const burst: Promise<{ statusCode: number; json(): { reason?: string } }>[] = [];
+      for (const session of sessions) {
+        const right = await session.rightCode();
+        // Fetch the CSRF token once, as the browser has it, before the burst.
+        await session.client.request('GET', '/api/auth/isSfaAlreadyValidated', undefined, { csrf: true });
+        for (let i = 0; i < 5; i += 1) burst.push(wrongCode(session.client, right));
+      }
+      const answers = await Promise.all(burst);
+      expect(answers.every((answer) => answer.statusCode < 500)).toBe(true);
+      expect(await failures(first.user.id)).toBeLessThanOrEqual(5);
+      expect(answers.filter((answer) => answer.json().reason === 'SFA_CODE_INVALID').length).toBeLessThanOrEqual(5);
+    });
+  }
+});
+
+describe('passing the second factor starts a new session (issue 12.7)', () => {
+  it('issues a new session id and tokens; the pre-second-factor ones are refused', async () => {
+    const { user, key } = await userWithAuthenticator();
+    const client = await signIn(user);
+    const before = { sessionId: sessionIdOf(client), access: client.jar.get(ACCESS_COOKIE)!, refresh: client.jar.get(REFRESH_COOKIE)! };
+    expect((await client.post('/api/auth/validateTOTP', { sfaToken: codeAt(key, clock.now()) })).statusCode).toBe(200);
+    expect(sessionIdOf(client)).not.toBe(before.sessionId);
+    expect(client.jar.get(REFRESH_COOKIE)).not.toBe(before.refresh);
+    expect(await status(client)).toBe('Authorized');
+
+    const old = new TestClient(ctx.app);
+    old.jar.set(ACCESS_COOKIE, before.access);
+    expect((await old.get('/api/auth/user')).statusCode).toBe(401);
+    old.jar.delete(ACCESS_COOKIE);
+    old.jar.set(REFRESH_COOKIE, before.refresh);
+    expect((await old.post('/api/auth/refreshToken')).statusCode).toBe(401);
+    const [row] = await db().select().from(sessions).where(eq(sessions.id, before.sessionId));
+    expect(row!.revokedAt).not.toBeNull();
   });
 });
