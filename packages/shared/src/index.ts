@@ -3,6 +3,7 @@ export * from './permissions';
 export * from './auth-status';
 export * from './errors';
 export * from './limits';
+export * from './ids';
 export * from './routes';
 export * from './auth/auth.schemas';
 export * from './trials/trials.schemas';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowIdSchema } from '../ids';
 import { AUTH_STATUSES } from '../auth-status';
 import { LIMITS } from '../limits';
 import { APPROVABLE_ROLES, ROLES } from '../roles';
@@ -174,7 +175,7 @@ export const APPROVAL_MESSAGES = {
 export const approveSignUpInputSchema = z.object({
   email: emailSchema,
   role: z.enum(APPROVABLE_ROLES, { error: APPROVAL_MESSAGES.roleRequired }),
-  teamId: z.coerce.number({ error: APPROVAL_MESSAGES.teamRequired }).int().positive(APPROVAL_MESSAGES.teamRequired),
+  teamId: rowIdSchema(APPROVAL_MESSAGES.teamRequired),
   teamName: z.string().max(200).optional(),
 });
 export type ApproveSignUpInput = z.infer<typeof approveSignUpInputSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowIdSchema } from '../ids';
 import { DEVICE_BRANDS } from '../participants/participants.schemas';
 
 /**
@@ -108,7 +109,7 @@ export function batteryIconOf(batteryLevel: number | null | undefined): BatteryI
   return 'empty';
 }
 
-const participantIdSchema = z.coerce.number().int().positive();
+const participantIdSchema = rowIdSchema();
 
 /** Staff: `POST /api/participantConsentEmail` sends the participant a consent link. */
 export const consentEmailRequestSchema = z.strictObject({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowIdSchema } from '../ids';
 import { EMAIL_MESSAGES } from '../auth/auth.schemas';
 import { LIMITS } from '../limits';
 import { trialIdSchema } from '../trials/trials.schemas';
@@ -141,10 +142,7 @@ export const participantEmailSchema = z
   .transform((value) => (value === undefined ? undefined : isBlank(value) ? null : value));
 
 /** A participant id: a positive integer or its digits (never `true` or `[1]` coerced to 1). */
-export const participantIdSchema = z
-  .union([z.number(), z.string().trim().regex(/^\d+$/)], { error: PARTICIPANT_MESSAGES.notFound })
-  .transform(Number)
-  .pipe(z.number().int(PARTICIPANT_MESSAGES.notFound).positive(PARTICIPANT_MESSAGES.notFound));
+export const participantIdSchema = rowIdSchema(PARTICIPANT_MESSAGES.notFound);
 
 const participantFields = {
   email: participantEmailSchema,

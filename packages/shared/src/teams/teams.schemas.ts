@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ROW_ID, rowIdSchema } from '../ids';
 import { ROLES } from '../roles';
 
 /** Team selection and team administration (access spec §3 Team, Team option, Team-user mapping). */
@@ -8,7 +9,7 @@ export type TeamOption = z.infer<typeof teamOptionSchema>;
 
 /** The role in the body is ignored: the server takes it from the mapping. */
 export const selectTeamInputSchema = z.object({
-  teamId: z.coerce.number({ error: 'Team is required' }).int().positive('Team is required'),
+  teamId: rowIdSchema('Team is required'),
   teamName: z.string().max(200).optional(),
   role: z.string().optional(),
 });
@@ -26,7 +27,8 @@ export const TEAM_MESSAGES = {
 export const HIDEABLE_FIELDS = ['email', 'notes'] as const;
 export const BRANDS = ['Fitbit', 'Omron', 'Dexcom'] as const;
 
-const limit = z.coerce.number().int().min(0, TEAM_MESSAGES.limitNegative);
+// Integer columns: values past PostgreSQL's integer range are refused here, not by the database.
+const limit = z.coerce.number().int().min(0, TEAM_MESSAGES.limitNegative).max(MAX_ROW_ID);
 const optionalDate = z.iso.datetime({ offset: true }).nullable().optional();
 
 /** Every field of the team record an administrator may set (access spec §3, full team record). */
@@ -44,13 +46,13 @@ export const teamInputSchema = z
     team_admin_phone: z.string().max(50).nullable().optional(),
     organization: z.string().max(200).nullable().optional(),
     notes: z.string().max(1000).nullable().optional(),
-    monthly_rate_per_participant: z.coerce.number().min(0).nullable().optional(),
-    retention_days: z.coerce.number().int().min(1, TEAM_MESSAGES.retentionMin).nullable().optional(),
+    monthly_rate_per_participant: z.coerce.number().min(0).max(99_999_999.99).nullable().optional(),
+    retention_days: z.coerce.number().int().min(1, TEAM_MESSAGES.retentionMin).max(MAX_ROW_ID).nullable().optional(),
     storage_location: z.string().max(200).nullable().optional(),
     hidden_fields: z.array(z.enum(HIDEABLE_FIELDS)).default(['email', 'notes']),
     allowed_brands: z.array(z.enum(BRANDS)).default([]),
     /** Ids from the global device catalog this team supports. */
-    supported_device_ids: z.array(z.number().int().positive()).default([]),
+    supported_device_ids: z.array(rowIdSchema()).default([]),
   })
   .refine(
     (team) =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowIdSchema } from '../ids';
 import { EMAIL_MESSAGES, emailSchema } from '../auth/auth.schemas';
 import { LIMITS } from '../limits';
 
@@ -36,7 +37,7 @@ const trialFields = {
   trialNotes: z.string().max(LIMITS.notesMaxLength, TRIAL_MESSAGES.notesTooLong).optional().default(''),
 };
 
-export const trialIdSchema = z.coerce.number({ error: TRIAL_MESSAGES.notFound }).int().positive(TRIAL_MESSAGES.notFound);
+export const trialIdSchema = rowIdSchema(TRIAL_MESSAGES.notFound);
 
 export const createTrialInputSchema = z.object(trialFields);
 export type CreateTrialInput = z.infer<typeof createTrialInputSchema>;
@@ -77,7 +78,7 @@ export const addTrialUserInputSchema = z.object({
 export type AddTrialUserInput = z.infer<typeof addTrialUserInputSchema>;
 
 export const deleteTrialUserInputSchema = z.object({
-  userId: z.coerce.number().int().positive(),
+  userId: rowIdSchema(),
   userEmail: z.string().optional(),
   trialId: trialIdSchema,
 });

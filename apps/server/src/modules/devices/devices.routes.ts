@@ -24,6 +24,7 @@ import {
   staffAuthorizeSchema,
   tokenActionResponseSchema,
   type DeviceBrandName,
+  rowIdSchema,
 } from '@trialpulse/shared';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
@@ -33,7 +34,7 @@ import type { DevicesService } from './devices.service';
 
 type Options = { devices: DevicesService; clock: Clock };
 
-const participantParams = z.object({ id: z.coerce.number().int().positive() });
+const participantParams = z.object({ id: rowIdSchema() });
 const messageSchema = z.object({ message: z.string() });
 const SCOPE_NOTE =
   'A participant of another team, or of a trial a User is not a trial user of, answers 404. No provider token is ever sent.';

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { rowIdSchema } from '@trialpulse/shared';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { latestMails, mailById } from './mail.service';
@@ -50,7 +51,7 @@ export const devMailboxRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, {
       schema: {
         tags: ['dev'],
         summary: 'Demo mode: one outbox mail',
-        params: z.object({ id: z.coerce.number().int().positive() }),
+        params: z.object({ id: rowIdSchema('Mail not found.') }),
         response: { 200: mailboxEntrySchema },
       },
     },

@@ -14,6 +14,7 @@ import {
   trialCodeResponseSchema,
   trialIdSchema,
   updateParticipantInputSchema,
+  rowIdSchema,
 } from '@trialpulse/shared';
 import { requestMeta } from '../../lib/request-meta';
 import type { AuthContext } from '../auth/session-context';
@@ -25,7 +26,7 @@ const messageSchema = z.object({ message: z.string() });
 const trialIdParams = z.object({ trialId: trialIdSchema });
 const participantIdParams = z.object({ id: participantIdSchema });
 const teamIdParams = z.object({
-  teamId: z.coerce.number({ error: 'Team not found.' }).int().positive('Team not found.'),
+  teamId: rowIdSchema('Team not found.'),
 });
 const SCOPE_NOTE =
   '403 TEAM_INACTIVE when the selected team is not Active. A trial or participant of another team, or of a trial a User/Viewer is not a trial user of, answers 404. Fields the team hides (hidden_fields: email, notes) are never sent.';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BRANDS, teamInputSchema, teamRecordSchema } from '@trialpulse/shared';
+import { BRANDS, rowIdSchema, teamInputSchema, teamRecordSchema } from '@trialpulse/shared';
 import { TEAM_ADMIN_MESSAGES, type TeamAdminActor, type TeamAdminService } from './team-admin.service';
 
 type Options = { service: TeamAdminService };
@@ -27,10 +27,7 @@ export const teamAdminRoutes: FastifyPluginAsyncZod<Options> = async (app, { ser
     via: 'api',
   });
   const teamIdParams = z.object({
-    teamId: z.coerce
-      .number({ error: TEAM_ADMIN_MESSAGES.notFound })
-      .int()
-      .positive(TEAM_ADMIN_MESSAGES.notFound),
+    teamId: rowIdSchema(TEAM_ADMIN_MESSAGES.notFound),
   });
   const tags = ['team administration'];
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { selectTeamInputSchema, sessionUserSchema, teamOptionSchema } from '@trialpulse/shared';
+import { rowIdSchema, selectTeamInputSchema, sessionUserSchema, teamOptionSchema } from '@trialpulse/shared';
 import { AppError } from '../../lib/errors';
 import { requestMeta } from '../../lib/request-meta';
 import { TEAM_SELECTED_MESSAGE, type TeamsService } from './teams.service';
@@ -21,7 +21,7 @@ export const teamsRoutes: FastifyPluginAsyncZod<Options> = async (app, { service
       schema: {
         tags: ['teams'],
         summary: "The caller's teams with the role in each (only the caller's own user id)",
-        params: z.object({ userId: z.coerce.number().int().positive() }),
+        params: z.object({ userId: rowIdSchema() }),
         response: { 200: z.array(teamOptionSchema) },
       },
       preHandler: signedIn,
