@@ -17,6 +17,7 @@ import { APP_VERSION } from './lib/app-version';
 import { AppError } from './lib/errors';
 import { loggerOptions, type LoggerSettings } from './lib/logger';
 import { csrfPlugin } from './plugins/csrf';
+import { postgresRateLimitStore } from './plugins/rate-limit-store';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { webAppPlugin } from './plugins/web-app';
 import { systemRoutes } from './modules/system/system.routes';
@@ -65,6 +66,11 @@ function rejectNulCharacters(key: string, value: unknown) {
   return value;
 }
 
+/** Trust the `hops` proxies nearest to us (proxy-addr asks hop by hop, 0 = our TCP peer). */
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const clock = deps.clock ?? systemClock;
@@ -77,7 +83,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Never trust a client-supplied request id; ours goes back in x-request-id.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    trustProxy: config.isProduction,
+    // Forwarded-for headers count only from the proxies TRUST_PROXY names (off by default).
+    trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -118,8 +125,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
     referrerPolicy: { policy: 'same-origin' },
   });
-  // Routes opt in with `config.rateLimit`; limits are per route (login, contact, …).
-  await app.register(fastifyRateLimit, { global: false });
+  // Routes opt in with `config.rateLimit`; limits are per route (login, contact, …) and per
+  // client address (request.ip, which honours TRUST_PROXY only). Counters live in the
+  // database, shared by every web process.
+  await app.register(fastifyRateLimit, { global: false, store: postgresRateLimitStore(database.db, clock) });
   await app.register(csrfPlugin, { secureCookies, appSecret: config.APP_SECRET });
 
   await app.register(fastifySwagger, {

@@ -15,6 +15,7 @@ import { createDeviceLinkingService } from './modules/devices/device-linking.ser
 import { createDevicesRepository } from './modules/devices/devices.repository';
 import { createDevicesService } from './modules/devices/devices.service';
 import { createHumanCheck } from './modules/human-check/human-check.plugin';
+import { createDatabaseReplayStore } from './modules/human-check/human-check.repository';
 import { createHumanCheckService } from './modules/human-check/human-check.service';
 import { createMailOutbox } from './modules/mail/mail.plugin';
 import { createMailService, mailSettingsFromConfig } from './modules/mail/mail.service';
@@ -71,7 +72,8 @@ export function createServices(deps: ServiceDeps) {
   const mail = createMailOutbox(
     createMailService({ db, settings: mailSettingsFromConfig(config), logger: deps.logger }),
   );
-  const humanCheckService = createHumanCheckService({ config, logger: deps.logger });
+  // Spent ALTCHA challenges in the database: one payload counts once across web processes.
+  const humanCheckService = createHumanCheckService({ config, logger: deps.logger, replayStore: createDatabaseReplayStore(db) });
   const humanCheck = createHumanCheck(humanCheckService);
   const access = createAccessService({ repository: createAccessRepository(db) });
 

@@ -57,6 +57,20 @@ describe('configuration', () => {
     expect(config.PORT).toBe(3000);
   });
 
+  it('TRUST_PROXY: off by default (also in production), a hop count or a list of proxy addresses; never "true"', () => {
+    expect(loadConfig(productionEnv()).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ ...productionEnv(), TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ ...productionEnv(), TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ ...productionEnv(), TRUST_PROXY: '10.0.0.1, 192.168.0.0/16, ::1' }).TRUST_PROXY).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      '::1',
+    ]);
+    for (const bad of ['true', 'proxy.example.org', '10.0.0.1/33']) {
+      expect(() => loadConfig({ ...productionEnv(), TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+    }
+  });
+
   it('in demo mode generates secrets once under the data directory and keeps them', () => {
     const dataDir = tempDir();
     const first = loadConfig({ TRIALPULSE_MODE: 'demo', DATA_DIR: dataDir });

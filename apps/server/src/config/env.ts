@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -12,6 +13,35 @@ import { REPO_ROOT, WEB_DIST_DIR } from './paths';
 const booleanString = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
+
+/** One proxy address or network: an IPv4/IPv6 address, optionally with a /prefix. */
+const isProxyAddress = (entry: string) => {
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+};
+
+/**
+ * TRUST_PROXY: whose X-Forwarded-For to believe when working out the client address (and
+ * so every per-IP limit). Off (default, `false`/`0`): the TCP peer is the client. A number
+ * n: the n proxies nearest to us are trusted (the address n hops back is the client). A
+ * comma-separated list of proxy addresses or networks (`10.0.0.1, 192.168.0.0/16`): only
+ * those peers' headers count. `true` (trust anyone) is refused: anyone could then pick
+ * their own address.
+ */
+const trustProxySchema = z
+  .string()
+  .trim()
+  .transform((value, ctx): false | number | string[] => {
+    if (/^(false|off|0)$/i.test(value)) return false;
+    if (/^\d{1,2}$/.test(value)) return Number(value);
+    const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+    if (entries.length > 0 && entries.every(isProxyAddress)) return entries;
+    ctx.addIssue({ code: 'custom', message: 'must be false, a hop count or a comma-separated list of proxy addresses' });
+    return z.NEVER;
+  });
 
 const envSchema = z
   .object({
@@ -34,6 +64,7 @@ const envSchema = z
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
       .optional(),
     MAIL_FROM: z.string().min(3).default('TrialPulse <no-reply@trialpulse.local>'),
+    TRUST_PROXY: trustProxySchema.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
     PROCESS_ROLE: z.enum(['all', 'web', 'worker']).default('all'),

@@ -1,6 +1,6 @@
 import { lt, or } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { oneTimeCodes, oneTimeTokens, rememberedDevices, sessions } from '../db/schema';
+import { humanCheckSpent, oneTimeCodes, oneTimeTokens, rateLimitHits, rememberedDevices, sessions } from '../db/schema';
 import type { JobDefinition } from './types';
 
 export const MAINTENANCE_PURGE_EXPIRED = 'maintenance.purge-expired';
@@ -10,12 +10,15 @@ export type PurgeCounts = {
   oneTimeTokens: number;
   sessions: number;
   rememberedDevices: number;
+  /** Rate-limit windows that have ended and spent human-check challenges past expiry. */
+  rateLimitHits: number;
+  humanCheckSpent: number;
 };
 
 /**
  * Deletes what can no longer be used: expired one-time codes and tokens, sessions past
- * their absolute or idle expiry (their refresh tokens go with them), and expired
- * remembered devices. One transaction; returns the counts.
+ * their absolute or idle expiry (their refresh tokens go with them), expired
+ * remembered devices, ended rate-limit windows and expired spent human-check challenges. One transaction; returns the counts.
  */
 export async function purgeExpired(db: Db, now: Date = new Date()): Promise<PurgeCounts> {
   return db.transaction(async (tx) => {
@@ -35,11 +38,18 @@ export async function purgeExpired(db: Db, now: Date = new Date()): Promise<Purg
       .delete(rememberedDevices)
       .where(lt(rememberedDevices.expiresAt, now))
       .returning({ id: rememberedDevices.id });
+    const hits = await tx.delete(rateLimitHits).where(lt(rateLimitHits.resetAt, now)).returning({ key: rateLimitHits.key });
+    const spent = await tx
+      .delete(humanCheckSpent)
+      .where(lt(humanCheckSpent.expiresAt, now))
+      .returning({ challenge: humanCheckSpent.challenge });
     return {
       oneTimeCodes: codes.length,
       oneTimeTokens: tokens.length,
       sessions: deadSessions.length,
       rememberedDevices: devices.length,
+      rateLimitHits: hits.length,
+      humanCheckSpent: spent.length,
     };
   });
 }

@@ -19,11 +19,9 @@ export type AltchaVerifier = HumanCheckVerifier & {
 /**
  * The self-hosted proof-of-work check (ALTCHA, PoW v1 via `altcha-lib/v1`). Challenges are
  * stateless: HMAC-signed with a key derived from APP_SECRET, carrying their expiry in the
- * salt. A solved payload is accepted once: its challenge is remembered until it expires.
- *
- * The replay memory is per process. With several web processes a payload could be used
- * once per process; the work it costs is still paid per payload. A shared store (a table
- * with a unique challenge column) closes that gap if it ever matters.
+ * salt. A solved payload is accepted once: its challenge is remembered until it expires,
+ * in `replayStore` — the app gives the database store every web process shares
+ * (human-check.repository); without one (unit tests) a memory of this process.
  */
 export function createAltchaVerifier(options: {
   appSecret: string;
@@ -31,11 +29,12 @@ export function createAltchaVerifier(options: {
   difficulty: number;
   clock?: Clock;
   ttlMs?: number;
+  replayStore?: ReplayStore;
 }): AltchaVerifier {
   const clock = options.clock ?? systemClock;
   const ttlMs = options.ttlMs ?? ALTCHA_CHALLENGE_TTL_MS;
   const hmacKey = deriveAltchaHmacKey(options.appSecret);
-  const spent = createReplayGuard();
+  const spent = options.replayStore ?? createMemoryReplayStore();
 
   return {
     createChallenge: () =>
@@ -69,9 +68,9 @@ export function createAltchaVerifier(options: {
       if (!sameText(expected.challenge, payload.challenge) || !sameText(expected.signature, payload.signature)) {
         return { ok: false, reason: 'invalid-solution' };
       }
-      // No await between the check and the record: two concurrent requests with the same
+      // The store records and answers in one step: two concurrent requests with the same
       // payload cannot both pass.
-      if (!spent.consume(payload.challenge, expires * 1000, now)) return { ok: false, reason: 'replayed' };
+      if (!(await spent.consume(payload.challenge, expires * 1000, now))) return { ok: false, reason: 'replayed' };
       return { ok: true };
     },
   };
@@ -108,16 +107,20 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** Where spent challenges are remembered until they expire; `consume` is false for a replay. */
+export type ReplayStore = {
+  consume(challenge: string, expiresAtMs: number, nowMs: number): Promise<boolean>;
+};
+
 /**
- * Remembers spent challenges until they expire (after which the expiry check rejects them
- * anyway). Bounded: past `maxEntries` the oldest are forgotten; replaying one of those
- * would cost an attacker more solved challenges than solving a fresh one.
+ * Remembers spent challenges in this process until they expire (after which the expiry
+ * check rejects them anyway). Bounded: past `maxEntries` the oldest are forgotten.
  */
-function createReplayGuard(maxEntries = 100_000, sweepEveryMs = 60_000) {
+function createMemoryReplayStore(maxEntries = 100_000, sweepEveryMs = 60_000): ReplayStore {
   const expiresAt = new Map<string, number>();
   let lastSweep = 0;
   return {
-    consume(key: string, expiresAtMs: number, now: number): boolean {
+    async consume(key: string, expiresAtMs: number, now: number): Promise<boolean> {
       if (now - lastSweep >= sweepEveryMs) {
         lastSweep = now;
         for (const [entry, expiry] of expiresAt) if (expiry <= now) expiresAt.delete(entry);

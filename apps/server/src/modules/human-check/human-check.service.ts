@@ -3,7 +3,7 @@ import type { Config } from '../../config/env';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { JobLogger } from '../../jobs/types';
-import { createAltchaVerifier } from './altcha-verifier';
+import { createAltchaVerifier, type ReplayStore } from './altcha-verifier';
 import { createRecaptchaVerifier } from './recaptcha-verifier';
 
 /** One way of telling people from scripts; `reason` is for logs, never for the client. */
@@ -61,12 +61,15 @@ export function createHumanCheckService(deps: {
   logger: JobLogger;
   clock?: Clock;
   recaptchaTimeoutMs?: number;
+  /** Spent ALTCHA challenges (the database store in the app, shared by every process). */
+  replayStore?: ReplayStore;
 }): HumanCheckService {
   const { config, logger } = deps;
   const altcha = createAltchaVerifier({
     appSecret: config.APP_SECRET,
     difficulty: config.HUMAN_CHECK_DIFFICULTY,
     clock: deps.clock,
+    replayStore: deps.replayStore,
   });
   const recaptchaKeys =
     config.RECAPTCHA_SITE_KEY && config.RECAPTCHA_SECRET_KEY
