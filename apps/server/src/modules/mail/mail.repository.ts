@@ -84,10 +84,23 @@ export async function claimDue(
     });
 }
 
-export async function markSent(db: Db, id: number, now: Date): Promise<void> {
+/**
+ * What a mail's body becomes once the mail has left through SMTP (or was given up): bodies
+ * hold one-time links and codes, which must not stay usable in the database.
+ */
+export const REDACTED_BODY = '[removed after delivery: the message held a one-time link or code]';
+
+/** Marks a claimed row sent; `redact` replaces its bodies (the mail went out over SMTP). */
+export async function markSent(db: Db, id: number, now: Date, options: { redact: boolean }): Promise<void> {
   await db
     .update(mailOutbox)
-    .set({ status: 'sent', sentAt: now, lastError: null, updatedAt: now })
+    .set({
+      status: 'sent',
+      sentAt: now,
+      lastError: null,
+      updatedAt: now,
+      ...(options.redact ? { textBody: REDACTED_BODY, htmlBody: null } : {}),
+    })
     .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'sending')));
 }
 
@@ -100,6 +113,8 @@ export async function markAttemptFailed(
   await db
     .update(mailOutbox)
     .set({
+      // A mail given up is never sent: its link or code must not stay readable either.
+      ...(outcome.giveUp ? { textBody: REDACTED_BODY, htmlBody: null } : {}),
       status: outcome.giveUp ? 'failed' : 'pending',
       lastError: outcome.error.slice(0, 500),
       sendAfter: outcome.giveUp ? outcome.now : outcome.retryAt,

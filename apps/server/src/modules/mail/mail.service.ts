@@ -72,7 +72,8 @@ export function createMailService(deps: {
   async function deliverOne(row: mailRepository.ClaimedMail): Promise<boolean> {
     const now = () => clock.now();
     if (!transport) {
-      await mailRepository.markSent(db, row.id, now());
+      // Demo and test mode: the outbox is the mailbox (/DevMailbox); nothing leaves it.
+      await mailRepository.markSent(db, row.id, now(), { redact: false });
       logger.info(
         { outboxId: row.id, template: row.template },
         'mail queued in the outbox (no SMTP transport configured)',
@@ -103,7 +104,8 @@ export function createMailService(deps: {
       return false;
     }
     try {
-      await mailRepository.markSent(db, row.id, now());
+      // Handed to SMTP: the outbox keeps who/what/when but no longer the link or code.
+      await mailRepository.markSent(db, row.id, now(), { redact: true });
     } catch (error) {
       // Sent but not recorded: the row is claimed again once stale (at-least-once delivery).
       logger.error(
