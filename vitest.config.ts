@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * One Vitest run covers every suite. `scripts/test.mjs` picks projects per pass:
@@ -18,6 +18,9 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
+          // `*.pg.test.ts` need a PostgreSQL server (TEST_DATABASE_URL): they run in the
+          // PostgreSQL pass only (e.g. the database-outage test, which needs real connections).
+          exclude: [...configDefaults.exclude, ...(process.env.TEST_DATABASE_URL ? [] : ['apps/server/src/**/*.pg.test.ts'])],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -7,6 +7,7 @@ import {
   type ErrorBody,
   type FieldError,
 } from '@trialpulse/shared';
+import { isDatabaseUnavailable } from '../lib/db-errors';
 import { AppError } from '../lib/errors';
 
 /**
@@ -25,9 +26,12 @@ export const errorHandlerPlugin = fp(
   { name: 'error-handler' },
 );
 
+export const SERVICE_UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable. Please try again in a moment.';
+
 function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const { statusCode, body, headers } = toErrorBody(error, request);
-  if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
+  if (statusCode === 503) request.log.warn({ reason: body.reason, errorCode: (error as { code?: unknown }).code }, 'database unavailable');
+  else if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ reason: body.reason, statusCode }, 'request rejected');
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
   return reply.code(statusCode).send(body);
@@ -39,6 +43,22 @@ function toErrorBody(
 ): { statusCode: number; body: ErrorBody; headers: Record<string, string> } {
   const location = request.url.split('?')[0] ?? null;
   const base = { location, user: null, requestId: request.id };
+
+  // The database is down or restarting: fail fast and say so; the same process serves
+  // again once it is back (the pool reconnects on demand).
+  if (!(error instanceof AppError) && isDatabaseUnavailable(error)) {
+    return {
+      statusCode: 503,
+      headers: { 'retry-after': '5' },
+      body: {
+        ...base,
+        message: SERVICE_UNAVAILABLE_MESSAGE,
+        displayToUser: true,
+        reason: ERROR_REASONS.unavailable,
+        errors: null,
+      },
+    };
+  }
 
   if (error instanceof AppError) {
     return {
