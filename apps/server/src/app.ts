@@ -41,6 +41,16 @@ import { createServices } from './services';
 import { systemClock, type Clock } from './lib/clock';
 import { argon2Hasher, type PasswordHasher } from './lib/passwords';
 
+/** A registered route and its route-level hooks (where access guards sit). */
+export type RegisteredRoute = { method: string; url: string; guards: unknown[] };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered so far (HEAD left out), for the security suite. */
+    registeredRoutes(): readonly RegisteredRoute[];
+  }
+}
+
 export type AppDeps = {
   config: Config;
   database: Database;
@@ -96,6 +106,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       done(error instanceof AppError ? error : new AppError(400, 'The request could not be read.', { cause: error }), undefined);
     }
   });
+  // Every route as registered (method, path, options): the security suite walks this list,
+  // so a new route cannot escape its CSRF, sign-in, role and id checks.
+  const registered: RegisteredRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') {
+        registered.push({ method, url: route.url, guards: [route.onRequest ?? [], route.preValidation ?? [], route.preHandler ?? []].flat() });
+      }
+    }
+  });
+  app.decorate('registeredRoutes', () => registered);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {

@@ -92,7 +92,7 @@ class HttpClient {
     return response;
   }
   async post(url: string, body: unknown) {
-    if (!this.csrf) this.csrf = (await (await this.get('/api/csrf-token')).json()).csrfToken;
+    if (!this.csrf) this.csrf = ((await (await this.get('/api/csrf-token')).json()) as { csrfToken: string }).csrfToken;
     const response = await fetch(this.baseUrl + url, {
       method: 'POST',
       headers: { cookie: this.cookieHeader(), 'content-type': 'application/json', 'x-csrf-token': this.csrf! },
@@ -181,7 +181,7 @@ describe('the server process through PostgreSQL outages (PostgreSQL)', () => {
 
     // Sign in over HTTP as the browser does; the second factor is marked done directly.
     const browser = new HttpClient(baseUrl);
-    const challenge = await (await browser.get('/api/humanCheck/challenge')).json();
+    const challenge = (await (await browser.get('/api/humanCheck/challenge')).json()) as Parameters<typeof solveAltchaChallenge>[0];
     const login = await browser.post('/api/auth/login', { username: admin.username, password: admin.password, recaptchaResponse: solveAltchaChallenge(challenge) });
     expect(login.status, await login.clone().text()).toBe(200);
     await db.update(sessions).set({ authStatus: 'Authorized' }).where(sql`${sessions.id} = ${browser.sessionId()}`);
@@ -195,7 +195,7 @@ describe('the server process through PostgreSQL outages (PostgreSQL)', () => {
       const response = await browser.post('/api/userTrials', { trialNumber, trialName: 'Outage write', trialNotes: '' });
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       if (response.status === 200) acknowledged.push(trialNumber);
-      else expect((await response.json()).reason).toBe('SERVICE_UNAVAILABLE');
+      else expect(((await response.json()) as { reason: string }).reason).toBe('SERVICE_UNAVAILABLE');
       return response.status;
     };
 

@@ -146,12 +146,13 @@ const callbackBase = {
 
 export const fitbitCallbackSchema = z.strictObject({
   ...callbackBase,
-  participantId: z.union([z.string().max(40), z.number()]).optional(),
+  /** The participant the callback page was opened for (compared with the pending link); '' when unknown. */
+  participantId: z.union([rowIdSchema(), z.literal('')]).optional(),
 });
 export const omronCallbackSchema = z.strictObject({
   ...callbackBase,
   participantData: z
-    .object({ participantId: z.union([z.string().max(40), z.number()]).optional() })
+    .object({ participantId: z.union([rowIdSchema(), z.literal('')]).optional() })
     .optional(),
 });
 /** The participant's email is required with a code; a Deny (error) comes without one. */

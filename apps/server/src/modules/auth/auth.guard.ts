@@ -7,6 +7,9 @@ import type { AuthRepository } from './auth.repository';
 import { ACCESS_COOKIE, accessTokenKey, verifyAccessToken } from './session-tokens';
 import { sessionProblem, toAuthContext, type AuthContext } from './session-context';
 
+/** Marks a preHandler made by `requireStaff`; its value is the guard's options. */
+export const STAFF_GUARD = Symbol.for('trialpulse.staffGuard');
+
 export type RequireStaffOptions = {
   /** The action of the route (permissions table in shared); omit for every staff role. */
   action?: Action;
@@ -57,7 +60,7 @@ export const authGuardPlugin = fp(
     app.decorate('loadAuth', loadAuth);
 
     app.decorate('requireStaff', (guard: RequireStaffOptions = {}): preHandlerAsyncHookHandler => {
-      return async (request) => {
+      const handler: preHandlerAsyncHookHandler = async (request) => {
         const auth = await loadAuth(request);
         if (!auth) throw AppError.unauthenticated(LOGIN_MESSAGES.sessionExpired);
         if (auth.kind !== 'staff') throw AppError.forbidden();
@@ -75,6 +78,8 @@ export const authGuardPlugin = fp(
           throw AppError.forbidden();
         }
       };
+      // The route's declared access, readable from the route list (security suite).
+      return Object.assign(handler, { [STAFF_GUARD]: guard });
     });
   },
   { name: 'auth-guard', dependencies: ['@fastify/cookie'] },
