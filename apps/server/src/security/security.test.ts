@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMINS, ALL_STAFF, EDITORS, ROLES, SYS_ADMIN_ONLY, type Role } from '@trialpulse/shared';
+import { ALL_STAFF, ROLES, rolesFor, type Action, type Role } from '@trialpulse/shared';
 import type { RegisteredRoute } from '../app';
 import { STAFF_GUARD, type RequireStaffOptions } from '../modules/auth/auth.guard';
 import type { AuthContext } from '../modules/auth/session-context';
@@ -18,33 +18,37 @@ import { solveHumanCheck } from '../modules/human-check/test-support';
  *    nothing changes;
  *  - sign-in: every route not in the public list has a sign-in guard and never answers an
  *    anonymous caller with success;
- *  - roles: every route has an entry in ACCESS below; the guard the route declares matches
- *    it, and each role is allowed or refused by the route's own guard accordingly;
+ *  - roles: every route has an entry in ACCESS below naming its action of the shared
+ *    permissions table; the route's guard declares that action, and each role is allowed
+ *    or refused by the route's own guard exactly as the shared table says;
  *  - tenancy: a team-B Admin addressing team-A objects by id gets no success;
  *  - ids: every integer id in a path or body at 2^31, −1, 1e309 and "1.5" → 400/404 (a body
  *    id past the range gets the route's own unknown-id answer), never 5xx.
  * The app runs in demo mode so the demo mailbox routes are walked too.
  */
 
+/** Staff routes name an action of the shared permissions table (`null`: any signed-in staff). */
 type Access =
   | { kind: 'public' }
   | { kind: 'participant' }
-  | { kind: 'staff'; roles: readonly Role[]; pendingSecondFactor?: boolean; missingRole?: boolean };
+  | { kind: 'staff'; action: Action | null; pendingSecondFactor?: boolean; missingRole?: boolean };
 
 const PUBLIC: Access = { kind: 'public' };
 const PARTICIPANT: Access = { kind: 'participant' };
-const staff = (roles: readonly Role[], extra: { pendingSecondFactor?: boolean; missingRole?: boolean } = {}): Access => ({
+const staff = (action: Action | null, extra: { pendingSecondFactor?: boolean; missingRole?: boolean } = {}): Access => ({
   kind: 'staff',
-  roles,
+  action,
   ...extra,
 });
-const SESSION_CALLS = staff(ALL_STAFF, { pendingSecondFactor: true, missingRole: true });
-const NO_TRIAL_USER: readonly Role[] = ['Sys_Admin', 'Admin', 'User'];
-const ALL_BUT_VIEWER = EDITORS;
+const SESSION_CALLS = staff(null, { pendingSecondFactor: true, missingRole: true });
+/** The roles an entry allows: its action's roles in the shared table, or every staff role. */
+const rolesOf = (access: { action: Action | null }): readonly Role[] => (access.action ? rolesFor(access.action) : ALL_STAFF);
 
 /**
- * Who may call each API route (access spec §6/§7, device-data spec). A route missing here
- * fails the suite: adding a route means deciding its access.
+ * Who may call each API route (access spec §6/§7, device-data spec): public, a participant
+ * account, or staff allowed the named action of the shared permissions table
+ * (packages/shared/src/permissions.ts). A route missing here fails the suite: adding a
+ * route means deciding its access.
  */
 const ACCESS: Record<string, Access> = {
   'GET /api/humanCheck/config': PUBLIC,
@@ -66,12 +70,12 @@ const ACCESS: Record<string, Access> = {
   'POST /api/auth/resetSFA': SESSION_CALLS,
   'GET /api/auth/isSfaAlreadyValidated': SESSION_CALLS,
   'GET /api/auth//isSfaAlreadyValidated': SESSION_CALLS,
-  'POST /api/auth/changePwdReq': staff(ALL_STAFF),
+  'POST /api/auth/changePwdReq': staff(null),
   'POST /api/auth/forgotPassword': PUBLIC,
   'POST /api/auth/resetPasswordValidation': PUBLIC,
   'POST /api/auth/resetPassword': PUBLIC,
-  'GET /api/team': staff(SYS_ADMIN_ONLY),
-  'POST /api/userSignUpPermission/approveSignUp': staff(SYS_ADMIN_ONLY),
+  'GET /api/team': staff('signup.approve'),
+  'POST /api/userSignUpPermission/approveSignUp': staff('signup.approve'),
   'POST /api/userSignUpPermission/signupRequestValidation': PUBLIC,
   'POST /api/users/signup': PUBLIC,
   'POST /api/Participants/signup': PUBLIC,
@@ -79,54 +83,54 @@ const ACCESS: Record<string, Access> = {
   'GET /api/Participants/me': PARTICIPANT,
   'POST /api/Participants/verifyEmail': PUBLIC,
   'POST /api/Participants/me/verificationEmail': PARTICIPANT,
-  'GET /api/userTeamsData/:userId': staff(ALL_STAFF, { missingRole: true }),
-  'POST /api/selectTeam': staff(ALL_STAFF, { missingRole: true }),
-  'GET /api/userTrials': staff(ALL_STAFF),
-  'POST /api/userTrials': staff(ADMINS),
-  'PUT /api/userTrials': staff(NO_TRIAL_USER),
-  'DELETE /api/userTrials': staff(ADMINS),
-  'GET /api/trialUsers/:trialId': staff(ADMINS),
-  'GET /api/teamUsers/:trialId': staff(ADMINS),
-  'POST /api/trialUsers': staff(ADMINS),
-  'DELETE /api/trialUsers': staff(ADMINS),
-  'GET /api/admin/teams': staff(SYS_ADMIN_ONLY),
-  'GET /api/admin/teams/:teamId': staff(SYS_ADMIN_ONLY),
-  'POST /api/admin/teams': staff(SYS_ADMIN_ONLY),
-  'PUT /api/admin/teams/:teamId': staff(SYS_ADMIN_ONLY),
-  'GET /api/admin/deviceCatalog': staff(SYS_ADMIN_ONLY),
-  'GET /api/trialParticipants/:trialId': staff(ALL_STAFF),
-  'GET /api/trialParticipants/:trialId/trialCode': staff(ALL_STAFF),
-  'POST /api/trialParticipants': staff(ALL_BUT_VIEWER),
-  'PUT /api/participant': staff(ALL_BUT_VIEWER),
-  'PATCH /api/trialParticipants/:trialId/:participantId/code': staff(ALL_BUT_VIEWER),
-  'DELETE /api/participant': staff(ALL_BUT_VIEWER),
-  'GET /api/participant/:id': staff(ALL_STAFF),
-  'GET /api/participant/:id/raw': staff(SYS_ADMIN_ONLY),
-  'GET /api/teamAllowedDevices/:teamId': staff(ALL_STAFF),
-  'GET /api/teamSupportedDevices/:teamId': staff(ALL_STAFF),
+  'GET /api/userTeamsData/:userId': staff(null, { missingRole: true }),
+  'POST /api/selectTeam': staff(null, { missingRole: true }),
+  'GET /api/userTrials': staff('trial.view'),
+  'POST /api/userTrials': staff('trial.create'),
+  'PUT /api/userTrials': staff('trial.update'),
+  'DELETE /api/userTrials': staff('trial.delete'),
+  'GET /api/trialUsers/:trialId': staff('trialUsers.manage'),
+  'GET /api/teamUsers/:trialId': staff('trialUsers.manage'),
+  'POST /api/trialUsers': staff('trialUsers.manage'),
+  'DELETE /api/trialUsers': staff('trialUsers.manage'),
+  'GET /api/admin/teams': staff('team.administer'),
+  'GET /api/admin/teams/:teamId': staff('team.administer'),
+  'POST /api/admin/teams': staff('team.administer'),
+  'PUT /api/admin/teams/:teamId': staff('team.administer'),
+  'GET /api/admin/deviceCatalog': staff('team.administer'),
+  'GET /api/trialParticipants/:trialId': staff('participant.view'),
+  'GET /api/trialParticipants/:trialId/trialCode': staff('participant.view'),
+  'POST /api/trialParticipants': staff('participant.create'),
+  'PUT /api/participant': staff('participant.update'),
+  'PATCH /api/trialParticipants/:trialId/:participantId/code': staff('participant.update'),
+  'DELETE /api/participant': staff('participant.delete'),
+  'GET /api/participant/:id': staff('participant.view'),
+  'GET /api/participant/:id/raw': staff('participant.viewRaw'),
+  'GET /api/teamAllowedDevices/:teamId': staff('participant.view'),
+  'GET /api/teamSupportedDevices/:teamId': staff('participant.view'),
   'GET /api/fitbitClientId': PUBLIC,
   'GET /api/omronClientId': PUBLIC,
   'GET /api/dexcomClientId': PUBLIC,
-  'POST /api/participantConsentEmail': staff(ALL_BUT_VIEWER),
-  'POST /api/deviceAuthorization': staff(ALL_BUT_VIEWER),
+  'POST /api/participantConsentEmail': staff('device.connect'),
+  'POST /api/deviceAuthorization': staff('device.connect'),
   'POST /api/consentLinkAuthorize': PUBLIC,
   'POST /api/fitbit-callback': PUBLIC,
   'POST /api/omron-callback': PUBLIC,
   'POST /api/dexcom-callback': PUBLIC,
-  'POST /api/fitbitRefreshToken': staff(ALL_BUT_VIEWER),
-  'POST /api/omronRefreshToken': staff(ALL_BUT_VIEWER),
-  'POST /api/omronRevokeToken': staff(ALL_BUT_VIEWER),
-  'POST /api/dexcomRefreshToken': staff(ALL_BUT_VIEWER),
-  'POST /api/dexcomRevokeToken': staff(ALL_BUT_VIEWER),
-  'GET /api/revokeAccessToken/:id': staff(ALL_BUT_VIEWER),
-  'GET /api/fitbitIsParticipantAuth/:id': staff(ALL_BUT_VIEWER),
-  'GET /api/omronIsParticipantAuth/:id': staff(ALL_BUT_VIEWER),
-  'GET /api/dexcomIsParticipantAuth/:id': staff(ALL_BUT_VIEWER),
-  'GET /api/fitbitDevices/:id': staff(ALL_BUT_VIEWER),
-  'GET /api/omronDevices/:id': staff(ALL_BUT_VIEWER),
-  'GET /api/dexcomDevices/:id': staff(ALL_BUT_VIEWER),
-  'GET /api/participantConnections/:id': staff(ALL_BUT_VIEWER),
-  'GET /api/deviceConnections/:brand': staff(ADMINS),
+  'POST /api/fitbitRefreshToken': staff('device.connect'),
+  'POST /api/omronRefreshToken': staff('device.connect'),
+  'POST /api/omronRevokeToken': staff('device.connect'),
+  'POST /api/dexcomRefreshToken': staff('device.connect'),
+  'POST /api/dexcomRevokeToken': staff('device.connect'),
+  'GET /api/revokeAccessToken/:id': staff('device.connect'),
+  'GET /api/fitbitIsParticipantAuth/:id': staff('device.connect'),
+  'GET /api/omronIsParticipantAuth/:id': staff('device.connect'),
+  'GET /api/dexcomIsParticipantAuth/:id': staff('device.connect'),
+  'GET /api/fitbitDevices/:id': staff('device.connect'),
+  'GET /api/omronDevices/:id': staff('device.connect'),
+  'GET /api/dexcomDevices/:id': staff('device.connect'),
+  'GET /api/participantConnections/:id': staff('device.connect'),
+  'GET /api/deviceConnections/:brand': staff('deviceToken.manage'),
   'GET /api/Participants/me/enrolments': PARTICIPANT,
   'POST /api/Participants/me/deviceAuthorization': PARTICIPANT,
   'POST /api/Participants/me/deviceRevoke': PARTICIPANT,
@@ -278,17 +282,18 @@ describe('security checklist over every route of the app', () => {
     }
   });
 
-  it("applies the role table: each route's own guard allows exactly the roles of its entry", async () => {
+  it("applies the shared role table: each route's guard names its action and allows exactly that action's roles", async () => {
     for (const route of routes) {
       const access = ACCESS[keyOf(route)]!;
       if (access.kind !== 'staff') continue;
       const declared = staffGuardOf(route)!;
-      expect([keyOf(route), [...(declared.roles ?? ALL_STAFF)].sort(), Boolean(declared.allowPendingSecondFactor), Boolean(declared.allowMissingRole)]).toEqual([
+      expect([keyOf(route), declared.action ?? null, Boolean(declared.allowPendingSecondFactor), Boolean(declared.allowMissingRole)]).toEqual([
         keyOf(route),
-        [...access.roles].sort(),
+        access.action,
         Boolean(access.pendingSecondFactor),
         Boolean(access.missingRole),
       ]);
+      const allowed = rolesOf(access);
       const guard = route.guards.find((hook) => (hook as Record<symbol, unknown>)[STAFF_GUARD]) as (request: FastifyRequest, reply: unknown) => Promise<void>;
       for (const role of ROLES) {
         const auth = { kind: 'staff', userId: 1, sessionId: 's', tokenVersion: 0, authStatus: 'Authorized', teamId: teamA, role, user: {} } as unknown as AuthContext;
@@ -296,11 +301,11 @@ describe('security checklist over every route of the app', () => {
           () => 'allowed',
           (error: { statusCode?: number }) => (error.statusCode === 403 ? 'refused' : `error ${error.statusCode}`),
         );
-        expect([keyOf(route), role, outcome]).toEqual([keyOf(route), role, access.roles.includes(role) || role === 'Sys_Admin' ? 'allowed' : 'refused']);
+        expect([keyOf(route), role, outcome]).toEqual([keyOf(route), role, allowed.includes(role) || role === 'Sys_Admin' ? 'allowed' : 'refused']);
       }
       // And through HTTP for reads (no body to validate first): a refused role gets 403.
       if (route.method === 'GET') {
-        for (const role of ROLES.filter((r) => r !== 'Sys_Admin' && !access.roles.includes(r))) {
+        for (const role of ROLES.filter((r) => r !== 'Sys_Admin' && !allowed.includes(r))) {
           const response = await clients[role].request('GET', fillPath(route.url, idsA), undefined, { csrf: CSRF_GETS.has(keyOf(route)) });
           expect([keyOf(route), role, response.statusCode]).toEqual([keyOf(route), role, 403]);
         }
@@ -312,7 +317,7 @@ describe('security checklist over every route of the app', () => {
     for (const route of routes) {
       const access = ACCESS[keyOf(route)]!;
       if (access.kind !== 'staff' || !route.url.includes(':') || route.method !== 'GET') continue;
-      if (!access.roles.includes('Admin')) continue;
+      if (!rolesOf(access).includes('Admin')) continue;
       const response = await outsider.request('GET', fillPath(route.url, idsA), undefined, { csrf: CSRF_GETS.has(keyOf(route)) });
       expect([keyOf(route), response.statusCode >= 400]).toEqual([keyOf(route), true]);
     }
