@@ -14,6 +14,11 @@ import { createDeviceConnectionsService } from './modules/devices/device-connect
 import { createDeviceLinkingService } from './modules/devices/device-linking.service';
 import { createDevicesRepository } from './modules/devices/devices.repository';
 import { createDevicesService } from './modules/devices/devices.service';
+import { createDeviceDataRepository } from './modules/device-data/device-data.repository';
+import { createDeviceDataService } from './modules/device-data/device-data.service';
+import { createReadingsRepository } from './modules/sync/readings.repository';
+import { createReadingsService } from './modules/sync/readings.service';
+import { createSyncRepository } from './modules/sync/sync.repository';
 import { createHumanCheck } from './modules/human-check/human-check.plugin';
 import { createDatabaseReplayStore } from './modules/human-check/human-check.repository';
 import { createHumanCheckService } from './modules/human-check/human-check.service';
@@ -155,6 +160,22 @@ export function createServices(deps: ServiceDeps) {
     clock,
   });
 
+  // Stored device readings and the data views built on them (stored when the sync covers a
+  // range, else live through the device connection).
+  const readings = createReadingsService({
+    readings: createReadingsRepository(db),
+    sync: createSyncRepository(db),
+    now: () => clock.now(),
+  });
+  const deviceData = createDeviceDataService({
+    access,
+    participants,
+    connections: deviceConnections,
+    readings,
+    repository: createDeviceDataRepository(db),
+    clock,
+  });
+
   return {
     /** The session lookup the auth guard runs on every request. */
     sessions: authRepository as Pick<typeof authRepository, 'loadSessionContext'>,
@@ -177,6 +198,8 @@ export function createServices(deps: ServiceDeps) {
     exports,
     /** Enqueues jobs from requests; app.ts stops it on close. */
     jobQueue,
+    readings,
+    deviceData,
   };
 }
 

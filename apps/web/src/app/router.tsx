@@ -10,6 +10,8 @@ import { RouteErrorPage } from './routes/route-error';
 
 type PageRoute = Pick<RouteObject, 'element' | 'lazy'>;
 
+const deviceDataRoutes = () => import('./routes/device-data-routes');
+
 /** The pages built so far; every other path of the route table renders a placeholder. */
 const PAGES: Partial<Record<RoutePath, PageRoute>> = {
   '/': {
@@ -251,6 +253,32 @@ const PAGES: Partial<Record<RoutePath, PageRoute>> = {
       Component: (await import('@/features/device-consent/pages/participant-consent-page'))
         .DexcomParticipantConsentPage,
     }),
+  },
+  // Device data (issue 18): one lazily loaded module holds every data route, so the main
+  // bundle carries one import for all of them (and never ECharts).
+  '/OmronParticipantDataPage': {
+    lazy: async () => ({ Component: (await deviceDataRoutes()).OmronDataRoute }),
+  },
+  '/OmronParticipantOverview': {
+    lazy: async () => ({ Component: (await deviceDataRoutes()).OmronOverviewRoute }),
+  },
+  '/OmronParticipantsDataPage': {
+    lazy: async () => ({ Component: (await deviceDataRoutes()).OmronParticipantsRoute }),
+  },
+  '/ParticipantsDataPage': {
+    lazy: async () => ({ Component: (await deviceDataRoutes()).ParticipantsDataRoute }),
+  },
+  '/ParticipantDataPage': {
+    lazy: async () => ({ Component: (await deviceDataRoutes()).ParticipantDataRoute }),
+  },
+  '/ParticipantOverview': {
+    lazy: async () => ({ Component: (await deviceDataRoutes()).ParticipantOverviewRoute }),
+  },
+  '/OmronParticipantDataRaw': {
+    lazy: async () => ({ Component: (await deviceDataRoutes()).OmronRawRoute }),
+  },
+  '/DexcomParticipantDataRaw': {
+    lazy: async () => ({ Component: (await deviceDataRoutes()).DexcomRawRoute }),
   },
   '/not-authorized': { element: <NotAuthorizedPage /> },
 };

@@ -212,6 +212,23 @@ export function createDeviceConnectionsService(deps: {
     withAccessToken,
 
     /**
+     * Runs a provider call on the participant's connection of a brand (the data calls);
+     * no connection → the not-authorised error. Callers check access first.
+     */
+    async withConnection<T>(
+      teamId: number,
+      participantId: number,
+      brand: DeviceBrandName,
+      actor: Actor,
+      meta: Meta,
+      call: (client: UpstreamClient, accessToken: string) => Promise<T>,
+    ): Promise<T> {
+      const row = await repository.findConnection(repository.db, teamId, participantId, brand);
+      if (!row) throw notAuthorized();
+      return withAccessToken(row, actor, meta, call);
+    },
+
+    /**
      * Refreshes a connection on request. `requestedAt` is when the caller asked: a refresh
      * that finished after it (by a concurrent caller) answers this request too.
      */

@@ -16,3 +16,4 @@ export {
 } from './use-persisted-table-state';
 export { rememberOpenedRow, useOpenedRow } from './use-opened-row';
 export { fetchListPage, serverTableOptions, useServerList } from './use-server-list';
+export { downloadCsv, toCsv } from './export-csv';

@@ -58,6 +58,34 @@ const egvSchema = z.object({
 
 export type DexcomEgv = z.infer<typeof egvSchema>;
 
+const recordBase = {
+  recordId: z.string(),
+  systemTime: z.string(),
+  displayTime: z.string(),
+  transmitterId: z.string().nullable().optional(),
+  transmitterGeneration: z.string().nullable().optional(),
+  displayDevice: z.string().nullable().optional(),
+};
+
+const eventSchema = z.object({
+  ...recordBase,
+  eventStatus: z.string().nullable().optional(),
+  eventType: z.string(),
+  eventSubType: z.string().nullable().optional(),
+  unit: z.string().nullable().optional(),
+  /** A string in the API (`"12"`, `"light"`), or null. */
+  value: z.string().nullable().optional(),
+});
+
+const calibrationSchema = z.object({
+  ...recordBase,
+  unit: z.string().nullable().optional(),
+  value: z.number().nullable(),
+});
+
+export type DexcomEvent = z.infer<typeof eventSchema>;
+export type DexcomCalibration = z.infer<typeof calibrationSchema>;
+
 /** No revoke: Dexcom has no revoke endpoint; dropping the tokens is all TrialPulse can do. */
 export type DexcomClient = OAuthClient &
   DeviceProviderClient & {
@@ -68,6 +96,10 @@ export type DexcomClient = OAuthClient &
      * @throws RangeError when `end` is not after `start`; provider errors as usual.
      */
     getEgvs(accessToken: string, range: { start: Date; end: Date }): Promise<DexcomEgv[]>;
+    /** User-entered events in [start, end), newest first, in windows as `getEgvs`. */
+    getEvents(accessToken: string, range: { start: Date; end: Date }): Promise<DexcomEvent[]>;
+    /** Fingerstick calibrations in [start, end), newest first, in windows as `getEgvs`. */
+    getCalibrations(accessToken: string, range: { start: Date; end: Date }): Promise<DexcomCalibration[]>;
   };
 
 export function createDexcomClient(
@@ -81,23 +113,33 @@ export function createDexcomClient(
     refreshParams: { redirect_uri: config.redirectUri },
   });
 
+  /** One range resource over [start, end), one call per 30-day window, newest first. */
+  async function rangeRecords<T>(
+    accessToken: string,
+    path: string,
+    schema: z.ZodType<{ records: T[] }>,
+    range: { start: Date; end: Date },
+  ): Promise<T[]> {
+    const records: T[] = [];
+    for (const window of dexcomWindows(range.start, range.end)) {
+      const data = await http.requestJson({
+        method: 'GET',
+        path,
+        accessToken,
+        query: { startDate: dexcomDate(window.start), endDate: dexcomDate(window.end) },
+      });
+      records.push(...parseProviderResponse(http, schema, data).records);
+    }
+    return records;
+  }
+
   return {
     ...oauthClient,
     upstream: 'dexcom',
 
-    async getEgvs(accessToken, range) {
-      const records: DexcomEgv[] = [];
-      for (const window of dexcomWindows(range.start, range.end)) {
-        const data = await http.requestJson({
-          method: 'GET',
-          path: '/egvs',
-          accessToken,
-          query: { startDate: dexcomDate(window.start), endDate: dexcomDate(window.end) },
-        });
-        records.push(...parseProviderResponse(http, egvsSchema, data).records);
-      }
-      return records;
-    },
+    getEgvs: (accessToken, range) => rangeRecords(accessToken, '/egvs', egvsSchema, range),
+    getEvents: (accessToken, range) => rangeRecords(accessToken, '/events', eventsSchema, range),
+    getCalibrations: (accessToken, range) => rangeRecords(accessToken, '/calibrations', calibrationsSchema, range),
 
     /**
      * One entry per display device (phone app or receiver) with its transmitter generation;
@@ -133,6 +175,8 @@ function dexcomDate(date: Date): string {
 }
 
 const egvsSchema = z.object({ records: z.array(egvSchema) });
+const eventsSchema = z.object({ records: z.array(eventSchema) });
+const calibrationsSchema = z.object({ records: z.array(calibrationSchema) });
 
 const deviceSchema = z.object({
   lastUploadDate: z.string().nullable().optional(),

@@ -1,0 +1,217 @@
+import type {
+  DexcomDataResponse,
+  DexcomEgvReading,
+  DexcomEventReading,
+  DexcomQuery,
+  DexcomRecordType,
+} from '@trialpulse/shared/device-data/device-data.schemas';
+import type { ReadingInput, StoredReading } from '../sync/readings.service';
+import type {
+  DexcomCalibration,
+  DexcomClient,
+  DexcomEgv,
+  DexcomEvent,
+} from '../devices/dexcom/dexcom.client';
+import { formatOffset, instantText, parseOffset, utcInstant } from './time-text';
+
+/**
+ * Dexcom readings: provider records → stored readings (metric keys egv, egv_trend_rate,
+ * calibration, events; the sync writes them with the same function) → the Dexcom answer.
+ * The live answer goes through the same steps, so stored and live answers are alike.
+ *
+ * - egv: value mg/dL (null when Dexcom sent none), value_json {trend, status,
+ *   generation, displayDevice}, data_source the transmitter id;
+ * - egv_trend_rate: mg/dL/min, only when Dexcom sent one;
+ * - calibration: mg/dL;
+ * - events: value_json {events: [...]}: every event of one instant (the key holds one row
+ *   per instant, and a meal and its insulin are often logged together).
+ */
+
+type Owner = { participantId: number; teamId: number };
+
+/** The stored metric keys each record type needs (their sync coverage decides stored vs live). */
+export const DEXCOM_METRICS: Record<DexcomRecordType, readonly string[]> = {
+  egvs: ['egv', 'egv_trend_rate'],
+  devices: ['egv'],
+  events: ['events'],
+  calibrations: ['calibration'],
+};
+
+type EgvJson = {
+  trend: string | null;
+  status: string | null;
+  generation: string | null;
+  displayDevice: string | null;
+};
+type EventJson = {
+  events: Array<
+    Pick<DexcomEventReading, 'eventType' | 'eventSubType' | 'value' | 'unit'> & {
+      eventStatus: string | null;
+    }
+  >;
+};
+
+export type DexcomRecords = {
+  egvs: DexcomEgv[];
+  events: DexcomEvent[];
+  calibrations: DexcomCalibration[];
+};
+
+export function dexcomReadingsOf(owner: Owner, records: DexcomRecords): ReadingInput[] {
+  const base = (record: {
+    systemTime: string;
+    displayTime: string;
+    transmitterId?: string | null;
+  }) => ({
+    ...owner,
+    brand: 'Dexcom' as const,
+    upstream: 'dexcom' as const,
+    recordedAt: utcInstant(record.systemTime),
+    // displayTime carries the phone's offset; a receiver's has none (null: unknown).
+    utcOffsetMinutes: /[zZ]|[+-]\d\d:\d\d$/.test(record.displayTime)
+      ? parseOffset(record.displayTime)
+      : null,
+    dataSource: record.transmitterId ?? null,
+  });
+  const rows: ReadingInput[] = [];
+  for (const egv of records.egvs) {
+    const json: EgvJson = {
+      trend: egv.trend ?? null,
+      status: egv.status ?? null,
+      generation: egv.transmitterGeneration ?? null,
+      displayDevice: egv.displayDevice ?? null,
+    };
+    rows.push({ ...base(egv), metricKey: 'egv', value: egv.value, valueJson: json });
+    if (egv.trendRate !== null && egv.trendRate !== undefined) {
+      rows.push({ ...base(egv), metricKey: 'egv_trend_rate', value: egv.trendRate });
+    }
+  }
+  for (const calibration of records.calibrations) {
+    if (calibration.value === null) continue;
+    rows.push({ ...base(calibration), metricKey: 'calibration', value: calibration.value });
+  }
+  const eventsAt = new Map<number, { row: ReadingInput; json: EventJson }>();
+  for (const event of records.events) {
+    const row = base(event);
+    const key = row.recordedAt.getTime();
+    const entry = eventsAt.get(key) ?? {
+      row: { ...row, metricKey: 'events' },
+      json: { events: [] },
+    };
+    entry.json.events.push({
+      eventType: event.eventType,
+      eventSubType: event.eventSubType ?? null,
+      value: event.value ?? null,
+      unit: event.unit ?? null,
+      eventStatus: event.eventStatus ?? null,
+    });
+    eventsAt.set(key, entry);
+  }
+  for (const { row, json } of eventsAt.values()) rows.push({ ...row, valueJson: json });
+  return rows;
+}
+
+type ReadingLike =
+  | Pick<StoredReading, 'metricKey' | 'recordedAt' | 'utcOffsetMinutes' | 'value' | 'valueJson'>
+  | ReadingInput;
+
+const offsetText = (minutes: number | null | undefined) =>
+  minutes === null || minutes === undefined ? null : formatOffset(minutes);
+const newestFirst = <T extends { systemTime: string }>(items: T[]) =>
+  items.sort((a, b) => b.systemTime.localeCompare(a.systemTime));
+
+/** The answer for a query from readings (stored, or converted from a live fetch). */
+export function presentDexcom(
+  readings: readonly ReadingLike[],
+  query: DexcomQuery,
+  source: 'stored' | 'live',
+): DexcomDataResponse {
+  const from = query.start.getTime();
+  const to = query.end.getTime();
+  const inRange = readings.filter(
+    (reading) => reading.recordedAt.getTime() >= from && reading.recordedAt.getTime() < to,
+  );
+  const trendRates = new Map<number, number>();
+  for (const reading of inRange) {
+    if (reading.metricKey === 'egv_trend_rate' && typeof reading.value === 'number') {
+      trendRates.set(reading.recordedAt.getTime(), reading.value);
+    }
+  }
+  const egvs: DexcomEgvReading[] = [];
+  const devices = new Map<
+    string,
+    { transmitterGeneration: string | null; displayDevice: string | null; lastReading: string }
+  >();
+  const events: DexcomEventReading[] = [];
+  const calibrations: Array<{ systemTime: string; utcOffset: string | null; value: number }> = [];
+  for (const reading of inRange) {
+    const systemTime = instantText(reading.recordedAt);
+    const utcOffset = offsetText(reading.utcOffsetMinutes);
+    if (reading.metricKey === 'egv') {
+      const json = (reading.valueJson ?? {}) as Partial<EgvJson>;
+      egvs.push({
+        systemTime,
+        utcOffset,
+        value: reading.value ?? null,
+        status: json.status ?? null,
+        trend: json.trend ?? null,
+        trendRate: trendRates.get(reading.recordedAt.getTime()) ?? null,
+      });
+      const key = `${json.generation ?? ''}|${json.displayDevice ?? ''}`;
+      const known = devices.get(key);
+      if (!known || known.lastReading < systemTime) {
+        devices.set(key, {
+          transmitterGeneration: json.generation ?? null,
+          displayDevice: json.displayDevice ?? null,
+          lastReading: systemTime,
+        });
+      }
+    } else if (reading.metricKey === 'calibration' && typeof reading.value === 'number') {
+      calibrations.push({ systemTime, utcOffset, value: reading.value });
+    } else if (reading.metricKey === 'events') {
+      for (const event of ((reading.valueJson ?? { events: [] }) as EventJson).events) {
+        events.push({
+          systemTime,
+          utcOffset,
+          eventType: event.eventType,
+          eventSubType: event.eventSubType,
+          value: event.value,
+          unit: event.unit,
+        });
+      }
+    }
+  }
+  const wants = (type: DexcomRecordType) => query.records.includes(type);
+  return {
+    source,
+    startDate: instantText(query.start),
+    endDate: instantText(query.end),
+    unit: 'mg/dL',
+    ...(wants('egvs') && { egvs: newestFirst(egvs) }),
+    ...(wants('events') && { events: newestFirst(events) }),
+    ...(wants('calibrations') && { calibrations: newestFirst(calibrations) }),
+    ...(wants('devices') && {
+      devices: [...devices.values()].sort((a, b) => b.lastReading.localeCompare(a.lastReading)),
+    }),
+  };
+}
+
+/** Fetches what a query needs from Dexcom (egvs also for devices). */
+export async function fetchDexcom(
+  client: DexcomClient,
+  accessToken: string,
+  query: DexcomQuery,
+): Promise<DexcomRecords> {
+  const range = { start: query.start, end: query.end };
+  const wants = (type: DexcomRecordType) => query.records.includes(type);
+  return {
+    egvs: wants('egvs') || wants('devices') ? await client.getEgvs(accessToken, range) : [],
+    events: wants('events') ? await client.getEvents(accessToken, range) : [],
+    calibrations: wants('calibrations') ? await client.getCalibrations(accessToken, range) : [],
+  };
+}
+
+/** The stored metric keys a query reads. */
+export function dexcomMetricsOf(query: DexcomQuery): string[] {
+  return [...new Set(query.records.flatMap((type) => DEXCOM_METRICS[type]))];
+}

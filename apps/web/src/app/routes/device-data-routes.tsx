@@ -1,0 +1,40 @@
+import { OmronDataPage } from '@/features/omron-data/pages/omron-data-page';
+import { OmronOverview, OmronOverviewPage } from '@/features/omron-data/pages/omron-overview-page';
+import { OmronParticipantsDataPage } from '@/features/omron-data/pages/omron-participants-data-page';
+import { CgmSummary } from '@/features/dexcom-data/components/cgm-summary';
+import { CgmTile } from '@/features/dexcom-data/components/cgm-tile';
+import { ParticipantDataPage } from '@/features/participant-data/pages/participant-data-page';
+import { ParticipantOverviewPage } from '@/features/participant-data/pages/participant-overview-page';
+import { ParticipantsDataPage } from '@/features/participant-data/pages/participants-data-page';
+import { RawDeviceDataPage } from '@/features/participant-data/pages/raw-device-data-page';
+
+/**
+ * The device data routes (issue 18), loaded together on the first data page. Features never
+ * import each other, so the pages that show parts of several are composed here: the
+ * Dexcom CGM summary on /ParticipantDataPage, the Omron and CGM tiles on /ParticipantOverview.
+ */
+export const OmronDataRoute = OmronDataPage;
+export const OmronOverviewRoute = OmronOverviewPage;
+export const OmronParticipantsRoute = OmronParticipantsDataPage;
+export const ParticipantsDataRoute = ParticipantsDataPage;
+
+export function ParticipantDataRoute() {
+  return <ParticipantDataPage cgmSummary={(id) => <CgmSummary participantId={id} />} />;
+}
+
+export function ParticipantOverviewRoute() {
+  return (
+    <ParticipantOverviewPage
+      omronTile={(id) => <OmronOverview participantId={id} />}
+      cgmTile={(id) => <CgmTile participantId={id} />}
+    />
+  );
+}
+
+export function OmronRawRoute() {
+  return <RawDeviceDataPage brand="Omron" />;
+}
+
+export function DexcomRawRoute() {
+  return <RawDeviceDataPage brand="Dexcom" />;
+}

@@ -1,0 +1,51 @@
+import { useEffect, useRef } from 'react';
+import Box from '@mui/material/Box';
+import type { EChartOption } from './echart-option';
+import { echarts } from './echarts-runtime';
+
+export type EChartCanvasProps = {
+  option: EChartOption;
+  height: number;
+  testId?: string;
+  ariaLabel: string;
+};
+
+/**
+ * One ECharts instance on a div: created on mount, given each new option (not merged, so
+ * removed series disappear), resized with its box, disposed on unmount. `data-chart-ready`
+ * turns true once a frame is drawn (browser tests wait for it).
+ */
+export default function EChartCanvas({ option, height, testId, ariaLabel }: EChartCanvasProps) {
+  const element = useRef<HTMLDivElement>(null);
+  const chart = useRef<echarts.ECharts | null>(null);
+
+  useEffect(() => {
+    const node = element.current;
+    if (!node) return;
+    const instance = echarts.init(node, undefined, { renderer: 'canvas' });
+    chart.current = instance;
+    instance.on('finished', () => node.setAttribute('data-chart-ready', 'true'));
+    const observer = new ResizeObserver(() => instance.resize());
+    observer.observe(node);
+    return () => {
+      observer.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    chart.current?.setOption(option, { notMerge: true });
+  }, [option]);
+
+  return (
+    <Box
+      ref={element}
+      role="img"
+      aria-label={ariaLabel}
+      data-testid={testId}
+      data-chart-ready="false"
+      sx={{ width: '100%', height }}
+    />
+  );
+}

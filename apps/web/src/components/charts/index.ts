@@ -1,0 +1,3 @@
+export { EChart } from './echart';
+export type { EChartOption } from './echart-option';
+export { timeAxisChart, type TimeSeries } from './time-axis-chart';

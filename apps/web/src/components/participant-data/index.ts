@@ -1,0 +1,1 @@
+export { DataPageFrame, DataPageLink, useDataPageParticipant } from './data-page-frame';

@@ -1,0 +1,176 @@
+import { useMemo } from 'react';
+import {
+  glucoseIn,
+  TIME_IN_RANGE_BANDS,
+  type CgmSummary,
+  type GlucoseUnit,
+} from '@trialpulse/shared/device-data/cgm';
+import { EChart, type EChartOption } from '@/components/charts';
+
+/** Band colours as in AGP reports: very low dark red … very high orange. */
+export const RANGE_COLORS: Record<(typeof TIME_IN_RANGE_BANDS)[number]['key'], string> = {
+  veryLow: '#b71c1c',
+  low: '#e53935',
+  inRange: '#43a047',
+  high: '#fbc02d',
+  veryHigh: '#ef6c00',
+};
+
+const hhmm = (minute: number) =>
+  `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+
+/** One stacked bar of the five ranges (percent of readings), very high on top. */
+export function TimeInRangeBars({ summary }: { summary: CgmSummary }) {
+  const option = useMemo<EChartOption>(
+    () => ({
+      animation: false,
+      tooltip: { trigger: 'item', valueFormatter: (value: number) => `${value.toFixed(1)} %` },
+      legend: { right: 0, orient: 'vertical', top: 'middle' },
+      grid: { left: 8, right: 150, top: 8, bottom: 8, containLabel: true },
+      xAxis: { type: 'category', data: ['Time in ranges'], show: false },
+      yAxis: { type: 'value', max: 100, axisLabel: { formatter: '{value} %' } },
+      series: TIME_IN_RANGE_BANDS.map((band) => ({
+        type: 'bar',
+        stack: 'tir',
+        name: band.label,
+        barWidth: 56,
+        itemStyle: { color: RANGE_COLORS[band.key] },
+        label: {
+          show: summary.timeInRange[band.key] >= 0.03,
+          formatter: ({ value }: { value: number }) => `${value.toFixed(0)} %`,
+        },
+        data: [Math.round(summary.timeInRange[band.key] * 1000) / 10],
+      })),
+    }),
+    [summary],
+  );
+  return <EChart option={option} height={280} testId="cgm-tir-chart" ariaLabel="Time in ranges" />;
+}
+
+/** AGP: the 5–95 and 25–75 percentile bands and the median by time of day. */
+export function AgpChart({ summary, unit }: { summary: CgmSummary; unit: GlucoseUnit }) {
+  const option = useMemo<EChartOption>(() => {
+    const bins = summary.agp.map((bin, index) => ({ label: hhmm(index * 15), bin }));
+    const value = (pick: (bin: NonNullable<CgmSummary['agp'][number]>) => number) =>
+      bins.map(({ bin }) => (bin ? glucoseIn(unit, pick(bin)) : null));
+    const diff = (upper: (number | null)[], lower: (number | null)[]) =>
+      upper.map((u, i) =>
+        u === null || lower[i] === null ? null : Math.round((u - lower[i]!) * 10) / 10,
+      );
+    const p5 = value((b) => b.p5);
+    const p25 = value((b) => b.p25);
+    const p75 = value((b) => b.p75);
+    const p95 = value((b) => b.p95);
+    // Stacked areas: an invisible base at p5, then p5→p25, p25→p75, p75→p95.
+    const layer = (name: string, data: (number | null)[], color: string | null) => ({
+      type: 'line',
+      name,
+      stack: 'agp',
+      data,
+      symbol: 'none',
+      lineStyle: { opacity: 0 },
+      areaStyle: color ? { color } : { opacity: 0 },
+      tooltip: { show: false },
+    });
+    return {
+      animation: false,
+      tooltip: { trigger: 'axis' },
+      legend: { top: 0, data: ['Median', '25–75 %', '5–95 %'] },
+      grid: { left: 56, right: 24, top: 36, bottom: 32 },
+      xAxis: {
+        type: 'category',
+        data: bins.map((b) => b.label),
+        boundaryGap: false,
+        axisLabel: { interval: 11 },
+      },
+      yAxis: { type: 'value', name: unit, min: 0, max: glucoseIn(unit, 350) },
+      series: [
+        layer('base', p5, null),
+        layer('5–95 %', diff(p25, p5), 'rgba(21, 101, 192, 0.15)'),
+        layer('25–75 %', diff(p75, p25), 'rgba(21, 101, 192, 0.35)'),
+        layer('75–95 %', diff(p95, p75), 'rgba(21, 101, 192, 0.15)'),
+        {
+          type: 'line',
+          name: 'Median',
+          data: value((b) => b.p50),
+          symbol: 'none',
+          lineStyle: { color: '#0d47a1', width: 2 },
+          itemStyle: { color: '#0d47a1' },
+          markArea: {
+            silent: true,
+            itemStyle: { color: 'rgba(67, 160, 71, 0.08)' },
+            data: [[{ yAxis: glucoseIn(unit, 70) }, { yAxis: glucoseIn(unit, 180) }]],
+          },
+        },
+      ],
+    };
+  }, [summary, unit]);
+  return (
+    <EChart
+      option={option}
+      height={340}
+      testId="cgm-agp-chart"
+      ariaLabel="Ambulatory glucose profile"
+    />
+  );
+}
+
+/** One small chart per day (the latest 14), the target range shaded. */
+export function DailyTraces({ summary, unit }: { summary: CgmSummary; unit: GlucoseUnit }) {
+  const days = summary.daily.slice(-14);
+  return (
+    <div
+      data-testid="cgm-daily-traces"
+      style={{
+        display: 'grid',
+        gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))',
+        gap: 8,
+      }}
+    >
+      {days.map((day) => (
+        <DailyTrace key={day.date} date={day.date} points={day.points} unit={unit} />
+      ))}
+    </div>
+  );
+}
+
+function DailyTrace({
+  date,
+  points,
+  unit,
+}: {
+  date: string;
+  points: Array<[number, number]>;
+  unit: GlucoseUnit;
+}) {
+  const option = useMemo<EChartOption>(
+    () => ({
+      animation: false,
+      title: { text: date, left: 'center', textStyle: { fontSize: 11, fontWeight: 'normal' } },
+      grid: { left: 28, right: 6, top: 22, bottom: 18 },
+      xAxis: {
+        type: 'value',
+        min: 0,
+        max: 1440,
+        interval: 360,
+        axisLabel: { fontSize: 9, formatter: (m: number) => hhmm(m) },
+      },
+      yAxis: { type: 'value', min: 0, max: glucoseIn(unit, 400), axisLabel: { fontSize: 9 } },
+      series: [
+        {
+          type: 'line',
+          data: points.map(([minute, mgdl]) => [minute, glucoseIn(unit, mgdl)]),
+          symbol: 'none',
+          lineStyle: { width: 1, color: '#1565c0' },
+          markArea: {
+            silent: true,
+            itemStyle: { color: 'rgba(67, 160, 71, 0.12)' },
+            data: [[{ yAxis: glucoseIn(unit, 70) }, { yAxis: glucoseIn(unit, 180) }]],
+          },
+        },
+      ],
+    }),
+    [date, points, unit],
+  );
+  return <EChart option={option} height={120} ariaLabel={`Glucose on ${date}`} />;
+}
