@@ -11,7 +11,7 @@ function start(path: string, session: SessionFixture) {
 
 describe('route guard', () => {
   it('shows a loading state until the session is known', async () => {
-    start('/ParticipantOverview', { kind: 'signed-in', user: makeUser() });
+    start('/FitbitParticipant1DayData', { kind: 'signed-in', user: makeUser() });
     expect(screen.getByTestId('session-loading')).toBeTruthy();
     expect(await screen.findByTestId('page-placeholder')).toBeTruthy();
   });
@@ -88,9 +88,9 @@ describe('route guard', () => {
   });
 
   it('renders placeholders inside the staff layout once signed in', async () => {
-    start('/ParticipantOverview', { kind: 'signed-in', user: makeUser() });
+    start('/FitbitParticipant1DayData', { kind: 'signed-in', user: makeUser() });
 
-    expect((await screen.findByTestId('page-title')).textContent).toBe('Participant overview');
+    expect((await screen.findByTestId('page-title')).textContent).toBe('Fitbit one-day data');
     expect(screen.getByTestId('navbar')).toBeTruthy();
     expect(screen.getByTestId('app-footer')).toBeTruthy();
   });

@@ -151,9 +151,28 @@ function ParticipantDetails({
         </Stack>
       </Paper>
       <Stack spacing={2}>
-        <Typography variant="h2" component="h2">
-          Devices
-        </Typography>
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'baseline', flexWrap: 'wrap' }}>
+          <Typography variant="h2" component="h2">
+            Devices
+          </Typography>
+          {/* The device data pages take the participant from the navigation state. */}
+          <Link
+            component={RouterLink}
+            to={PARTICIPANT_PATHS.participantOverview}
+            state={{ participant, trial }}
+            data-testid="participant-overview-link"
+          >
+            Overview
+          </Link>
+          <Link
+            component={RouterLink}
+            to={PARTICIPANT_PATHS.participantData}
+            state={{ participant, trial }}
+            data-testid="participant-data-link"
+          >
+            Device data
+          </Link>
+        </Stack>
         {devices.isPending && devices.fetchStatus !== 'idle' && <CircularProgress size={24} />}
         {devices.isError && (
           <Alert severity="error" data-testid="devices-error">

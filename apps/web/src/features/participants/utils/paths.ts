@@ -10,6 +10,8 @@ export const PARTICIPANT_PATHS = {
   participant: '/Participant',
   participantRaw: '/ParticipantRaw',
   participantsPage: '/ParticipantsPage',
+  participantOverview: '/ParticipantOverview',
+  participantData: '/ParticipantDataPage',
 } as const satisfies Record<string, RoutePath>;
 
 /** Session-storage table ids (`tp.table.<id>`): one saved state per trial and table. */
