@@ -37,7 +37,10 @@ import { participantsRoutes } from './modules/participants/participants.routes';
 import { devicesRoutes } from './modules/devices/devices.routes';
 import { exportRoutes } from './modules/export/export.routes';
 import { deviceDataRoutes } from './modules/device-data/device-data.routes';
-import { providerSettingsFromConfig, type ProviderSettings } from './modules/devices/core/provider-settings';
+import {
+  providerSettingsFromConfig,
+  type ProviderSettings,
+} from './modules/devices/core/provider-settings';
 import { createServices } from './services';
 import { systemClock, type Clock } from './lib/clock';
 import { argon2Hasher, type PasswordHasher } from './lib/passwords';
@@ -72,7 +75,9 @@ export type AppDeps = {
 function rejectNulCharacters(key: string, value: unknown) {
   if (key === '__proto__' || key === 'constructor') return undefined; // no prototype pollution
   if (typeof value === 'string' && value.includes('\u0000')) {
-    throw new AppError(400, 'Text must not contain control characters.', { reason: 'VALIDATION_ERROR' });
+    throw new AppError(400, 'Text must not contain control characters.', {
+      reason: 'VALIDATION_ERROR',
+    });
   }
   return value;
 }
@@ -89,7 +94,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const secureCookies = config.isProduction;
   const recaptcha = Boolean(config.RECAPTCHA_SITE_KEY && config.RECAPTCHA_SECRET_KEY);
   const app = Fastify({
-    logger: loggerOptions({ level: deps.logger?.level ?? config.LOG_LEVEL, stream: deps.logger?.stream }),
+    logger: loggerOptions({
+      level: deps.logger?.level ?? config.LOG_LEVEL,
+      stream: deps.logger?.stream,
+    }),
     bodyLimit: config.BODY_LIMIT_BYTES,
     // Never trust a client-supplied request id; ours goes back in x-request-id.
     genReqId: () => randomUUID(),
@@ -104,7 +112,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     try {
       done(null, body === '' ? undefined : JSON.parse(body as string, rejectNulCharacters));
     } catch (error) {
-      done(error instanceof AppError ? error : new AppError(400, 'The request could not be read.', { cause: error }), undefined);
+      done(
+        error instanceof AppError
+          ? error
+          : new AppError(400, 'The request could not be read.', { cause: error }),
+        undefined,
+      );
     }
   });
   // Every route as registered (method, path, options): the security suite walks this list,
@@ -131,7 +144,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       directives: {
         defaultSrc: ["'self'"],
         // reCAPTCHA v3 (only when configured) loads Google's script and frame.
-        scriptSrc: ["'self'", ...(recaptcha ? ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'] : [])],
+        scriptSrc: [
+          "'self'",
+          ...(recaptcha
+            ? ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/']
+            : []),
+        ],
         frameSrc: recaptcha ? ['https://www.google.com/recaptcha/'] : ["'none'"],
         // MUI (emotion) injects style elements at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
@@ -173,14 +191,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const { humanCheck, mail } = services;
   await app.register(mailPlugin, { mail, db: database.db, isDemo: config.isDemo });
-  await app.register(authGuardPlugin, { repository: services.sessions, appSecret: config.APP_SECRET, clock });
+  await app.register(authGuardPlugin, {
+    repository: services.sessions,
+    appSecret: config.APP_SECRET,
+    clock,
+  });
 
   await app.register(systemRoutes, { db: database.db });
   await app.register(humanCheckRoutes, { service: services.humanCheckService });
   await app.register(contactRoutes, { service: services.contact, humanCheck });
   await app.register(authRoutes, { service: services.auth, humanCheck, secureCookies });
   await app.register(sfaRoutes, { service: services.sfa, secureCookies });
-  await app.register(passwordRoutes, { service: services.passwords, mail, humanCheck, secureCookies });
+  await app.register(passwordRoutes, {
+    service: services.passwords,
+    mail,
+    humanCheck,
+    secureCookies,
+  });
   await app.register(signupRoutes, { service: services.signup, mail, humanCheck });
   await app.register(participantAccountRoutes, {
     service: services.participantAccounts,

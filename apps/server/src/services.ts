@@ -94,7 +94,13 @@ export function createServices(deps: ServiceDeps) {
     encryptionKey,
     initialAuthStatus: initialAuthStatusFrom(sfaRepository, clock),
   });
-  const sfa = createSfaService({ repository: sfaRepository, authService: auth, mail: () => mail, clock, encryptionKey });
+  const sfa = createSfaService({
+    repository: sfaRepository,
+    authService: auth,
+    mail: () => mail,
+    clock,
+    encryptionKey,
+  });
   const passwords = createPasswordsService({
     repository: createPasswordsRepository(db),
     hasher,
@@ -102,7 +108,13 @@ export function createServices(deps: ServiceDeps) {
     mail,
     publicUrl,
   });
-  const signup = createSignupService({ repository: createSignupRepository(db), hasher, clock, mail, publicUrl });
+  const signup = createSignupService({
+    repository: createSignupRepository(db),
+    hasher,
+    clock,
+    mail,
+    publicUrl,
+  });
   const participantAccounts = createParticipantAccountsService({
     repository: createParticipantAccountsRepository(db),
     hasher,
@@ -133,7 +145,8 @@ export function createServices(deps: ServiceDeps) {
   const participants = createParticipantsService({
     repository: createParticipantsRepository(db),
     access,
-    beforeDelete: (teamId, participantId, meta) => devices.revokeBeforeDelete(teamId, participantId, meta),
+    beforeDelete: (teamId, participantId, meta) =>
+      devices.revokeBeforeDelete(teamId, participantId, meta),
   });
   const devices = createDevicesService({
     repository: devicesRepository,

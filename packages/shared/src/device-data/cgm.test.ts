@@ -23,11 +23,18 @@ const DAY_VALUES = [
 
 function days(dayIndexes: readonly number[], offset: number | null = null): CgmPoint[] {
   return dayIndexes.flatMap((day) =>
-    DAY_VALUES.map((value, slot) => ({ at: START + day * DAY + slot * 300_000, utcOffsetMinutes: offset, value })),
+    DAY_VALUES.map((value, slot) => ({
+      at: START + day * DAY + slot * 300_000,
+      utcOffsetMinutes: offset,
+      value,
+    })),
   );
 }
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
-const period = (dayCount: number) => ({ start: new Date(START), end: new Date(START + dayCount * DAY) });
+const period = (dayCount: number) => ({
+  start: new Date(START),
+  end: new Date(START + dayCount * DAY),
+});
 
 describe('computeCgmSummary on the hand-computed fortnight', () => {
   const summary = computeCgmSummary(days(range(14)), period(14));
@@ -60,9 +67,18 @@ describe('computeCgmSummary on the hand-computed fortnight', () => {
     // 00:00–00:15: 50, 50, 60 on each of 14 days → 28 × 50 then 14 × 60.
     expect(summary.agp[0]).toEqual({ minute: 0, p5: 50, p25: 50, p50: 50, p75: 60, p95: 60 });
     // 12:00–12:15 is slots 144–146: all 120.
-    expect(summary.agp[48]).toEqual({ minute: 720, p5: 120, p25: 120, p50: 120, p75: 120, p95: 120 });
+    expect(summary.agp[48]).toEqual({
+      minute: 720,
+      p5: 120,
+      p25: 120,
+      p50: 120,
+      p75: 120,
+      p95: 120,
+    });
     expect(summary.agp.every((bin) => bin !== null)).toBe(true);
-    expect(summary.daily.map((day) => day.date)).toEqual(range(14).map((d) => new Date(START + d * DAY).toISOString().slice(0, 10)));
+    expect(summary.daily.map((day) => day.date)).toEqual(
+      range(14).map((d) => new Date(START + d * DAY).toISOString().slice(0, 10)),
+    );
     expect(summary.daily[0]!.points).toHaveLength(288);
     expect(summary.daily[0]!.points[0]).toEqual([0, 50]);
   });
@@ -90,7 +106,13 @@ describe('GMI needs 14 days and 70 % wear', () => {
 
   it('has no statistics without readings', () => {
     const summary = computeCgmSummary([], period(14));
-    expect(summary).toMatchObject({ readings: 0, sensorUsage: 0, meanMgdl: null, cv: null, gmi: null });
+    expect(summary).toMatchObject({
+      readings: 0,
+      sensorUsage: 0,
+      meanMgdl: null,
+      cv: null,
+      gmi: null,
+    });
     expect(summary.agp.every((bin) => bin === null)).toBe(true);
   });
 });
@@ -107,7 +129,14 @@ describe('local time and units', () => {
     const points = [...days([0]), { at: START - 1, utcOffsetMinutes: null, value: 400 }];
     expect(computeCgmSummary(points, period(1)).readings).toBe(288);
     expect([53, 54, 69, 70, 180, 181, 250, 251].map(rangeBandOf)).toEqual([
-      'veryLow', 'low', 'low', 'inRange', 'inRange', 'high', 'high', 'veryHigh',
+      'veryLow',
+      'low',
+      'low',
+      'inRange',
+      'inRange',
+      'high',
+      'high',
+      'veryHigh',
     ]);
   });
 

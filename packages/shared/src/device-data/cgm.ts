@@ -23,11 +23,26 @@ export const GMI_MIN_WEAR = 0.7;
 export const CGM_NOT_ENOUGH_DATA = 'not enough data';
 
 export const TIME_IN_RANGE_BANDS = [
-  { key: 'veryLow', label: '< 54 mg/dL', target: '< 1 %', targetOk: (share: number) => share < 0.01 },
+  {
+    key: 'veryLow',
+    label: '< 54 mg/dL',
+    target: '< 1 %',
+    targetOk: (share: number) => share < 0.01,
+  },
   { key: 'low', label: '54–69 mg/dL', target: '< 4 % below 70', targetOk: null },
-  { key: 'inRange', label: '70–180 mg/dL', target: '> 70 %', targetOk: (share: number) => share > 0.7 },
+  {
+    key: 'inRange',
+    label: '70–180 mg/dL',
+    target: '> 70 %',
+    targetOk: (share: number) => share > 0.7,
+  },
   { key: 'high', label: '181–250 mg/dL', target: '< 25 % above 180', targetOk: null },
-  { key: 'veryHigh', label: '> 250 mg/dL', target: '< 5 %', targetOk: (share: number) => share < 0.05 },
+  {
+    key: 'veryHigh',
+    label: '> 250 mg/dL',
+    target: '< 5 %',
+    targetOk: (share: number) => share < 0.05,
+  },
 ] as const;
 export type TimeInRangeKey = (typeof TIME_IN_RANGE_BANDS)[number]['key'];
 
@@ -65,7 +80,14 @@ export type CgmSummary = {
   /** Glucose management indicator, percent; null = not enough data. */
   gmi: number | null;
   /** AGP: per time-of-day bin (local time), percentiles 5/25/50/75/95 in mg/dL, or null when empty. */
-  agp: Array<{ minute: number; p5: number; p25: number; p50: number; p75: number; p95: number } | null>;
+  agp: Array<{
+    minute: number;
+    p5: number;
+    p25: number;
+    p50: number;
+    p75: number;
+    p95: number;
+  } | null>;
   /** Readings per local day: minute of the day and mg/dL. */
   daily: Array<{ date: string; points: Array<[minute: number, mgdl: number]> }>;
 };
@@ -83,16 +105,27 @@ export function percentile(sorted: readonly number[], p: number): number {
  * The summary of the readings in [start, end). Readings outside the period are ignored.
  * The local time of a reading is its instant plus its offset (UTC when unknown).
  */
-export function computeCgmSummary(points: readonly CgmPoint[], period: { start: Date; end: Date }): CgmSummary {
+export function computeCgmSummary(
+  points: readonly CgmPoint[],
+  period: { start: Date; end: Date },
+): CgmSummary {
   const from = period.start.getTime();
   const to = period.end.getTime();
-  const inPeriod = points.filter((point) => point.at >= from && point.at < to && Number.isFinite(point.value));
+  const inPeriod = points.filter(
+    (point) => point.at >= from && point.at < to && Number.isFinite(point.value),
+  );
   const days = (to - from) / 86_400_000;
   const expectedReadings = Math.round(days * CGM_READINGS_PER_DAY);
   const readings = inPeriod.length;
   const sensorUsage = expectedReadings > 0 ? Math.min(1, readings / expectedReadings) : 0;
 
-  const counts: Record<TimeInRangeKey, number> = { veryLow: 0, low: 0, inRange: 0, high: 0, veryHigh: 0 };
+  const counts: Record<TimeInRangeKey, number> = {
+    veryLow: 0,
+    low: 0,
+    inRange: 0,
+    high: 0,
+    veryHigh: 0,
+  };
   let sum = 0;
   for (const point of inPeriod) {
     counts[rangeBandOf(point.value)] += 1;
@@ -109,12 +142,15 @@ export function computeCgmSummary(points: readonly CgmPoint[], period: { start: 
   if (readings > 0) {
     meanMgdl = sum / readings;
     const mean = meanMgdl;
-    const variance = inPeriod.reduce((total, point) => total + (point.value - mean) ** 2, 0) / readings;
+    const variance =
+      inPeriod.reduce((total, point) => total + (point.value - mean) ** 2, 0) / readings;
     sdMgdl = Math.sqrt(variance);
     cv = (sdMgdl / meanMgdl) * 100;
   }
   const gmi =
-    meanMgdl !== null && days >= GMI_MIN_DAYS && sensorUsage >= GMI_MIN_WEAR ? 3.31 + 0.02392 * meanMgdl : null;
+    meanMgdl !== null && days >= GMI_MIN_DAYS && sensorUsage >= GMI_MIN_WEAR
+      ? 3.31 + 0.02392 * meanMgdl
+      : null;
 
   const bins: number[][] = Array.from({ length: (24 * 60) / AGP_BIN_MINUTES }, () => []);
   const byDay = new Map<string, Array<[number, number]>>();

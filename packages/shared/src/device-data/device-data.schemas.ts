@@ -62,12 +62,17 @@ export const omronQuerySchema = z.strictObject({
   queryStr: z.enum(OMRON_CATEGORIES, { error: OMRON_MESSAGES.category }),
   since: z
     .string({ error: OMRON_MESSAGES.since })
-    .regex(isoDay, OMRON_MESSAGES.since)
-    .refine((day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)), OMRON_MESSAGES.since),
+    .refine(
+      (day) => isoDay.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`)),
+      OMRON_MESSAGES.since,
+    ),
   sortOrder: z.enum(OMRON_SORT_ORDERS).default('desc'),
   limit: z.coerce
     .number({ error: OMRON_MESSAGES.limit })
-    .refine((value) => (OMRON_RESULT_LIMITS as readonly number[]).includes(value), OMRON_MESSAGES.limit),
+    .refine(
+      (value) => (OMRON_RESULT_LIMITS as readonly number[]).includes(value),
+      OMRON_MESSAGES.limit,
+    ),
 });
 export type OmronQuery = z.input<typeof omronQuerySchema>;
 
@@ -116,7 +121,8 @@ export const CGM_DEFAULT_PERIOD_DAYS = 14;
 export const CGM_PERIODS = [7, 14, 30, 90] as const;
 
 export const DEXCOM_MESSAGES = {
-  query: 'The Dexcom query must be startDate=…&endDate=… (and optionally records=egvs,events,calibrations,devices).',
+  query:
+    'The Dexcom query must be startDate=…&endDate=… (and optionally records=egvs,events,calibrations,devices).',
   startDate: 'startDate must be a date (YYYY-MM-DD) or a UTC time (YYYY-MM-DDThh:mm:ss).',
   endDate: 'endDate must be a date (YYYY-MM-DD) or a UTC time (YYYY-MM-DDThh:mm:ss).',
   order: 'endDate must be after startDate.',
@@ -130,7 +136,8 @@ const dexcomTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?)?$/;
 
 function parseDexcomTime(text: string, endOfDay: boolean): Date | null {
   if (!dexcomTime.test(text)) return null;
-  const withTime = text.length === 10 ? `${text}T00:00:00` : text.length === 16 ? `${text}:00` : text;
+  const withTime =
+    text.length === 10 ? `${text}T00:00:00` : text.length === 16 ? `${text}:00` : text;
   const at = Date.parse(`${withTime}Z`);
   if (Number.isNaN(at)) return null;
   // A bare end date includes that whole day.
@@ -145,12 +152,15 @@ function parseDexcomTime(text: string, endOfDay: boolean): Date | null {
  * exclusive, and a bare end date includes that day. At most 90 days. Without `records`
  * every kind is answered.
  */
-export function parseDexcomQuery(text: string): { ok: true; query: DexcomQuery } | { ok: false; message: string } {
+export function parseDexcomQuery(
+  text: string,
+): { ok: true; query: DexcomQuery } | { ok: false; message: string } {
   const params = new URLSearchParams(text.replace(/^\?/, ''));
   const startText = params.get('startDate');
   const endText = params.get('endDate');
   for (const key of params.keys()) {
-    if (!['startDate', 'endDate', 'records'].includes(key)) return { ok: false, message: DEXCOM_MESSAGES.query };
+    if (!['startDate', 'endDate', 'records'].includes(key))
+      return { ok: false, message: DEXCOM_MESSAGES.query };
   }
   if (startText === null || endText === null) return { ok: false, message: DEXCOM_MESSAGES.query };
   const start = parseDexcomTime(startText, false);
@@ -158,12 +168,16 @@ export function parseDexcomQuery(text: string): { ok: true; query: DexcomQuery }
   const end = parseDexcomTime(endText, true);
   if (!end) return { ok: false, message: DEXCOM_MESSAGES.endDate };
   if (end <= start) return { ok: false, message: DEXCOM_MESSAGES.order };
-  if (end.getTime() - start.getTime() > DEXCOM_QUERY_MAX_DAYS * 86_400_000) return { ok: false, message: DEXCOM_MESSAGES.tooLong };
+  if (end.getTime() - start.getTime() > DEXCOM_QUERY_MAX_DAYS * 86_400_000)
+    return { ok: false, message: DEXCOM_MESSAGES.tooLong };
   const recordsText = params.get('records');
   let records: DexcomRecordType[] = [...DEXCOM_RECORD_TYPES];
   if (recordsText !== null) {
     const names = recordsText.split(',').map((name) => name.trim());
-    if (names.length === 0 || names.some((name) => !(DEXCOM_RECORD_TYPES as readonly string[]).includes(name))) {
+    if (
+      names.length === 0 ||
+      names.some((name) => !(DEXCOM_RECORD_TYPES as readonly string[]).includes(name))
+    ) {
       return { ok: false, message: DEXCOM_MESSAGES.records };
     }
     records = DEXCOM_RECORD_TYPES.filter((type) => names.includes(type));
@@ -172,7 +186,11 @@ export function parseDexcomQuery(text: string): { ok: true; query: DexcomQuery }
 }
 
 /** The `{query}` segment for a range (what the web sends). */
-export function dexcomQueryString(range: { start: Date; end: Date; records?: readonly DexcomRecordType[] }): string {
+export function dexcomQueryString(range: {
+  start: Date;
+  end: Date;
+  records?: readonly DexcomRecordType[];
+}): string {
   const utc = (at: Date) => at.toISOString().slice(0, 19);
   const params = new URLSearchParams({ startDate: utc(range.start), endDate: utc(range.end) });
   if (range.records) params.set('records', range.records.join(','));
@@ -248,7 +266,14 @@ export const STORED_READING_SORT_COLUMNS = ['recordedAt', 'metricKey', 'value'] 
 /** Brand path segment of the stored-readings list: `/participantReadings/{id}/{brand}`. */
 export const readingsBrandPathSchema = z
   .enum(['fitbit', 'omron', 'dexcom'])
-  .transform((brand) => (brand === 'fitbit' ? 'Fitbit' : brand === 'omron' ? 'Omron' : 'Dexcom') as (typeof DEVICE_BRANDS)[number]);
+  .transform(
+    (brand) =>
+      (brand === 'fitbit'
+        ? 'Fitbit'
+        : brand === 'omron'
+          ? 'Omron'
+          : 'Dexcom') as (typeof DEVICE_BRANDS)[number],
+  );
 
 export const participantOverviewSchema = z.object({
   participantId: z.number(),

@@ -323,15 +323,13 @@ describe('stored readings answer a covered range the same as the provider', () =
       );
       for (const metricKey of metrics) {
         // As the sync records what it fetched (its repository belongs to the sync module).
-        await db()
-          .insert(syncCursors)
-          .values({
-            participantDeviceId: connection.id,
-            metricKey,
-            teamId: teamA,
-            backfillFrom,
-            syncedUntil: now,
-          });
+        await db().insert(syncCursors).values({
+          participantDeviceId: connection.id,
+          metricKey,
+          teamId: teamA,
+          backfillFrom,
+          syncedUntil: now,
+        });
       }
     }
 

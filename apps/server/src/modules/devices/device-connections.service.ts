@@ -29,13 +29,27 @@ type Actor = { userId: number | null };
 const EXPIRY_MARGIN_MS = 60_000;
 
 const notAuthorized = () =>
-  new AppError(409, DEVICE_MESSAGES.notAuthorized, { displayToUser: true, reason: DEVICE_ERROR_REASONS.notAuthorized });
+  new AppError(409, DEVICE_MESSAGES.notAuthorized, {
+    displayToUser: true,
+    reason: DEVICE_ERROR_REASONS.notAuthorized,
+  });
 const refreshFailed = (cause?: unknown) =>
-  new AppError(502, DEVICE_MESSAGES.refreshFailed, { displayToUser: true, reason: DEVICE_ERROR_REASONS.refreshFailed, cause });
+  new AppError(502, DEVICE_MESSAGES.refreshFailed, {
+    displayToUser: true,
+    reason: DEVICE_ERROR_REASONS.refreshFailed,
+    cause,
+  });
 const revokeFailed = (cause?: unknown) =>
-  new AppError(502, DEVICE_MESSAGES.revokeFailed, { displayToUser: true, reason: DEVICE_ERROR_REASONS.revokeFailed, cause });
+  new AppError(502, DEVICE_MESSAGES.revokeFailed, {
+    displayToUser: true,
+    reason: DEVICE_ERROR_REASONS.revokeFailed,
+    cause,
+  });
 export const providerNotConfigured = () =>
-  new AppError(503, DEVICE_MESSAGES.providerNotConfigured, { displayToUser: true, reason: DEVICE_ERROR_REASONS.providerNotConfigured });
+  new AppError(503, DEVICE_MESSAGES.providerNotConfigured, {
+    displayToUser: true,
+    reason: DEVICE_ERROR_REASONS.providerNotConfigured,
+  });
 
 /** What staff see of a connection: never a token. */
 export function connectionStatusOf(row: ConnectionRow | undefined): ConnectionStatus {
@@ -48,7 +62,13 @@ export function connectionStatusOf(row: ConnectionRow | undefined): ConnectionSt
 
 export function presentConnection(
   row: ConnectionRow | undefined,
-  context: { participantId: number; participantCode: string; trialId: number; trialNumber: string; brand: DeviceBrandName },
+  context: {
+    participantId: number;
+    participantCode: string;
+    trialId: number;
+    trialNumber: string;
+    brand: DeviceBrandName;
+  },
 ): DeviceConnection {
   return {
     participantId: context.participantId,
@@ -97,17 +117,25 @@ export function createDeviceConnectionsService(deps: {
   ): Promise<ConnectionRow> {
     const running = inFlight.get(connectionId);
     if (running) return running;
-    const refresh = runRefresh(connectionId, startedAt, actor, meta).finally(() => inFlight.delete(connectionId));
+    const refresh = runRefresh(connectionId, startedAt, actor, meta).finally(() =>
+      inFlight.delete(connectionId),
+    );
     inFlight.set(connectionId, refresh);
     return refresh;
   }
 
-  async function runRefresh(connectionId: number, startedAt: Date, actor: Actor, meta: Meta): Promise<ConnectionRow> {
+  async function runRefresh(
+    connectionId: number,
+    startedAt: Date,
+    actor: Actor,
+    meta: Meta,
+  ): Promise<ConnectionRow> {
     // The provider call runs under the row lock, so a second process waits for it and then
     // sees the refresh done instead of spending the (single-use) refresh token again.
     const outcome = await repository.transaction(async (tx) => {
       const row = await repository.lockConnection(tx, connectionId);
-      if (!row || !row.refreshTokenEncrypted || row.needsReconsent) return { error: notAuthorized() };
+      if (!row || !row.refreshTokenEncrypted || row.needsReconsent)
+        return { error: notAuthorized() };
       if (row.lastRefreshedAt && row.lastRefreshedAt >= startedAt) return { row };
       const client = providers.client(row.upstream);
       if (!client) return { error: providerNotConfigured() };
@@ -126,7 +154,11 @@ export function createDeviceConnectionsService(deps: {
           actorUserId: actor.userId,
           teamId: row.teamId,
           requestId: meta.requestId,
-          after: { participantId: row.participantId, upstream: row.upstream, errorType: errorTypeOf(error) },
+          after: {
+            participantId: row.participantId,
+            upstream: row.upstream,
+            errorType: errorTypeOf(error),
+          },
         });
         return { error: refreshFailed(error) };
       }
@@ -148,7 +180,11 @@ export function createDeviceConnectionsService(deps: {
         actorUserId: actor.userId,
         teamId: row.teamId,
         requestId: meta.requestId,
-        after: { participantId: row.participantId, upstream: row.upstream, expiresAt: tokens.expiresAt.toISOString() },
+        after: {
+          participantId: row.participantId,
+          upstream: row.upstream,
+          expiresAt: tokens.expiresAt.toISOString(),
+        },
       });
       return { row: { ...row, ...values } };
     });
@@ -193,10 +229,14 @@ export function createDeviceConnectionsService(deps: {
     meta: Meta,
     call: (client: UpstreamClient, accessToken: string) => Promise<T>,
   ): Promise<T> {
-    if (connectionStatusOf(row) !== 'authorized' || !row.accessTokenEncrypted) throw notAuthorized();
+    if (connectionStatusOf(row) !== 'authorized' || !row.accessTokenEncrypted)
+      throw notAuthorized();
     const client = clientOf(row);
     let current = row;
-    if (!current.tokenExpiresAt || current.tokenExpiresAt.getTime() - clock.now().getTime() < EXPIRY_MARGIN_MS) {
+    if (
+      !current.tokenExpiresAt ||
+      current.tokenExpiresAt.getTime() - clock.now().getTime() < EXPIRY_MARGIN_MS
+    ) {
       current = await refreshConnection(row.id, actor, meta);
     }
     try {
@@ -251,7 +291,13 @@ export function createDeviceConnectionsService(deps: {
      * tokens. A provider that no longer knows the grant, or an API that is gone, counts as
      * revoked; any other failure keeps the tokens so the revoke can be tried again.
      */
-    async revoke(teamId: number, participantId: number, brand: DeviceBrandName, actor: Actor, meta: Meta) {
+    async revoke(
+      teamId: number,
+      participantId: number,
+      brand: DeviceBrandName,
+      actor: Actor,
+      meta: Meta,
+    ) {
       const row = await repository.findConnection(repository.db, teamId, participantId, brand);
       if (!row || (!row.refreshTokenEncrypted && !row.accessTokenEncrypted)) {
         if (row && row.authorizationStatus !== 'revoked') {
@@ -288,7 +334,11 @@ export function createDeviceConnectionsService(deps: {
                 actorUserId: actor.userId,
                 teamId: locked.teamId,
                 requestId: meta.requestId,
-                after: { participantId: locked.participantId, upstream: locked.upstream, errorType: errorTypeOf(error) },
+                after: {
+                  participantId: locked.participantId,
+                  upstream: locked.upstream,
+                  errorType: errorTypeOf(error),
+                },
               });
               return { error: revokeFailed(error) };
             }
@@ -325,10 +375,18 @@ export function createDeviceConnectionsService(deps: {
       return { failures };
     },
 
-    async isAuth(teamId: number, participantId: number, brand: DeviceBrandName): Promise<IsAuthResponse> {
+    async isAuth(
+      teamId: number,
+      participantId: number,
+      brand: DeviceBrandName,
+    ): Promise<IsAuthResponse> {
       const row = await repository.findConnection(repository.db, teamId, participantId, brand);
       const status = connectionStatusOf(row);
-      return { message: status === 'authorized' ? 'found' : 'not found', status, upstream: row?.upstream ?? null };
+      return {
+        message: status === 'authorized' ? 'found' : 'not found',
+        status,
+        upstream: row?.upstream ?? null,
+      };
     },
 
     /**
@@ -345,15 +403,22 @@ export function createDeviceConnectionsService(deps: {
       const row = await repository.findConnection(repository.db, teamId, participantId, brand);
       if (connectionStatusOf(row) !== 'authorized') return [];
       try {
-        const devices = await withAccessToken(row!, actor, meta, (client, token) => client.listDevices(token));
+        const devices = await withAccessToken(row!, actor, meta, (client, token) =>
+          client.listDevices(token),
+        );
         return devices.map((device) => presentDevice(brand, device));
       } catch (error) {
         const cause = error instanceof AppError ? (error.cause ?? error) : error;
         // An API that is gone for good (the retired legacy Fitbit Web API) needs re-consent.
         if (cause instanceof ProviderGoneError && !(error instanceof AppError)) {
-          await repository.transaction((tx) => markNeedsReconsent(tx, row!, actor, meta, 'auth_error'));
+          await repository.transaction((tx) =>
+            markNeedsReconsent(tx, row!, actor, meta, 'auth_error'),
+          );
         }
-        const errorType = error instanceof AppError && error.reason === DEVICE_ERROR_REASONS.notAuthorized ? 'auth_error' : errorTypeOf(cause);
+        const errorType =
+          error instanceof AppError && error.reason === DEVICE_ERROR_REASONS.notAuthorized
+            ? 'auth_error'
+            : errorTypeOf(cause);
         return [errorEntry(brand, errorType)];
       }
     },
@@ -406,7 +471,10 @@ function presentDevice(brand: DeviceBrandName, device: ProviderDevice): Authoris
   };
 }
 
-function errorEntry(brand: DeviceBrandName, errorType: AuthorisedDeviceEntry['errorType']): AuthorisedDeviceEntry {
+function errorEntry(
+  brand: DeviceBrandName,
+  errorType: AuthorisedDeviceEntry['errorType'],
+): AuthorisedDeviceEntry {
   return {
     device: brand,
     deviceVersion: null,

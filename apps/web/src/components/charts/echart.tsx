@@ -11,7 +11,15 @@ const EChartCanvas = lazy(() => import('./echart-canvas'));
  */
 export function EChart(props: EChartCanvasProps) {
   return (
-    <Suspense fallback={<Skeleton variant="rectangular" height={props.height} data-testid={props.testId && `${props.testId}-loading`} />}>
+    <Suspense
+      fallback={
+        <Skeleton
+          variant="rectangular"
+          height={props.height}
+          data-testid={props.testId && `${props.testId}-loading`}
+        />
+      }
+    >
       <EChartCanvas {...props} />
     </Suspense>
   );

@@ -30,7 +30,12 @@ export function timeAxisChart(options: {
     ? {
         silent: true,
         data: options.bands.map((band) => [
-          { yAxis: band.from, itemStyle: { color: band.color }, name: band.label, label: { position: 'insideLeft', color: '#555', fontSize: 10 } },
+          {
+            yAxis: band.from,
+            itemStyle: { color: band.color },
+            name: band.label,
+            label: { position: 'insideLeft', color: '#555', fontSize: 10 },
+          },
           { yAxis: band.to },
         ]),
       }
@@ -50,7 +55,13 @@ export function timeAxisChart(options: {
     legend: { top: 0 },
     grid: { left: 56, right: 24, top: 36, bottom: 64 },
     xAxis: { type: 'time' },
-    yAxis: { type: 'value', name: options.unit, min: options.min, max: options.max, scale: options.min === undefined },
+    yAxis: {
+      type: 'value',
+      name: options.unit,
+      min: options.min,
+      max: options.max,
+      scale: options.min === undefined,
+    },
     dataZoom: [{ type: 'inside' }, { type: 'slider', height: 20, bottom: 12 }],
     series: options.series.map((series, index) => ({
       type: 'line',
@@ -58,7 +69,10 @@ export function timeAxisChart(options: {
       data: series.points.map(([at, value]) => [at, value]),
       showSymbol: series.symbolOnly ?? false,
       symbolSize: 6,
-      lineStyle: { ...(series.symbolOnly ? { width: 1, opacity: 0.5 } : { width: 1.5 }), ...(series.color && { color: series.color }) },
+      lineStyle: {
+        ...(series.symbolOnly ? { width: 1, opacity: 0.5 } : { width: 1.5 }),
+        ...(series.color && { color: series.color }),
+      },
       ...(series.color && { itemStyle: { color: series.color } }),
       connectNulls: false,
       sampling: 'lttb',

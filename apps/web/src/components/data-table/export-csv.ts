@@ -15,7 +15,11 @@ export function toCsv(headers: readonly string[], rows: ReadonlyArray<readonly u
  * Downloads what a table shows as CSV; the file name follows the spec's pattern (product
  * name prefix, ends in -Data.csv).
  */
-export function downloadCsv(name: string, headers: readonly string[], rows: ReadonlyArray<readonly unknown[]>): void {
+export function downloadCsv(
+  name: string,
+  headers: readonly string[],
+  rows: ReadonlyArray<readonly unknown[]>,
+): void {
   const blob = new Blob([toCsv(headers, rows)], { type: 'text/csv;charset=utf-8' });
   const url = URL.createObjectURL(blob);
   const anchor = document.createElement('a');

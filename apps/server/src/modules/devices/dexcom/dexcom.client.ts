@@ -99,7 +99,10 @@ export type DexcomClient = OAuthClient &
     /** User-entered events in [start, end), newest first, in windows as `getEgvs`. */
     getEvents(accessToken: string, range: { start: Date; end: Date }): Promise<DexcomEvent[]>;
     /** Fingerstick calibrations in [start, end), newest first, in windows as `getEgvs`. */
-    getCalibrations(accessToken: string, range: { start: Date; end: Date }): Promise<DexcomCalibration[]>;
+    getCalibrations(
+      accessToken: string,
+      range: { start: Date; end: Date },
+    ): Promise<DexcomCalibration[]>;
   };
 
 export function createDexcomClient(
@@ -139,7 +142,8 @@ export function createDexcomClient(
 
     getEgvs: (accessToken, range) => rangeRecords(accessToken, '/egvs', egvsSchema, range),
     getEvents: (accessToken, range) => rangeRecords(accessToken, '/events', eventsSchema, range),
-    getCalibrations: (accessToken, range) => rangeRecords(accessToken, '/calibrations', calibrationsSchema, range),
+    getCalibrations: (accessToken, range) =>
+      rangeRecords(accessToken, '/calibrations', calibrationsSchema, range),
 
     /**
      * One entry per display device (phone app or receiver) with its transmitter generation;

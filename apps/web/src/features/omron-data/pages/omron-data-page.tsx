@@ -19,7 +19,11 @@ export function OmronDataPage() {
       sidebar={() => <OmronQueryForm initial={initial} onSubmit={setSubmitted} busy={false} />}
     >
       {(participant) => (
-        <OmronResults participantId={participant.id} participantCode={participant.participant_code} query={toOmronQuery(submitted)} />
+        <OmronResults
+          participantId={participant.id}
+          participantCode={participant.participant_code}
+          query={toOmronQuery(submitted)}
+        />
       )}
     </DataPageFrame>
   );

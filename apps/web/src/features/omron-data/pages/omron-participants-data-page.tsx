@@ -20,7 +20,9 @@ const participantsSchema = z.array(participantSchema).min(1).max(LIMITS.multiRow
 export function OmronParticipantsDataPage() {
   const { state } = useLocation() as { state: unknown };
   const participants = useMemo(() => {
-    const parsed = participantsSchema.safeParse((state as { participants?: unknown } | null)?.participants);
+    const parsed = participantsSchema.safeParse(
+      (state as { participants?: unknown } | null)?.participants,
+    );
     return parsed.success ? parsed.data : null;
   }, [state]);
   const [initial] = useState(defaultOmronForm);
@@ -44,11 +46,20 @@ export function OmronParticipantsDataPage() {
         <Grid container spacing={2} sx={{ flex: 1 }}>
           {participants.map((participant) => (
             <Grid key={participant.id} size={{ xs: 12, lg: participants.length > 1 ? 6 : 12 }}>
-              <Paper variant="outlined" sx={{ p: 1.5 }} data-testid={`omron-participant-${participant.id}`}>
+              <Paper
+                variant="outlined"
+                sx={{ p: 1.5 }}
+                data-testid={`omron-participant-${participant.id}`}
+              >
                 <Typography variant="h6" component="h2">
                   {participant.participant_code}
                 </Typography>
-                <OmronResults participantId={participant.id} participantCode={participant.participant_code} query={toOmronQuery(submitted)} showTable={false} />
+                <OmronResults
+                  participantId={participant.id}
+                  participantCode={participant.participant_code}
+                  query={toOmronQuery(submitted)}
+                  showTable={false}
+                />
               </Paper>
             </Grid>
           ))}

@@ -27,11 +27,29 @@ export function ParticipantDataPage({ cgmSummary }: ParticipantDataPageProps) {
   return (
     <DataPageFrame title="Participant data" testId="participant-data-page">
       {(participant, trial) => (
-        <BrandTabs participantId={participant.id} participantCode={participant.participant_code} cgmSummary={cgmSummary} links={{
-          Fitbit: <DataPageLink to="/FitbitParticipantDataPage" participant={participant} trial={trial}>Fitbit data page</DataPageLink>,
-          Omron: <DataPageLink to="/OmronParticipantDataPage" participant={participant} trial={trial} testId="open-omron-page">Omron data page</DataPageLink>,
-          Dexcom: null,
-        }} />
+        <BrandTabs
+          participantId={participant.id}
+          participantCode={participant.participant_code}
+          cgmSummary={cgmSummary}
+          links={{
+            Fitbit: (
+              <DataPageLink to="/FitbitParticipantDataPage" participant={participant} trial={trial}>
+                Fitbit data page
+              </DataPageLink>
+            ),
+            Omron: (
+              <DataPageLink
+                to="/OmronParticipantDataPage"
+                participant={participant}
+                trial={trial}
+                testId="open-omron-page"
+              >
+                Omron data page
+              </DataPageLink>
+            ),
+            Dexcom: null,
+          }}
+        />
       )}
     </DataPageFrame>
   );
@@ -51,21 +69,38 @@ function BrandTabs({
   const overview = useParticipantOverview(participantId);
   const [chosen, setChosen] = useState<DeviceBrandName | null>(null);
   const [dexcomView, setDexcomView] = useState<'summary' | 'readings'>('summary');
-  if (overview.isPending) return <CircularProgress size={28} aria-label="Loading participant data" />;
-  if (overview.isError) return <Alert severity="error">{userMessage(overview.error, GENERIC_ERROR_MESSAGE)}</Alert>;
+  if (overview.isPending)
+    return <CircularProgress size={28} aria-label="Loading participant data" />;
+  if (overview.isError)
+    return <Alert severity="error">{userMessage(overview.error, GENERIC_ERROR_MESSAGE)}</Alert>;
   const brands = overview.data.brands.map((entry) => entry.brand);
-  if (brands.length === 0) return <Alert severity="info">No device brands are enabled for this team.</Alert>;
+  if (brands.length === 0)
+    return <Alert severity="info">No device brands are enabled for this team.</Alert>;
   const brand = chosen && brands.includes(chosen) ? chosen : brands[0]!;
   return (
     <Stack spacing={2}>
-      <Tabs value={brand} onChange={(_event, next: DeviceBrandName) => setChosen(next)} aria-label="Device brand">
+      <Tabs
+        value={brand}
+        onChange={(_event, next: DeviceBrandName) => setChosen(next)}
+        aria-label="Device brand"
+      >
         {brands.map((name) => (
-          <Tab key={name} value={name} label={name} data-testid={`participant-data-tab-${BRAND_PATH[name]}`} />
+          <Tab
+            key={name}
+            value={name}
+            label={name}
+            data-testid={`participant-data-tab-${BRAND_PATH[name]}`}
+          />
         ))}
       </Tabs>
       {links[brand]}
       {brand === 'Dexcom' && cgmSummary && (
-        <ToggleButtonGroup exclusive size="small" value={dexcomView} onChange={(_event, next: 'summary' | 'readings' | null) => next && setDexcomView(next)}>
+        <ToggleButtonGroup
+          exclusive
+          size="small"
+          value={dexcomView}
+          onChange={(_event, next: 'summary' | 'readings' | null) => next && setDexcomView(next)}
+        >
           <ToggleButton value="summary" data-testid="dexcom-view-summary">
             CGM summary
           </ToggleButton>
@@ -77,7 +112,12 @@ function BrandTabs({
       {brand === 'Dexcom' && cgmSummary && dexcomView === 'summary' ? (
         cgmSummary(participantId)
       ) : (
-        <StoredReadingsTable key={brand} participantId={participantId} participantCode={participantCode} brand={brand} />
+        <StoredReadingsTable
+          key={brand}
+          participantId={participantId}
+          participantCode={participantCode}
+          brand={brand}
+        />
       )}
     </Stack>
   );

@@ -13,7 +13,10 @@ const stateSchema = z.object({
   trial: trialSchema.nullish(),
 });
 
-const NEXT = { fitbit: '/FitbitParticipantsDataPage', omron: '/OmronParticipantsDataPage' } as const;
+const NEXT = {
+  fitbit: '/FitbitParticipantsDataPage',
+  omron: '/OmronParticipantsDataPage',
+} as const;
 
 /**
  * /ParticipantsDataPage (device-data §2): for participants selected on the trial page,

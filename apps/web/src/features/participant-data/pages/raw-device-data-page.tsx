@@ -23,7 +23,12 @@ export function RawDeviceDataPage({ brand }: { brand: 'Omron' | 'Dexcom' }) {
     <DataPageFrame title={`${brand} raw data`} testId={`${brand.toLowerCase()}-raw-page`}>
       {(participant) => (
         <Stack spacing={2}>
-          <StoredReadingsTable participantId={participant.id} participantCode={participant.participant_code} brand={brand} provenance />
+          <StoredReadingsTable
+            participantId={participant.id}
+            participantCode={participant.participant_code}
+            brand={brand}
+            provenance
+          />
           <UpstreamAnswer participantId={participant.id} brand={brand} />
         </Stack>
       )}
@@ -31,7 +36,13 @@ export function RawDeviceDataPage({ brand }: { brand: 'Omron' | 'Dexcom' }) {
   );
 }
 
-function UpstreamAnswer({ participantId, brand }: { participantId: number; brand: 'Omron' | 'Dexcom' }) {
+function UpstreamAnswer({
+  participantId,
+  brand,
+}: {
+  participantId: number;
+  brand: 'Omron' | 'Dexcom';
+}) {
   const omron = useOmronRaw(participantId);
   const dexcom = useDexcomRaw(participantId);
   const call = brand === 'Omron' ? omron : dexcom;
@@ -53,16 +64,32 @@ function UpstreamAnswer({ participantId, brand }: { participantId: number; brand
           {brand}&apos;s answer
         </Typography>
         <Box>
-          <Button variant="outlined" onClick={fetchNow} disabled={call.isPending} data-testid="raw-fetch-upstream">
-            Fetch {brand === 'Omron' ? 'the last 7 days of blood pressure' : 'the last day'} from {brand}
+          <Button
+            variant="outlined"
+            onClick={fetchNow}
+            disabled={call.isPending}
+            data-testid="raw-fetch-upstream"
+          >
+            Fetch {brand === 'Omron' ? 'the last 7 days of blood pressure' : 'the last day'} from{' '}
+            {brand}
           </Button>
         </Box>
-        {asked && call.isError && <Alert severity="error">{userMessage(call.error, GENERIC_ERROR_MESSAGE)}</Alert>}
+        {asked && call.isError && (
+          <Alert severity="error">{userMessage(call.error, GENERIC_ERROR_MESSAGE)}</Alert>
+        )}
         {call.data !== undefined && (
           <Box
             component="pre"
             data-testid="raw-upstream-json"
-            sx={{ m: 0, p: 2, maxHeight: 480, overflow: 'auto', bgcolor: 'action.hover', borderRadius: 1, fontSize: 13 }}
+            sx={{
+              m: 0,
+              p: 2,
+              maxHeight: 480,
+              overflow: 'auto',
+              bgcolor: 'action.hover',
+              borderRadius: 1,
+              fontSize: 13,
+            }}
           >
             {JSON.stringify(call.data, null, 2)}
           </Box>
