@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { listQuerySchema, pagedSchema } from '@trialpulse/shared';
 import {
@@ -11,6 +10,7 @@ import {
   readingsBrandPathSchema,
   storedReadingSchema,
 } from '@trialpulse/shared/device-data/device-data.schemas';
+import { requestMeta } from '../../lib/request-meta';
 import type { AuthContext } from '../auth/session-context';
 import type { DeviceDataService } from './device-data.service';
 
@@ -39,7 +39,6 @@ export const deviceDataRoutes: FastifyPluginAsyncZod<Options> = async (app, { de
   const readers = app.requireStaff({ action: 'data.view' });
   const sysAdmins = app.requireStaff({ action: 'data.viewRaw' });
   const caller = (request: { auth: AuthContext | null }) => request.auth!;
-  const meta = (request: FastifyRequest) => ({ requestId: request.id });
 
   app.post(
     '/api/getOmronParticipantData/:id',
@@ -57,7 +56,7 @@ export const deviceDataRoutes: FastifyPluginAsyncZod<Options> = async (app, { de
       preValidation: readers,
     },
     async (request) =>
-      deviceData.omronData(caller(request), request.params.id, request.body, meta(request)),
+      deviceData.omronData(caller(request), request.params.id, request.body, requestMeta(request)),
   );
 
   app.get(
@@ -77,7 +76,7 @@ export const deviceDataRoutes: FastifyPluginAsyncZod<Options> = async (app, { de
         caller(request),
         request.params.id,
         request.params.query,
-        meta(request),
+        requestMeta(request),
       ),
   );
 
@@ -143,7 +142,7 @@ export const deviceDataRoutes: FastifyPluginAsyncZod<Options> = async (app, { de
       preValidation: sysAdmins,
     },
     async (request) =>
-      deviceData.omronRaw(caller(request), request.params.id, request.body, meta(request)),
+      deviceData.omronRaw(caller(request), request.params.id, request.body, requestMeta(request)),
   );
 
   app.get(
@@ -164,6 +163,6 @@ export const deviceDataRoutes: FastifyPluginAsyncZod<Options> = async (app, { de
       preValidation: sysAdmins,
     },
     async (request) =>
-      deviceData.dexcomRaw(caller(request), request.params.id, request.params.query, meta(request)),
+      deviceData.dexcomRaw(caller(request), request.params.id, request.params.query, requestMeta(request)),
   );
 };

@@ -13,6 +13,7 @@ import {
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import type { Meta } from '../../lib/request-meta';
 import type { AuthContext } from '../auth/session-context';
 import type { DeviceConnectionsService } from '../devices/device-connections.service';
 import type { DexcomClient } from '../devices/dexcom/dexcom.client';
@@ -22,7 +23,7 @@ import {
   ProviderRateLimitedError,
   ProviderUnavailableError,
 } from '../devices/core/provider-errors';
-import type { ReadingInput, ReadingsService } from '../sync/readings.service';
+import type { ReadingInput, ReadingsService, StoredReading } from '../sync/readings.service';
 import type { AccessService } from '../access/access.service';
 import type { ParticipantsService } from '../participants/participants.service';
 import type { DeviceDataRepository, readingsList } from './device-data.repository';
@@ -36,7 +37,6 @@ import {
   selectLikeOmron,
 } from './omron-data';
 
-type Meta = { requestId: string };
 type OmronQueryInput = z.output<typeof omronQuerySchema>;
 
 /** Omron filters on the local date: the earliest instant of a local day is 14 hours before its UTC start. */
@@ -155,7 +155,7 @@ export function createDeviceDataService(deps: {
         from,
         to: now,
       }));
-    let rows: ReadingInput[];
+    let rows: Array<ReadingInput | StoredReading>;
     if (stored) {
       rows = (
         await readings.read({
@@ -166,10 +166,7 @@ export function createDeviceDataService(deps: {
           from,
           to: new Date(now.getTime() + 86_400_000),
         })
-      ).map((row) => ({
-        ...row,
-        upstream: row.upstream,
-      }));
+      );
     } else {
       const measurements = await live(auth, scope, 'Omron', meta, (client, token) =>
         fetchOmron(client as OmronClient, token, {
