@@ -248,3 +248,25 @@ describe('/ParticipantsPage (the older table)', { timeout: 20_000 }, () => {
     expect(screen.queryByTestId('add-participant-button')).toBeNull();
   });
 });
+
+describe('View Data on /TrialPage', { timeout: 30_000 }, () => {
+  it('opens /ParticipantsDataPage with the selected participants, which goes on to the Omron page', async () => {
+    const { router } = await openTrialPage('Viewer');
+    await screen.findByTestId('participant-row-2');
+    const button = screen.getByTestId('view-participants-data-button') as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    fireEvent.click(checkbox(1));
+    fireEvent.click(checkbox(2));
+    fireEvent.click(button);
+    await screen.findByTestId('participants-data-page', {}, { timeout: 15_000 });
+    expect(router.state.location.pathname).toBe('/ParticipantsDataPage');
+    const state = router.state.location.state as { participants: Participant[] };
+    expect(state.participants.map((p) => p.id)).toEqual([1, 2]);
+    fireEvent.change(screen.getByLabelText('Device'), { target: { value: 'omron' } });
+    fireEvent.click(screen.getByTestId('participants-data-continue'));
+    await screen.findByTestId('omron-participants-data-page');
+    expect(router.state.location.pathname).toBe('/OmronParticipantsDataPage');
+    expect(screen.getByTestId('omron-participant-1')).toBeTruthy();
+    expect(screen.getByTestId('omron-participant-2')).toBeTruthy();
+  });
+});

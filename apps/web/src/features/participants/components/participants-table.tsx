@@ -19,7 +19,12 @@ import type { TableRowProps } from '@mui/material/TableRow';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
-import { GENERIC_ERROR_MESSAGE, LIMITS, PARTICIPANT_MESSAGES, type Trial } from '@trialpulse/shared';
+import {
+  GENERIC_ERROR_MESSAGE,
+  LIMITS,
+  PARTICIPANT_MESSAGES,
+  type Trial,
+} from '@trialpulse/shared';
 import {
   DebouncedSearchField,
   dataTableDefaults,
@@ -247,6 +252,19 @@ export function ParticipantsTable({
             Edit Participant
           </Button>
         )}
+        {/* Every role views data: the selected participants go on to /ParticipantsDataPage. */}
+        <Button
+          variant="outlined"
+          disabled={selected.length === 0}
+          onClick={() =>
+            void navigate(PARTICIPANT_PATHS.participantsData, {
+              state: { participants: selected, trial },
+            })
+          }
+          data-testid="view-participants-data-button"
+        >
+          View Data
+        </Button>
       </Stack>
     ),
   });

@@ -12,6 +12,7 @@ export const PARTICIPANT_PATHS = {
   participantsPage: '/ParticipantsPage',
   participantOverview: '/ParticipantOverview',
   participantData: '/ParticipantDataPage',
+  participantsData: '/ParticipantsDataPage',
 } as const satisfies Record<string, RoutePath>;
 
 /** Session-storage table ids (`tp.table.<id>`): one saved state per trial and table. */
