@@ -128,12 +128,9 @@ export function createServices(deps: ServiceDeps) {
   // Teams, trials, participants.
   const teams = createTeamsService({ repository: createTeamsRepository(db) });
   const teamAdmin = createTeamAdminService({ repository: createTeamAdminRepository(db), hasher });
-  const trialsRepository = createTrialsRepository(db);
-  const trials = createTrialsService({ repository: trialsRepository, access });
-  const trialUsers = createTrialUsersService({ repository: trialsRepository, access });
 
-  // Devices. Deleting a participant revokes its provider grants first (decision 0019):
-  // the participants service calls back into the devices service.
+  // Devices. Deleting a participant (alone or with its trial) revokes its provider grants
+  // first (decision 0019): the participants service calls back into the devices service.
   const devicesRepository = createDevicesRepository(db);
   const providers = createProviderRegistry(deps.providers, { clock });
   const deviceConnections = createDeviceConnectionsService({
@@ -148,6 +145,9 @@ export function createServices(deps: ServiceDeps) {
     beforeDelete: (teamId, participantId, meta) =>
       devices.revokeBeforeDelete(teamId, participantId, meta),
   });
+  const trialsRepository = createTrialsRepository(db);
+  const trials = createTrialsService({ repository: trialsRepository, access, participants });
+  const trialUsers = createTrialUsersService({ repository: trialsRepository, access });
   const devices = createDevicesService({
     repository: devicesRepository,
     access,

@@ -432,6 +432,39 @@ describe('token lifecycle', () => {
     expect(await connectionRow(db(), participant.id)).toEqual([]);
   });
 
+  it('deleting a trial with cascade revokes every participant\'s grants at the providers', async () => {
+    const trial = await createTrial(db(), admin, [userAccount.email]);
+    const inTrial = async (brand: DeviceBrandName) => {
+      const email = `cascade-${process.pid}-${++emailCounter}@study.example.org`;
+      const { participantId } = await addParticipant(admin, { trialId: trial.id, email });
+      const response = await linkAsStaff(user, participantId, brand, {}, { email });
+      expect(response.statusCode, response.body).toBe(200);
+      return (await storedTokens(participantId)).refreshToken!;
+    };
+    const fitbitToken = await inTrial('Fitbit');
+    const omronToken = await inTrial('Omron');
+    expect(fitbitToken).toBeTruthy();
+    expect(omronToken).toBeTruthy();
+
+    const deleted = await admin.request('DELETE', '/api/userTrials', { trialId: trial.id, cascade: true });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+
+    // Ask each simulator over its control API to revoke the grant behind the stored token:
+    // it answers how many grants were still live, 0 when TrialPulse already revoked it.
+    for (const [sim, token] of [
+      [sims.googleHealth, fitbitToken],
+      [sims.omron, omronToken],
+    ] as const) {
+      const response = await fetch(`${sim.baseUrl}/__control/tokens/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token }),
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json(), sim.baseUrl).toEqual({ count: 0 });
+    }
+  });
+
   it('a legacy Fitbit connection shows as needing re-consent and is re-linked through Google Health', async () => {
     const participant = await newParticipant();
     const legacyStart = await user.post('/api/deviceAuthorization', { participantId: participant.id, brand: 'Fitbit' });

@@ -142,6 +142,35 @@ export function createParticipantsRepository(db: Db) {
       return rows.length === 1;
     },
 
+    /** The ids of the trial's participants (for a trial deletion: each is revoked first). */
+    async participantIdsOfTrial(q: DbOrTx, teamId: number, trialId: number): Promise<number[]> {
+      const rows = await q
+        .select({ id: participants.id })
+        .from(participants)
+        .where(and(eq(participants.trialId, trialId), eq(participants.teamId, teamId)))
+        .orderBy(asc(participants.id));
+      return rows.map((row) => row.id);
+    },
+
+    async countTrialParticipants(tx: DbOrTx, teamId: number, trialId: number) {
+      const [row] = await tx
+        .select({ n: count() })
+        .from(participants)
+        .where(and(eq(participants.trialId, trialId), eq(participants.teamId, teamId)));
+      return row?.n ?? 0;
+    },
+
+    /**
+     * Deletes the trial's participants (the database cascades as for one participant).
+     * Returns ids and codes only: audit rows carry no participant contact data.
+     */
+    async deleteParticipantsOfTrial(tx: DbOrTx, teamId: number, trialId: number) {
+      return tx
+        .delete(participants)
+        .where(and(eq(participants.trialId, trialId), eq(participants.teamId, teamId)))
+        .returning({ id: participants.id, participantCode: participants.participantCode });
+    },
+
     /** Keeps teams.actual_num_of_participants equal to the rows. */
     async syncParticipantCount(tx: DbOrTx, teamId: number) {
       const [row] = await tx

@@ -314,6 +314,38 @@ export function createParticipantsService(deps: {
       return { message: PARTICIPANT_SUCCESS.deleted };
     },
 
+    /**
+     * Step one of deleting a trial with `cascade` (trials service): revokes every
+     * participant's provider access at the providers (decision 0019), as deleting one
+     * participant does. Runs outside a transaction (provider calls); a failed revocation
+     * is audited by the devices module and does not stop the deletion. Throws 404.
+     */
+    async revokeTrialParticipants(auth: AuthContext, trialId: number, meta: Meta): Promise<void> {
+      const { teamId } = await access.requireTrial(auth, trialId, 'trial.delete');
+      if (!deps.beforeDelete) return;
+      for (const participantId of await repository.participantIdsOfTrial(repository.db, teamId, trialId)) {
+        await deps.beforeDelete(teamId, participantId, meta);
+      }
+    },
+
+    /** How many participants the trial has (inside the trial deletion's transaction). */
+    async countInTrial(tx: DbOrTx, auth: AuthContext, trialId: number): Promise<number> {
+      const { teamId } = await access.requireTrial(auth, trialId, 'trial.delete', { tx });
+      return repository.countTrialParticipants(tx, teamId, trialId);
+    },
+
+    /**
+     * Step two of deleting a trial with `cascade`, inside its transaction (the team row is
+     * locked): deletes the trial's participants and recounts the team's participants.
+     * Answers what was deleted (ids and codes) and the new count.
+     */
+    async removeAllOfTrial(tx: DbOrTx, auth: AuthContext, trialId: number) {
+      const { teamId } = await access.requireTrial(auth, trialId, 'trial.delete', { tx });
+      const removed = await repository.deleteParticipantsOfTrial(tx, teamId, trialId);
+      const teamParticipantCount = await repository.syncParticipantCount(tx, teamId);
+      return { removed, teamParticipantCount };
+    },
+
     /** The brands the caller's own team allows; another team id answers 404. */
     async allowedDevices(auth: AuthContext, teamIdParam: number): Promise<AllowedDevice[]> {
       const teamId = access.requireOwnTeam(auth, teamIdParam, 'participant.view');

@@ -96,26 +96,6 @@ export function createTrialsRepository(db: Db) {
       return row;
     },
 
-    async countParticipants(tx: DbOrTx, teamId: number, trialId: number) {
-      const [row] = await tx
-        .select({ n: count() })
-        .from(participants)
-        .where(and(eq(participants.trialId, trialId), eq(participants.teamId, teamId)));
-      return row?.n ?? 0;
-    },
-
-    /**
-     * Deletes the trial's participants; the database cascades to their device connections,
-     * synced device data and weekly summaries. Returns what was deleted (no emails: audit
-     * rows carry no participant contact data).
-     */
-    async deleteParticipants(tx: DbOrTx, teamId: number, trialId: number) {
-      return tx
-        .delete(participants)
-        .where(and(eq(participants.trialId, trialId), eq(participants.teamId, teamId)))
-        .returning({ id: participants.id, participantCode: participants.participantCode });
-    },
-
     async deleteTrialUsers(tx: DbOrTx, teamId: number, trialId: number) {
       return tx
         .delete(trialUsers)

@@ -10,6 +10,7 @@ import { AppError } from '../../lib/errors';
 import { trialNotFound, type AccessService } from '../access/access.service';
 import type { AuthContext } from '../auth/session-context';
 import type { Meta } from '../../lib/request-meta';
+import type { ParticipantsService } from '../participants/participants.service';
 import type { TrialsRepository } from './trials.repository';
 
 /** Answers of the trial calls (the spec leaves them "not shown"). */
@@ -30,8 +31,10 @@ export const TRIAL_CODE_MAX_LENGTH = 12;
 export function createTrialsService(deps: {
   repository: TrialsRepository;
   access: Pick<AccessService, 'requireTeam' | 'requireTrial' | 'visibleTrialIds' | 'lockTeam'>;
+  /** A cascade deletes the trial's participants through their own module (decision 0019). */
+  participants: Pick<ParticipantsService, 'revokeTrialParticipants' | 'countInTrial' | 'removeAllOfTrial'>;
 }) {
-  const { repository, access } = deps;
+  const { repository, access, participants } = deps;
 
   return {
     /** The trials the caller may see, newest first. Throws 403 TEAM_INACTIVE. */
@@ -133,9 +136,11 @@ export function createTrialsService(deps: {
 
     /**
      * Deletes a trial with its trial users. A trial with participants is refused (409)
-     * unless `cascade` confirms deleting them too (the database then also removes their
-     * device connections and synced data). Recounts the team's trials and participants;
-     * the audit row keeps the before image. Throws 404 for another team's trial.
+     * unless `cascade` confirms deleting them too: then every participant's provider access
+     * is revoked at the providers first (decision 0019), and the participants module
+     * deletes them (the database also removes their device connections and synced data).
+     * Recounts the team's trials and participants; the audit row keeps the before image.
+     * Throws 404 for another team's trial.
      */
     async remove(
       auth: AuthContext,
@@ -143,21 +148,20 @@ export function createTrialsService(deps: {
       meta: Meta,
     ): Promise<{ message: string }> {
       const teamId = access.requireTeam(auth, 'trial.delete');
+      if (input.cascade) await participants.revokeTrialParticipants(auth, input.trialId, meta);
       await repository.transaction(async (tx) => {
         await access.lockTeam(tx, teamId);
         await access.requireTrial(auth, input.trialId, 'trial.delete', { tx });
         const before = await repository.lockTrial(tx, teamId, input.trialId);
         if (!before) throw trialNotFound();
-        const participantCount = await repository.countParticipants(tx, teamId, input.trialId);
+        const participantCount = await participants.countInTrial(tx, auth, input.trialId);
         if (participantCount > 0 && !input.cascade) {
           throw new AppError(409, TRIAL_MESSAGES.hasParticipants, {
             reason: 'TRIAL_HAS_PARTICIPANTS',
           });
         }
-        const removedParticipants =
-          participantCount > 0
-            ? await repository.deleteParticipants(tx, teamId, input.trialId)
-            : [];
+        const cascaded =
+          participantCount > 0 ? await participants.removeAllOfTrial(tx, auth, input.trialId) : undefined;
         const removedUsers = await repository.deleteTrialUsers(tx, teamId, input.trialId);
         if (!(await repository.deleteTrial(tx, teamId, input.trialId))) throw trialNotFound();
         const counts = await repository.syncTeamCounts(tx, teamId);
@@ -171,7 +175,7 @@ export function createTrialsService(deps: {
           before: {
             ...auditImage(before),
             trialUsers: removedUsers.map((row) => row.userId),
-            participants: removedParticipants,
+            participants: cascaded?.removed ?? [],
           },
           after: {
             cascade: input.cascade,
