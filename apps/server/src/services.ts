@@ -6,6 +6,7 @@ import type { PasswordHasher } from './lib/passwords';
 import { createAccessRepository } from './modules/access/access.repository';
 import { createAccessService } from './modules/access/access.service';
 import { createAuthRepository } from './modules/auth/auth.repository';
+import { createAccountsService } from './modules/auth/accounts.service';
 import { createAuthService } from './modules/auth/auth.service';
 import { createContactService } from './modules/contact/contact.service';
 import { createProviderRegistry } from './modules/devices/core/provider-registry';
@@ -78,7 +79,11 @@ export function createServices(deps: ServiceDeps) {
     createMailService({ db, settings: mailSettingsFromConfig(config), logger: deps.logger }),
   );
   // Spent ALTCHA challenges in the database: one payload counts once across web processes.
-  const humanCheckService = createHumanCheckService({ config, logger: deps.logger, replayStore: createDatabaseReplayStore(db) });
+  const humanCheckService = createHumanCheckService({
+    config,
+    logger: deps.logger,
+    replayStore: createDatabaseReplayStore(db),
+  });
   const humanCheck = createHumanCheck(humanCheckService);
   const access = createAccessService({ repository: createAccessRepository(db) });
 
@@ -94,6 +99,8 @@ export function createServices(deps: ServiceDeps) {
     encryptionKey,
     initialAuthStatus: initialAuthStatusFrom(sfaRepository, clock),
   });
+  const accounts = createAccountsService({ repository: authRepository });
+  const teams = createTeamsService({ repository: createTeamsRepository(db) });
   const sfa = createSfaService({
     repository: sfaRepository,
     authService: auth,
@@ -114,20 +121,27 @@ export function createServices(deps: ServiceDeps) {
     clock,
     mail,
     publicUrl,
+    accounts,
+    teams,
   });
   const participantAccounts = createParticipantAccountsService({
     repository: createParticipantAccountsRepository(db),
     hasher,
     clock,
     authService: auth,
+    accounts,
     mail: () => mail,
     publicUrl,
   });
   const contact = createContactService({ database, mail, supportEmail: config.SUPPORT_EMAIL });
 
   // Teams, trials, participants.
-  const teams = createTeamsService({ repository: createTeamsRepository(db) });
-  const teamAdmin = createTeamAdminService({ repository: createTeamAdminRepository(db), hasher });
+  const teamAdmin = createTeamAdminService({
+    repository: createTeamAdminRepository(db),
+    hasher,
+    accounts,
+    teams,
+  });
 
   // Devices. Deleting a participant (alone or with its trial) revokes its provider grants
   // first (decision 0019): the participants service calls back into the devices service.
@@ -144,9 +158,12 @@ export function createServices(deps: ServiceDeps) {
     access,
     beforeDelete: (teamId, participantId, meta) =>
       devices.revokeBeforeDelete(teamId, participantId, meta),
+    // Trials and participants call each other (codes; the trial cascade): built just below.
+    trials: { trialCode: (q, trial) => trials.trialCode(q, trial) },
+    teams,
   });
   const trialsRepository = createTrialsRepository(db);
-  const trials = createTrialsService({ repository: trialsRepository, access, participants });
+  const trials = createTrialsService({ repository: trialsRepository, access, participants, teams });
   const trialUsers = createTrialUsersService({ repository: trialsRepository, access });
   const devices = createDevicesService({
     repository: devicesRepository,

@@ -6,6 +6,10 @@ import { openDatabase, runMigrations, type Database, type DatabaseOptions } from
 import { AppError } from '../lib/errors';
 import { argon2Hasher } from '../lib/passwords';
 import { createTeamAdminRepository } from '../modules/team-admin/team-admin.repository';
+import { createAccountsService } from '../modules/auth/accounts.service';
+import { createAuthRepository } from '../modules/auth/auth.repository';
+import { createTeamsRepository } from '../modules/teams/teams.repository';
+import { createTeamsService } from '../modules/teams/teams.service';
 import {
   createTeamAdminService,
   type TeamAdminActor,
@@ -62,6 +66,8 @@ export async function runAdminCommand(argv: string[], io: CliIo): Promise<number
     const service = createTeamAdminService({
       repository: createTeamAdminRepository(database.db),
       hasher: argon2Hasher,
+      accounts: createAccountsService({ repository: createAuthRepository(database.db) }),
+      teams: createTeamsService({ repository: createTeamsRepository(database.db) }),
     });
     await handler.run(service, args as never, io);
     return 0;

@@ -14,6 +14,18 @@ import {
 /** The only code of the auth module that touches tables. */
 export function createAuthRepository(db: Db) {
   return {
+    // ---- Accounts: the auth module is the one owner of users and credentials ----------
+
+    /** Inserts an account row; answers its id. */
+    async insertUser(tx: DbOrTx, values: typeof users.$inferInsert): Promise<number> {
+      const [row] = await tx.insert(users).values(values).returning({ id: users.id });
+      return row!.id;
+    },
+
+    async insertCredentials(tx: DbOrTx, values: typeof credentials.$inferInsert): Promise<void> {
+      await tx.insert(credentials).values(values);
+    },
+
     /** An account by username or email (both compared lower-cased), with its password hash. */
     async findAccountByUsername(usernameKey: string) {
       const rows = await db

@@ -1,6 +1,6 @@
 import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { credentials, oneTimeTokens, participants, users } from '../../db/schema';
+import { oneTimeTokens, participants, users } from '../../db/schema';
 
 /**
  * The only code of the participant-accounts module that touches tables. Sign-in itself
@@ -16,27 +16,6 @@ export function createParticipantAccountsRepository(db: Db) {
         .select({ id: users.id, email: users.email, username: users.username })
         .from(users)
         .where(sql`${users.email} = ${email} OR lower(${users.username}) = ${usernameKey} OR ${users.email} = ${usernameKey}`);
-    },
-
-    async insertParticipantUser(tx: DbOrTx, values: { email: string; username: string; createdAt: Date }) {
-      const [row] = await tx
-        .insert(users)
-        .values({
-          email: values.email,
-          username: values.username,
-          firstName: '',
-          lastName: '',
-          accountType: 'participant',
-          sfaRequired: false,
-          sfaEnabled: false,
-          createTime: values.createdAt,
-        })
-        .returning({ id: users.id });
-      return row!.id;
-    },
-
-    async insertCredentials(tx: DbOrTx, userId: number, passwordHash: string, now: Date) {
-      await tx.insert(credentials).values({ userId, passwordHash, passwordChangedAt: now });
     },
 
     async findEmail(userId: number): Promise<string | undefined> {

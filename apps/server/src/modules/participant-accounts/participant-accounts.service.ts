@@ -9,6 +9,7 @@ import { hashToken, randomToken } from '../../lib/crypto';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { PasswordHasher } from '../../lib/passwords';
+import type { AccountsService } from '../auth/accounts.service';
 import type { AuthService, IssuedSession, RequestMeta } from '../auth/auth.service';
 import type { AuthContext } from '../auth/session-context';
 import type { ParticipantAccountsRepository } from './participant-accounts.repository';
@@ -32,6 +33,8 @@ type Deps = {
   hasher: PasswordHasher;
   clock: Clock;
   authService: Pick<AuthService, 'login'>;
+  /** New accounts (the auth module owns users and credentials). */
+  accounts: Pick<AccountsService, 'createAccount'>;
   mail: () => Pick<MailService, 'enqueue' | 'deliverPending'>;
   /** Base of the links in mails, without a trailing slash. */
   publicUrl: string;
@@ -96,8 +99,7 @@ export function createParticipantAccountsService(deps: Deps) {
       const now = clock.now();
       try {
         await repository.transaction(async (tx) => {
-          const userId = await repository.insertParticipantUser(tx, { email, username, createdAt: now });
-          await repository.insertCredentials(tx, userId, passwordHash, now);
+          const userId = await deps.accounts.createAccount(tx, { kind: 'participant', email, username }, passwordHash, now);
           await queueVerificationMail(tx, userId, email);
           await recordAudit(tx, {
             action: 'participant_account.signup',

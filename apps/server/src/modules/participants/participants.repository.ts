@@ -7,8 +7,6 @@ import {
   participants,
   teamAllowedBrands,
   teamSupportedDevices,
-  teams,
-  trials,
 } from '../../db/schema';
 
 export type ParticipantRow = typeof participants.$inferSelect;
@@ -22,15 +20,6 @@ export function createParticipantsRepository(db: Db) {
   return {
     db: db as DbOrTx,
     transaction: db.transaction.bind(db),
-
-    /** The participant-code prefix of a trial of the team (undefined for another team's trial). */
-    async trialCode(q: DbOrTx, teamId: number, trialId: number): Promise<string | undefined> {
-      const rows = await q
-        .select({ trialCode: trials.trialCode })
-        .from(trials)
-        .where(and(eq(trials.id, trialId), eq(trials.teamId, teamId)));
-      return rows[0]?.trialCode;
-    },
 
     /** The trial's participants in the order they were added. */
     async listParticipants(q: DbOrTx, teamId: number, trialId: number) {
@@ -169,18 +158,6 @@ export function createParticipantsRepository(db: Db) {
         .delete(participants)
         .where(and(eq(participants.trialId, trialId), eq(participants.teamId, teamId)))
         .returning({ id: participants.id, participantCode: participants.participantCode });
-    },
-
-    /** Keeps teams.actual_num_of_participants equal to the rows. */
-    async syncParticipantCount(tx: DbOrTx, teamId: number) {
-      const [row] = await tx
-        .update(teams)
-        .set({
-          actualNumOfParticipants: sql`(SELECT count(*) FROM ${participants} WHERE ${participants.teamId} = ${teamId})::int`,
-        })
-        .where(eq(teams.id, teamId))
-        .returning({ participants: teams.actualNumOfParticipants });
-      return row?.participants;
     },
 
     /** The team's switched-on brands, in the enum's order (Fitbit, Omron, Dexcom). */

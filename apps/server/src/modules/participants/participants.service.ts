@@ -25,6 +25,8 @@ import {
   type TrialRef,
 } from '../access/access.service';
 import type { AuthContext } from '../auth/session-context';
+import type { TeamsService } from '../teams/teams.service';
+import type { TrialsService } from '../trials/trials.service';
 import type { ParticipantRow, ParticipantsRepository } from './participants.repository';
 
 /** Unique constraints whose violation is a user error (409), never a server error. */
@@ -56,12 +58,22 @@ export function createParticipantsService(deps: {
    * linking revokes the participant's provider grants there).
    */
   beforeDelete?: (teamId: number, participantId: number, meta: Meta) => Promise<void>;
+  /** Participant codes start with the trial's code (the trials module owns trials). */
+  trials: Pick<TrialsService, 'trialCode'>;
+  /** The team's participant counter (the teams module owns the teams table). */
+  teams: Pick<TeamsService, 'setCounts'>;
 }) {
-  const { repository, access } = deps;
+  const { repository, access, trials, teams } = deps;
+
+  /** Recounts the team's participants (under the team row lock) into its counter. */
+  async function recountParticipants(tx: DbOrTx, teamId: number): Promise<number | undefined> {
+    const n = await repository.countTeamParticipants(tx, teamId);
+    return (await teams.setCounts(tx, teamId, { participants: n }))?.participants;
+  }
 
   /** The visible trial with its participant-code prefix. */
   async function trialWithCode(q: DbOrTx, trial: TrialRef, notFound: () => AppError = trialNotFound) {
-    const code = await repository.trialCode(q, trial.teamId, trial.id);
+    const code = await trials.trialCode(q, trial);
     if (code === undefined) throw notFound();
     return { ...trial, trialCode: code };
   }
@@ -157,7 +169,7 @@ export function createParticipantsService(deps: {
             age: input.age ?? null,
             notes: input.notes ?? null,
           });
-          const teamParticipantCount = await repository.syncParticipantCount(tx, teamId);
+          const teamParticipantCount = await recountParticipants(tx, teamId);
           await recordAudit(tx, {
             action: 'participant.create',
             entityType: 'participant',
@@ -299,7 +311,7 @@ export function createParticipantsService(deps: {
         const dependents = await repository.countDependents(tx, teamId, input.id);
         if (!(await repository.deleteParticipant(tx, teamId, input.id)))
           throw participantNotFound();
-        const teamParticipantCount = await repository.syncParticipantCount(tx, teamId);
+        const teamParticipantCount = await recountParticipants(tx, teamId);
         await recordAudit(tx, {
           action: 'participant.delete',
           entityType: 'participant',
@@ -342,7 +354,7 @@ export function createParticipantsService(deps: {
     async removeAllOfTrial(tx: DbOrTx, auth: AuthContext, trialId: number) {
       const { teamId } = await access.requireTrial(auth, trialId, 'trial.delete', { tx });
       const removed = await repository.deleteParticipantsOfTrial(tx, teamId, trialId);
-      const teamParticipantCount = await repository.syncParticipantCount(tx, teamId);
+      const teamParticipantCount = await recountParticipants(tx, teamId);
       return { removed, teamParticipantCount };
     },
 

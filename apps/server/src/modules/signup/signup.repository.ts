@@ -1,6 +1,6 @@
-import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { credentials, oneTimeTokens, teamUserMappings, teams, users, type UserRole } from '../../db/schema';
+import { oneTimeTokens, teamUserMappings, teams, users, type UserRole } from '../../db/schema';
 
 /** The only code of the signup module that touches tables. */
 export function createSignupRepository(db: Db) {
@@ -43,27 +43,6 @@ export function createSignupRepository(db: Db) {
         .from(teamUserMappings)
         .where(and(eq(teamUserMappings.userId, userId), eq(teamUserMappings.teamId, teamId)));
       return rows.length > 0;
-    },
-
-    /** Members and limit of a team, without locking (early checks only). */
-    async teamSeats(teamId: number) {
-      return seatsOf(db, teamId, false);
-    },
-
-    /**
-     * Locks the team row and answers how many members it has and may have. Called in the
-     * transaction that adds a member, so concurrent sign-ups cannot overfill the team.
-     */
-    async lockTeamSeats(tx: DbOrTx, teamId: number) {
-      return seatsOf(tx, teamId, true);
-    },
-
-    /** Keeps teams.actual_num_of_users equal to the team's mappings. */
-    async syncTeamUserCount(tx: DbOrTx, teamId: number) {
-      await tx
-        .update(teams)
-        .set({ actualNumOfUsers: sql`(SELECT count(*) FROM ${teamUserMappings} WHERE ${teamUserMappings.teamId} = ${teamId})::int` })
-        .where(eq(teams.id, teamId));
     },
 
     /** Spends the unused invitations of an email address (a newer invitation supersedes them). */
@@ -113,43 +92,7 @@ export function createSignupRepository(db: Db) {
         : undefined;
     },
 
-    async insertStaffUser(
-      tx: DbOrTx,
-      values: { email: string; firstName: string; lastName: string; organization: string | null; createdAt: Date },
-    ) {
-      const [row] = await tx
-        .insert(users)
-        .values({
-          email: values.email,
-          username: values.email,
-          firstName: values.firstName,
-          lastName: values.lastName,
-          organization: values.organization,
-          accountType: 'staff',
-          sfaRequired: true,
-          sfaEnabled: false,
-          createTime: values.createdAt,
-        })
-        .returning({ id: users.id });
-      return row!.id;
-    },
-
-    async insertCredentials(tx: DbOrTx, userId: number, passwordHash: string, now: Date) {
-      await tx.insert(credentials).values({ userId, passwordHash, passwordChangedAt: now });
-    },
-
-    async insertMapping(tx: DbOrTx, values: { userId: number; teamId: number; role: UserRole; defaultTeam: boolean }) {
-      await tx.insert(teamUserMappings).values(values);
-    },
   };
 }
 
 export type SignupRepository = ReturnType<typeof createSignupRepository>;
-
-async function seatsOf(db: DbOrTx, teamId: number, lock: boolean) {
-  const query = db.select({ maxUsers: teams.maxUsers }).from(teams).where(eq(teams.id, teamId));
-  const team = (await (lock ? query.for('update') : query))[0];
-  if (!team) return undefined;
-  const [members] = await db.select({ n: count() }).from(teamUserMappings).where(eq(teamUserMappings.teamId, teamId));
-  return { maxUsers: team.maxUsers, members: members?.n ?? 0 };
-}

@@ -5,7 +5,9 @@ import type { Clock } from '../../lib/clock';
 import { hashToken, randomToken } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import type { PasswordHasher } from '../../lib/passwords';
+import type { AccountsService } from '../auth/accounts.service';
 import type { RequestMeta } from '../auth/auth.service';
+import type { TeamsService } from '../teams/teams.service';
 import type { AuthContext } from '../auth/session-context';
 import type { SignupRepository } from './signup.repository';
 import { isUniqueViolation } from '../../lib/db-errors';
@@ -32,6 +34,10 @@ type Deps = {
   mail: Pick<MailService, 'enqueue'>;
   /** Base of the links in mails, without a trailing slash. */
   publicUrl: string;
+  /** New accounts (the auth module owns users and credentials). */
+  accounts: Pick<AccountsService, 'createAccount'>;
+  /** Team members and their counter (the teams module owns team_user_mappings). */
+  teams: Pick<TeamsService, 'seats' | 'lockSeats' | 'addMember'>;
 };
 
 /**
@@ -40,18 +46,17 @@ type Deps = {
  * the sign-up form. See docs/decisions/0008-invitations.md.
  */
 export function createSignupService(deps: Deps) {
-  const { repository, hasher, clock, mail } = deps;
+  const { repository, hasher, clock, mail, accounts, teams } = deps;
 
   const invalidLink = () => new AppError(400, SIGNUP_ERRORS.invalidLink, { displayToUser: true, reason: 'INVALID_TOKEN' });
   const conflict = (message: string) => new AppError(409, message, { displayToUser: true });
 
   /** Adds a team mapping within the team's max_users (locks the team row); throws 409 when full. */
   async function addToTeam(tx: DbOrTx, values: { userId: number; teamId: number; role: Role; defaultTeam: boolean }) {
-    const seats = await repository.lockTeamSeats(tx, values.teamId);
+    const seats = await teams.lockSeats(tx, values.teamId);
     if (!seats) throw new AppError(400, SIGNUP_ERRORS.teamNotFound, { displayToUser: true });
     if (seats.maxUsers !== null && seats.members >= seats.maxUsers) throw conflict(SIGNUP_ERRORS.teamFull);
-    await repository.insertMapping(tx, values);
-    await repository.syncTeamUserCount(tx, values.teamId);
+    await teams.addMember(tx, values);
   }
 
   return {
@@ -98,7 +103,7 @@ export function createSignupService(deps: Deps) {
       }
 
       // Early, friendly refusal; sign-up enforces the limit again under a lock.
-      const seats = await repository.teamSeats(team.id);
+      const seats = await teams.seats(team.id);
       if (seats && seats.maxUsers !== null && seats.members >= seats.maxUsers) throw conflict(SIGNUP_ERRORS.teamFull);
 
       const token = randomToken();
@@ -160,14 +165,18 @@ export function createSignupService(deps: Deps) {
         await repository.transaction(async (tx) => {
           const granted = await repository.consumeInvitation(tx, tokenHash, now);
           if (!granted || granted.email !== email) throw invalidLink();
-          const userId = await repository.insertStaffUser(tx, {
-            email,
-            firstName: input.firstName,
-            lastName: input.lastName,
-            organization: input.organization ? input.organization : null,
-            createdAt: now,
-          });
-          await repository.insertCredentials(tx, userId, passwordHash, now);
+          const userId = await accounts.createAccount(
+            tx,
+            {
+              kind: 'staff',
+              email,
+              firstName: input.firstName,
+              lastName: input.lastName,
+              organization: input.organization ? input.organization : null,
+            },
+            passwordHash,
+            now,
+          );
           await addToTeam(tx, { userId, teamId: granted.teamId, role: granted.role, defaultTeam: true });
           await recordAudit(tx, {
             action: 'auth.signup',

@@ -1,15 +1,12 @@
-import { and, asc, count, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import {
-  credentials,
   globalDeviceCatalog,
   teamAllowedBrands,
   teamSupportedDevices,
-  teamUserMappings,
   teams,
   users,
   type DeviceBrand,
-  type UserRole,
 } from '../../db/schema';
 
 export type TeamRow = typeof teams.$inferSelect;
@@ -198,58 +195,6 @@ export function createTeamAdminRepository(db: Db) {
       return rows[0];
     },
 
-    /** Locks the team row and answers its member count and limit. */
-    async lockTeamSeats(tx: DbOrTx, teamId: number) {
-      const rows = await tx
-        .select({ maxUsers: teams.maxUsers })
-        .from(teams)
-        .where(eq(teams.id, teamId))
-        .for('update');
-      if (!rows[0]) return undefined;
-      const [members] = await tx
-        .select({ n: count() })
-        .from(teamUserMappings)
-        .where(eq(teamUserMappings.teamId, teamId));
-      return { maxUsers: rows[0].maxUsers, members: members?.n ?? 0 };
-    },
-
-    async insertStaffUser(
-      tx: DbOrTx,
-      values: { email: string; firstName: string; lastName: string },
-    ) {
-      const [row] = await tx
-        .insert(users)
-        .values({
-          ...values,
-          username: values.email,
-          accountType: 'staff',
-          sfaRequired: true,
-          sfaEnabled: false,
-        })
-        .returning({ id: users.id });
-      return row!.id;
-    },
-
-    async insertCredentials(tx: DbOrTx, userId: number, passwordHash: string) {
-      await tx.insert(credentials).values({ userId, passwordHash });
-    },
-
-    async insertMapping(
-      tx: DbOrTx,
-      values: { userId: number; teamId: number; role: UserRole; defaultTeam: boolean },
-    ) {
-      await tx.insert(teamUserMappings).values(values);
-    },
-
-    /** Keeps teams.actual_num_of_users equal to the team's mappings. */
-    async syncTeamUserCount(tx: DbOrTx, teamId: number) {
-      await tx
-        .update(teams)
-        .set({
-          actualNumOfUsers: sql`(SELECT count(*) FROM ${teamUserMappings} WHERE ${teamUserMappings.teamId} = ${teamId})::int`,
-        })
-        .where(eq(teams.id, teamId));
-    },
   };
 }
 

@@ -4,6 +4,8 @@ import { recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import type { PasswordHasher } from '../../lib/passwords';
 import type { DeviceBrand } from '../../db/schema';
+import type { AccountsService } from '../auth/accounts.service';
+import type { TeamsService } from '../teams/teams.service';
 import type { TeamAdminRepository, TeamRow, TeamValues } from './team-admin.repository';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { MAX_DB_ID } from '../../lib/db-ids';
@@ -55,8 +57,12 @@ export type SysAdminInput = z.input<typeof sysAdminInputSchema>;
 export function createTeamAdminService(deps: {
   repository: TeamAdminRepository;
   hasher: PasswordHasher;
+  /** New accounts (the auth module owns users and credentials). */
+  accounts: Pick<AccountsService, 'createAccount'>;
+  /** Team members and their counter (the teams module owns team_user_mappings). */
+  teams: Pick<TeamsService, 'lockSeats' | 'addMember'>;
 }) {
-  const { repository, hasher } = deps;
+  const { repository, hasher, accounts, teams } = deps;
   const action = (actor: TeamAdminActor, name: string) =>
     actor.via === 'cli' ? `cli.${name}` : name;
   const notFound = () => AppError.notFound(TEAM_ADMIN_MESSAGES.notFound);
@@ -192,19 +198,16 @@ export function createTeamAdminService(deps: {
       const passwordHash = await hasher.hash(password);
       const userId = await repository
         .transaction(async (tx) => {
-          const seats = await repository.lockTeamSeats(tx, teamId);
+          const seats = await teams.lockSeats(tx, teamId);
           if (!seats) throw notFound();
           if (seats.maxUsers !== null && seats.members >= seats.maxUsers)
             throw AppError.conflict(TEAM_ADMIN_MESSAGES.teamFull);
-          const id = await repository.insertStaffUser(tx, { email, firstName, lastName });
-          await repository.insertCredentials(tx, id, passwordHash);
-          await repository.insertMapping(tx, {
-            userId: id,
-            teamId,
-            role: 'Sys_Admin',
-            defaultTeam: true,
-          });
-          await repository.syncTeamUserCount(tx, teamId);
+          const id = await accounts.createAccount(
+            tx,
+            { kind: 'staff', email, firstName, lastName },
+            passwordHash,
+          );
+          await teams.addMember(tx, { userId: id, teamId, role: 'Sys_Admin', defaultTeam: true });
           await recordAudit(tx, {
             action: action(actor, 'user.create_sys_admin'),
             entityType: 'user',

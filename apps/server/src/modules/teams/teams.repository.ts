@@ -1,6 +1,6 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { sessions, teamUserMappings, teams } from '../../db/schema';
+import { sessions, teamUserMappings, teams, type UserRole } from '../../db/schema';
 
 /** The only code of the teams module that touches tables. */
 export function createTeamsRepository(db: Db) {
@@ -72,7 +72,63 @@ export function createTeamsRepository(db: Db) {
         .set({ lastSelectedTeam: true })
         .where(and(eq(teamUserMappings.userId, userId), eq(teamUserMappings.teamId, teamId)));
     },
+
+    // ---- Members and counters (the teams module is their one owner) -------------------
+
+    /** Locks the team row (FOR UPDATE) and answers its member count and limit; undefined for an unknown team. */
+    async lockSeats(tx: DbOrTx, teamId: number) {
+      return seatsOf(tx, teamId, true);
+    },
+
+    /** Member count and limit without a lock (early checks only). */
+    async seats(teamId: number) {
+      return seatsOf(db, teamId, false);
+    },
+
+    async insertMapping(
+      tx: DbOrTx,
+      values: { userId: number; teamId: number; role: UserRole; defaultTeam: boolean },
+    ) {
+      await tx.insert(teamUserMappings).values(values);
+    },
+
+    /** Keeps teams.actual_num_of_users equal to the team's mappings. */
+    async syncUserCount(tx: DbOrTx, teamId: number) {
+      const [row] = await tx
+        .update(teams)
+        .set({
+          actualNumOfUsers: sql`(SELECT count(*) FROM ${teamUserMappings} WHERE ${teamUserMappings.teamId} = ${teamId})::int`,
+        })
+        .where(eq(teams.id, teamId))
+        .returning({ users: teams.actualNumOfUsers });
+      return row?.users;
+    },
+
+    /** Stores the counts the trials and participants modules computed from their own rows. */
+    async setCounts(
+      tx: DbOrTx,
+      teamId: number,
+      values: { actualNumOfTrials?: number; actualNumOfParticipants?: number },
+    ) {
+      const [row] = await tx
+        .update(teams)
+        .set(values)
+        .where(eq(teams.id, teamId))
+        .returning({ trials: teams.actualNumOfTrials, participants: teams.actualNumOfParticipants });
+      return row;
+    },
   };
+}
+
+async function seatsOf(q: DbOrTx, teamId: number, lock: boolean) {
+  const query = q.select({ maxUsers: teams.maxUsers }).from(teams).where(eq(teams.id, teamId));
+  const team = (await (lock ? query.for('update') : query))[0];
+  if (!team) return undefined;
+  const [members] = await q
+    .select({ n: count() })
+    .from(teamUserMappings)
+    .where(eq(teamUserMappings.teamId, teamId));
+  return { maxUsers: team.maxUsers, members: members?.n ?? 0 };
 }
 
 export type TeamsRepository = ReturnType<typeof createTeamsRepository>;

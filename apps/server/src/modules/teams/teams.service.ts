@@ -1,4 +1,5 @@
-import { TEAM_MESSAGES, type SelectTeamInput, type TeamOption } from '@trialpulse/shared';
+import { TEAM_MESSAGES, type Role, type SelectTeamInput, type TeamOption } from '@trialpulse/shared';
+import type { DbOrTx } from '../../db/client';
 import { recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import type { AuthContext } from '../auth/session-context';
@@ -15,6 +16,41 @@ export function createTeamsService(deps: { repository: TeamsRepository }) {
   const { repository } = deps;
 
   return {
+    // ---- For other modules, inside their transaction: the teams module is the one owner
+    // of the teams and team_user_mappings tables, so members and counters change here.
+
+    /** Locks the team row and answers its member count and `maxUsers`; undefined for an unknown team. */
+    lockSeats: (tx: DbOrTx, teamId: number) => repository.lockSeats(tx, teamId),
+
+    /** Member count and limit without a lock (an early check before a transaction). */
+    seats: (teamId: number) => repository.seats(teamId),
+
+    /**
+     * Adds a member (the caller holds the lock from `lockSeats` and checked the limit) and
+     * recounts `actual_num_of_users`.
+     */
+    async addMember(
+      tx: DbOrTx,
+      values: { userId: number; teamId: number; role: Role; defaultTeam: boolean },
+    ): Promise<void> {
+      await repository.insertMapping(tx, values);
+      await repository.syncUserCount(tx, values.teamId);
+    },
+
+    /**
+     * Stores the team's trial and/or participant counts, which the trials and participants
+     * modules count from their own rows (under the team row lock). Answers both counts.
+     */
+    setCounts: (
+      tx: DbOrTx,
+      teamId: number,
+      counts: { trials?: number; participants?: number },
+    ) =>
+      repository.setCounts(tx, teamId, {
+        ...(counts.trials !== undefined && { actualNumOfTrials: counts.trials }),
+        ...(counts.participants !== undefined && { actualNumOfParticipants: counts.participants }),
+      }),
+
     /** The caller's own team options. Throws 403 for anyone else's user id. */
     async userTeams(auth: AuthContext, userId: number): Promise<TeamOption[]> {
       if (userId !== auth.userId) throw AppError.forbidden();

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, ne, notExists, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { participants, teamUserMappings, teams, trialUsers, trials, users } from '../../db/schema';
+import { teamUserMappings, trialUsers, trials, users } from '../../db/schema';
 
 /**
  * The only code of the trials module that touches tables. Every read and write takes the
@@ -111,20 +111,13 @@ export function createTrialsRepository(db: Db) {
       return rows.length === 1;
     },
 
-    /** Keeps teams.actual_num_of_trials and actual_num_of_participants equal to the rows. */
-    async syncTeamCounts(tx: DbOrTx, teamId: number) {
-      const [row] = await tx
-        .update(teams)
-        .set({
-          actualNumOfTrials: sql`(SELECT count(*) FROM ${trials} WHERE ${trials.teamId} = ${teamId})::int`,
-          actualNumOfParticipants: sql`(SELECT count(*) FROM ${participants} WHERE ${participants.teamId} = ${teamId})::int`,
-        })
-        .where(eq(teams.id, teamId))
-        .returning({
-          trials: teams.actualNumOfTrials,
-          participants: teams.actualNumOfParticipants,
-        });
-      return row;
+    /** The participant-code prefix of a trial of the team (undefined for another team's trial). */
+    async trialCode(q: DbOrTx, teamId: number, trialId: number): Promise<string | undefined> {
+      const rows = await q
+        .select({ trialCode: trials.trialCode })
+        .from(trials)
+        .where(and(eq(trials.id, trialId), eq(trials.teamId, teamId)));
+      return rows[0]?.trialCode;
     },
 
     // ---- Trial users -------------------------------------------------------------------

@@ -5,12 +5,14 @@ import {
   type Trial,
   type UpdateTrialInput,
 } from '@trialpulse/shared';
+import type { DbOrTx } from '../../db/client';
 import { recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import { trialNotFound, type AccessService } from '../access/access.service';
 import type { AuthContext } from '../auth/session-context';
 import type { Meta } from '../../lib/request-meta';
 import type { ParticipantsService } from '../participants/participants.service';
+import type { TeamsService } from '../teams/teams.service';
 import type { TrialsRepository } from './trials.repository';
 
 /** Answers of the trial calls (the spec leaves them "not shown"). */
@@ -33,8 +35,14 @@ export function createTrialsService(deps: {
   access: Pick<AccessService, 'requireTeam' | 'requireTrial' | 'visibleTrialIds' | 'lockTeam'>;
   /** A cascade deletes the trial's participants through their own module (decision 0019). */
   participants: Pick<ParticipantsService, 'revokeTrialParticipants' | 'countInTrial' | 'removeAllOfTrial'>;
+  /** The team's trial counter (the teams module owns the teams table). */
+  teams: Pick<TeamsService, 'setCounts'>;
 }) {
-  const { repository, access, participants } = deps;
+  const { repository, access, participants, teams } = deps;
+
+  /** Recounts the team's trials (under the team row lock) into its counter. */
+  const recountTrials = async (tx: DbOrTx, teamId: number) =>
+    teams.setCounts(tx, teamId, { trials: await repository.countTrials(tx, teamId) });
 
   return {
     /** The trials the caller may see, newest first. Throws 403 TEAM_INACTIVE. */
@@ -77,7 +85,7 @@ export function createTrialsService(deps: {
           ownerUserId: auth.userId,
         });
         await repository.insertTrialUser(tx, { teamId, trialId: created.id, userId: auth.userId });
-        const counts = await repository.syncTeamCounts(tx, teamId);
+        const counts = await recountTrials(tx, teamId);
         await recordAudit(tx, {
           action: 'trial.create',
           entityType: 'trial',
@@ -135,6 +143,13 @@ export function createTrialsService(deps: {
     },
 
     /**
+     * The participant-code prefix of a visible trial (the participants module builds codes
+     * on it). Undefined for another team's trial.
+     */
+    trialCode: (q: DbOrTx, trial: { id: number; teamId: number }) =>
+      repository.trialCode(q, trial.teamId, trial.id),
+
+    /**
      * Deletes a trial with its trial users. A trial with participants is refused (409)
      * unless `cascade` confirms deleting them too: then every participant's provider access
      * is revoked at the providers first (decision 0019), and the participants module
@@ -164,7 +179,7 @@ export function createTrialsService(deps: {
           participantCount > 0 ? await participants.removeAllOfTrial(tx, auth, input.trialId) : undefined;
         const removedUsers = await repository.deleteTrialUsers(tx, teamId, input.trialId);
         if (!(await repository.deleteTrial(tx, teamId, input.trialId))) throw trialNotFound();
-        const counts = await repository.syncTeamCounts(tx, teamId);
+        const counts = await recountTrials(tx, teamId);
         await recordAudit(tx, {
           action: 'trial.delete',
           entityType: 'trial',

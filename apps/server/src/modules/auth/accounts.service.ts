@@ -1,0 +1,67 @@
+import type { DbOrTx } from '../../db/client';
+import type { AuthRepository } from './auth.repository';
+
+/** A staff account: signs in with its email as username and must set up a second factor. */
+export type NewStaffAccount = {
+  kind: 'staff';
+  email: string;
+  firstName: string;
+  lastName: string;
+  organization?: string | null;
+};
+
+/** A participant-portal account: its own username, no names, no second factor. */
+export type NewParticipantAccount = { kind: 'participant'; email: string; username: string };
+
+/**
+ * Account creation, the one place that inserts `users` and `credentials` rows (sign-up from
+ * an invitation, a Sys_Admin made by team administration, a participant-portal account).
+ * The auth module owns both tables: every other module creates accounts here.
+ */
+export function createAccountsService(deps: { repository: Pick<AuthRepository, 'insertUser' | 'insertCredentials'> }) {
+  const { repository } = deps;
+
+  return {
+    /**
+     * Inserts the account and its password hash inside the caller's transaction; `now` is
+     * the creation and password-change time (database time when omitted). Answers the id.
+     * A clash on email or username surfaces as the database's unique violation.
+     */
+    async createAccount(
+      tx: DbOrTx,
+      account: NewStaffAccount | NewParticipantAccount,
+      passwordHash: string,
+      now?: Date,
+    ): Promise<number> {
+      const userId = await repository.insertUser(
+        tx,
+        account.kind === 'staff'
+          ? {
+              email: account.email,
+              username: account.email,
+              firstName: account.firstName,
+              lastName: account.lastName,
+              organization: account.organization ?? null,
+              accountType: 'staff',
+              sfaRequired: true,
+              sfaEnabled: false,
+              ...(now && { createTime: now }),
+            }
+          : {
+              email: account.email,
+              username: account.username,
+              firstName: '',
+              lastName: '',
+              accountType: 'participant',
+              sfaRequired: false,
+              sfaEnabled: false,
+              ...(now && { createTime: now }),
+            },
+      );
+      await repository.insertCredentials(tx, { userId, passwordHash, ...(now && { passwordChangedAt: now }) });
+      return userId;
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;
