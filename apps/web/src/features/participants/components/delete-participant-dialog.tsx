@@ -1,16 +1,10 @@
 import { useState } from 'react';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { PARTICIPANT_MESSAGES, PARTICIPANT_SUCCESS } from '@trialpulse/shared';
 import { useNotify } from '@/components/notifications';
 import { useDeleteParticipant } from '../api/delete-participant';
 import type { Participant } from '../api/get-participants';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 
 type DeleteParticipantDialogProps = {
   participant: Pick<Participant, 'id' | 'participant_code'>;
@@ -45,45 +39,23 @@ export function DeleteParticipantDialog({
   };
 
   return (
-    <Dialog
-      open
-      onClose={remove.isPending ? undefined : onClose}
-      fullWidth
-      maxWidth="xs"
-      data-testid="delete-participant-dialog"
+    <ConfirmDialog
+      title="Delete Participant?"
+      confirmLabel="Delete"
+      onConfirm={() => void confirm()}
+      onClose={onClose}
+      pending={remove.isPending}
+      error={error}
+      testId="delete-participant"
     >
-      <DialogTitle>Delete Participant?</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2}>
-          <Typography>
-            Participant ID: <strong>{participant.id}</strong>
-            <br />
-            Code: <strong>{participant.participant_code}</strong>
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            The participant&apos;s device connections and synced data are deleted too.
-          </Typography>
-          {error && (
-            <Alert severity="error" data-testid="delete-participant-error">
-              {error}
-            </Alert>
-          )}
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={remove.isPending}>
-          Cancel
-        </Button>
-        <Button
-          color="error"
-          variant="contained"
-          onClick={() => void confirm()}
-          disabled={remove.isPending}
-          data-testid="delete-participant-confirm"
-        >
-          Delete
-        </Button>
-      </DialogActions>
-    </Dialog>
+      <Typography>
+        Participant ID: <strong>{participant.id}</strong>
+        <br />
+        Code: <strong>{participant.participant_code}</strong>
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        The participant&apos;s device connections and synced data are deleted too.
+      </Typography>
+    </ConfirmDialog>
   );
 }

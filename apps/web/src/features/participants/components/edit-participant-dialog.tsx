@@ -2,13 +2,6 @@ import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { PARTICIPANT_SUCCESS } from '@trialpulse/shared';
 import { textFieldProps } from '@/components/form/text-field-props';
@@ -26,8 +19,7 @@ import { codeChangeErrorMessage, editParticipantErrorMessage } from '../utils/pa
 import { useVisibleParticipantFields } from '../utils/visible-fields';
 import { PhiBanner } from './phi-banner';
 import { ParticipantFields, isSuffixAllowed, upperCased } from './participant-fields';
-
-const FORM_ID = 'edit-participant-form';
+import { FormDialog } from '@/components/ui/form-dialog';
 
 type EditParticipantDialogProps = {
   participant: Participant;
@@ -120,61 +112,32 @@ export function EditParticipantDialog({
   };
 
   return (
-    <Dialog
-      open
-      onClose={submitting ? undefined : onClose}
-      fullWidth
-      maxWidth="sm"
-      data-testid="edit-participant-dialog"
+    <FormDialog
+      title="Edit Participant"
+      onSubmit={handleSubmit(submit)}
+      onClose={onClose}
+      submitting={submitting}
+      submitDisabled={suffixInvalid}
+      error={error}
+      testId="edit-participant"
     >
-      <DialogTitle>Edit Participant</DialogTitle>
-      <DialogContent>
-        <Stack
-          component="form"
-          id={FORM_ID}
-          noValidate
-          spacing={2}
-          sx={{ pt: 1 }}
-          onSubmit={handleSubmit(submit)}
-        >
-          <PhiBanner />
-          {error && (
-            <Alert severity="error" data-testid="edit-participant-error">
-              {error}
-            </Alert>
-          )}
-          <Typography data-testid="edit-participant-current-code">
-            Current code: <strong>{code.full}</strong>
-          </Typography>
-          <ParticipantFields
-            idPrefix="edit-participant"
-            codePrefix={prefix}
-            suffix={textFieldProps(upperCased(register('codeSuffix')), errors.codeSuffix)}
-            suffixInvalid={suffixInvalid}
-            email={textFieldProps(register('email'), errors.email)}
-            gender={textFieldProps(register('gender'), errors.gender)}
-            age={textFieldProps(register('age'), errors.age)}
-            notes={textFieldProps(register('notes'), errors.notes)}
-            notesLength={notes.length}
-            showEmail={showEmail}
-            showNotes={showNotes}
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={submitting}>
-          Cancel
-        </Button>
-        <Button
-          type="submit"
-          form={FORM_ID}
-          variant="contained"
-          disabled={submitting || suffixInvalid}
-          data-testid="edit-participant-save"
-        >
-          Save
-        </Button>
-      </DialogActions>
-    </Dialog>
+      <PhiBanner />
+      <Typography data-testid="edit-participant-current-code">
+        Current code: <strong>{code.full}</strong>
+      </Typography>
+      <ParticipantFields
+        idPrefix="edit-participant"
+        codePrefix={prefix}
+        suffix={textFieldProps(upperCased(register('codeSuffix')), errors.codeSuffix)}
+        suffixInvalid={suffixInvalid}
+        email={textFieldProps(register('email'), errors.email)}
+        gender={textFieldProps(register('gender'), errors.gender)}
+        age={textFieldProps(register('age'), errors.age)}
+        notes={textFieldProps(register('notes'), errors.notes)}
+        notesLength={notes.length}
+        showEmail={showEmail}
+        showNotes={showNotes}
+      />
+    </FormDialog>
   );
 }

@@ -2,12 +2,7 @@ import { useState } from 'react';
 import { Controller, useForm, type Control } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
@@ -35,8 +30,7 @@ import {
   type TeamFormValues,
   type TeamInput,
 } from './team-form-schema';
-
-const FORM_ID = 'team-form';
+import { FormDialog } from '@/components/ui/form-dialog';
 
 /**
  * New Team and Edit Team (Sys_Admin): every field of the team record, hidden fields,
@@ -97,116 +91,92 @@ export function TeamFormDialog({ team, onClose }: { team?: TeamRecord; onClose: 
   );
 
   return (
-    <Dialog
-      open
-      onClose={submitting ? undefined : onClose}
-      fullWidth
+    <FormDialog
+      title={editing ? 'Edit Team' : 'New Team'}
+      onSubmit={handleSubmit(submit)}
+      onClose={onClose}
+      submitting={submitting}
+      error={error}
       maxWidth="md"
-      data-testid="team-form-dialog"
+      testId="team-form"
     >
-      <DialogTitle>{editing ? 'Edit Team' : 'New Team'}</DialogTitle>
-      <DialogContent>
-        <form id={FORM_ID} noValidate onSubmit={handleSubmit(submit)}>
-          <Grid container spacing={2} sx={{ pt: 1 }}>
-            {error && (
-              <Grid size={12}>
-                <Alert severity="error" data-testid="team-form-error">
-                  {error}
-                </Alert>
-              </Grid>
-            )}
-            <Grid size={{ xs: 12, sm: 8 }}>{text('team_name', 'Team Name')}</Grid>
-            <Grid size={{ xs: 12, sm: 4 }} sx={{ display: 'flex', alignItems: 'center' }}>
-              <Controller
-                control={control}
-                name="is_active"
-                render={({ field }) => (
-                  <FormControlLabel
-                    label="Active"
-                    control={
-                      <Switch
-                        checked={field.value}
-                        onChange={(event) => field.onChange(event.target.checked)}
-                        data-testid="team-is-active"
-                      />
-                    }
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, sm: 8 }}>{text('team_name', 'Team Name')}</Grid>
+        <Grid size={{ xs: 12, sm: 4 }} sx={{ display: 'flex', alignItems: 'center' }}>
+          <Controller
+            control={control}
+            name="is_active"
+            render={({ field }) => (
+              <FormControlLabel
+                label="Active"
+                control={
+                  <Switch
+                    checked={field.value}
+                    onChange={(event) => field.onChange(event.target.checked)}
+                    data-testid="team-is-active"
                   />
-                )}
+                }
               />
-            </Grid>
-            <Grid size={{ xs: 12, sm: 4 }}>
-              {text('subscription_starts', 'Subscription Starts', { type: 'date' })}
-            </Grid>
-            <Grid size={{ xs: 12, sm: 4 }}>
-              {text('subscription_ends', 'Subscription Ends', { type: 'date' })}
-            </Grid>
-            <Grid size={{ xs: 12, sm: 4 }}>{text('subscription_type', 'Subscription Type')}</Grid>
-            <Grid size={{ xs: 12, sm: 4 }}>
-              {text('max_users', 'Max Users', { type: 'number' })}
-            </Grid>
-            <Grid size={{ xs: 12, sm: 4 }}>
-              {text('max_trials', 'Max Trials', { type: 'number' })}
-            </Grid>
-            <Grid size={{ xs: 12, sm: 4 }}>
-              {text('max_participants', 'Max Participants', { type: 'number' })}
-            </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              {text('team_admin_email', 'Team Admin Email', { type: 'email' })}
-            </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>{text('team_admin_phone', 'Team Admin Phone')}</Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>{text('organization', 'Organization')}</Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>{text('storage_location', 'Storage Location')}</Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              {text('monthly_rate_per_participant', 'Monthly Rate per Participant', {
-                type: 'number',
-              })}
-            </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              {text('retention_days', 'Retention Days', { type: 'number' })}
-            </Grid>
-            <Grid size={12}>{text('notes', 'Notes', { multiline: true })}</Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <CheckboxGroup
-                control={control}
-                name="hidden_fields"
-                legend="Hidden fields"
-                options={HIDEABLE_FIELDS.map((field) => ({ value: field, label: `Hide ${field}` }))}
-              />
-            </Grid>
-            <Grid size={{ xs: 12, sm: 6 }}>
-              <CheckboxGroup
-                control={control}
-                name="allowed_brands"
-                legend="Allowed brands"
-                options={BRANDS.map((brand) => ({ value: brand, label: brand }))}
-              />
-            </Grid>
-            <Grid size={12}>
-              <SupportedDevicesSelect control={control} devices={catalog.data ?? []} />
-              {catalog.isError && (
-                <Alert severity="warning" sx={{ mt: 1 }}>
-                  The device catalog could not be loaded.
-                </Alert>
-              )}
-            </Grid>
-          </Grid>
-        </form>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={submitting}>
-          Cancel
-        </Button>
-        <Button
-          type="submit"
-          form={FORM_ID}
-          variant="contained"
-          disabled={submitting}
-          data-testid="team-form-save"
-        >
-          Save
-        </Button>
-      </DialogActions>
-    </Dialog>
+            )}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>
+          {text('subscription_starts', 'Subscription Starts', { type: 'date' })}
+        </Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>
+          {text('subscription_ends', 'Subscription Ends', { type: 'date' })}
+        </Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>{text('subscription_type', 'Subscription Type')}</Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>
+          {text('max_users', 'Max Users', { type: 'number' })}
+        </Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>
+          {text('max_trials', 'Max Trials', { type: 'number' })}
+        </Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>
+          {text('max_participants', 'Max Participants', { type: 'number' })}
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          {text('team_admin_email', 'Team Admin Email', { type: 'email' })}
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>{text('team_admin_phone', 'Team Admin Phone')}</Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>{text('organization', 'Organization')}</Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>{text('storage_location', 'Storage Location')}</Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          {text('monthly_rate_per_participant', 'Monthly Rate per Participant', {
+            type: 'number',
+          })}
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          {text('retention_days', 'Retention Days', { type: 'number' })}
+        </Grid>
+        <Grid size={12}>{text('notes', 'Notes', { multiline: true })}</Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <CheckboxGroup
+            control={control}
+            name="hidden_fields"
+            legend="Hidden fields"
+            options={HIDEABLE_FIELDS.map((field) => ({ value: field, label: `Hide ${field}` }))}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <CheckboxGroup
+            control={control}
+            name="allowed_brands"
+            legend="Allowed brands"
+            options={BRANDS.map((brand) => ({ value: brand, label: brand }))}
+          />
+        </Grid>
+        <Grid size={12}>
+          <SupportedDevicesSelect control={control} devices={catalog.data ?? []} />
+          {catalog.isError && (
+            <Alert severity="warning" sx={{ mt: 1 }}>
+              The device catalog could not be loaded.
+            </Alert>
+          )}
+        </Grid>
+      </Grid>
+    </FormDialog>
   );
 }
 

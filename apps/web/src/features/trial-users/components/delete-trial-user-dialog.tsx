@@ -1,11 +1,6 @@
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { TrialUser } from '../api/get-trial-users';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 
 type DeleteTrialUserDialogProps = {
   user: TrialUser;
@@ -22,44 +17,27 @@ export function DeleteTrialUserDialog({
   onClose,
 }: DeleteTrialUserDialogProps) {
   return (
-    <Dialog
-      open
-      onClose={submitting ? undefined : onClose}
-      fullWidth
-      maxWidth="xs"
-      data-testid="delete-trial-user-dialog"
+    <ConfirmDialog
+      title="Delete User?"
+      confirmLabel="Delete"
+      onConfirm={onConfirm}
+      onClose={onClose}
+      pending={submitting}
+      testId="delete-trial-user"
     >
-      <DialogTitle>Delete User?</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          <TextField
-            id="delete-user-id"
-            label="User Id"
-            value={String(user.id)}
-            slotProps={{ htmlInput: { readOnly: true } }}
-          />
-          <TextField
-            id="delete-user-email"
-            label="User Email"
-            value={user.email}
-            slotProps={{ htmlInput: { readOnly: true } }}
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={submitting}>
-          Cancel
-        </Button>
-        <Button
-          color="error"
-          variant="contained"
-          onClick={onConfirm}
-          disabled={submitting}
-          data-testid="delete-trial-user-confirm"
-        >
-          Delete
-        </Button>
-      </DialogActions>
-    </Dialog>
+      <TextField
+        id="delete-user-id"
+        label="User Id"
+        value={String(user.id)}
+        sx={{ mt: 1 }}
+        slotProps={{ htmlInput: { readOnly: true } }}
+      />
+      <TextField
+        id="delete-user-email"
+        label="User Email"
+        value={user.email}
+        slotProps={{ htmlInput: { readOnly: true } }}
+      />
+    </ConfirmDialog>
   );
 }

@@ -1,19 +1,14 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { TRIAL_MESSAGES } from '@trialpulse/shared';
 import { useNotify } from '@/components/notifications';
 import { isTrialWithParticipants, useDeleteTrial } from '../api/delete-trial';
 import type { Trial } from '../api/get-trials';
 import { trialErrorMessage } from '../utils/trial-error-message';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 
 /**
  * The Delete Trial? modal. A trial that still has participants is refused by the server
@@ -45,59 +40,38 @@ export function DeleteTrialDialog({ trial, onClose }: { trial: Trial; onClose: (
   };
 
   return (
-    <Dialog
-      open
-      onClose={remove.isPending ? undefined : onClose}
-      fullWidth
-      maxWidth="xs"
-      data-testid="delete-trial-dialog"
+    <ConfirmDialog
+      title="Delete Trial?"
+      confirmLabel="Delete"
+      onConfirm={() => void confirm()}
+      onClose={onClose}
+      pending={remove.isPending}
+      confirmDisabled={needsCascade && !cascadeConfirmed}
+      error={error}
+      testId="delete-trial"
     >
-      <DialogTitle>Delete Trial?</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2}>
-          <Typography>
-            Trial Number: <strong>{trial.trialNumber}</strong>
-            <br />
-            Trial Name: <strong>{trial.trialName}</strong>
-          </Typography>
-          {needsCascade && (
-            <Alert severity="warning" data-testid="delete-trial-has-participants">
-              {TRIAL_MESSAGES.hasParticipants}
-            </Alert>
-          )}
-          {needsCascade && (
-            <FormControlLabel
-              control={
-                <Checkbox
-                  checked={cascadeConfirmed}
-                  onChange={(event) => setCascadeConfirmed(event.target.checked)}
-                  data-testid="delete-trial-cascade"
-                />
-              }
-              label="Delete the trial and its participants"
+      <Typography>
+        Trial Number: <strong>{trial.trialNumber}</strong>
+        <br />
+        Trial Name: <strong>{trial.trialName}</strong>
+      </Typography>
+      {needsCascade && (
+        <Alert severity="warning" data-testid="delete-trial-has-participants">
+          {TRIAL_MESSAGES.hasParticipants}
+        </Alert>
+      )}
+      {needsCascade && (
+        <FormControlLabel
+          control={
+            <Checkbox
+              checked={cascadeConfirmed}
+              onChange={(event) => setCascadeConfirmed(event.target.checked)}
+              data-testid="delete-trial-cascade"
             />
-          )}
-          {error && (
-            <Alert severity="error" data-testid="delete-trial-error">
-              {error}
-            </Alert>
-          )}
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={remove.isPending}>
-          Cancel
-        </Button>
-        <Button
-          color="error"
-          variant="contained"
-          onClick={() => void confirm()}
-          disabled={remove.isPending || (needsCascade && !cascadeConfirmed)}
-          data-testid="delete-trial-confirm"
-        >
-          Delete
-        </Button>
-      </DialogActions>
-    </Dialog>
+          }
+          label="Delete the trial and its participants"
+        />
+      )}
+    </ConfirmDialog>
   );
 }

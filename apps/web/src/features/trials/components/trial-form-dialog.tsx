@@ -2,13 +2,6 @@ import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { LIMITS, TRIAL_MESSAGES } from '@trialpulse/shared';
@@ -19,6 +12,7 @@ import { createTrialInputSchema, useCreateTrial, type CreateTrialInput } from '.
 import type { Trial } from '../api/get-trials';
 import { useUpdateTrial } from '../api/update-trial';
 import { trialErrorMessage } from '../utils/trial-error-message';
+import { FormDialog } from '@/components/ui/form-dialog';
 
 type TrialFormValues = z.input<typeof createTrialInputSchema>;
 
@@ -27,8 +21,6 @@ type TrialFormDialogProps = {
   trial?: Trial;
   onClose: () => void;
 };
-
-const FORM_ID = 'trial-form';
 
 /**
  * The New Trial and Edit Trial modals: Trial Number and Trial Name required, notes up to
@@ -81,76 +73,46 @@ export function TrialFormDialog({ trial, onClose }: TrialFormDialogProps) {
   };
 
   return (
-    <Dialog
-      open
-      onClose={submitting ? undefined : onClose}
-      fullWidth
-      maxWidth="sm"
-      data-testid="trial-form-dialog"
+    <FormDialog
+      title={editing ? 'Edit Trial' : 'New Trial'}
+      onSubmit={handleSubmit(submit)}
+      onClose={onClose}
+      submitting={submitting}
+      error={error}
+      testId="trial-form"
     >
-      <DialogTitle>{editing ? 'Edit Trial' : 'New Trial'}</DialogTitle>
-      <DialogContent>
-        <Stack
-          component="form"
-          id={FORM_ID}
-          noValidate
-          spacing={2}
-          sx={{ pt: 1 }}
-          onSubmit={handleSubmit(submit)}
+      <TextField
+        id="trial-number"
+        label="Trial Number"
+        autoFocus
+        autoComplete="off"
+        {...textFieldProps(register('trialNumber'), errors.trialNumber)}
+      />
+      <TextField
+        id="trial-name"
+        label="Trial Name"
+        autoComplete="off"
+        {...textFieldProps(register('trialName'), errors.trialName)}
+      />
+      <div>
+        <TextField
+          id="trial-notes"
+          label="Trial Notes"
+          multiline
+          minRows={3}
+          fullWidth
+          {...textFieldProps(register('trialNotes'), errors.trialNotes)}
+        />
+        <Typography
+          variant="caption"
+          color={notes.length > LIMITS.notesMaxLength ? 'error' : 'text.secondary'}
+          component="p"
+          sx={{ textAlign: 'right', mt: 0.5 }}
+          data-testid="trial-notes-counter"
         >
-          {error && (
-            <Alert severity="error" data-testid="trial-form-error">
-              {error}
-            </Alert>
-          )}
-          <TextField
-            id="trial-number"
-            label="Trial Number"
-            autoFocus
-            autoComplete="off"
-            {...textFieldProps(register('trialNumber'), errors.trialNumber)}
-          />
-          <TextField
-            id="trial-name"
-            label="Trial Name"
-            autoComplete="off"
-            {...textFieldProps(register('trialName'), errors.trialName)}
-          />
-          <div>
-            <TextField
-              id="trial-notes"
-              label="Trial Notes"
-              multiline
-              minRows={3}
-              fullWidth
-              {...textFieldProps(register('trialNotes'), errors.trialNotes)}
-            />
-            <Typography
-              variant="caption"
-              color={notes.length > LIMITS.notesMaxLength ? 'error' : 'text.secondary'}
-              component="p"
-              sx={{ textAlign: 'right', mt: 0.5 }}
-              data-testid="trial-notes-counter"
-            >
-              {notes.length}/{LIMITS.notesMaxLength}
-            </Typography>
-          </div>
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={submitting}>
-          Cancel
-        </Button>
-        <Button
-          type="submit"
-          form={FORM_ID}
-          variant="contained"
-          disabled={submitting}
-          data-testid="trial-form-save"
-        >
-          Save
-        </Button>
-      </DialogActions>
-    </Dialog>
+          {notes.length}/{LIMITS.notesMaxLength}
+        </Typography>
+      </div>
+    </FormDialog>
   );
 }
