@@ -1,10 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { loginInputSchema, type LoginInput } from '@trialpulse/shared';
+import type { LoginInput } from '@trialpulse/shared';
 import { api } from '@/lib/api-client';
-
-/** What the login form collects; the human-check token is added on submit. */
-export const loginFormSchema = loginInputSchema.omit({ recaptchaResponse: true });
-export type LoginFormInput = Omit<LoginInput, 'recaptchaResponse'>;
 
 export type LoginResponse = { message?: string; user?: unknown };
 

@@ -17,8 +17,8 @@ import {
   useSession,
   type Session,
 } from '@/lib/session';
-import { useLogin, type LoginFormInput } from '../api/login';
-import { LoginForm } from '../components/login-form';
+import { useLogin } from '../api/login';
+import { LoginForm, type LoginFormInput } from '@/components/form/login-form';
 
 type LoginLocationState = { message?: unknown; from?: unknown } | null;
 
@@ -87,7 +87,14 @@ export function LoginPage() {
           {notice}
         </Alert>
       )}
-      <LoginForm onSubmit={handleSubmit} error={error} submitting={signingIn} />
+      <LoginForm
+        onSubmit={handleSubmit}
+        error={error}
+        submitting={signingIn}
+        idPrefix="login"
+        label="Log in"
+        autoFocus
+      />
       <Link
         component={RouterLink}
         to={PATHS.resetPasswordRequest}

@@ -10,8 +10,8 @@ import { FormCard } from '@/components/ui/form-card';
 import { userMessage } from '@/lib/api-client';
 import { useHumanCheck } from '@/lib/human-check';
 import { myEnrolmentsQueryKey, useMyEnrolments } from '../api/get-my-enrolments';
-import { useParticipantLogin, type ParticipantLoginFormInput } from '../api/participant-login';
-import { ParticipantLoginForm } from '../components/participant-login-form';
+import { useParticipantLogin } from '../api/participant-login';
+import { LoginForm, type LoginFormInput } from '@/components/form/login-form';
 import { ParticipantPortal } from '../components/participant-portal';
 import { EmailConfirmationResult, UnconfirmedEmailNotice } from '../components/email-confirmation';
 import { PARTICIPANT_SIGNUP_PATH } from '../components/paths';
@@ -35,7 +35,7 @@ export function ParticipantLoginPage() {
   const verifyToken = useSearchParams()[0].get('verifyEmail');
   const confirmation = verifyToken ? <EmailConfirmationResult token={verifyToken} /> : null;
 
-  const handleSubmit = async (input: ParticipantLoginFormInput) => {
+  const handleSubmit = async (input: LoginFormInput) => {
     setError(null);
     setSubmitting(true);
     try {
@@ -85,7 +85,13 @@ export function ParticipantLoginPage() {
       maxWidth={440}
     >
       {confirmation}
-      <ParticipantLoginForm onSubmit={handleSubmit} error={error} submitting={submitting} />
+      <LoginForm
+        onSubmit={handleSubmit}
+        error={error}
+        submitting={submitting}
+        idPrefix="participant-login"
+        label="Participant log in"
+      />
       <Link
         component={RouterLink}
         to={PARTICIPANT_SIGNUP_PATH}

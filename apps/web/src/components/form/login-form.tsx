@@ -3,17 +3,27 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import { loginInputSchema, type LoginInput } from '@trialpulse/shared';
 import { textFieldProps } from '@/components/form/text-field-props';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { loginFormSchema, type LoginFormInput } from '../api/login';
+
+/** What the form collects; the human-check answer is added by the page when it submits. */
+export const loginFormSchema = loginInputSchema.omit({ recaptchaResponse: true });
+export type LoginFormInput = Omit<LoginInput, 'recaptchaResponse'>;
 
 type LoginFormProps = {
   onSubmit: (input: LoginFormInput) => Promise<void> | void;
   error: string | null;
   submitting: boolean;
+  /** Ids and test ids start with it: `login` (staff) or `participant-login` (participant portal). */
+  idPrefix: string;
+  /** The form's accessible name. */
+  label: string;
+  autoFocus?: boolean;
 };
 
-export function LoginForm({ onSubmit, error, submitting }: LoginFormProps) {
+/** Username and password, the same for staff and participant sign-in (both use the shared schema). */
+export function LoginForm({ onSubmit, error, submitting, idPrefix, label, autoFocus = false }: LoginFormProps) {
   const {
     register,
     handleSubmit,
@@ -28,32 +38,32 @@ export function LoginForm({ onSubmit, error, submitting }: LoginFormProps) {
       component="form"
       noValidate
       spacing={2.5}
-      aria-label="Log in"
-      data-testid="login-form"
+      aria-label={label}
+      data-testid={`${idPrefix}-form`}
       onSubmit={handleSubmit(onSubmit)}
     >
       {error && (
-        <Alert severity="error" data-testid="login-error">
+        <Alert severity="error" data-testid={`${idPrefix}-error`}>
           {error}
         </Alert>
       )}
       <TextField
-        id="login-username"
+        id={`${idPrefix}-username`}
         label="Username"
         autoComplete="username"
-        autoFocus
-        slotProps={{ htmlInput: { 'data-testid': 'login-username' } }}
+        autoFocus={autoFocus}
+        slotProps={{ htmlInput: { 'data-testid': `${idPrefix}-username` } }}
         {...textFieldProps(register('username'), errors.username)}
       />
       <TextField
-        id="login-password"
+        id={`${idPrefix}-password`}
         label="Password"
         type="password"
         autoComplete="current-password"
-        slotProps={{ htmlInput: { 'data-testid': 'login-password' } }}
+        slotProps={{ htmlInput: { 'data-testid': `${idPrefix}-password` } }}
         {...textFieldProps(register('password'), errors.password)}
       />
-      <SubmitButton submitting={submitting} testId="login-submit">
+      <SubmitButton submitting={submitting} testId={`${idPrefix}-submit`}>
         Log In
       </SubmitButton>
     </Stack>
