@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import Alert from '@mui/material/Alert';
 import { DEVICE_MESSAGES } from '@trialpulse/shared';
 import { isFullySignedIn, useSession } from '@/lib/session';
-import { useTrial } from '../api/get-trial';
+import { useTrial } from '@/lib/api/trials';
 import { DEVICE_CONSENT_PATHS } from '../utils/paths';
 import { BusyStatus } from './busy-status';
 

@@ -17,7 +17,7 @@ import {
 } from '@trialpulse/shared';
 import { useNotify } from '@/components/notifications';
 import { useAuthorizeDevice } from '../api/authorize-device';
-import { useSendConsentEmail } from '../api/send-consent-email';
+import { useSendConsentEmail } from '@/lib/api/consent-email';
 import { AUTHORIZATION_FALLBACK, BRAND_DATA } from '../utils/brand-texts';
 import { deviceErrorMessage } from '../utils/device-error-message';
 import { leaveForProvider } from '../utils/leave-for-provider';

@@ -13,7 +13,7 @@ import {
   type Trial,
 } from '@trialpulse/shared';
 import { STORAGE_KEYS, useOpenedRow } from '@/components/data-table';
-import { useParticipant } from '../api/get-participant';
+import { useParticipant } from '@/lib/api/participant';
 import { BusyStatus } from '../components/busy-status';
 import { StaffConsentActions } from '../components/staff-consent-actions';
 import { DEVICE_CONSENT_PATHS } from '../utils/paths';

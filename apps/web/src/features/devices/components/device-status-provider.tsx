@@ -2,7 +2,7 @@ import { useMemo, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import { DEVICE_MESSAGES, type Participant, type Trial } from '@trialpulse/shared';
 import { useCan } from '@/lib/session';
-import { useTeamAllowedBrands } from '../api/get-team-allowed-brands';
+import { useTeamAllowedBrands } from '@/lib/api/team-allowed-devices';
 import { useDeviceStatusCycle } from '../hooks/use-device-status-cycle';
 import { DeviceStatusContext } from './device-status-context';
 

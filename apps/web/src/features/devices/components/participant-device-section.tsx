@@ -24,7 +24,7 @@ import { useParticipantConnections } from '../api/get-participant-connections';
 import { useParticipantDevices, type DeviceListBrand } from '../api/get-participant-devices';
 import { useRefreshDeviceToken } from '../api/refresh-device-token';
 import { useRevokeDeviceToken } from '../api/revoke-device-token';
-import { useSendConsentEmail } from '../api/send-consent-email';
+import { useSendConsentEmail } from '@/lib/api/consent-email';
 import { useStartDeviceAuthorization } from '../api/start-device-authorization';
 import { CONNECTION_STATUS_LABELS, UPSTREAM_LABELS, formatDateTime } from '../utils/device-labels';
 import { DEVICE_PATHS } from '../utils/paths';

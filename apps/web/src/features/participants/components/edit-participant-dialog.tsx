@@ -8,7 +8,7 @@ import { textFieldProps } from '@/components/form/text-field-props';
 import { useNotify } from '@/components/notifications';
 import { useChangeParticipantCode } from '../api/change-participant-code';
 import { participantsQueryKey, type Participant } from '../api/get-participants';
-import { participantQueryKey } from '../api/get-participant';
+import { participantQueryKey } from '@/lib/api/participant';
 import {
   editParticipantFormSchema,
   useUpdateParticipant,

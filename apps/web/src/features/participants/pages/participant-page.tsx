@@ -21,8 +21,8 @@ import {
 } from '@trialpulse/shared';
 import { STORAGE_KEYS, useOpenedRow } from '@/components/data-table';
 import { useCan, useSession } from '@/lib/session';
-import { useAllowedDevices } from '../api/get-allowed-devices';
-import { useParticipant } from '../api/get-participant';
+import { useTeamAllowedDevices } from '@/lib/api/team-allowed-devices';
+import { useParticipant } from '@/lib/api/participant';
 import { DeleteParticipantDialog } from '../components/delete-participant-dialog';
 import { MissingRecord } from '../components/missing-record';
 import { PARTICIPANT_PATHS } from '../utils/paths';
@@ -79,7 +79,7 @@ function ParticipantDetails({
   const { user } = useSession();
   const { showEmail } = useVisibleParticipantFields();
   const query = useParticipant(known.id, known);
-  const devices = useAllowedDevices(user?.teamId);
+  const devices = useTeamAllowedDevices(user?.teamId);
   const [deleting, setDeleting] = useState(false);
   const canOpenRaw = useCan('participant.viewRaw');
   const participant = query.data ?? known;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { createTrialInputSchema, type CreateTrialInput } from '@trialpulse/shared';
 import { api } from '@/lib/api-client';
-import { trialsQueryKey } from './get-trials';
+import { trialsQueryKey } from '@/lib/api/trials';
 
 export { createTrialInputSchema, type CreateTrialInput };
 

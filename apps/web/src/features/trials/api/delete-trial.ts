@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { deleteTrialInputSchema, type DeleteTrialInput } from '@trialpulse/shared';
 import { api, isApiError } from '@/lib/api-client';
-import { trialsQueryKey } from './get-trials';
+import { trialsQueryKey } from '@/lib/api/trials';
 
 export { deleteTrialInputSchema };
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { updateTrialInputSchema, type UpdateTrialInput } from '@trialpulse/shared';
 import { api } from '@/lib/api-client';
-import { trialsQueryKey } from './get-trials';
+import { trialsQueryKey } from '@/lib/api/trials';
 
 export { updateTrialInputSchema, type UpdateTrialInput };
 

@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import { TRIAL_MESSAGES } from '@trialpulse/shared';
 import { useNotify } from '@/components/notifications';
 import { isTrialWithParticipants, useDeleteTrial } from '../api/delete-trial';
-import type { Trial } from '../api/get-trials';
+import type { Trial } from '@/lib/api/trials';
 import { trialErrorMessage } from '../utils/trial-error-message';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 

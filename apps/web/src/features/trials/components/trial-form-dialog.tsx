@@ -9,7 +9,7 @@ import { textFieldProps } from '@/components/form/text-field-props';
 import { useNotify } from '@/components/notifications';
 import { useSession } from '@/lib/session';
 import { createTrialInputSchema, useCreateTrial, type CreateTrialInput } from '../api/create-trial';
-import type { Trial } from '../api/get-trials';
+import type { Trial } from '@/lib/api/trials';
 import { useUpdateTrial } from '../api/update-trial';
 import { trialErrorMessage } from '../utils/trial-error-message';
 import { FormDialog } from '@/components/ui/form-dialog';

@@ -25,7 +25,7 @@ import {
   usePersistedTableState,
 } from '@/components/data-table';
 import { useCan } from '@/lib/session';
-import { useTrials, type Trial } from '../api/get-trials';
+import { useTrials, type Trial } from '@/lib/api/trials';
 import { trialErrorMessage } from '../utils/trial-error-message';
 import { DeleteTrialDialog } from './delete-trial-dialog';
 import { TrialFormDialog } from './trial-form-dialog';

@@ -6,13 +6,11 @@ import { api } from '@/lib/api-client';
 const consentEmailResponseSchema = z.object({ message: z.string().optional() });
 
 /**
- * `POST /api/participantConsentEmail` {participantId, brand} (Sys_Admin, Admin, User):
- * emails the participant a consent link for Fitbit or Omron.
+ * `POST /api/participantConsentEmail` {participantId, brand} (staff): emails the participant
+ * a consent link for Fitbit or Omron. Used by the participant page and the consent page.
  */
 export async function sendConsentEmail(input: ConsentEmailRequest): Promise<{ message?: string }> {
-  return consentEmailResponseSchema.parse(
-    await api.post<unknown>('/participantConsentEmail', input),
-  );
+  return consentEmailResponseSchema.parse(await api.post<unknown>('/participantConsentEmail', input));
 }
 
 export function useSendConsentEmail() {

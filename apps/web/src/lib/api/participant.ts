@@ -2,9 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { participantSchema, type Participant } from '@trialpulse/shared';
 import { api } from '@/lib/api-client';
 
-/** The participants feature caches the same record under the same key. */
-export const participantQueryKey = (participantId: number) =>
-  ['participant', participantId] as const;
+/** One cache entry per participant, shared by the participant page and the consent page. */
+export const participantQueryKey = (participantId: number) => ['participant', participantId] as const;
 
 /** `GET /api/participant/{id}`: one participant, hidden fields left out. */
 export async function getParticipant(participantId: number): Promise<Participant> {

@@ -5,6 +5,7 @@ import { api } from '@/lib/api-client';
 
 export type { Trial };
 
+/** The trials list's cache entry (mutations of trials invalidate it). */
 export const trialsQueryKey = ['trials'] as const;
 
 /** `GET /api/userTrials/`: the selected team's trials the caller may see. */
@@ -14,4 +15,18 @@ export async function getTrials(): Promise<Trial[]> {
 
 export function useTrials() {
   return useQuery({ queryKey: trialsQueryKey, queryFn: getTrials });
+}
+
+/**
+ * The trial with `trialId` among the caller's trials, or `null`; looked up only when
+ * `trialId` is given (a signed-in staff member). Shares the list's cache entry.
+ */
+export function useTrial(trialId: number | null) {
+  return useQuery({
+    queryKey: trialsQueryKey,
+    queryFn: getTrials,
+    enabled: trialId !== null,
+    retry: false,
+    select: (trials: Trial[]) => trials.find((trial) => trial.trialId === trialId) ?? null,
+  });
 }
