@@ -167,7 +167,10 @@ export function forbiddenTablesFor(module) {
     .filter((table) => !allowed.has(table));
 }
 
-/** Product code of each module (tests arrange and inspect rows directly and are not checked). */
+/**
+ * Product code of each module (tests arrange and inspect rows directly and drive the
+ * simulators, and are not checked): no other module's table, no simulator.
+ */
 const tableZones = foldersIn(serverModules).map((module) => ({
   files: [`${serverModules}/${module}/**/*.ts`],
   ignores: ['**/*.test.ts', '**/test-support.ts', '**/test-support/**'],
@@ -180,6 +183,10 @@ const tableZones = foldersIn(serverModules).map((module) => ({
             regex: '(^|/)db/schema(/[^/]+)?$',
             importNames: forbiddenTablesFor(module),
             message: `This table belongs to another module (TABLE_OWNERS in eslint.config.js): use that module's service.`,
+          },
+          {
+            regex: '(^|/)simulators(/|$)',
+            message: 'Product code never imports the simulators: main.ts passes what demo mode needs from simulators/embedded.ts.',
           },
         ],
       },

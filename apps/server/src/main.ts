@@ -6,10 +6,10 @@ import { DEMO_ACCOUNTS, seedDemoData } from './db/seed/demo-seed';
 import { startJobs } from './jobs/boss';
 import { jobDefinitions } from './jobs/registry';
 import { buildApp } from './app';
-import { providerSettingsFromConfig, simulatorEnvironment } from './modules/devices/core/provider-settings';
+import { providerSettingsFromConfig } from './modules/devices/core/provider-settings';
 import { createProviderRegistry } from './modules/devices/core/provider-registry';
 import { linkDemoDevices } from './modules/devices/demo-links';
-import { startAllSimulators, type AllSimulators } from './simulators';
+import type * as Embedded from './simulators/embedded';
 
 /**
  * Start order: configuration → database → migrations → demo seed → jobs → HTTP.
@@ -28,18 +28,13 @@ async function main() {
   }
 
   // Demo mode talks to the provider simulators inside this process (DESIGN: runtime).
-  let simulators: AllSimulators | undefined;
+  // Their one entry point is loaded only then (production never loads simulator code).
+  let simulators: Embedded.AllSimulators | undefined;
+  let embedded: typeof Embedded | undefined;
   if ((config.SIMULATORS ?? (config.isDemo ? 'embedded' : 'off')) === 'embedded') {
-    simulators = await startAllSimulators({ basePort: config.SIMULATOR_BASE_PORT, host: '127.0.0.1' });
-    config = {
-      ...config,
-      ...simulatorEnvironment({
-        googleHealth: simulators.googleHealth.baseUrl,
-        fitbitLegacy: simulators.fitbitLegacy.baseUrl,
-        omron: simulators.omron.baseUrl,
-        dexcom: simulators.dexcom.baseUrl,
-      }),
-    };
+    embedded = await import('./simulators/embedded');
+    simulators = await embedded.startAllSimulators({ basePort: config.SIMULATOR_BASE_PORT, host: '127.0.0.1' });
+    config = { ...config, ...embedded.environmentOf(simulators) };
   }
 
   const database = await openDatabase(
@@ -50,10 +45,13 @@ async function main() {
   await runMigrations(database);
 
   const seeded = config.isDemo ? (await seedDemoData(database.db)).seeded : false;
-  if (config.isDemo && simulators) {
+  if (config.isDemo && simulators && embedded) {
     // The embedded simulators start empty each time: link the demo participants again.
     await linkDemoDevices({
       database,
+      links: embedded.DEMO_DEVICE_LINKS,
+      legacyParticipantCode: embedded.DEMO_LEGACY_PARTICIPANT,
+      consent: embedded.consentAtSimulator,
       providers: createProviderRegistry(providerSettingsFromConfig(config)),
       encryptionKey: config.TOKEN_ENCRYPTION_KEY,
       log: (message) => console.warn(message),
@@ -81,7 +79,7 @@ function installShutdown(parts: {
   app?: FastifyInstance;
   jobs?: { stop(): Promise<void> };
   database: Database;
-  simulators?: AllSimulators;
+  simulators?: Embedded.AllSimulators;
 }) {
   let stopping = false;
   const stop = async (signal: string) => {
@@ -106,7 +104,7 @@ function installShutdown(parts: {
 }
 
 /** Demo sign-in details go to the terminal only, never through the logger. */
-function printDemoBanner(config: Config, seeded: boolean, simulators?: AllSimulators) {
+function printDemoBanner(config: Config, seeded: boolean, simulators?: Embedded.AllSimulators) {
   const url = config.PUBLIC_URL;
   const lines = [
     '',

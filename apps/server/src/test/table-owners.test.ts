@@ -45,6 +45,15 @@ describe('one owner per table (lint)', () => {
     ).toEqual([]);
   });
 
+  it('keeps the simulators out of product modules', async () => {
+    const errors = await tableErrors(
+      'apps/server/src/modules/devices/snippet.ts',
+      `import { consentAtSimulator } from '../../simulators/embedded';\nexport const c = consentAtSimulator;\n`,
+    );
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('never imports the simulators');
+  });
+
   it('leaves tests alone (they arrange rows directly)', async () => {
     expect(await tableErrors('apps/server/src/modules/participants/snippet.test.ts', snippet('users'))).toEqual([]);
   });

@@ -5,14 +5,27 @@ import type { Database } from '../../db/client';
 import { globalDeviceCatalog, participantDevices, participants } from '../../db/schema';
 import { seedDemoData } from '../../db/seed/demo-seed';
 import { loadConfig } from '../../config/env';
-import { startAllSimulators, type AllSimulators } from '../../simulators';
+import {
+  DEMO_DEVICE_LINKS,
+  DEMO_LEGACY_PARTICIPANT,
+  consentAtSimulator,
+  startAllSimulators,
+  type AllSimulators,
+} from '../../simulators/embedded';
 import { createTestDatabase } from '../../test/test-database';
 import { createProviderRegistry } from './core/provider-registry';
 import { providerSettingsFromConfig } from './core/provider-settings';
-import { DEMO_DEVICE_LINKS, DEMO_LEGACY_PARTICIPANT, linkDemoDevices } from './demo-links';
+import { linkDemoDevices } from './demo-links';
 import { simulatorEnv } from './test-support';
 import { createDeviceConnectionsService } from './device-connections.service';
 import { createDevicesRepository } from './devices.repository';
+
+/** What main.ts hands linkDemoDevices from the simulators' entry point. */
+const demoLinks = {
+  links: DEMO_DEVICE_LINKS,
+  legacyParticipantCode: DEMO_LEGACY_PARTICIPANT,
+  consent: consentAtSimulator,
+};
 
 /**
  * Demo mode links demo participants through the simulators' real consent and token calls,
@@ -49,7 +62,7 @@ const connectionOf = async (code: string) => {
 
 describe('demo device links', () => {
   it('links the demo participants, with an empty battery, an expired token and a legacy connection', async () => {
-    const result = await linkDemoDevices({ database, providers: registryFor(sims), encryptionKey: key });
+    const result = await linkDemoDevices({ ...demoLinks, database, providers: registryFor(sims), encryptionKey: key });
     expect(result.linked).toBe(DEMO_DEVICE_LINKS.length);
 
     const legacy = await connectionOf(DEMO_LEGACY_PARTICIPANT);
@@ -79,7 +92,7 @@ describe('demo device links', () => {
 
     await sims.close();
     sims = await startAllSimulators();
-    const result = await linkDemoDevices({ database, providers: registryFor(sims), encryptionKey: key });
+    const result = await linkDemoDevices({ ...demoLinks, database, providers: registryFor(sims), encryptionKey: key });
     expect(result.linked).toBe(DEMO_DEVICE_LINKS.length - 1);
     const after = (await connectionOf('SLEEP-001')).map((row) => row.device.accessTokenEncrypted);
     expect(after).not.toEqual(before);

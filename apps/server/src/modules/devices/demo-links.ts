@@ -4,8 +4,6 @@ import type { Database } from '../../db/client';
 import { participantDevices, participants } from '../../db/schema';
 import { recordAudit } from '../../lib/audit';
 import { encryptSecret } from '../../lib/crypto';
-import { submitConsent } from '../../simulators/common/consent-driver';
-import { submitConsent as submitSignedTokenConsent } from '../../simulators/signed-token-kit/consent-driver';
 import { generateAuthorizationSecrets, type ProviderUpstream } from './core/provider-client';
 import type { ProviderRegistry } from './core/provider-registry';
 import { createDevicesRepository } from './devices.repository';
@@ -16,29 +14,15 @@ import { createDevicesRepository } from './devices.repository';
  * simulators forget their grants when the process stops, so this runs at every demo start
  * and re-links what it linked before — unless staff revoked it or it needs re-consent
  * (those states are the user's to change). Consent is given through the simulators' real
- * consent pages and code exchange, like a participant would.
+ * consent pages and code exchange, like a participant would: main.ts passes the links and
+ * the consent driver from `simulators/embedded.ts` (product code never imports simulators).
  */
-type DemoLink = {
+export type DemoDeviceLink = {
   participantCode: string;
   brand: DeviceBrandName;
-  /** Simulated account at the provider. */
   account: string;
-  /** 'expired': the access token is left expired (the next use refreshes it). */
   variant?: 'expired';
 };
-
-export const DEMO_DEVICE_LINKS: readonly DemoLink[] = [
-  { participantCode: 'SLEEP-001', brand: 'Fitbit', account: 'ava-thompson' },
-  { participantCode: 'SLEEP-001', brand: 'Omron', account: '5f1c2a9e-6d4b-4c1f-9a8e-1b2c3d4e5f01' },
-  // Tracker left on the charger: empty battery.
-  { participantCode: 'SLEEP-002', brand: 'Fitbit', account: 'carmen-diaz' },
-  { participantCode: 'GLUCO-001', brand: 'Dexcom', account: 'SandboxUser1' },
-  { participantCode: 'GLUCO-001', brand: 'Fitbit', account: 'ben-okafor', variant: 'expired' },
-  { participantCode: 'WEIGHT-001', brand: 'Omron', account: '5f1c2a9e-6d4b-4c1f-9a8e-1b2c3d4e5f02' },
-];
-
-/** Linked through the legacy Fitbit Web API before it shut down: needs re-consent now. */
-export const DEMO_LEGACY_PARTICIPANT = 'GLUCO-002';
 
 const UPSTREAM: Record<DeviceBrandName, ProviderUpstream> = {
   Fitbit: 'google-health',
@@ -48,6 +32,11 @@ const UPSTREAM: Record<DeviceBrandName, ProviderUpstream> = {
 
 export async function linkDemoDevices(deps: {
   database: Database;
+  links: readonly DemoDeviceLink[];
+  /** The participant connected before the legacy Fitbit API shut down (needs re-consent). */
+  legacyParticipantCode: string;
+  /** Answers the provider's consent page for `account`; returns the redirect to our callback. */
+  consent: (brand: DeviceBrandName, authorizeUrl: URL, choice: { account: string }) => Promise<URL>;
   providers: ProviderRegistry;
   encryptionKey: string;
   now?: () => Date;
@@ -59,7 +48,7 @@ export async function linkDemoDevices(deps: {
   const now = deps.now ?? (() => new Date());
   let linked = 0;
 
-  for (const link of DEMO_DEVICE_LINKS) {
+  for (const link of deps.links) {
     const [participant] = await db
       .select({ id: participants.id, teamId: participants.teamId })
       .from(participants)
@@ -73,10 +62,7 @@ export async function linkDemoDevices(deps: {
     try {
       const { state, codeVerifier } = generateAuthorizationSecrets();
       const url = await client.authorizationUrl({ state, ...(client.supportsPkce && { codeVerifier }) });
-      const redirect =
-        link.brand === 'Dexcom'
-          ? await submitSignedTokenConsent(url.toString(), link.account, 'allow')
-          : (await submitConsent(url, { account: link.account })).redirect;
+      const redirect = await deps.consent(link.brand, url, { account: link.account });
       const code = redirect.searchParams.get('code');
       if (!code || redirect.searchParams.get('state') !== state) continue;
       const tokens = await client.exchangeCode(code, client.supportsPkce ? codeVerifier : undefined);
@@ -110,17 +96,21 @@ export async function linkDemoDevices(deps: {
     }
   }
 
-  await seedLegacyConnection(database, repository);
+  await seedLegacyConnection(database, repository, deps.legacyParticipantCode);
   return { linked };
 }
 
 /** A connection made through the retired legacy Fitbit Web API: its tokens died with it. */
-async function seedLegacyConnection(database: Database, repository: ReturnType<typeof createDevicesRepository>) {
+async function seedLegacyConnection(
+  database: Database,
+  repository: ReturnType<typeof createDevicesRepository>,
+  participantCode: string,
+) {
   const db = database.db;
   const [participant] = await db
     .select({ id: participants.id, teamId: participants.teamId })
     .from(participants)
-    .where(eq(participants.participantCode, DEMO_LEGACY_PARTICIPANT));
+    .where(eq(participants.participantCode, participantCode));
   if (!participant) return;
   if (await repository.findConnection(db, participant.teamId, participant.id, 'Fitbit')) return;
   const catalogDeviceId = await repository.catalogDeviceFor(db, participant.teamId, 'Fitbit');

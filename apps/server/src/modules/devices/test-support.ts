@@ -3,21 +3,13 @@ import { expect } from 'vitest';
 import type { DeviceBrandName } from '@trialpulse/shared';
 import type { Db } from '../../db/client';
 import { globalDeviceCatalog, participantDevices, teamAllowedBrands } from '../../db/schema';
-import type { AllSimulators } from '../../simulators';
-import { submitConsent, type ConsentChoice } from '../../simulators/common/consent-driver';
-import { submitConsent as submitSignedTokenConsent } from '../../simulators/signed-token-kit/consent-driver';
+import { consentAtSimulator, environmentOf, type AllSimulators, type ConsentChoice } from '../../simulators/embedded';
 import type { TestClient } from '../../test/fixtures';
-import { simulatorEnvironment } from './core/provider-settings';
 
 /** The environment that points a test app at running simulators. */
 export function simulatorEnv(sims: AllSimulators): Record<string, string> {
   return {
-    ...simulatorEnvironment({
-      googleHealth: sims.googleHealth.baseUrl,
-      fitbitLegacy: sims.fitbitLegacy.baseUrl,
-      omron: sims.omron.baseUrl,
-      dexcom: sims.dexcom.baseUrl,
-    }),
+    ...environmentOf(sims),
     PUBLIC_URL: 'http://localhost:5173',
   };
 }
@@ -89,11 +81,7 @@ export async function consentAtProvider(
   authorizeUrl: string,
   choice: ConsentChoice = {},
 ): Promise<URL> {
-  if (brand === 'Dexcom') {
-    // Dexcom's sign-in page comes from the signed-token kit (a different page and driver).
-    return submitSignedTokenConsent(authorizeUrl, choice.account ?? 'SandboxUser1', choice.decision ?? 'allow');
-  }
-  return (await submitConsent(authorizeUrl, choice)).redirect;
+  return consentAtSimulator(brand, authorizeUrl, choice);
 }
 
 export async function connectionRow(db: Db, participantId: number) {

@@ -1,8 +1,4 @@
 import type { Config } from '../../../config/env';
-import { DEFAULT_DEXCOM_CLIENT } from '../../../simulators/dexcom';
-import { DEFAULT_FITBIT_CLIENT } from '../../../simulators/fitbit-legacy';
-import { DEFAULT_GOOGLE_CLIENT } from '../../../simulators/google-health';
-import { DEFAULT_OMRON_CLIENT } from '../../../simulators/omron';
 import { DEXCOM_SCOPES, dexcomEndpoints } from '../dexcom/dexcom.client';
 import { FITBIT_LEGACY_SCOPES, fitbitLegacyEndpoints } from '../fitbit/fitbit-legacy.client';
 import { GOOGLE_HEALTH_SCOPES, googleHealthEndpoints } from '../fitbit/google-health.client';
@@ -77,27 +73,4 @@ export function providerSettingsFromConfig(config: Config): ProviderSettings {
     };
   }
   return settings;
-}
-
-/** The environment that points every upstream at running simulators with their demo clients. */
-export function simulatorEnvironment(urls: {
-  googleHealth: string;
-  fitbitLegacy: string;
-  omron: string;
-  dexcom: string;
-}): Record<string, string> {
-  return {
-    FITBIT_CLIENT_ID: DEFAULT_GOOGLE_CLIENT.clientId,
-    FITBIT_CLIENT_SECRET: DEFAULT_GOOGLE_CLIENT.clientSecret,
-    GOOGLE_HEALTH_BASE_URL: urls.googleHealth,
-    FITBIT_LEGACY_CLIENT_ID: DEFAULT_FITBIT_CLIENT.clientId,
-    FITBIT_LEGACY_CLIENT_SECRET: DEFAULT_FITBIT_CLIENT.clientSecret,
-    FITBIT_LEGACY_BASE_URL: urls.fitbitLegacy,
-    OMRON_CLIENT_ID: DEFAULT_OMRON_CLIENT.clientId,
-    OMRON_CLIENT_SECRET: DEFAULT_OMRON_CLIENT.clientSecret ?? '',
-    OMRON_BASE_URL: urls.omron,
-    DEXCOM_CLIENT_ID: DEFAULT_DEXCOM_CLIENT.clientId,
-    DEXCOM_CLIENT_SECRET: DEFAULT_DEXCOM_CLIENT.clientSecret ?? '',
-    DEXCOM_BASE_URL: urls.dexcom,
-  };
 }

@@ -1,0 +1,67 @@
+/**
+ * The one entry point from TrialPulse into its provider simulators, used only in demo mode
+ * (main.ts) and by tests. Product modules never import the simulators: main.ts hands them
+ * what they need (the environment that points the provider clients at the simulators, and
+ * a consent function for linking demo participants).
+ */
+import type { DeviceBrandName } from '@trialpulse/shared';
+import { submitConsent, type ConsentChoice } from './common/consent-driver';
+import { DEFAULT_DEXCOM_CLIENT } from './dexcom';
+import { DEFAULT_FITBIT_CLIENT } from './fitbit-legacy';
+import { DEFAULT_GOOGLE_CLIENT } from './google-health';
+import { DEFAULT_OMRON_CLIENT } from './omron';
+import { submitConsent as submitSignedTokenConsent } from './signed-token-kit/consent-driver';
+import type { AllSimulators } from './index';
+
+export { startAllSimulators, type AllSimulators, type StartAllOptions } from './index';
+export type { ConsentChoice } from './common/consent-driver';
+export { DEMO_DEVICE_LINKS, DEMO_LEGACY_PARTICIPANT, type DemoLink } from './demo-links';
+
+/** The environment that points every upstream at running simulators with their demo clients. */
+export function simulatorEnvironment(urls: {
+  googleHealth: string;
+  fitbitLegacy: string;
+  omron: string;
+  dexcom: string;
+}): Record<string, string> {
+  return {
+    FITBIT_CLIENT_ID: DEFAULT_GOOGLE_CLIENT.clientId,
+    FITBIT_CLIENT_SECRET: DEFAULT_GOOGLE_CLIENT.clientSecret,
+    GOOGLE_HEALTH_BASE_URL: urls.googleHealth,
+    FITBIT_LEGACY_CLIENT_ID: DEFAULT_FITBIT_CLIENT.clientId,
+    FITBIT_LEGACY_CLIENT_SECRET: DEFAULT_FITBIT_CLIENT.clientSecret,
+    FITBIT_LEGACY_BASE_URL: urls.fitbitLegacy,
+    OMRON_CLIENT_ID: DEFAULT_OMRON_CLIENT.clientId,
+    OMRON_CLIENT_SECRET: DEFAULT_OMRON_CLIENT.clientSecret ?? '',
+    OMRON_BASE_URL: urls.omron,
+    DEXCOM_CLIENT_ID: DEFAULT_DEXCOM_CLIENT.clientId,
+    DEXCOM_CLIENT_SECRET: DEFAULT_DEXCOM_CLIENT.clientSecret ?? '',
+    DEXCOM_BASE_URL: urls.dexcom,
+  };
+}
+
+/** `simulatorEnvironment` for simulators that are running. */
+export function environmentOf(sims: AllSimulators): Record<string, string> {
+  return simulatorEnvironment({
+    googleHealth: sims.googleHealth.baseUrl,
+    fitbitLegacy: sims.fitbitLegacy.baseUrl,
+    omron: sims.omron.baseUrl,
+    dexcom: sims.dexcom.baseUrl,
+  });
+}
+
+/**
+ * Answers a simulator's consent page as a participant would (sign in as `choice.account`,
+ * allow or deny) and returns the redirect to our callback. Dexcom's sign-in page comes
+ * from the signed-token kit; the others from the common consent page.
+ */
+export async function consentAtSimulator(
+  brand: DeviceBrandName,
+  authorizeUrl: string | URL,
+  choice: ConsentChoice = {},
+): Promise<URL> {
+  if (brand === 'Dexcom') {
+    return submitSignedTokenConsent(authorizeUrl.toString(), choice.account ?? 'SandboxUser1', choice.decision ?? 'allow');
+  }
+  return (await submitConsent(authorizeUrl, choice)).redirect;
+}
