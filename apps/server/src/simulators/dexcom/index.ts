@@ -24,7 +24,7 @@ import { registerControlRoutes, type ProviderSimulatorControl } from '../signed-
 import { installFaultHooks } from '../signed-token-kit/fault-hook';
 import { createAuthorizationStore, registerFormParser } from '../signed-token-kit/oauth';
 import { createWindowCounter } from '../signed-token-kit/rate-limit';
-import { listen } from '../signed-token-kit/server';
+import { SIGNED_TOKEN_FAULT_KINDS, startBuilt } from '../signed-token-kit/server';
 import { HOUR_MS, MINUTE_MS } from '../signed-token-kit/time-zone';
 import { createTokenStore } from '../signed-token-kit/tokens';
 
@@ -58,17 +58,7 @@ export const DEFAULT_DEXCOM_CLIENT: OAuthClientConfig = {
   clientSecret: 'trialpulse-demo-dexcom-secret',
 };
 
-/** Fault kinds Dexcom can produce (no ACCOUNT_NOT_LINKED: that is a Google Health state). */
-export const DEXCOM_FAULT_KINDS: FaultKind[] = [
-  'expired-token',
-  'revoked-token',
-  'invalid-grant',
-  'rate-limit',
-  'server-error',
-  'slow',
-  'drop-connection',
-  'truncated-json',
-];
+export const DEXCOM_FAULT_KINDS: FaultKind[] = SIGNED_TOKEN_FAULT_KINDS;
 
 /** Builds the Dexcom simulator app without listening (e.g. for `app.inject`). */
 export async function createDexcomSimulator(
@@ -84,21 +74,11 @@ export async function createDexcomSimulator(
 export async function startDexcomSimulator(
   options: DexcomSimulatorOptions & ListenOptions = {},
 ): Promise<RunningDexcomSimulator> {
-  const { app, control, setBaseUrl } = buildDexcomSimulator(options);
-  const baseUrl = await listen(app, options);
-  setBaseUrl(baseUrl);
-  return {
-    name: 'dexcom',
-    baseUrl,
-    app,
-    control,
-    close: () => app.close(),
-    endpoints: {
-      authorization: `${baseUrl}/v2/oauth2/login`,
-      token: `${baseUrl}/v2/oauth2/token`,
-      api: `${baseUrl}/v3/users/self`,
-    },
-  };
+  return startBuilt('dexcom', buildDexcomSimulator(options), options, (baseUrl) => ({
+    authorization: `${baseUrl}/v2/oauth2/login`,
+    token: `${baseUrl}/v2/oauth2/token`,
+    api: `${baseUrl}/v3/users/self`,
+  }));
 }
 
 function buildDexcomSimulator(options: DexcomSimulatorOptions) {

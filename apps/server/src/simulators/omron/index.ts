@@ -26,7 +26,7 @@ import { registerControlRoutes, type ProviderSimulatorControl } from '../signed-
 import { installFaultHooks } from '../signed-token-kit/fault-hook';
 import { createAuthorizationStore, registerFormParser } from '../signed-token-kit/oauth';
 import { createWindowCounter } from '../signed-token-kit/rate-limit';
-import { listen } from '../signed-token-kit/server';
+import { SIGNED_TOKEN_FAULT_KINDS, startBuilt } from '../signed-token-kit/server';
 import { HOUR_MS } from '../signed-token-kit/time-zone';
 import { createTokenStore } from '../signed-token-kit/tokens';
 
@@ -75,17 +75,7 @@ export const DEFAULT_OMRON_CLIENT: OAuthClientConfig = {
   clientSecret: 'trialpulse-demo-omron-secret',
 };
 
-/** Fault kinds Omron can produce (no ACCOUNT_NOT_LINKED: that is a Google Health state). */
-export const OMRON_FAULT_KINDS: FaultKind[] = [
-  'expired-token',
-  'revoked-token',
-  'invalid-grant',
-  'rate-limit',
-  'server-error',
-  'slow',
-  'drop-connection',
-  'truncated-json',
-];
+export const OMRON_FAULT_KINDS: FaultKind[] = SIGNED_TOKEN_FAULT_KINDS;
 
 /** Builds the Omron simulator app without listening (e.g. for `app.inject`). */
 export async function createOmronSimulator(
@@ -101,23 +91,13 @@ export async function createOmronSimulator(
 export async function startOmronSimulator(
   options: OmronSimulatorOptions & ListenOptions = {},
 ): Promise<RunningOmronSimulator> {
-  const { app, control, setBaseUrl } = buildOmronSimulator(options);
-  const baseUrl = await listen(app, options);
-  setBaseUrl(baseUrl);
-  return {
-    name: 'omron',
-    baseUrl,
-    app,
-    control,
-    close: () => app.close(),
-    endpoints: {
-      authorization: `${baseUrl}/connect/authorize`,
-      token: `${baseUrl}/connect/token`,
-      revocation: `${baseUrl}/connect/revocation`,
-      measurement: `${baseUrl}/api/measurement`,
-      discovery: `${baseUrl}/.well-known/openid-configuration`,
-    },
-  };
+  return startBuilt('omron', buildOmronSimulator(options), options, (baseUrl) => ({
+    authorization: `${baseUrl}/connect/authorize`,
+    token: `${baseUrl}/connect/token`,
+    revocation: `${baseUrl}/connect/revocation`,
+    measurement: `${baseUrl}/api/measurement`,
+    discovery: `${baseUrl}/.well-known/openid-configuration`,
+  }));
 }
 
 function buildOmronSimulator(options: OmronSimulatorOptions) {
