@@ -142,6 +142,12 @@ const ACCESS: Record<string, Access> = {
   'POST /api/dataExport/batchDataExport': staff('export.create'),
   'GET /api/dataExport/jobs/:id/download': staff('export.create'),
   'DELETE /api/dataExport/jobs/:id': staff('export.create'),
+  'POST /api/getOmronParticipantData/:id': staff('data.view'),
+  'GET /api/getDexcomParticipantData/:id/:query': staff('data.view'),
+  'GET /api/participantReadings/:id/:brand': staff('data.view'),
+  'GET /api/participantOverview/:id': staff('data.view'),
+  'POST /api/omronParticipantDataRaw/:id': staff('data.viewRaw'),
+  'GET /api/dexcomParticipantDataRaw/:id/:query': staff('data.viewRaw'),
   // Demo mode only, loopback only, by design without sign-in (docs/decisions/0006).
   'GET /api/dev/mailbox': PUBLIC,
   'GET /api/dev/mailbox/:id': PUBLIC,
