@@ -1,5 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { loadConfig } from '../../config/env';
 import type { Db } from '../../db/client';
-import { participants, trials, users } from '../../db/schema';
+import {
+  deviceMetricSettings,
+  globalDeviceCatalog,
+  participants,
+  teamDeviceDataStorageSettings,
+  teamSupportedDevices,
+  trials,
+  users,
+  type DeviceBrand,
+} from '../../db/schema';
+import { encryptSecret } from '../../lib/crypto';
+import { createSimulatedClock } from '../../simulators/common/clock';
+import { submitConsent } from '../../simulators/common/consent-driver';
+import { startDexcomSimulator } from '../../simulators/dexcom';
+import { startGoogleHealthSimulator } from '../../simulators/google-health';
+import { startOmronSimulator } from '../../simulators/omron';
+import { submitConsent as submitSignedTokenConsent } from '../../simulators/signed-token-kit/consent-driver';
+import { generateAuthorizationSecrets } from '../devices/core/provider-client';
+import { createProviderRegistry } from '../devices/core/provider-registry';
+import { providerSettingsFromConfig, simulatorEnvironment } from '../devices/core/provider-settings';
+import { createDevicesRepository } from '../devices/devices.repository';
 import { createTeam } from '../../test/fixtures';
 import { createReadingsRepository } from './readings.repository';
 import { createReadingsService, type ReadingsService } from './readings.service';
@@ -40,4 +63,101 @@ export async function createParticipants(db: Db, count = 1): Promise<{ teamId: n
     )
     .returning({ id: participants.id });
   return { teamId: team.id, trialId: trial!.id, participantIds: rows.map((row) => row.id) };
+}
+
+/** Simulators on one frozen clock with the providers' settings pointing at them (sync tests). */
+export async function startSyncSimulators(start: Date = new Date(Math.floor(Date.now() / 60_000) * 60_000)) {
+  const clock = createSimulatedClock({ start, frozen: true });
+  const googleHealth = await startGoogleHealthSimulator({ clock, port: 0 });
+  // Omron's ID tokens are checked against the real time: its clock follows the wall clock.
+  const omron = await startOmronSimulator({ port: 0 });
+  const dexcom = await startDexcomSimulator({ clock, port: 0 });
+  const config = loadConfig({
+    TRIALPULSE_MODE: 'test',
+    APP_SECRET: randomBytes(32).toString('hex'),
+    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    PUBLIC_URL: 'http://localhost:5173',
+    ...simulatorEnvironment({ googleHealth: googleHealth.baseUrl, fitbitLegacy: 'http://127.0.0.1:9', omron: omron.baseUrl, dexcom: dexcom.baseUrl }),
+  });
+  const providers = providerSettingsFromConfig(config);
+  return {
+    clock,
+    googleHealth,
+    omron,
+    dexcom,
+    providers,
+    encryptionKey: config.TOKEN_ENCRYPTION_KEY,
+    registry: createProviderRegistry(providers, { clock }),
+    close: () => Promise.all([googleHealth.close(), omron.close(), dexcom.close()]).then(() => undefined),
+  };
+}
+export type SyncSimulators = Awaited<ReturnType<typeof startSyncSimulators>>;
+
+const UPSTREAM_OF: Record<DeviceBrand, 'google-health' | 'omron' | 'dexcom'> = { Fitbit: 'google-health', Omron: 'omron', Dexcom: 'dexcom' };
+const DEVICE_TYPE_OF: Record<DeviceBrand, string> = { Fitbit: 'TRACKER', Omron: 'OMRON_BP_MONITOR', Dexcom: 'DEXCOM_CGM' };
+
+/**
+ * A team device of the brand with `metrics` enabled in both layers (or `teamMetrics` in the
+ * team layer only, to test the two-layer rule), and the participant linked to `account`
+ * through the simulator's real consent page and code exchange. Returns the connection id.
+ */
+export async function linkForSync(
+  db: Db,
+  sims: SyncSimulators,
+  input: {
+    teamId: number;
+    participantId: number;
+    brand: DeviceBrand;
+    account: string;
+    metrics: readonly string[];
+    teamOnlyMetrics?: readonly string[];
+    adminOnlyMetrics?: readonly string[];
+    retentionDays?: number;
+  },
+): Promise<number> {
+  const upstream = UPSTREAM_OF[input.brand];
+  const [device] = await db
+    .insert(globalDeviceCatalog)
+    .values({ manufacturer: input.brand, deviceType: DEVICE_TYPE_OF[input.brand], deviceName: `${input.brand} sync ${input.teamId}-${input.participantId}-${++counter}` })
+    .returning({ id: globalDeviceCatalog.id });
+  const [supported] = await db
+    .insert(teamSupportedDevices)
+    .values({ teamId: input.teamId, globalDeviceCatalogId: device!.id })
+    .onConflictDoNothing()
+    .returning({ id: teamSupportedDevices.id });
+  const retentionDays = input.retentionDays ?? 365;
+  const layer = (keys: readonly string[]) => keys.map((metricKey) => ({ teamId: input.teamId, teamSupportedDeviceId: supported!.id, metricKey, metricName: metricKey, isEnabled: true, retentionDays }));
+  const admin = [...input.metrics, ...(input.adminOnlyMetrics ?? [])];
+  const team = [...input.metrics, ...(input.teamOnlyMetrics ?? [])];
+  if (admin.length) await db.insert(deviceMetricSettings).values(layer(admin));
+  if (team.length) await db.insert(teamDeviceDataStorageSettings).values(layer(team));
+
+  const client = sims.registry.client(upstream)!;
+  const { state, codeVerifier } = generateAuthorizationSecrets();
+  const url = await client.authorizationUrl({ state, ...(client.supportsPkce && { codeVerifier }) });
+  const redirect =
+    input.brand === 'Dexcom'
+      ? await submitSignedTokenConsent(url.toString(), input.account, 'allow')
+      : (await submitConsent(url, { account: input.account })).redirect;
+  const tokens = await client.exchangeCode(redirect.searchParams.get('code')!, client.supportsPkce ? codeVerifier : undefined);
+  let providerUserId = tokens.providerUserId ?? null;
+  if (upstream === 'google-health') providerUserId = (await sims.registry.googleHealth()!.getIdentity(tokens.accessToken)).healthUserId;
+  const repository = createDevicesRepository(db);
+  return repository.saveLinkedConnection(db, {
+    teamId: input.teamId,
+    participantId: input.participantId,
+    globalDeviceCatalogId: device!.id,
+    upstream,
+    providerUserId,
+    accessTokenEncrypted: encryptSecret(tokens.accessToken, sims.encryptionKey),
+    refreshTokenEncrypted: encryptSecret(tokens.refreshToken, sims.encryptionKey),
+    tokenExpiresAt: tokens.expiresAt,
+    scopes: tokens.scopes,
+    now: sims.clock.now(),
+  });
+}
+
+/** Backdates a participant's enrolment (participants.created_at). */
+export async function enrolledOn(db: Db, participantId: number, at: Date): Promise<void> {
+  await db.update(participants).set({ createdAt: at }).where(eq(participants.id, participantId));
 }
