@@ -152,20 +152,23 @@ export function createSyncRunsRepository(db: Db) {
 
     /**
      * Metrics enabled in both layers (device_metric_settings by the system administrator and
-     * team_device_data_storage_settings by the team) for the team device of the connection,
-     * with the team layer's retention. Read at every run, so unticking stops collection.
+     * team_device_data_storage_settings by the team) for the team's devices of the
+     * connection's brand — one Google account delivers the tracker's and the scale's data —
+     * with the team layer's retention. Read at every window, so unticking stops collection.
      */
     async enabledMetrics(connectionId: number): Promise<EnabledMetric[]> {
       const result = await db.execute<{ metric_key: string; retention_days: number }>(sql`
-        select t.metric_key, t.retention_days
+        select t.metric_key, max(t.retention_days)::int as retention_days
         from participant_devices pd
-        join team_supported_devices tsd
-          on tsd.team_id = pd.team_id and tsd.global_device_catalog_id = pd.global_device_catalog_id and tsd.is_active
+        join global_device_catalog own on own.id = pd.global_device_catalog_id
+        join team_supported_devices tsd on tsd.team_id = pd.team_id and tsd.is_active
+        join global_device_catalog g on g.id = tsd.global_device_catalog_id and g.manufacturer = own.manufacturer
         join device_metric_settings d
           on d.team_supported_device_id = tsd.id and d.team_id = pd.team_id and d.is_enabled
         join team_device_data_storage_settings t
           on t.team_supported_device_id = tsd.id and t.team_id = pd.team_id and t.metric_key = d.metric_key and t.is_enabled
         where pd.id = ${connectionId}
+        group by t.metric_key
         order by t.metric_key`);
       return result.rows.map((row) => ({ metricKey: row.metric_key, retentionDays: Number(row.retention_days) }));
     },

@@ -90,6 +90,8 @@ export function createSyncService(deps: SyncServiceDeps) {
   const { runs, readings, devices, connections, clock } = deps;
   const sources = deps.sources ?? SYNC_SOURCES;
   const runMs = (deps.runSeconds ?? 120) * 1000;
+  /** The time box plus a margin for the window being stored when it ends. */
+  const leaseMs = Math.round(runMs * 1.5) + 5_000;
   const maxBackfillDays = Math.min(MAX_BACKFILL_DAYS, deps.maxBackfillDays ?? MAX_BACKFILL_DAYS);
   const https = new Map<DeviceUpstream, ProviderHttp>();
   const httpOf = (upstream: DeviceUpstream): ProviderHttp | undefined => {
@@ -126,7 +128,7 @@ export function createSyncService(deps: SyncServiceDeps) {
     }
     const deadline = Date.now() + runMs;
     // The lease outlives the time box by a margin; a killed worker's lease simply runs out.
-    const leaseHeld = await runs.acquireLease(connectionId, connection.teamId, options.owner, startedAt, new Date(startedAt.getTime() + runMs + 60_000));
+    const leaseHeld = await runs.acquireLease(connectionId, connection.teamId, options.owner, startedAt, new Date(startedAt.getTime() + leaseMs));
     if (leaseHeld) return { outcome: 'busy', continueAt: leaseHeld, ...none };
 
     try {

@@ -18,8 +18,11 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
   let database: Database;
   let sims: SyncSimulators;
   let service: SyncService;
-  let teamId: number;
-  let ids: number[];
+  /** A participant in a team of its own: the metric settings of one test do not reach another. */
+  const fresh = async () => {
+    const fixture = await createParticipants(database.db, 1);
+    return { teamId: fixture.teamId, participantId: fixture.participantIds[0]! };
+  };
   const db = () => database.db;
   const run = (connectionId: number, kind: 'backfill' | 'incremental' = 'backfill') =>
     service.syncConnection(connectionId, { kind, owner: randomUUID(), force: true });
@@ -38,9 +41,6 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
     database = await createTestDatabase();
     sims = await startSyncSimulators();
     service = buildSyncService(database, { providers: sims.providers, encryptionKey: sims.encryptionKey, clock: sims.clock });
-    const fixture = await createParticipants(database.db, 6);
-    teamId = fixture.teamId;
-    ids = fixture.participantIds;
   });
   afterAll(async () => {
     await sims?.close();
@@ -48,7 +48,7 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
   });
 
   it('backfills a Google Health connection from enrolment: exactly what the simulator holds, only metrics enabled in both layers; a second sync adds nothing', async () => {
-    const participantId = ids[0]!;
+    const { teamId, participantId } = await fresh();
     const now = sims.clock.now();
     const enrolled = new Date(now.getTime() - 3 * DAY);
     await enrolledOn(db(), participantId, enrolled);
@@ -121,13 +121,14 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
   });
 
   it('backfills Omron blood pressure and Dexcom glucose exactly; a second sync adds nothing', async () => {
-    const [omronParticipant, dexcomParticipant] = [ids[1]!, ids[2]!];
+    const { teamId, participantId: omronParticipant } = await fresh();
+    const { teamId: dexcomTeam, participantId: dexcomParticipant } = await fresh();
     const now = sims.clock.now();
     const enrolled = new Date(now.getTime() - 45 * DAY);
     await enrolledOn(db(), omronParticipant, enrolled);
     await enrolledOn(db(), dexcomParticipant, enrolled);
     const omronId = await linkForSync(db(), sims, { teamId, participantId: omronParticipant, brand: 'Omron', account: '5f1c2a9e-6d4b-4c1f-9a8e-1b2c3d4e5f01', metrics: ['systolic', 'diastolic', 'pulse'] });
-    const dexcomId = await linkForSync(db(), sims, { teamId, participantId: dexcomParticipant, brand: 'Dexcom', account: 'SandboxUser1', metrics: ['egv'] });
+    const dexcomId = await linkForSync(db(), sims, { teamId: dexcomTeam, participantId: dexcomParticipant, brand: 'Dexcom', account: 'SandboxUser1', metrics: ['egv'] });
     expect((await run(omronId)).outcome).toBe('succeeded');
     const dexcomRun = await run(dexcomId);
     expect(dexcomRun.outcome).toBe('succeeded');
@@ -167,8 +168,10 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
     expect(await run(dexcomId, 'incremental')).toMatchObject({ outcome: 'succeeded', inserted: 0, updated: 0 });
   });
 
+  let benParticipant = 0;
   it('a forced 429 mid-backfill backs off and resumes without duplicates; never more calls than the budget', async () => {
-    const participantId = ids[3]!;
+    const { teamId, participantId } = await fresh();
+    benParticipant = participantId;
     const now = sims.clock.now();
     await enrolledOn(db(), participantId, new Date(now.getTime() - 200 * DAY));
     const connectionId = await linkForSync(db(), sims, { teamId, participantId, brand: 'Fitbit', account: 'ben-okafor', metrics: ['steps', 'resting_heart_rate', 'weight', 'sleep_duration'] });
@@ -190,7 +193,7 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
   });
 
   it('never spends more calls than the shared budget allows: two workers on one budget, then a back-off until the window ends', async () => {
-    const participantId = ids[3]!;
+    const participantId = benParticipant;
     const [connection] = await db().select().from(participantDevices).where(eq(participantDevices.participantId, participantId));
     const connectionId = connection!.id;
     await db().delete(deviceReadings).where(eq(deviceReadings.participantId, participantId));
@@ -220,7 +223,7 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
   });
 
   it('an expired token mid-run is refreshed once and the run goes on; invalid_grant needs re-consent and keeps the readings', async () => {
-    const participantId = ids[4]!;
+    const { teamId, participantId } = await fresh();
     const now = sims.clock.now();
     await enrolledOn(db(), participantId, new Date(now.getTime() - 10 * DAY));
     const connectionId = await linkForSync(db(), sims, { teamId, participantId, brand: 'Omron', account: '5f1c2a9e-6d4b-4c1f-9a8e-1b2c3d4e5f02', metrics: ['systolic'] });
@@ -248,7 +251,7 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
   });
 
   it('unticking a metric in the team layer stops its collection at the next run', async () => {
-    const participantId = ids[5]!;
+    const { teamId, participantId } = await fresh();
     const now = sims.clock.now();
     await enrolledOn(db(), participantId, new Date(now.getTime() - 5 * DAY));
     const connectionId = await linkForSync(db(), sims, { teamId, participantId, brand: 'Dexcom', account: 'SandboxUser2', metrics: ['egv', 'egv_trend_rate'] });
