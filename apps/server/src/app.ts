@@ -44,6 +44,7 @@ import {
 import { createServices } from './services';
 import { systemClock, type Clock } from './lib/clock';
 import { syncWebhookRoutes, type EnqueueSync } from './modules/sync/webhooks.routes';
+import { syncStatusRoutes } from './modules/sync/sync-status.routes';
 import { argon2Hasher, type PasswordHasher } from './lib/passwords';
 
 /** A registered route and its route-level hooks (where access guards sit). */
@@ -226,6 +227,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(exportRoutes, { exports: services.exports, clock });
   app.addHook('onClose', async () => services.jobQueue.stop());
   await app.register(deviceDataRoutes, { deviceData: services.deviceData });
+  await app.register(syncStatusRoutes, { status: services.syncStatus });
 
   await app.register(syncWebhookRoutes, {
     db: database.db,

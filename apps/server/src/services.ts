@@ -46,6 +46,10 @@ import { createJobQueue } from './jobs/queue';
 import { EXPORT_SEND_QUEUES, exportStorageFor } from './modules/export/export.job';
 import { createExportRepository } from './modules/export/export.repository';
 import { createExportService } from './modules/export/export.service';
+import { createReadingsRepository } from './modules/sync/readings.repository';
+import { createReadingsService } from './modules/sync/readings.service';
+import { createSyncStatusService } from './modules/sync/sync-status.service';
+import { createSyncRepository, createSyncRunsRepository } from './modules/sync/sync.repository';
 
 export type ServiceDeps = {
   config: Config;
@@ -192,6 +196,7 @@ export function createServices(deps: ServiceDeps) {
 
   // Stored device readings and the data views built on them (stored when the sync covers a
   // range, else live through the device connection).
+  // Stored device readings (other modules read them through `readings`) and sync status.
   const readings = createReadingsService({
     readings: createReadingsRepository(db),
     sync: createSyncRepository(db),
@@ -206,6 +211,7 @@ export function createServices(deps: ServiceDeps) {
     clock,
   });
 
+  const syncStatus = createSyncStatusService({ access, runs: createSyncRunsRepository(db), readings, clock });
   return {
     /** The session lookup the auth guard runs on every request. */
     sessions: authRepository as Pick<typeof authRepository, 'loadSessionContext'>,
@@ -230,6 +236,7 @@ export function createServices(deps: ServiceDeps) {
     jobQueue,
     readings,
     deviceData,
+    syncStatus,
   };
 }
 
