@@ -227,7 +227,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(exportRoutes, { exports: services.exports, clock });
   app.addHook('onClose', async () => services.jobQueue.stop());
   await app.register(deviceDataRoutes, { deviceData: services.deviceData });
-  await app.register(syncStatusRoutes, { status: services.syncStatus });
+  await app.register(syncStatusRoutes, { status: services.syncStatus, weekly: services.weeklySummary });
 
   await app.register(syncWebhookRoutes, {
     db: database.db,

@@ -49,6 +49,7 @@ import { createExportService } from './modules/export/export.service';
 import { createReadingsRepository } from './modules/sync/readings.repository';
 import { createReadingsService } from './modules/sync/readings.service';
 import { createSyncStatusService } from './modules/sync/sync-status.service';
+import { createWeeklySummaryService } from './modules/sync/weekly-summary.service';
 import { createSyncRepository, createSyncRunsRepository } from './modules/sync/sync.repository';
 
 export type ServiceDeps = {
@@ -212,6 +213,7 @@ export function createServices(deps: ServiceDeps) {
   });
 
   const syncStatus = createSyncStatusService({ access, runs: createSyncRunsRepository(db), readings, clock });
+  const weeklySummary = createWeeklySummaryService({ db, access, readings, clock });
   return {
     /** The session lookup the auth guard runs on every request. */
     sessions: authRepository as Pick<typeof authRepository, 'loadSessionContext'>,
@@ -237,6 +239,7 @@ export function createServices(deps: ServiceDeps) {
     readings,
     deviceData,
     syncStatus,
+    weeklySummary,
   };
 }
 

@@ -61,3 +61,25 @@ export function lastDataLabel(latest: string | null, now: Date = new Date()): st
   if (days <= 0) return 'Last data today';
   return days === 1 ? 'Last data 1 day ago' : `Last data ${days} days ago`;
 }
+
+/** The Fitbit weekly summary (device-data spec §3), computed by the server from stored readings. */
+export const fitbitWeeklySummarySchema = z.object({
+  participant_id: z.number().int(),
+  avrg_resting_heart_rate_last_7days: z.number().nullable(),
+  avrg_resting_heart_rate_prev_7days: z.number().nullable(),
+  avrg_sleep_duration_last_7days: z.number().nullable(),
+  avrg_sleep_duration_prev_7days: z.number().nullable(),
+  total_steps_last_7days: z.number().nullable(),
+  total_steps_prev_7days: z.number().nullable(),
+  total_distance_last_7days: z.number().nullable(),
+  total_distance_prev_7days: z.number().nullable(),
+  total_floors_last_7days: z.number().nullable(),
+  total_floors_prev_7days: z.number().nullable(),
+  avrg_weight_last_7days: z.number().nullable(),
+  avrg_weight_prev_7days: z.number().nullable(),
+  updated_at: z.string().nullable(),
+});
+export type FitbitWeeklySummary = z.infer<typeof fitbitWeeklySummarySchema>;
+
+/** POST body of the spec (`{email, data}`): accepted and ignored; the server computes the figures. */
+export const fitbitWeeklySummaryPostSchema = z.object({ email: z.string().max(320).optional(), data: z.unknown().optional() }).loose();

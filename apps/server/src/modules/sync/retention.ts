@@ -40,7 +40,7 @@ export async function purgeExpiredReadings(db: Db, options: { now: Date; runId: 
     retentionDays: row.retention_days === null ? null : Number(row.retention_days),
   }));
   const cutoffOf = (policy: Policy) =>
-    policy.retentionDays === null ? new Date(8.64e15) : new Date(now.getTime() - policy.retentionDays * 86_400_000);
+    policy.retentionDays === null ? new Date(Date.UTC(9999, 0, 1)) : new Date(now.getTime() - policy.retentionDays * 86_400_000);
   const counts = new Map<string, { teamId: number; metricKey: string; deleted: number }>();
   const count = (teamId: number, metricKey: string, n: number) => {
     const key = `${teamId}:${metricKey}`;
