@@ -21,8 +21,14 @@ import {
 export const GOOGLE_HEALTH_CALLS_PER_MINUTE = 300;
 export const GOOGLE_LIST_PAGE_SIZE = 10_000;
 export const GOOGLE_SLEEP_PAGE_SIZE = 25;
-/** List calls have no documented range limit; a month keeps a heart-rate window to a few pages. */
-const LIST_WINDOW_DAYS = 30;
+/**
+ * List calls have no documented range limit, and paging is what costs calls: sparse types
+ * (weight, sleep) are read a year per window (one page of 10,000 or 25 after another);
+ * heart rate a week per window (about 12 pages), so a window's rows fit in memory and
+ * the checkpoint moves every few seconds of a backfill.
+ */
+const SPARSE_WINDOW_DAYS = 365;
+const HEART_RATE_WINDOW_DAYS = 7;
 /** Bound against a page-token loop. */
 const MAX_PAGES = 10_000;
 
@@ -153,7 +159,7 @@ function sampleListStream(
     key,
     metrics: [metricKey],
     cadence,
-    maxWindowDays: LIST_WINDOW_DAYS,
+    maxWindowDays: key === 'heart-rate' ? HEART_RATE_WINDOW_DAYS : SPARSE_WINDOW_DAYS,
     async fetch(ctx, window) {
       const member = `${filterName}.sample_time.physical_time`;
       const filter = `${member} >= "${window.from.toISOString()}" AND ${member} < "${window.to.toISOString()}"`;
@@ -180,7 +186,7 @@ const sleepStream: SyncStream = {
   key: 'sleep',
   metrics: ['sleep_duration', 'sleep_stages'],
   cadence: 'daily',
-  maxWindowDays: LIST_WINDOW_DAYS,
+  maxWindowDays: SPARSE_WINDOW_DAYS,
   async fetch(ctx, window, wanted) {
     // Sleep filters on the wake time (facts §5): a session belongs to the window it ends in.
     const filter = `sleep.interval.end_time >= "${window.from.toISOString()}" AND sleep.interval.end_time < "${window.to.toISOString()}"`;
