@@ -61,8 +61,8 @@ async function main() {
   }
 
   // Webhooks enqueue targeted syncs once the job queue runs (it starts after the app is built).
-  let jobsRef: Jobs | undefined;
-  const enqueueSync: EnqueueSync = async (data) => (jobsRef ? enqueueSyncJob(jobsRef.boss, data) : null);
+  const queue: { jobs?: Jobs } = {};
+  const enqueueSync: EnqueueSync = async (data) => (queue.jobs ? enqueueSyncJob(queue.jobs.boss, data) : null);
   let app: FastifyInstance | undefined;
   if (config.PROCESS_ROLE !== 'worker') {
     app = await buildApp({ config, database, enqueueSync });
@@ -72,7 +72,7 @@ async function main() {
       ? await startJobs({ database, logger: app?.log ?? console, schedule: true, jobs: jobDefinitions(config) })
       : undefined;
 
-  jobsRef = jobs;
+  queue.jobs = jobs;
   // Sync every linked connection now (a new one backfills, a known one fetches what is new),
   // in the background: the app is usable at once.
   if (jobs) await jobs.boss.send(SYNC_SCHEDULE_JOB, {});

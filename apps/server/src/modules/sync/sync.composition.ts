@@ -3,8 +3,7 @@ import type { Clock } from '../../lib/clock';
 import { systemClock } from '../../lib/clock';
 import { createProviderRegistry } from '../devices/core/provider-registry';
 import type { ProviderSettings } from '../devices/core/provider-settings';
-import { createDeviceConnectionsService } from '../devices/device-connections.service';
-import { createDevicesRepository } from '../devices/devices.repository';
+import { createDeviceConnectionsServiceOn } from '../devices/device-connections.service';
 import { createReadingsRepository } from './readings.repository';
 import { createReadingsService } from './readings.service';
 import { createSyncRunsRepository, createSyncRepository } from './sync.repository';
@@ -27,7 +26,6 @@ export type SyncSettings = {
 /** Builds the sync service on a database: readings write path, token refresh, call budgets. */
 export function buildSyncService(database: Database, settings: SyncSettings): SyncService {
   const clock = settings.clock ?? systemClock;
-  const devices = createDevicesRepository(database.db);
   const readings = createReadingsService({
     readings: createReadingsRepository(database.db),
     sync: createSyncRepository(database.db),
@@ -36,9 +34,7 @@ export function buildSyncService(database: Database, settings: SyncSettings): Sy
   return createSyncService({
     runs: createSyncRunsRepository(database.db),
     readings,
-    devices,
-    connections: createDeviceConnectionsService({
-      repository: devices,
+    connections: createDeviceConnectionsServiceOn(database.db, {
       providers: createProviderRegistry(settings.providers, { clock }),
       clock,
       encryptionKey: settings.encryptionKey,

@@ -125,6 +125,23 @@ export function createSyncRunsRepository(db: Db) {
       return row;
     },
 
+    /** A participant's connections with their brand (sync status). */
+    async connectionsOfParticipant(teamId: number, participantId: number) {
+      return db
+        .select({
+          id: participantDevices.id,
+          brand: globalDeviceCatalog.manufacturer,
+          upstream: participantDevices.upstream,
+          needsReconsent: participantDevices.needsReconsent,
+          lastSyncAt: participantDevices.lastSyncAt,
+          lastSyncError: participantDevices.lastSyncError,
+        })
+        .from(participantDevices)
+        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
+        .where(and(eq(participantDevices.teamId, teamId), eq(participantDevices.participantId, participantId)))
+        .orderBy(asc(participantDevices.id));
+    },
+
     /** Connections sync may work on: authorised, with a refresh token, not waiting for consent. */
     async syncableConnectionIds(): Promise<number[]> {
       const rows = await db

@@ -13,7 +13,6 @@ import {
 } from '../devices/core/provider-errors';
 import type { ProviderSettings } from '../devices/core/provider-settings';
 import type { DeviceConnectionsService } from '../devices/device-connections.service';
-import type { DevicesRepository } from '../devices/devices.repository';
 import type { ReadingsService } from './readings.service';
 import { SYNC_SOURCES } from './sources';
 import { DAY_MS, windowsOf, type CallBudget, type FetchContext, type SourceRequest, type SyncSource, type SyncStream } from './sources/types';
@@ -74,7 +73,6 @@ class TimeBoxReachedError extends Error {}
 export type SyncServiceDeps = {
   runs: SyncRunsRepository;
   readings: ReadingsService;
-  devices: DevicesRepository;
   connections: DeviceConnectionsService;
   providers: ProviderSettings;
   clock: Clock;
@@ -87,7 +85,7 @@ export type SyncServiceDeps = {
 };
 
 export function createSyncService(deps: SyncServiceDeps) {
-  const { runs, readings, devices, connections, clock } = deps;
+  const { runs, readings, connections, clock } = deps;
   const sources = deps.sources ?? SYNC_SOURCES;
   const runMs = (deps.runSeconds ?? 120) * 1000;
   /** The time box plus a margin for the window being stored when it ends. */
@@ -305,9 +303,7 @@ export function createSyncService(deps: SyncServiceDeps) {
       return { outcome: 'failed', errorType: 'auth_error', backoffUntil: new Date(now.getTime() + FAILURE_BACKOFF_MS), backoffReason: 'auth_error' };
     }
     if (error instanceof ProviderGoneError) {
-      await devices.transaction((tx) =>
-        devices.updateConnection(tx, connection.id, { needsReconsent: true, authorizationStatus: 'error', lastSyncError: 'auth_error', updatedAt: now }),
-      );
+      await connections.markGone(connection.id, { userId: null }, { requestId: 'sync' });
       return { outcome: 'needs_reconsent', errorType: 'auth_error' };
     }
     if (error instanceof ProviderPermissionError) {
@@ -330,9 +326,7 @@ export function createSyncService(deps: SyncServiceDeps) {
     req: SourceRequest,
     totals: { providerCalls: number },
   ): Promise<unknown> {
-    const row = await devices.findConnection(devices.db, connection.teamId, connection.participantId, connection.brand);
-    if (!row) throw new AppError(409, 'The connection is gone.', { reason: DEVICE_ERROR_REASONS.notAuthorized });
-    return connections.withAccessToken(row, { userId: null }, { requestId: 'sync' }, async (_client, accessToken) => {
+    return connections.withConnectionAccessToken(connection.id, { userId: null }, { requestId: 'sync' }, async (_client, accessToken) => {
       for (const budget of budgets) {
         const retryAt = await runs.takeCall(budget, clock.now());
         if (retryAt) throw new CallBudgetExhaustedError(retryAt);

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import {
   deviceMetricSettings,
   globalDeviceCatalog,
+  participantDevices,
   participants,
   teamDeviceDataStorageSettings,
   teamSupportedDevices,
@@ -22,7 +23,6 @@ import { submitConsent as submitSignedTokenConsent } from '../../simulators/sign
 import { generateAuthorizationSecrets } from '../devices/core/provider-client';
 import { createProviderRegistry } from '../devices/core/provider-registry';
 import { providerSettingsFromConfig, simulatorEnvironment } from '../devices/core/provider-settings';
-import { createDevicesRepository } from '../devices/devices.repository';
 import { createTeam } from '../../test/fixtures';
 import { createReadingsRepository } from './readings.repository';
 import { createReadingsService, type ReadingsService } from './readings.service';
@@ -142,19 +142,25 @@ export async function linkForSync(
   const tokens = await client.exchangeCode(redirect.searchParams.get('code')!, client.supportsPkce ? codeVerifier : undefined);
   let providerUserId = tokens.providerUserId ?? null;
   if (upstream === 'google-health') providerUserId = (await sims.registry.googleHealth()!.getIdentity(tokens.accessToken)).healthUserId;
-  const repository = createDevicesRepository(db);
-  return repository.saveLinkedConnection(db, {
-    teamId: input.teamId,
-    participantId: input.participantId,
-    globalDeviceCatalogId: device!.id,
-    upstream,
-    providerUserId,
-    accessTokenEncrypted: encryptSecret(tokens.accessToken, sims.encryptionKey),
-    refreshTokenEncrypted: encryptSecret(tokens.refreshToken, sims.encryptionKey),
-    tokenExpiresAt: tokens.expiresAt,
-    scopes: tokens.scopes,
-    now: sims.clock.now(),
-  });
+  const now = sims.clock.now();
+  const [connection] = await db
+    .insert(participantDevices)
+    .values({
+      teamId: input.teamId,
+      participantId: input.participantId,
+      globalDeviceCatalogId: device!.id,
+      upstream,
+      providerUserId,
+      accessTokenEncrypted: encryptSecret(tokens.accessToken, sims.encryptionKey),
+      refreshTokenEncrypted: encryptSecret(tokens.refreshToken, sims.encryptionKey),
+      tokenExpiresAt: tokens.expiresAt,
+      scopes: tokens.scopes,
+      authorizationStatus: 'authorized',
+      authorizationDate: now,
+      lastRefreshedAt: now,
+    })
+    .returning({ id: participantDevices.id });
+  return connection!.id;
 }
 
 /** Backdates a participant's enrolment (participants.created_at). */

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import Chip from '@mui/material/Chip';
 import { lastDataLabel } from '@trialpulse/shared';
 import { useTrialLastData } from '../api/get-sync-status';
@@ -11,9 +12,10 @@ const STALE_DAYS = 3;
  */
 export function LastDataBadge({ trialId, participantId }: { trialId: number; participantId: number }) {
   const lastData = useTrialLastData(trialId);
+  const [now] = useState(Date.now);
   if (!lastData.data) return null;
   const latest = lastData.data.participants.find((row) => row.participantId === participantId)?.latestReading ?? null;
-  const stale = !latest || Date.now() - new Date(latest).getTime() > STALE_DAYS * 86_400_000;
+  const stale = !latest || now - new Date(latest).getTime() > STALE_DAYS * 86_400_000;
   return (
     <Chip
       size="small"
