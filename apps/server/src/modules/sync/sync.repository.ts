@@ -125,6 +125,16 @@ export function createSyncRunsRepository(db: Db) {
       return row;
     },
 
+    /** The participants of a trial (the caller checked access to the trial). */
+    async participantIdsOfTrial(teamId: number, trialId: number): Promise<number[]> {
+      const rows = await db
+        .select({ id: participants.id })
+        .from(participants)
+        .where(and(eq(participants.teamId, teamId), eq(participants.trialId, trialId)))
+        .orderBy(asc(participants.id));
+      return rows.map((row) => row.id);
+    },
+
     /** A participant's connections with their brand (sync status). */
     async connectionsOfParticipant(teamId: number, participantId: number) {
       return db
