@@ -199,24 +199,26 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
     await db().delete(deviceReadings).where(eq(deviceReadings.participantId, participantId));
     await db().execute(sql`delete from sync_cursors where participant_device_id = ${connectionId}`);
     sims.clock.advance(60_000);
-    // A budget of 3 calls a minute for this connection, used by two services (two worker processes).
-    const tightSources = { ...SYNC_SOURCES, 'google-health': { ...googleHealthSource, budgets: () => [{ scope: `test:${connectionId}`, limit: 3, windowSeconds: 60 }] } };
+    // A budget of 12 calls a minute for this connection (a window's pages — 200 nights of sleep
+    // at 25 a page — must fit in one), used by two services (two worker processes).
+    const LIMIT = 12;
+    const tightSources = { ...SYNC_SOURCES, 'google-health': { ...googleHealthSource, budgets: () => [{ scope: `test:${connectionId}`, limit: LIMIT, windowSeconds: 60 }] } };
     const worker = () => buildSyncService(database, { providers: sims.providers, encryptionKey: sims.encryptionKey, clock: sims.clock, sources: tightSources });
     const [a, b] = [worker(), worker()];
     const first = await a.syncConnection(connectionId, { kind: 'backfill', owner: randomUUID(), force: true });
     const second = await b.syncConnection(connectionId, { kind: 'backfill', owner: randomUUID(), force: true });
-    expect(first).toMatchObject({ outcome: 'backed_off', errorType: 'rate_limit', providerCalls: 3 });
+    expect(first).toMatchObject({ outcome: 'backed_off', errorType: 'rate_limit', providerCalls: LIMIT });
     expect(second).toMatchObject({ outcome: 'backed_off', providerCalls: 0 });
     const [budget] = await db().select().from(syncCallBudgets).where(eq(syncCallBudgets.scope, `test:${connectionId}`));
-    expect(budget!.callsUsed).toBe(3);
+    expect(budget!.callsUsed).toBe(LIMIT);
     expect(first.continueAt!.getTime() % 60_000).toBe(0);
-    // In the next minute the backfill goes on from its checkpoint, three calls at a time.
+    // In the next minute the backfill goes on from its checkpoint, at most LIMIT calls a minute.
     let runs = 0;
     let result = first;
     while (result.outcome !== 'succeeded' && runs++ < 40) {
       sims.clock.set(result.continueAt ?? new Date(sims.clock.nowMs() + 60_000));
       result = await b.syncConnection(connectionId, { kind: 'backfill', owner: randomUUID() });
-      expect(result.providerCalls).toBeLessThanOrEqual(3);
+      expect(result.providerCalls).toBeLessThanOrEqual(LIMIT);
     }
     expect(result.outcome).toBe('succeeded');
     expect((await stored(participantId, 'steps')).length).toBeGreaterThan(150);
