@@ -17,9 +17,6 @@ import { createDevicesRepository } from './modules/devices/devices.repository';
 import { createDevicesService } from './modules/devices/devices.service';
 import { createDeviceDataRepository } from './modules/device-data/device-data.repository';
 import { createDeviceDataService } from './modules/device-data/device-data.service';
-import { createReadingsRepository } from './modules/sync/readings.repository';
-import { createReadingsService } from './modules/sync/readings.service';
-import { createSyncRepository } from './modules/sync/sync.repository';
 import { createHumanCheck } from './modules/human-check/human-check.plugin';
 import { createDatabaseReplayStore } from './modules/human-check/human-check.repository';
 import { createHumanCheckService } from './modules/human-check/human-check.service';
@@ -212,7 +209,12 @@ export function createServices(deps: ServiceDeps) {
     clock,
   });
 
-  const syncStatus = createSyncStatusService({ access, runs: createSyncRunsRepository(db), readings, clock });
+  const syncStatus = createSyncStatusService({
+    access,
+    runs: createSyncRunsRepository(db),
+    readings,
+    clock,
+  });
   const weeklySummary = createWeeklySummaryService({ db, access, readings, clock });
   return {
     /** The session lookup the auth guard runs on every request. */

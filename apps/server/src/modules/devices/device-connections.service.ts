@@ -22,7 +22,11 @@ import {
 } from './core/provider-errors';
 import type { ProviderRegistry, UpstreamClient } from './core/provider-registry';
 import type { Db } from '../../db/client';
-import { createDevicesRepository, type ConnectionRow, type DevicesRepository } from './devices.repository';
+import {
+  createDevicesRepository,
+  type ConnectionRow,
+  type DevicesRepository,
+} from './devices.repository';
 
 type Actor = { userId: number | null };
 

@@ -22,7 +22,8 @@ import { startOmronSimulator } from '../../simulators/omron';
 import { submitConsent as submitSignedTokenConsent } from '../../simulators/signed-token-kit/consent-driver';
 import { generateAuthorizationSecrets } from '../devices/core/provider-client';
 import { createProviderRegistry } from '../devices/core/provider-registry';
-import { providerSettingsFromConfig, simulatorEnvironment } from '../devices/core/provider-settings';
+import { providerSettingsFromConfig } from '../devices/core/provider-settings';
+import { simulatorEnvironment } from '../../simulators/embedded';
 import { createTeam } from '../../test/fixtures';
 import { createReadingsRepository } from './readings.repository';
 import { createReadingsService, type ReadingsService } from './readings.service';
@@ -40,16 +41,30 @@ export function readingsServiceFor(db: Db, now?: () => Date): ReadingsService {
 let counter = 0;
 
 /** A team, an owner, a trial and `count` participants, written directly (no API needed). */
-export async function createParticipants(db: Db, count = 1): Promise<{ teamId: number; trialId: number; participantIds: number[] }> {
+export async function createParticipants(
+  db: Db,
+  count = 1,
+): Promise<{ teamId: number; trialId: number; participantIds: number[] }> {
   const tag = `${process.pid}-${++counter}-${Date.now().toString(36)}`;
   const team = await createTeam(db);
   const [owner] = await db
     .insert(users)
-    .values({ email: `owner-${tag}@example.test`, username: `owner-${tag}@example.test`, firstName: 'O', lastName: 'Wner' })
+    .values({
+      email: `owner-${tag}@example.test`,
+      username: `owner-${tag}@example.test`,
+      firstName: 'O',
+      lastName: 'Wner',
+    })
     .returning({ id: users.id });
   const [trial] = await db
     .insert(trials)
-    .values({ teamId: team.id, trialNumber: `S-${tag}`, trialName: 'Sync fixture', trialCode: `S${counter}`, ownerUserId: owner!.id })
+    .values({
+      teamId: team.id,
+      trialNumber: `S-${tag}`,
+      trialName: 'Sync fixture',
+      trialCode: `S${counter}`,
+      ownerUserId: owner!.id,
+    })
     .returning({ id: trials.id });
   const rows = await db
     .insert(participants)
@@ -66,7 +81,9 @@ export async function createParticipants(db: Db, count = 1): Promise<{ teamId: n
 }
 
 /** Simulators on one frozen clock with the providers' settings pointing at them (sync tests). */
-export async function startSyncSimulators(start: Date = new Date(Math.floor(Date.now() / 60_000) * 60_000)) {
+export async function startSyncSimulators(
+  start: Date = new Date(Math.floor(Date.now() / 60_000) * 60_000),
+) {
   const clock = createSimulatedClock({ start, frozen: true });
   const googleHealth = await startGoogleHealthSimulator({ clock, port: 0 });
   // Omron's ID tokens are checked against the real time: its clock follows the wall clock.
@@ -77,7 +94,12 @@ export async function startSyncSimulators(start: Date = new Date(Math.floor(Date
     APP_SECRET: randomBytes(32).toString('hex'),
     TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     PUBLIC_URL: 'http://localhost:5173',
-    ...simulatorEnvironment({ googleHealth: googleHealth.baseUrl, fitbitLegacy: 'http://127.0.0.1:9', omron: omron.baseUrl, dexcom: dexcom.baseUrl }),
+    ...simulatorEnvironment({
+      googleHealth: googleHealth.baseUrl,
+      fitbitLegacy: 'http://127.0.0.1:9',
+      omron: omron.baseUrl,
+      dexcom: dexcom.baseUrl,
+    }),
   });
   const providers = providerSettingsFromConfig(config);
   return {
@@ -88,13 +110,22 @@ export async function startSyncSimulators(start: Date = new Date(Math.floor(Date
     providers,
     encryptionKey: config.TOKEN_ENCRYPTION_KEY,
     registry: createProviderRegistry(providers, { clock }),
-    close: () => Promise.all([googleHealth.close(), omron.close(), dexcom.close()]).then(() => undefined),
+    close: () =>
+      Promise.all([googleHealth.close(), omron.close(), dexcom.close()]).then(() => undefined),
   };
 }
 export type SyncSimulators = Awaited<ReturnType<typeof startSyncSimulators>>;
 
-const UPSTREAM_OF: Record<DeviceBrand, 'google-health' | 'omron' | 'dexcom'> = { Fitbit: 'google-health', Omron: 'omron', Dexcom: 'dexcom' };
-const DEVICE_TYPE_OF: Record<DeviceBrand, string> = { Fitbit: 'TRACKER', Omron: 'OMRON_BP_MONITOR', Dexcom: 'DEXCOM_CGM' };
+const UPSTREAM_OF: Record<DeviceBrand, 'google-health' | 'omron' | 'dexcom'> = {
+  Fitbit: 'google-health',
+  Omron: 'omron',
+  Dexcom: 'dexcom',
+};
+const DEVICE_TYPE_OF: Record<DeviceBrand, string> = {
+  Fitbit: 'TRACKER',
+  Omron: 'OMRON_BP_MONITOR',
+  Dexcom: 'DEXCOM_CGM',
+};
 
 /**
  * A team device of the brand with `metrics` enabled in both layers (or `teamMetrics` in the
@@ -118,7 +149,11 @@ export async function linkForSync(
   const upstream = UPSTREAM_OF[input.brand];
   const [device] = await db
     .insert(globalDeviceCatalog)
-    .values({ manufacturer: input.brand, deviceType: DEVICE_TYPE_OF[input.brand], deviceName: `${input.brand} sync ${input.teamId}-${input.participantId}-${++counter}` })
+    .values({
+      manufacturer: input.brand,
+      deviceType: DEVICE_TYPE_OF[input.brand],
+      deviceName: `${input.brand} sync ${input.teamId}-${input.participantId}-${++counter}`,
+    })
     .returning({ id: globalDeviceCatalog.id });
   const [supported] = await db
     .insert(teamSupportedDevices)
@@ -126,7 +161,15 @@ export async function linkForSync(
     .onConflictDoNothing()
     .returning({ id: teamSupportedDevices.id });
   const retentionDays = input.retentionDays ?? 365;
-  const layer = (keys: readonly string[]) => keys.map((metricKey) => ({ teamId: input.teamId, teamSupportedDeviceId: supported!.id, metricKey, metricName: metricKey, isEnabled: true, retentionDays }));
+  const layer = (keys: readonly string[]) =>
+    keys.map((metricKey) => ({
+      teamId: input.teamId,
+      teamSupportedDeviceId: supported!.id,
+      metricKey,
+      metricName: metricKey,
+      isEnabled: true,
+      retentionDays,
+    }));
   const admin = [...input.metrics, ...(input.adminOnlyMetrics ?? [])];
   const team = [...input.metrics, ...(input.teamOnlyMetrics ?? [])];
   if (admin.length) await db.insert(deviceMetricSettings).values(layer(admin));
@@ -134,14 +177,22 @@ export async function linkForSync(
 
   const client = sims.registry.client(upstream)!;
   const { state, codeVerifier } = generateAuthorizationSecrets();
-  const url = await client.authorizationUrl({ state, ...(client.supportsPkce && { codeVerifier }) });
+  const url = await client.authorizationUrl({
+    state,
+    ...(client.supportsPkce && { codeVerifier }),
+  });
   const redirect =
     input.brand === 'Dexcom'
       ? await submitSignedTokenConsent(url.toString(), input.account, 'allow')
       : (await submitConsent(url, { account: input.account })).redirect;
-  const tokens = await client.exchangeCode(redirect.searchParams.get('code')!, client.supportsPkce ? codeVerifier : undefined);
+  const tokens = await client.exchangeCode(
+    redirect.searchParams.get('code')!,
+    client.supportsPkce ? codeVerifier : undefined,
+  );
   let providerUserId = tokens.providerUserId ?? null;
-  if (upstream === 'google-health') providerUserId = (await sims.registry.googleHealth()!.getIdentity(tokens.accessToken)).healthUserId;
+  if (upstream === 'google-health')
+    providerUserId = (await sims.registry.googleHealth()!.getIdentity(tokens.accessToken))
+      .healthUserId;
   const now = sims.clock.now();
   const [connection] = await db
     .insert(participantDevices)
