@@ -43,6 +43,8 @@ import {
 } from './modules/devices/core/provider-settings';
 import { createServices } from './services';
 import { systemClock, type Clock } from './lib/clock';
+import { syncWebhookRoutes, type EnqueueSync } from './modules/sync/webhooks.routes';
+import { syncStatusRoutes } from './modules/sync/sync-status.routes';
 import { argon2Hasher, type PasswordHasher } from './lib/passwords';
 
 /** A registered route and its route-level hooks (where access guards sit). */
@@ -66,6 +68,8 @@ export type AppDeps = {
   passwordHasher?: PasswordHasher;
   /** Provider clients' settings; default: from the configuration (simulators in demo mode). */
   providers?: ProviderSettings;
+  /** Enqueues a targeted device sync (webhooks); main.ts binds it to the running pg-boss. */
+  enqueueSync?: EnqueueSync;
 };
 
 /**
@@ -223,6 +227,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(exportRoutes, { exports: services.exports, clock });
   app.addHook('onClose', async () => services.jobQueue.stop());
   await app.register(deviceDataRoutes, { deviceData: services.deviceData });
+  await app.register(syncStatusRoutes, { status: services.syncStatus, weekly: services.weeklySummary });
+
+  await app.register(syncWebhookRoutes, {
+    db: database.db,
+    ...(config.GOOGLE_HEALTH_WEBHOOK_SECRET && { googleSecret: config.GOOGLE_HEALTH_WEBHOOK_SECRET }),
+    ...(deps.enqueueSync && { enqueue: deps.enqueueSync }),
+  });
 
   if (config.SERVE_WEB) await app.register(webAppPlugin, { distDir: config.WEB_DIST_DIR });
 

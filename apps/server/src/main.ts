@@ -3,13 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, type Config } from './config/env';
 import { openDatabase, runMigrations, type Database } from './db/client';
 import { DEMO_ACCOUNTS, seedDemoData } from './db/seed/demo-seed';
-import { startJobs } from './jobs/boss';
+import { startJobs, type Jobs } from './jobs/boss';
 import { jobDefinitions } from './jobs/registry';
 import { buildApp } from './app';
 import { providerSettingsFromConfig } from './modules/devices/core/provider-settings';
 import { createProviderRegistry } from './modules/devices/core/provider-registry';
 import { linkDemoDevices } from './modules/devices/demo-links';
 import type * as Embedded from './simulators/embedded';
+import { SYNC_SCHEDULE_JOB, enqueueSync as enqueueSyncJob } from './modules/sync/sync.jobs';
+import type { EnqueueSync } from './modules/sync/webhooks.routes';
 
 /**
  * Start order: configuration → database → migrations → demo seed → jobs → HTTP.
@@ -58,14 +60,22 @@ async function main() {
     });
   }
 
+  // Webhooks enqueue targeted syncs once the job queue runs (it starts after the app is built).
+  const queue: { jobs?: Jobs } = {};
+  const enqueueSync: EnqueueSync = async (data) => (queue.jobs ? enqueueSyncJob(queue.jobs.boss, data) : null);
   let app: FastifyInstance | undefined;
   if (config.PROCESS_ROLE !== 'worker') {
-    app = await buildApp({ config, database });
+    app = await buildApp({ config, database, enqueueSync });
   }
   const jobs =
     config.JOBS_ENABLED && config.PROCESS_ROLE !== 'web'
       ? await startJobs({ database, logger: app?.log ?? console, schedule: true, jobs: jobDefinitions(config) })
       : undefined;
+
+  queue.jobs = jobs;
+  // Sync every linked connection now (a new one backfills, a known one fetches what is new),
+  // in the background: the app is usable at once.
+  if (jobs) await jobs.boss.send(SYNC_SCHEDULE_JOB, {});
 
   installShutdown({ app, jobs, database, simulators });
 

@@ -17,9 +17,6 @@ import { createDevicesRepository } from './modules/devices/devices.repository';
 import { createDevicesService } from './modules/devices/devices.service';
 import { createDeviceDataRepository } from './modules/device-data/device-data.repository';
 import { createDeviceDataService } from './modules/device-data/device-data.service';
-import { createReadingsRepository } from './modules/sync/readings.repository';
-import { createReadingsService } from './modules/sync/readings.service';
-import { createSyncRepository } from './modules/sync/sync.repository';
 import { createHumanCheck } from './modules/human-check/human-check.plugin';
 import { createDatabaseReplayStore } from './modules/human-check/human-check.repository';
 import { createHumanCheckService } from './modules/human-check/human-check.service';
@@ -46,6 +43,11 @@ import { createJobQueue } from './jobs/queue';
 import { EXPORT_SEND_QUEUES, exportStorageFor } from './modules/export/export.job';
 import { createExportRepository } from './modules/export/export.repository';
 import { createExportService } from './modules/export/export.service';
+import { createReadingsRepository } from './modules/sync/readings.repository';
+import { createReadingsService } from './modules/sync/readings.service';
+import { createSyncStatusService } from './modules/sync/sync-status.service';
+import { createWeeklySummaryService } from './modules/sync/weekly-summary.service';
+import { createSyncRepository, createSyncRunsRepository } from './modules/sync/sync.repository';
 
 export type ServiceDeps = {
   config: Config;
@@ -192,6 +194,7 @@ export function createServices(deps: ServiceDeps) {
 
   // Stored device readings and the data views built on them (stored when the sync covers a
   // range, else live through the device connection).
+  // Stored device readings (other modules read them through `readings`) and sync status.
   const readings = createReadingsService({
     readings: createReadingsRepository(db),
     sync: createSyncRepository(db),
@@ -206,6 +209,13 @@ export function createServices(deps: ServiceDeps) {
     clock,
   });
 
+  const syncStatus = createSyncStatusService({
+    access,
+    runs: createSyncRunsRepository(db),
+    readings,
+    clock,
+  });
+  const weeklySummary = createWeeklySummaryService({ db, access, readings, clock });
   return {
     /** The session lookup the auth guard runs on every request. */
     sessions: authRepository as Pick<typeof authRepository, 'loadSessionContext'>,
@@ -230,6 +240,8 @@ export function createServices(deps: ServiceDeps) {
     jobQueue,
     readings,
     deviceData,
+    syncStatus,
+    weeklySummary,
   };
 }
 

@@ -45,6 +45,8 @@ export const ACTION_ROLES = {
 
   /** Synced device data of visible participants (overview, data pages, charts). */
   'data.view': ALL_STAFF,
+  /** Recompute figures from stored readings (the Fitbit weekly summary's POST). */
+  'data.recompute': EDITORS,
   /** Raw synced records as the provider sent them. */
   'data.viewRaw': SYS_ADMIN_ONLY,
   /** Start and download data exports (/DataExport). */

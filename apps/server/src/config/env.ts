@@ -99,6 +99,15 @@ const envSchema = z
     DEXCOM_CLIENT_ID: z.string().min(1).optional(),
     DEXCOM_CLIENT_SECRET: z.string().min(1).optional(),
     DEXCOM_BASE_URL: z.url().optional(),
+    /** Device data sync: how far back a new connection's backfill may go (days; demo mode: 60). */
+    SYNC_BACKFILL_DAYS: z.coerce.number().int().min(1).max(365).optional(),
+    /** Time box of one sync run of a connection, in seconds. */
+    SYNC_RUN_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
+    /**
+     * The secret Google Health sends in the Authorization header of webhook deliveries
+     * (`Bearer <token>`, registered with the subscriber); without it the endpoint refuses all.
+     */
+    GOOGLE_HEALTH_WEBHOOK_SECRET: z.string().min(16).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.TRIALPULSE_MODE !== 'production') return;

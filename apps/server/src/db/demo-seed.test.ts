@@ -82,8 +82,8 @@ describe(`demo seed (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})
       globalDeviceCatalog: 6,
       teamSupportedDevices: 7,
       metricCatalog: 25,
-      deviceMetricSettings: 12,
-      teamDeviceDataStorageSettings: 7,
+      deviceMetricSettings: 17,
+      teamDeviceDataStorageSettings: 15,
       auditLog: 1,
     });
 

@@ -107,7 +107,7 @@ async function registerJob(
   await boss.work<object>(job.name, workOptions, async (batch) => {
     for (const item of batch) {
       try {
-        await job.handle(item, { database, logger });
+        await job.handle(item, { database, logger, boss });
       } catch (error) {
         logger.error({ err: error, job: job.name, jobId: item.id }, 'job failed');
         throw error;

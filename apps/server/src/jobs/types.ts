@@ -8,7 +8,12 @@ export type JobLogger = {
   error(obj: object, msg?: string): void;
 };
 
-export type JobContext = { database: Database; logger: JobLogger };
+export type JobContext = {
+  database: Database;
+  logger: JobLogger;
+  /** pg-boss itself, for jobs that enqueue follow-ups (sync hands over to its next run). */
+  boss: PgBoss;
+};
 
 /**
  * One queue and its worker. Add new jobs to `jobDefinitions()` in registry.ts; startJobs

@@ -1,3 +1,4 @@
+import type { EnqueueSync } from '../modules/sync/webhooks.routes';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,6 +32,8 @@ export async function createTestApp(
     database?: Database;
     clock?: Clock;
     passwordHasher?: PasswordHasher;
+    /** Where webhooks enqueue targeted syncs (a test's pg-boss). */
+    enqueueSync?: EnqueueSync;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
@@ -65,6 +68,7 @@ export async function createTestApp(
     logger: { stream },
     clock: options.clock,
     passwordHasher: options.passwordHasher,
+    ...(options.enqueueSync && { enqueueSync: options.enqueueSync }),
   });
   return {
     app,

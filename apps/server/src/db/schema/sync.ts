@@ -170,6 +170,13 @@ export const syncStates = pgTable(
     lastSuccessAt: timestamptz('last_success_at'),
     lastOutcome: text('last_outcome', { enum: SYNC_RUN_OUTCOMES }),
     lastErrorType: text('last_error_type'),
+    /**
+     * The lease of the worker syncing the connection now (its job id) and until when it
+     * holds it: one worker per connection across processes; a killed worker's lease runs
+     * out and the next job resumes from the checkpoint.
+     */
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamptz('lease_until'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -140,6 +140,9 @@ type MetricSeed = {
   defaultRetentionDays?: number;
 };
 
+/** How long ago the demo participants were enrolled (sync backfills from enrolment). */
+export const DEMO_ENROLMENT_DAYS_AGO = 90;
+
 /** Metric catalog per device type. */
 export const DEMO_METRIC_CATALOG: Record<DeviceType, readonly MetricSeed[]> = {
   TRACKER: [
@@ -529,6 +532,8 @@ export async function seedDemoData(db: Db, now: Date = new Date()): Promise<{ se
         gender: seed.gender,
         age: seed.age,
         notes: 'Demo participant (no real data).',
+        // Enrolled three months ago: device data sync backfills from enrolment (bounded in demo mode).
+        createdAt: new Date(now.getTime() - DEMO_ENROLMENT_DAYS_AGO * 86_400_000),
       })),
     );
 
@@ -620,9 +625,16 @@ export async function seedDemoData(db: Db, now: Date = new Date()): Promise<{ se
           'heart_rate',
           'resting_heart_rate',
           'sleep_duration',
+          'sleep_stages',
           'spo2',
         ],
-        teamKeys: ['steps', 'resting_heart_rate', 'sleep_duration'],
+        teamKeys: ['steps', 'distance', 'heart_rate', 'resting_heart_rate', 'sleep_duration', 'sleep_stages', 'spo2'],
+      },
+      {
+        device: 'Fitbit Aria scale',
+        deviceType: 'SCALE',
+        keys: ['weight', 'body_fat'],
+        teamKeys: ['weight', 'body_fat'],
       },
       {
         device: 'Omron blood-pressure monitor',
@@ -631,12 +643,20 @@ export async function seedDemoData(db: Db, now: Date = new Date()): Promise<{ se
         teamKeys: ['systolic', 'diastolic', 'pulse'],
       },
       {
+        device: 'Omron Scale',
+        deviceType: 'OMRON_SCALE',
+        keys: ['weight'],
+        teamKeys: ['weight'],
+      },
+      {
         device: 'Dexcom G7 CGM',
         deviceType: 'DEXCOM_CGM',
-        keys: ['egv', 'events'],
-        teamKeys: ['egv'],
+        keys: ['egv', 'egv_trend_rate', 'events'],
+        teamKeys: ['egv', 'egv_trend_rate'],
       },
     ];
+    // Heart rate (a sample every few seconds) is kept two weeks; the rest a year.
+    const teamRetention = (key: string) => (key === 'heart_rate' ? 14 : 365);
     const metricOf = (deviceType: string, key: string) => {
       const metric = metrics.find((row) => row.deviceType === deviceType && row.metricKey === key);
       if (!metric) throw new Error(`demo seed: unknown metric ${deviceType}/${key}`);
@@ -671,7 +691,7 @@ export async function seedDemoData(db: Db, now: Date = new Date()): Promise<{ se
             metricName: metric.metricName,
             units: metric.units,
             isEnabled: true,
-            retentionDays: 365,
+            retentionDays: teamRetention(key),
           };
         }),
       ),

@@ -21,7 +21,12 @@ import {
   errorTypeOf,
 } from './core/provider-errors';
 import type { ProviderRegistry, UpstreamClient } from './core/provider-registry';
-import type { ConnectionRow, DevicesRepository } from './devices.repository';
+import type { Db } from '../../db/client';
+import {
+  createDevicesRepository,
+  type ConnectionRow,
+  type DevicesRepository,
+} from './devices.repository';
 
 type Actor = { userId: number | null };
 
@@ -269,6 +274,28 @@ export function createDeviceConnectionsService(deps: {
     },
 
     /**
+     * `withAccessToken` for a connection by id, read afresh (device-data sync: a refresh by
+     * another call or process is seen). Throws the not-authorised error when it is gone.
+     */
+    async withConnectionAccessToken<T>(
+      connectionId: number,
+      actor: Actor,
+      meta: Meta,
+      call: (client: UpstreamClient, accessToken: string) => Promise<T>,
+    ): Promise<T> {
+      const row = await repository.connectionById(connectionId);
+      if (!row) throw notAuthorized();
+      return withAccessToken(row, actor, meta, call);
+    },
+
+    /** Marks a connection whose API is gone (410) as needing re-consent; readings are kept. */
+    async markGone(connectionId: number, actor: Actor, meta: Meta): Promise<void> {
+      const row = await repository.connectionById(connectionId);
+      if (!row || row.needsReconsent) return;
+      await repository.transaction((tx) => markNeedsReconsent(tx, row, actor, meta, 'auth_error'));
+    },
+
+    /**
      * Refreshes a connection on request. `requestedAt` is when the caller asked: a refresh
      * that finished after it (by a concurrent caller) answers this request too.
      */
@@ -457,6 +484,14 @@ export function createDeviceConnectionsService(deps: {
 }
 
 export type DeviceConnectionsService = ReturnType<typeof createDeviceConnectionsService>;
+
+/** The token lifecycle on a database, for background work of other modules (device-data sync). */
+export function createDeviceConnectionsServiceOn(
+  db: Db,
+  deps: { providers: ProviderRegistry; clock: Clock; encryptionKey: string },
+): DeviceConnectionsService {
+  return createDeviceConnectionsService({ repository: createDevicesRepository(db), ...deps });
+}
 
 function presentDevice(brand: DeviceBrandName, device: ProviderDevice): AuthorisedDeviceEntry {
   return {

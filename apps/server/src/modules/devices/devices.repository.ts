@@ -167,6 +167,16 @@ export function createDevicesRepository(db: Db) {
     },
 
     /** One connection by id, locked for the caller's transaction (refresh and revoke). */
+    /** A connection by id, not locked (device-data sync reads it before each provider call). */
+    async connectionById(connectionId: number): Promise<ConnectionRow | undefined> {
+      const [row] = await db
+        .select(connectionColumns)
+        .from(participantDevices)
+        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
+        .where(eq(participantDevices.id, connectionId));
+      return row && toConnection(row);
+    },
+
     async lockConnection(tx: DbOrTx, connectionId: number): Promise<ConnectionRow | undefined> {
       const [row] = await tx
         .select(connectionColumns)

@@ -1,5 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { loadConfig } from '../../config/env';
 import type { Db } from '../../db/client';
-import { participants, trials, users } from '../../db/schema';
+import {
+  deviceMetricSettings,
+  globalDeviceCatalog,
+  participantDevices,
+  participants,
+  teamDeviceDataStorageSettings,
+  teamSupportedDevices,
+  trials,
+  users,
+  type DeviceBrand,
+} from '../../db/schema';
+import { encryptSecret } from '../../lib/crypto';
+import { createSimulatedClock } from '../../simulators/common/clock';
+import { submitConsent } from '../../simulators/common/consent-driver';
+import { startDexcomSimulator } from '../../simulators/dexcom';
+import { startGoogleHealthSimulator } from '../../simulators/google-health';
+import { startOmronSimulator } from '../../simulators/omron';
+import { submitConsent as submitSignedTokenConsent } from '../../simulators/signed-token-kit/consent-driver';
+import { generateAuthorizationSecrets } from '../devices/core/provider-client';
+import { createProviderRegistry } from '../devices/core/provider-registry';
+import { providerSettingsFromConfig } from '../devices/core/provider-settings';
+import { simulatorEnvironment } from '../../simulators/embedded';
 import { createTeam } from '../../test/fixtures';
 import { createReadingsRepository } from './readings.repository';
 import { createReadingsService, type ReadingsService } from './readings.service';
@@ -17,16 +41,30 @@ export function readingsServiceFor(db: Db, now?: () => Date): ReadingsService {
 let counter = 0;
 
 /** A team, an owner, a trial and `count` participants, written directly (no API needed). */
-export async function createParticipants(db: Db, count = 1): Promise<{ teamId: number; trialId: number; participantIds: number[] }> {
+export async function createParticipants(
+  db: Db,
+  count = 1,
+): Promise<{ teamId: number; trialId: number; participantIds: number[] }> {
   const tag = `${process.pid}-${++counter}-${Date.now().toString(36)}`;
   const team = await createTeam(db);
   const [owner] = await db
     .insert(users)
-    .values({ email: `owner-${tag}@example.test`, username: `owner-${tag}@example.test`, firstName: 'O', lastName: 'Wner' })
+    .values({
+      email: `owner-${tag}@example.test`,
+      username: `owner-${tag}@example.test`,
+      firstName: 'O',
+      lastName: 'Wner',
+    })
     .returning({ id: users.id });
   const [trial] = await db
     .insert(trials)
-    .values({ teamId: team.id, trialNumber: `S-${tag}`, trialName: 'Sync fixture', trialCode: `S${counter}`, ownerUserId: owner!.id })
+    .values({
+      teamId: team.id,
+      trialNumber: `S-${tag}`,
+      trialName: 'Sync fixture',
+      trialCode: `S${counter}`,
+      ownerUserId: owner!.id,
+    })
     .returning({ id: trials.id });
   const rows = await db
     .insert(participants)
@@ -40,4 +78,143 @@ export async function createParticipants(db: Db, count = 1): Promise<{ teamId: n
     )
     .returning({ id: participants.id });
   return { teamId: team.id, trialId: trial!.id, participantIds: rows.map((row) => row.id) };
+}
+
+/** Simulators on one frozen clock with the providers' settings pointing at them (sync tests). */
+export async function startSyncSimulators(
+  start: Date = new Date(Math.floor(Date.now() / 60_000) * 60_000),
+) {
+  const clock = createSimulatedClock({ start, frozen: true });
+  const googleHealth = await startGoogleHealthSimulator({ clock, port: 0 });
+  // Omron's ID tokens are checked against the real time: its clock follows the wall clock.
+  const omron = await startOmronSimulator({ port: 0 });
+  const dexcom = await startDexcomSimulator({ clock, port: 0 });
+  const config = loadConfig({
+    TRIALPULSE_MODE: 'test',
+    APP_SECRET: randomBytes(32).toString('hex'),
+    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    PUBLIC_URL: 'http://localhost:5173',
+    ...simulatorEnvironment({
+      googleHealth: googleHealth.baseUrl,
+      fitbitLegacy: 'http://127.0.0.1:9',
+      omron: omron.baseUrl,
+      dexcom: dexcom.baseUrl,
+    }),
+  });
+  const providers = providerSettingsFromConfig(config);
+  return {
+    clock,
+    googleHealth,
+    omron,
+    dexcom,
+    providers,
+    encryptionKey: config.TOKEN_ENCRYPTION_KEY,
+    registry: createProviderRegistry(providers, { clock }),
+    close: () =>
+      Promise.all([googleHealth.close(), omron.close(), dexcom.close()]).then(() => undefined),
+  };
+}
+export type SyncSimulators = Awaited<ReturnType<typeof startSyncSimulators>>;
+
+const UPSTREAM_OF: Record<DeviceBrand, 'google-health' | 'omron' | 'dexcom'> = {
+  Fitbit: 'google-health',
+  Omron: 'omron',
+  Dexcom: 'dexcom',
+};
+const DEVICE_TYPE_OF: Record<DeviceBrand, string> = {
+  Fitbit: 'TRACKER',
+  Omron: 'OMRON_BP_MONITOR',
+  Dexcom: 'DEXCOM_CGM',
+};
+
+/**
+ * A team device of the brand with `metrics` enabled in both layers (or `teamMetrics` in the
+ * team layer only, to test the two-layer rule), and the participant linked to `account`
+ * through the simulator's real consent page and code exchange. Returns the connection id.
+ */
+export async function linkForSync(
+  db: Db,
+  sims: SyncSimulators,
+  input: {
+    teamId: number;
+    participantId: number;
+    brand: DeviceBrand;
+    account: string;
+    metrics: readonly string[];
+    teamOnlyMetrics?: readonly string[];
+    adminOnlyMetrics?: readonly string[];
+    retentionDays?: number;
+  },
+): Promise<number> {
+  const upstream = UPSTREAM_OF[input.brand];
+  const [device] = await db
+    .insert(globalDeviceCatalog)
+    .values({
+      manufacturer: input.brand,
+      deviceType: DEVICE_TYPE_OF[input.brand],
+      deviceName: `${input.brand} sync ${input.teamId}-${input.participantId}-${++counter}`,
+    })
+    .returning({ id: globalDeviceCatalog.id });
+  const [supported] = await db
+    .insert(teamSupportedDevices)
+    .values({ teamId: input.teamId, globalDeviceCatalogId: device!.id })
+    .onConflictDoNothing()
+    .returning({ id: teamSupportedDevices.id });
+  const retentionDays = input.retentionDays ?? 365;
+  const layer = (keys: readonly string[]) =>
+    keys.map((metricKey) => ({
+      teamId: input.teamId,
+      teamSupportedDeviceId: supported!.id,
+      metricKey,
+      metricName: metricKey,
+      isEnabled: true,
+      retentionDays,
+    }));
+  const admin = [...input.metrics, ...(input.adminOnlyMetrics ?? [])];
+  const team = [...input.metrics, ...(input.teamOnlyMetrics ?? [])];
+  if (admin.length) await db.insert(deviceMetricSettings).values(layer(admin));
+  if (team.length) await db.insert(teamDeviceDataStorageSettings).values(layer(team));
+
+  const client = sims.registry.client(upstream)!;
+  const { state, codeVerifier } = generateAuthorizationSecrets();
+  const url = await client.authorizationUrl({
+    state,
+    ...(client.supportsPkce && { codeVerifier }),
+  });
+  const redirect =
+    input.brand === 'Dexcom'
+      ? await submitSignedTokenConsent(url.toString(), input.account, 'allow')
+      : (await submitConsent(url, { account: input.account })).redirect;
+  const tokens = await client.exchangeCode(
+    redirect.searchParams.get('code')!,
+    client.supportsPkce ? codeVerifier : undefined,
+  );
+  let providerUserId = tokens.providerUserId ?? null;
+  if (upstream === 'google-health')
+    providerUserId = (await sims.registry.googleHealth()!.getIdentity(tokens.accessToken))
+      .healthUserId;
+  const now = sims.clock.now();
+  const [connection] = await db
+    .insert(participantDevices)
+    .values({
+      teamId: input.teamId,
+      participantId: input.participantId,
+      globalDeviceCatalogId: device!.id,
+      upstream,
+      providerUserId,
+      accessTokenEncrypted: encryptSecret(tokens.accessToken, sims.encryptionKey),
+      refreshTokenEncrypted: encryptSecret(tokens.refreshToken, sims.encryptionKey),
+      tokenExpiresAt: tokens.expiresAt,
+      scopes: tokens.scopes,
+      authorizationStatus: 'authorized',
+      authorizationDate: now,
+      lastRefreshedAt: now,
+    })
+    .returning({ id: participantDevices.id });
+  return connection!.id;
+}
+
+/** Backdates a participant's enrolment (participants.created_at). */
+export async function enrolledOn(db: Db, participantId: number, at: Date): Promise<void> {
+  await db.update(participants).set({ createdAt: at }).where(eq(participants.id, participantId));
 }

@@ -249,6 +249,11 @@ export class OAuthStore {
     return count;
   }
 
+  /** Accounts with a live grant (webhook notifications go to these only). */
+  linkedAccountIds(): string[] {
+    return [...new Set([...this.grants.values()].filter((grant) => !grant.revoked).map((grant) => grant.accountId))];
+  }
+
   reset(): void {
     this.pending = new Map();
     this.codes = new Map();

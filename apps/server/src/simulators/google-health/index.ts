@@ -13,6 +13,7 @@ import type {
   SimulatorOptions,
 } from '../common/types';
 import { registerGoogleApiRoutes } from './api-routes';
+import { registerGoogleWebhooks } from './webhooks';
 import { googleErrors, sendGoogleError } from './errors';
 import { registerGoogleOAuthRoutes } from './oauth-routes';
 
@@ -39,6 +40,8 @@ export interface GoogleHealthSimulatorOptions extends SimulatorOptions {
    * Default 'production'.
    */
   publishingStatus?: 'production' | 'testing';
+  /** How often webhook subscribers are notified of new data (default 60 s of real time). */
+  webhookCheckIntervalMs?: number;
 }
 
 /** Paths relative to the simulator's base URL, for client configuration. */
@@ -111,6 +114,7 @@ async function buildGoogleHealthSimulator(
     publishingStatus: options.publishingStatus ?? 'production',
   });
   registerGoogleApiRoutes(app, { clock, oauth, faults, limiter });
+  registerGoogleWebhooks(app, { clock, oauth, ...(options.webhookCheckIntervalMs !== undefined && { checkIntervalMs: options.webhookCheckIntervalMs }) });
   registerControlRoutes(app, GOOGLE_HEALTH_SIMULATOR_NAME, control);
   await app.ready();
   return { app, control };

@@ -8,6 +8,7 @@ import { CONNECTION_STATUS_LABELS } from '../utils/device-labels';
 import { DEVICE_PATHS } from '../utils/paths';
 import { useDeviceStatusContext } from './device-status-context';
 import { DeviceEntry } from './device-entry';
+import { LastDataBadge } from './last-data-badge';
 
 /**
  * A participants-table cell: per allowed brand, the authorised devices with their battery,
@@ -15,11 +16,13 @@ import { DeviceEntry } from './device-entry';
  * checks — with View Participant Data for Sys_Admin. A dash until the first check.
  */
 export function DeviceStatusCell({ participant }: { participant: Participant }) {
-  const { cycle } = useDeviceStatusContext();
+  const { cycle, trial } = useDeviceStatusContext();
   const status = cycle.statuses[participant.id];
-  if (!status) return <span>—</span>;
+  const badge = <LastDataBadge trialId={trial.trialId} participantId={participant.id} />;
+  if (!status) return badge;
   return (
     <Stack spacing={0.75}>
+      {badge}
       {status.brands.map((brand) => (
         <BrandStatus key={brand.brand} participant={participant} status={brand} />
       ))}

@@ -26,6 +26,7 @@ import { useRefreshDeviceToken } from '../api/refresh-device-token';
 import { useRevokeDeviceToken } from '../api/revoke-device-token';
 import { useSendConsentEmail } from '@/lib/api/consent-email';
 import { useStartDeviceAuthorization } from '../api/start-device-authorization';
+import { SyncStatusDetails } from './sync-status-details';
 import { CONNECTION_STATUS_LABELS, UPSTREAM_LABELS, formatDateTime } from '../utils/device-labels';
 import { DEVICE_PATHS } from '../utils/paths';
 import { DeviceEntry } from './device-entry';
@@ -186,6 +187,9 @@ function ConnectionDetails({
         <Typography variant="body2" data-testid={`device-authorization-date-${brand}`}>
           Authorized on: {formatDateTime(connection.authorizationDate)}
         </Typography>
+      )}
+      {connection && status !== 'not_authorized' && (
+        <SyncStatusDetails participantId={participant.id} brand={brand} />
       )}
       {listBrand && authorized && (
         <AuthorisedDevices brand={listBrand} participantId={participant.id} />

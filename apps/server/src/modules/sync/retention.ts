@@ -1,0 +1,122 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { recordAudit } from '../../lib/audit';
+
+/**
+ * Retention purge (issue 15, decision 0036). A (team, metric, brand) keeps its readings for
+ * the team layer's `retention_days` of an enabled metric (both layers enabled); a metric no
+ * longer enabled in both layers keeps nothing. A month partition whose every reading is past
+ * its horizon is dropped whole; otherwise expired rows go in bounded batches by primary key.
+ * One audit row per (team, metric) and run with the count deleted.
+ */
+
+/** Rows per delete statement: short transactions, no long locks. */
+export const PURGE_BATCH_SIZE = 5_000;
+
+type Policy = { teamId: number; metricKey: string; brand: string; retentionDays: number | null };
+export type PurgeResult = { deleted: number; droppedPartitions: string[]; audited: number };
+
+export async function purgeExpiredReadings(db: Db, options: { now: Date; runId: string; batchSize?: number }): Promise<PurgeResult> {
+  const batchSize = options.batchSize ?? PURGE_BATCH_SIZE;
+  const now = options.now;
+  // Every (team, metric, brand) stored, with its horizon; null retention: not enabled, keep nothing.
+  const policies = (
+    await db.execute<{ team_id: number; metric_key: string; brand: string; retention_days: number | null }>(sql`
+      with stored as (select distinct team_id, metric_key, brand from device_readings),
+      enabled as (
+        select tsd.team_id, t.metric_key, g.manufacturer::text as brand, max(t.retention_days) as retention_days
+        from team_supported_devices tsd
+        join global_device_catalog g on g.id = tsd.global_device_catalog_id
+        join device_metric_settings d on d.team_supported_device_id = tsd.id and d.is_enabled
+        join team_device_data_storage_settings t on t.team_supported_device_id = tsd.id and t.metric_key = d.metric_key and t.is_enabled
+        group by tsd.team_id, t.metric_key, g.manufacturer
+      )
+      select s.team_id, s.metric_key, s.brand::text as brand, e.retention_days
+      from stored s left join enabled e on e.team_id = s.team_id and e.metric_key = s.metric_key and e.brand = s.brand::text`)
+  ).rows.map((row): Policy => ({
+    teamId: Number(row.team_id),
+    metricKey: row.metric_key,
+    brand: row.brand,
+    retentionDays: row.retention_days === null ? null : Number(row.retention_days),
+  }));
+  const cutoffOf = (policy: Policy) =>
+    policy.retentionDays === null ? new Date(Date.UTC(9999, 0, 1)) : new Date(now.getTime() - policy.retentionDays * 86_400_000);
+  const counts = new Map<string, { teamId: number; metricKey: string; deleted: number }>();
+  const count = (teamId: number, metricKey: string, n: number) => {
+    const key = `${teamId}:${metricKey}`;
+    const entry = counts.get(key) ?? { teamId, metricKey, deleted: 0 };
+    entry.deleted += n;
+    counts.set(key, entry);
+  };
+
+  // 1. Whole partitions: every (team, metric, brand) in it is past its horizon at the month's end.
+  const droppedPartitions: string[] = [];
+  const partitions = (
+    await db.execute<{ name: string; upper: string }>(sql`
+      select c.relname as name,
+             (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \\(''([^'']+)''\\)'))[1] as upper
+      from pg_inherits i join pg_class c on c.oid = i.inhrelid
+      where i.inhparent = 'public.device_readings'::regclass order by c.relname`)
+  ).rows;
+  for (const partition of partitions) {
+    const upper = new Date(partition.upper);
+    if (!(upper.getTime() <= now.getTime())) continue;
+    const table = sql.identifier(partition.name);
+    const groups = (
+      await db.execute<{ team_id: number; metric_key: string; brand: string; n: number }>(
+        sql`select team_id, metric_key, brand::text as brand, count(*)::int as n from ${table} group by team_id, metric_key, brand`,
+      )
+    ).rows;
+    if (groups.length === 0) continue;
+    const allExpired = groups.every((group) => {
+      const policy = policies.find((p) => p.teamId === Number(group.team_id) && p.metricKey === group.metric_key && p.brand === group.brand);
+      return policy !== undefined && upper.getTime() <= cutoffOf(policy).getTime();
+    });
+    if (!allExpired) continue;
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`alter table device_readings detach partition ${table}`);
+      await tx.execute(sql`drop table ${table}`);
+    });
+    droppedPartitions.push(partition.name);
+    for (const group of groups) count(Number(group.team_id), group.metric_key, Number(group.n));
+  }
+
+  // 2. The rest in bounded batches through the primary key.
+  for (const policy of policies) {
+    const cutoff = cutoffOf(policy);
+    for (;;) {
+      const result = await db.execute<{ n: number }>(sql`
+        with doomed as (
+          select participant_id, team_id, metric_key, recorded_at, brand from device_readings
+          where team_id = ${policy.teamId} and metric_key = ${policy.metricKey} and brand = ${policy.brand}::device_brand
+            and recorded_at < ${cutoff.toISOString()}::timestamptz
+          limit ${batchSize}
+        ), gone as (
+          delete from device_readings d using doomed x
+          where d.participant_id = x.participant_id and d.team_id = x.team_id and d.metric_key = x.metric_key
+            and d.recorded_at = x.recorded_at and d.brand = x.brand
+          returning 1
+        )
+        select count(*)::int as n from gone`);
+      const n = Number(result.rows[0]?.n ?? 0);
+      if (n > 0) count(policy.teamId, policy.metricKey, n);
+      if (n < batchSize) break;
+    }
+  }
+
+  let audited = 0;
+  let deleted = 0;
+  for (const entry of counts.values()) {
+    if (entry.deleted === 0) continue;
+    deleted += entry.deleted;
+    audited += 1;
+    await recordAudit(db, {
+      action: 'device_readings.purge',
+      entityType: 'device_readings',
+      entityId: entry.metricKey,
+      teamId: entry.teamId,
+      after: { metricKey: entry.metricKey, deleted: entry.deleted, run: options.runId },
+    });
+  }
+  return { deleted, droppedPartitions, audited };
+}

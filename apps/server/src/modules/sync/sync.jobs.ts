@@ -1,0 +1,105 @@
+import type PgBoss from 'pg-boss';
+import type { Database } from '../../db/client';
+import type { SyncRunKind } from '../../db/schema';
+import type { JobDefinition } from '../../jobs/types';
+import { createReadingsRepository } from './readings.repository';
+import { purgeExpiredReadings } from './retention';
+import { buildSyncService, type SyncSettings } from './sync.composition';
+import { createSyncRunsRepository } from './sync.repository';
+import type { SyncService } from './sync.service';
+
+export const SYNC_CONNECTION_JOB = 'sync.connection';
+export const SYNC_SCHEDULE_JOB = 'sync.schedule';
+export const SYNC_PARTITIONS_JOB = 'sync.partitions';
+export const SYNC_PURGE_JOB = 'sync.purge';
+
+export type SyncJobData = { connectionId: number; kind?: SyncRunKind; streams?: string[]; force?: boolean };
+
+/** Months of partitions the partition job keeps ready ahead of now. */
+export const PARTITION_MONTHS_AHEAD = 3;
+
+/**
+ * Enqueues a sync of one connection. The queue keeps at most one waiting job per
+ * connection ('short' policy, keyed by connection): a webhook or the scheduler asking while
+ * one waits adds nothing. Running is guarded separately by the connection's lease.
+ */
+export async function enqueueSync(boss: PgBoss, data: SyncJobData, startAfter?: Date): Promise<string | null> {
+  return boss.send(SYNC_CONNECTION_JOB, data, {
+    singletonKey: `connection:${data.connectionId}`,
+    ...(startAfter && startAfter.getTime() > Date.now() && { startAfter }),
+  });
+}
+
+/** The sync's jobs (decision 0036): per-connection runs, the 15-minute scheduler, partitions, purge. */
+export function createSyncJobs(settings: SyncSettings & { runSeconds?: number }): JobDefinition[] {
+  const services = new WeakMap<Database, SyncService>();
+  const serviceOf = (database: Database) => {
+    let service = services.get(database);
+    if (!service) {
+      service = buildSyncService(database, settings);
+      services.set(database, service);
+    }
+    return service;
+  };
+  const runSeconds = settings.runSeconds ?? 120;
+
+  const connectionJob: JobDefinition<SyncJobData> = {
+    name: SYNC_CONNECTION_JOB,
+    // Expiry well after the time box: a job only expires when its worker died.
+    queue: { policy: 'short', retryLimit: 3, retryDelay: 30, expireInSeconds: runSeconds * 2 + 60 },
+    async handle(job, { database, logger, boss }) {
+      const { connectionId, kind = 'incremental', streams, force } = job.data;
+      const result = await serviceOf(database).syncConnection(connectionId, {
+        kind,
+        owner: job.id,
+        ...(streams && { streams }),
+        force: force ?? (kind === 'webhook' || kind === 'manual'),
+      });
+      // Time box reached, quota spent or another worker on it: a follow-up job goes on later.
+      if (result.continueAt) {
+        await enqueueSync(boss, { connectionId, kind, ...(streams && { streams }), ...(force !== undefined && { force }) }, result.continueAt);
+      }
+      logger.info({ job: job.name, jobId: job.id, connectionId, ...result }, 'sync: connection run');
+      return result;
+    },
+  };
+
+  const scheduleJob: JobDefinition = {
+    name: SYNC_SCHEDULE_JOB,
+    queue: { retryLimit: 1, expireInSeconds: 5 * 60 },
+    cron: '*/15 * * * *',
+    async handle(job, { database, logger, boss }) {
+      const ids = await createSyncRunsRepository(database.db).syncableConnectionIds();
+      let queued = 0;
+      for (const connectionId of ids) if (await enqueueSync(boss, { connectionId, kind: 'incremental' })) queued += 1;
+      logger.info({ job: job.name, jobId: job.id, connections: ids.length, queued }, 'sync: scheduled');
+      return { connections: ids.length, queued };
+    },
+  };
+
+  const partitionsJob: JobDefinition = {
+    name: SYNC_PARTITIONS_JOB,
+    queue: { retryLimit: 2, expireInSeconds: 5 * 60 },
+    cron: '7 0 * * *',
+    async handle(job, { database, logger }) {
+      const now = new Date();
+      const months = Array.from({ length: PARTITION_MONTHS_AHEAD + 1 }, (_, index) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + index, 1)));
+      await createReadingsRepository(database.db).ensurePartitions(months);
+      logger.info({ job: job.name, jobId: job.id, months: months.length }, 'sync: partitions ready');
+      return { months: months.length };
+    },
+  };
+
+  const purgeJob: JobDefinition = {
+    name: SYNC_PURGE_JOB,
+    queue: { retryLimit: 2, expireInSeconds: 30 * 60 },
+    cron: '23 3 * * *',
+    async handle(job, { database, logger }) {
+      const result = await purgeExpiredReadings(database.db, { now: settings.clock?.now() ?? new Date(), runId: job.id });
+      logger.info({ job: job.name, jobId: job.id, ...result }, 'sync: retention purge');
+      return result;
+    },
+  };
+
+  return [connectionJob as JobDefinition, scheduleJob, partitionsJob, purgeJob];
+}

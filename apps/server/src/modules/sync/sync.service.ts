@@ -1,0 +1,372 @@
+import { DEVICE_ERROR_REASONS } from '@trialpulse/shared';
+import type { DeviceUpstream, SyncRunKind, SyncRunOutcome } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { createProviderHttp, type ProviderHttp } from '../devices/core/provider-client';
+import {
+  ProviderError,
+  ProviderGoneError,
+  ProviderPermissionError,
+  ProviderRateLimitedError,
+  errorTypeOf,
+  providerErrorFromResponse,
+} from '../devices/core/provider-errors';
+import type { ProviderSettings } from '../devices/core/provider-settings';
+import type { DeviceConnectionsService } from '../devices/device-connections.service';
+import type { ReadingsService } from './readings.service';
+import { SYNC_SOURCES } from './sources';
+import { DAY_MS, windowsOf, type CallBudget, type FetchContext, type SourceRequest, type SyncSource, type SyncStream } from './sources/types';
+import type { CursorRow, EnabledMetric, SyncConnection, SyncRunsRepository } from './sync.repository';
+
+/**
+ * Syncs one connection (decision 0036): for each provider stream whose metrics are enabled
+ * in both layers, from its cursor less a look-back (the last day is never final) — or, the
+ * first time, from the backfill start — up to now, in the largest windows the provider
+ * allows. Each window's readings and the cursors move in one transaction, so a run that is
+ * stopped (time box, quota, a killed process) resumes from the last window it stored.
+ */
+
+/** Every incremental run re-reads this much before the cursor: late uploads, the day not yet final. */
+export const SYNC_LOOKBACK_MS = DAY_MS;
+/** How often a stream is due: intraday metrics every 15 minutes, daily summaries once a day. */
+export const SYNC_CADENCE_MS = { intraday: 15 * 60_000, daily: DAY_MS } as const;
+/** A stream counts as due a little before its cadence is over (the scheduler's 15-minute tick). */
+const DUE_GRACE_MS = 5 * 60_000;
+/** A backfill never goes further back than this. */
+export const MAX_BACKFILL_DAYS = 365;
+/** After three 403s in a row the connection rests this long (consent or account problem). */
+export const FORBIDDEN_BACKOFF_MS = 6 * 60 * 60_000;
+export const FORBIDDEN_LIMIT = 3;
+/** Other provider failures: try again at the next cycle. */
+const FAILURE_BACKOFF_MS = 15 * 60_000;
+
+export type SyncRunResult = {
+  outcome: SyncRunOutcome | 'skipped' | 'busy';
+  runId?: number;
+  /** When a later job should go on (time box reached, quota, lease held by another worker). */
+  continueAt?: Date;
+  providerCalls: number;
+  inserted: number;
+  updated: number;
+  errorType?: string | null;
+};
+
+export type SyncOptions = {
+  kind: SyncRunKind;
+  /** The job (lease owner); a fresh id when run directly. */
+  owner: string;
+  /** Only these provider streams (a webhook's data type); default all. */
+  streams?: readonly string[];
+  /** Ignore cadence: every enabled stream is due (webhook, manual, backfill). */
+  force?: boolean;
+};
+
+/** The call budget is spent: no call before `retryAt`. */
+export class CallBudgetExhaustedError extends Error {
+  constructor(readonly retryAt: Date) {
+    super(`Call budget spent until ${retryAt.toISOString()}.`);
+  }
+}
+
+class TimeBoxReachedError extends Error {}
+
+export type SyncServiceDeps = {
+  runs: SyncRunsRepository;
+  readings: ReadingsService;
+  connections: DeviceConnectionsService;
+  providers: ProviderSettings;
+  clock: Clock;
+  /** Longest a run works before it hands over to a follow-up job (default 120 s). */
+  runSeconds?: number;
+  /** The backfill bound in days (demo: 60); default 365. */
+  maxBackfillDays?: number;
+  sources?: Partial<Record<DeviceUpstream, SyncSource>>;
+  log?: (obj: object, msg: string) => void;
+};
+
+export function createSyncService(deps: SyncServiceDeps) {
+  const { runs, readings, connections, clock } = deps;
+  const sources = deps.sources ?? SYNC_SOURCES;
+  const runMs = (deps.runSeconds ?? 120) * 1000;
+  /** The time box plus a margin for the window being stored when it ends. */
+  const leaseMs = Math.round(runMs * 1.5) + 5_000;
+  const maxBackfillDays = Math.min(MAX_BACKFILL_DAYS, deps.maxBackfillDays ?? MAX_BACKFILL_DAYS);
+  const https = new Map<DeviceUpstream, ProviderHttp>();
+  const httpOf = (upstream: DeviceUpstream): ProviderHttp | undefined => {
+    const config = deps.providers[upstream];
+    if (!config) return undefined;
+    let http = https.get(upstream);
+    if (!http) {
+      http = createProviderHttp({ ...config, retry: { maxAttempts: 1 } }, { clock });
+      https.set(upstream, http);
+    }
+    return http;
+  };
+
+  /** Where a metric's backfill starts: enrolment, within the retention horizon, at most the bound. */
+  function backfillStart(connection: SyncConnection, metric: EnabledMetric, stream: SyncStream, now: Date): Date {
+    const days = Math.min(maxBackfillDays, metric.retentionDays);
+    const start = new Date(Math.max(connection.enrolledAt.getTime(), now.getTime() - days * DAY_MS));
+    return stream.cadence === 'daily' ? floorDay(start) : start;
+  }
+
+  async function syncConnection(connectionId: number, options: SyncOptions): Promise<SyncRunResult> {
+    const none = { providerCalls: 0, inserted: 0, updated: 0 };
+    const connection = await runs.connection(connectionId);
+    const source = connection && sources[connection.upstream];
+    const http = connection && httpOf(connection.upstream);
+    if (!connection || !source || !http) return { outcome: 'skipped', ...none };
+    if (connection.needsReconsent) return { outcome: 'needs_reconsent', ...none };
+    if (connection.authorizationStatus !== 'authorized' || !connection.hasRefreshToken) return { outcome: 'skipped', ...none };
+
+    const startedAt = clock.now();
+    const state = await runs.state(connectionId);
+    if (state?.backoffUntil && state.backoffUntil > startedAt) {
+      return { outcome: 'backed_off', continueAt: state.backoffUntil, ...none };
+    }
+    const deadline = Date.now() + runMs;
+    // The lease outlives the time box by a margin; a killed worker's lease simply runs out.
+    const leaseHeld = await runs.acquireLease(connectionId, connection.teamId, options.owner, startedAt, new Date(startedAt.getTime() + leaseMs));
+    if (leaseHeld) return { outcome: 'busy', continueAt: leaseHeld, ...none };
+
+    try {
+      return await runLeased(connection, source, http, options, startedAt, deadline);
+    } finally {
+      await runs.releaseLease(connectionId, options.owner);
+    }
+  }
+
+  async function runLeased(
+    connection: SyncConnection,
+    source: SyncSource,
+    http: ProviderHttp,
+    options: SyncOptions,
+    startedAt: Date,
+    deadline: number,
+  ): Promise<SyncRunResult> {
+    const enabled = new Map((await runs.enabledMetrics(connection.id)).map((metric) => [metric.metricKey, metric]));
+    const cursors = new Map((await runs.cursorsOfConnection(connection.id)).map((cursor) => [cursor.metricKey, cursor]));
+    const plan = source.streams
+      .filter((stream) => !options.streams || options.streams.includes(stream.key))
+      .map((stream) => ({ stream, metrics: stream.metrics.filter((key) => enabled.has(key)) }))
+      .filter(({ stream, metrics }) => metrics.length > 0 && (options.force || isDue(stream, metrics, cursors, startedAt)));
+    const totals = { providerCalls: 0, inserted: 0, updated: 0 };
+    if (plan.length === 0) return { outcome: 'succeeded', ...totals };
+
+    const runId = await runs.startRun({
+      teamId: connection.teamId,
+      participantDeviceId: connection.id,
+      upstream: connection.upstream,
+      kind: options.kind,
+      jobId: options.owner,
+      metrics: plan.flatMap(({ metrics }) => metrics),
+      startedAt,
+    });
+    const windowsDone: Array<{ stream: string; from: string; to: string; rows: number }> = [];
+    const budgets = source.budgets(connection.id);
+    const request = (req: SourceRequest) => providerCall(connection, http, budgets, req, totals);
+
+    let outcome: SyncRunOutcome = 'succeeded';
+    let errorType: string | null = null;
+    let continueAt: Date | undefined;
+    let backoffUntil: Date | null = null;
+    let backoffReason: string | null = null;
+    let forbidden = 0;
+    const previousState = await runs.state(connection.id);
+    try {
+      for (const { stream, metrics } of plan) {
+        const now = clock.now();
+        const starts = metrics.map((key) => {
+          const cursor = cursors.get(key);
+          const from = backfillStart(connection, enabled.get(key)!, stream, now);
+          const backfillFrom = cursor?.backfillFrom ?? from;
+          if (!cursor?.syncedUntil) return { key, backfillFrom, start: backfillFrom, syncedUntil: null };
+          const lookedBack = new Date(Math.max(backfillFrom.getTime(), cursor.syncedUntil.getTime() - SYNC_LOOKBACK_MS));
+          return { key, backfillFrom, start: stream.cadence === 'daily' ? floorDay(lookedBack) : lookedBack, syncedUntil: cursor.syncedUntil };
+        });
+        const start = new Date(Math.min(...starts.map((entry) => entry.start.getTime())));
+        const syncedUntil = starts.some((entry) => !entry.syncedUntil)
+          ? null
+          : new Date(Math.min(...starts.map((entry) => entry.syncedUntil!.getTime())));
+        const context: FetchContext = { request, now, memo: new Map(), syncedUntil };
+        const wanted = new Set(metrics);
+        for (const window of windowsOf(start, now, stream.maxWindowDays)) {
+          if (Date.now() > deadline) throw new TimeBoxReachedError();
+          const fetched = await stream.fetch(context, window, wanted);
+          // Unticking a metric stops its collection at once, even within a running backfill.
+          const stillEnabled = new Set((await runs.enabledMetrics(connection.id)).map((metric) => metric.metricKey));
+          for (const key of wanted) if (!stillEnabled.has(key)) wanted.delete(key);
+          if (wanted.size === 0) break;
+          const rows = fetched
+            .filter((reading) => wanted.has(reading.metricKey))
+            .map((reading) => ({
+              ...reading,
+              participantId: connection.participantId,
+              teamId: connection.teamId,
+              brand: source.brand,
+              upstream: source.upstream,
+            }));
+          windowsDone.push({ stream: stream.key, from: window.from.toISOString(), to: window.to.toISOString(), rows: rows.length });
+          const counts = await readings.store(rows, {
+            syncRunId: runId,
+            within: async (tx, counts) => {
+              for (const entry of starts.filter((item) => wanted.has(item.key))) {
+                await runs.saveCursorIn(tx, {
+                  participantDeviceId: connection.id,
+                  metricKey: entry.key,
+                  teamId: connection.teamId,
+                  backfillFrom: entry.backfillFrom,
+                  syncedUntil: window.to,
+                  lastRunId: runId,
+                });
+              }
+              await runs.updateRun(tx, runId, {
+                providerCalls: totals.providerCalls,
+                rowsInserted: totals.inserted + counts.inserted,
+                rowsUpdated: totals.updated + counts.updated,
+                windows: windowsDone,
+              });
+            },
+          });
+          totals.inserted += counts.inserted;
+          totals.updated += counts.updated;
+        }
+      }
+    } catch (error) {
+      const handled = await classify(error, connection);
+      outcome = handled.outcome;
+      errorType = handled.errorType;
+      continueAt = handled.continueAt;
+      backoffUntil = handled.backoffUntil ?? null;
+      backoffReason = handled.backoffReason ?? null;
+      forbidden = handled.forbidden ? (previousState?.consecutiveForbidden ?? 0) + 1 : 0;
+      if (handled.forbidden && forbidden >= FORBIDDEN_LIMIT) {
+        backoffUntil = new Date(clock.now().getTime() + FORBIDDEN_BACKOFF_MS);
+        backoffReason = 'forbidden';
+      }
+      if (handled.log) deps.log?.({ err: error, connectionId: connection.id, runId }, 'sync run failed');
+    }
+
+    const finishedAt = clock.now();
+    await runs.transaction(async (tx) => {
+      await runs.updateRun(tx, runId, {
+        providerCalls: totals.providerCalls,
+        rowsInserted: totals.inserted,
+        rowsUpdated: totals.updated,
+        windows: windowsDone,
+        finishedAt,
+        outcome,
+        errorType,
+      });
+      await runs.saveState(tx, {
+        participantDeviceId: connection.id,
+        teamId: connection.teamId,
+        backoffUntil,
+        backoffReason,
+        consecutiveForbidden: forbidden,
+        lastRunAt: finishedAt,
+        lastOutcome: outcome,
+        lastErrorType: errorType,
+        ...((outcome === 'succeeded' || outcome === 'partial') && { lastSuccessAt: finishedAt }),
+      });
+      if (outcome === 'succeeded' || outcome === 'partial') await runs.markSynced(tx, connection.id, { lastSyncAt: finishedAt, lastSyncError: null });
+      else if (errorType && outcome !== 'needs_reconsent') await runs.markSynced(tx, connection.id, { lastSyncAt: finishedAt, lastSyncError: errorType });
+    });
+    return { outcome, runId, ...(continueAt && { continueAt }), errorType, ...totals };
+  }
+
+  type Classified = {
+    outcome: SyncRunOutcome;
+    errorType: string | null;
+    continueAt?: Date;
+    backoffUntil?: Date;
+    backoffReason?: string;
+    forbidden?: boolean;
+    log?: boolean;
+  };
+
+  async function classify(error: unknown, connection: SyncConnection): Promise<Classified> {
+    const now = clock.now();
+    if (error instanceof TimeBoxReachedError) return { outcome: 'partial', errorType: null, continueAt: now };
+    if (error instanceof CallBudgetExhaustedError) {
+      return { outcome: 'backed_off', errorType: 'rate_limit', continueAt: error.retryAt, backoffUntil: error.retryAt, backoffReason: 'quota' };
+    }
+    if (error instanceof ProviderRateLimitedError) {
+      const until = new Date(now.getTime() + Math.max(1, error.retryAfterSeconds) * 1000);
+      for (const budget of sources[connection.upstream]?.budgets(connection.id) ?? []) await runs.blockBudget(budget.scope, until);
+      return { outcome: 'backed_off', errorType: 'rate_limit', continueAt: until, backoffUntil: until, backoffReason: 'rate_limited' };
+    }
+    // The token could not be refreshed: the devices module marked the connection when the grant is dead.
+    if (error instanceof AppError && (error.reason === DEVICE_ERROR_REASONS.refreshFailed || error.reason === DEVICE_ERROR_REASONS.notAuthorized)) {
+      const current = await runs.connection(connection.id);
+      if (current?.needsReconsent) return { outcome: 'needs_reconsent', errorType: 'auth_error' };
+      return { outcome: 'failed', errorType: 'auth_error', backoffUntil: new Date(now.getTime() + FAILURE_BACKOFF_MS), backoffReason: 'auth_error' };
+    }
+    if (error instanceof ProviderGoneError) {
+      await connections.markGone(connection.id, { userId: null }, { requestId: 'sync' });
+      return { outcome: 'needs_reconsent', errorType: 'auth_error' };
+    }
+    if (error instanceof ProviderPermissionError) {
+      return { outcome: 'failed', errorType: 'auth_error', forbidden: true, backoffUntil: new Date(now.getTime() + FAILURE_BACKOFF_MS), backoffReason: 'forbidden' };
+    }
+    if (error instanceof ProviderError) {
+      return { outcome: 'failed', errorType: errorTypeOf(error), backoffUntil: new Date(now.getTime() + FAILURE_BACKOFF_MS), backoffReason: errorTypeOf(error), log: true };
+    }
+    return { outcome: 'failed', errorType: 'processing_error', log: true };
+  }
+
+  /**
+   * One provider call: a usable token (the devices module's single-flight refresh, retried
+   * once after a refresh), one unit of every call budget first, no retries of its own.
+   */
+  async function providerCall(
+    connection: SyncConnection,
+    http: ProviderHttp,
+    budgets: readonly CallBudget[],
+    req: SourceRequest,
+    totals: { providerCalls: number },
+  ): Promise<unknown> {
+    return connections.withConnectionAccessToken(connection.id, { userId: null }, { requestId: 'sync' }, async (_client, accessToken) => {
+      for (const budget of budgets) {
+        const retryAt = await runs.takeCall(budget, clock.now());
+        if (retryAt) throw new CallBudgetExhaustedError(retryAt);
+      }
+      totals.providerCalls += 1;
+      const url = new URL(`${http.config.apiBaseUrl}${req.path}`);
+      for (const [key, value] of Object.entries(req.query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
+      const headers: Record<string, string> = { authorization: `Bearer ${accessToken}`, accept: 'application/json' };
+      let body: string | URLSearchParams | undefined;
+      if (req.form) {
+        body = new URLSearchParams();
+        for (const [key, value] of Object.entries(req.form)) if (value !== undefined) body.set(key, value);
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+      } else if (req.json !== undefined) {
+        body = JSON.stringify(req.json);
+        headers['content-type'] = 'application/json';
+      }
+      const response = await http.fetchOnce(url.href, { method: req.method, headers, ...(body !== undefined && { body }) });
+      const text = await response.text();
+      if (!response.ok) throw providerErrorFromResponse(connection.upstream, 'api', response, text, clock.now());
+      try {
+        return text === '' ? {} : JSON.parse(text);
+      } catch (cause) {
+        throw new AppError(502, 'The provider sent an answer that is not JSON.', { cause });
+      }
+    });
+  }
+
+  return { syncConnection, backfillStart };
+}
+
+export type SyncService = ReturnType<typeof createSyncService>;
+
+function floorDay(instant: Date): Date {
+  return new Date(Math.floor(instant.getTime() / DAY_MS) * DAY_MS);
+}
+
+function isDue(stream: SyncStream, metrics: readonly string[], cursors: Map<string, CursorRow>, now: Date): boolean {
+  return metrics.some((key) => {
+    const until = cursors.get(key)?.syncedUntil;
+    return !until || now.getTime() - until.getTime() >= SYNC_CADENCE_MS[stream.cadence] - DUE_GRACE_MS;
+  });
+}

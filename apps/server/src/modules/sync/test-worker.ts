@@ -1,0 +1,25 @@
+/**
+ * A sync worker process for the multi-process tests: pg-boss with the sync jobs on the
+ * PostgreSQL database in DATABASE_URL, providers from SYNC_TEST_PROVIDERS (JSON). Prints
+ * "ready" once its workers run; stops on SIGTERM (and dies on SIGKILL, as tests want).
+ */
+import { openDatabase } from '../../db/client';
+import { startJobs } from '../../jobs/boss';
+import { createSyncJobs } from './sync.jobs';
+
+const database = await openDatabase({ kind: 'postgres', connectionString: process.env.DATABASE_URL! });
+const jobs = await startJobs({
+  database,
+  logger: { info: () => undefined, warn: () => undefined, error: (obj, msg) => console.error(msg, obj) },
+  schedule: false,
+  pollingIntervalSeconds: 0.5,
+  jobs: createSyncJobs({
+    providers: JSON.parse(process.env.SYNC_TEST_PROVIDERS!),
+    encryptionKey: process.env.SYNC_TEST_KEY!,
+    runSeconds: Number(process.env.SYNC_TEST_RUN_SECONDS ?? 5),
+  }),
+});
+process.stdout.write('ready\n');
+process.once('SIGTERM', () => {
+  void jobs.stop().then(() => database.close()).then(() => process.exit(0));
+});

@@ -1,0 +1,76 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSmtpServer, type TestSmtpServer } from '../apps/server/src/modules/mail/test-support';
+import { launchBrowser, screenshotPath } from './support/browser';
+import { startServer, type RunningServer } from './support/server';
+import { DEMO, apiFromPage, signInWithEmailedCode } from './support/session';
+
+type ApiParticipant = { id: number; participant_code: string };
+type SyncStatus = { brand: string; state: string; rowsStored: number };
+
+/**
+ * Device-data sync against the started demo (`npm start`: embedded simulators, the demo
+ * connections synced in the background): the participant page shows each connection's sync
+ * state and the readings stored; the trial page's Device Status column the last-data badge.
+ */
+describe('device data sync in the browser', () => {
+  let server: RunningServer;
+  let smtp: TestSmtpServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    smtp = await startTestSmtpServer();
+    server = await startServer({ env: { SMTP_URL: smtp.url } });
+    browser = await launchBrowser();
+    page = await browser.newPage();
+    await signInWithEmailedCode(page, server.baseUrl, DEMO.user, smtp);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.close();
+  });
+
+  it('shows the sync state and readings stored on the participant page, and the last-data badge on the trial page', async () => {
+    await page.goto(`${server.baseUrl}/`);
+    const trials = (await apiFromPage(page, 'GET', '/api/userTrials/')).body as { trialId: number; trialNumber: string }[];
+    let participant: ApiParticipant | undefined;
+    let trial: { trialId: number; trialNumber: string } | undefined;
+    for (const candidate of trials) {
+      const list = (await apiFromPage(page, 'GET', `/api/trialParticipants/${candidate.trialId}`)).body as ApiParticipant[];
+      participant = list.find((row) => row.participant_code === 'SLEEP-001');
+      if (participant) {
+        trial = candidate;
+        break;
+      }
+    }
+    expect(participant).toBeDefined();
+    // The background backfill stores readings while the app is already in use.
+    const deadline = Date.now() + 120_000;
+    let statuses: SyncStatus[] = [];
+    while (Date.now() < deadline) {
+      statuses = ((await apiFromPage(page, 'GET', `/api/deviceSync/participant/${participant!.id}`)).body as { connections: SyncStatus[] }).connections;
+      if (statuses.some((status) => status.brand === 'Omron' && status.rowsStored > 0) && statuses.some((status) => status.brand === 'Fitbit' && status.rowsStored > 0)) break;
+      await page.waitForTimeout(1000);
+    }
+    const omron = statuses.find((status) => status.brand === 'Omron')!;
+    expect(omron.rowsStored).toBeGreaterThan(0);
+
+    await page.getByTestId('trials-table').getByText(trial!.trialNumber).click();
+    await page.getByTestId('participants-table').waitFor();
+    const badge = page.getByTestId(`last-data-${participant!.id}`);
+    await badge.waitFor();
+    expect(await badge.textContent()).toMatch(/^Last data (today|1 day ago|\d+ days ago)$/);
+
+    await page.getByTestId(`participant-manage-${participant!.id}`).click();
+    await page.getByTestId('participant-page').waitFor();
+    const state = page.getByTestId('device-sync-state-Omron');
+    await state.waitFor();
+    expect(await state.textContent()).toMatch(/^(Up to date|Backfilling \d+ %)$/);
+    const rows = await page.getByTestId('device-sync-rows-Omron').textContent();
+    const shown = Number(/Readings stored: ([\d,]+)/.exec(rows ?? '')?.[1]?.replace(/,/g, ''));
+    expect(shown).toBeGreaterThan(0);
+    await page.screenshot({ path: screenshotPath('device-sync-participant'), fullPage: true });
+  }, 240_000);
+});
