@@ -16,3 +16,4 @@ export * from './export/export.schemas';
 // them by path (`@trialpulse/shared/device-data/cgm`): zod schemas are built when the module
 // loads, so everything in this barrel ships with the sign-in pages, and the data views'
 // schemas and statistics must not.
+export * from './metrics/metric-catalog';
