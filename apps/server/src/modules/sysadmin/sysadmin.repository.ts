@@ -1,0 +1,242 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { PageQuery, SysAdminTableKey } from '@trialpulse/shared';
+import type { Db } from '../../db/client';
+import { fetchPage, type PagedList } from '../../lib/paging';
+
+/**
+ * The ten read-only lists of the Database Info page as SQL over our tables (the only code
+ * of the sysadmin module that touches tables). Each column is listed once as
+ * `field: expression`; the select list, sorting and the global filter all come from it.
+ * A hidden participant field is NULL in the expression (so neither shown, sorted nor
+ * matched by the filter) and left out of the row by the service.
+ */
+type ListSpec = {
+  from: string;
+  key: string;
+  columns: Record<string, string>;
+  /** Fields the row's team hides: field → condition, selected as `hide:<field>`. */
+  hides?: Record<string, string>;
+};
+
+const iso = (column: string) => `to_json(${column})#>>'{}'`;
+const hidden = (field: 'email' | 'notes', column: string, teamAlias = 't') =>
+  `CASE WHEN '${field}' = ANY(${teamAlias}.hidden_fields) THEN NULL ELSE ${column} END`;
+
+const LISTS: Record<SysAdminTableKey, ListSpec> = {
+  teams: {
+    from: 'teams t',
+    key: 't.id',
+    columns: {
+      team_id: 't.id',
+      team_name: 't.team_name',
+      is_active: 't.is_active',
+      subscription_starts: iso('t.subscription_starts'),
+      subscription_ends: iso('t.subscription_ends'),
+      subscription_type: 't.subscription_type',
+      max_users: 't.max_users',
+      actual_num_of_users: 't.actual_num_of_users',
+      max_trials: 't.max_trials',
+      actual_num_of_trials: 't.actual_num_of_trials',
+      max_participants: 't.max_participants',
+      actual_num_of_participants: 't.actual_num_of_participants',
+      team_admin_email: 't.team_admin_email',
+      team_admin_phone: 't.team_admin_phone',
+      organization: 't.organization',
+      notes: 't.notes',
+      monthly_rate_per_participant: 't.monthly_rate_per_participant::float8',
+      retention_days: 't.retention_days',
+      storage_location: 't.storage_location',
+    },
+  },
+  teamAllowedBrands: {
+    from: 'team_allowed_brands b JOIN teams t ON t.id = b.team_id',
+    key: 'b.id',
+    columns: {
+      team_id: 'b.team_id',
+      team_name: 't.team_name',
+      brand_name: 'b.brand_name::text',
+      is_active: 'b.is_active',
+    },
+  },
+  teamSupportedDevices: {
+    from: 'team_supported_devices d JOIN teams t ON t.id = d.team_id JOIN global_device_catalog g ON g.id = d.global_device_catalog_id',
+    key: 'd.id',
+    columns: {
+      id: 'd.id',
+      team_id: 'd.team_id',
+      team_name: 't.team_name',
+      global_device_catalog_id: 'd.global_device_catalog_id',
+      device_name: 'g.device_name',
+      device_type: 'g.device_type',
+      is_active: 'd.is_active',
+      notes: 'd.notes',
+    },
+  },
+  teamUserMappings: {
+    from: 'team_user_mappings m JOIN users u ON u.id = m.user_id JOIN teams t ON t.id = m.team_id',
+    key: 'm.id',
+    columns: {
+      user_id: 'm.user_id',
+      team_id: 'm.team_id',
+      username: 'u.username',
+      email: 'u.email',
+      first_name: 'u.first_name',
+      last_name: 'u.last_name',
+      team_name: 't.team_name',
+      // The spec's stored copies; we keep names once, so they equal the current ones.
+      user_name: 'u.username',
+      team_name_stored: 't.team_name',
+      role: 'm.role::text',
+      default_team: 'm.default_team',
+      last_selected_team: 'm.last_selected_team',
+    },
+  },
+  teamDataStorageSettings: {
+    from: `team_device_data_storage_settings s JOIN teams t ON t.id = s.team_id
+      JOIN team_supported_devices d ON d.id = s.team_supported_device_id
+      JOIN global_device_catalog g ON g.id = d.global_device_catalog_id`,
+    key: 's.id',
+    columns: {
+      id: 's.id',
+      team_id: 's.team_id',
+      team_name: 't.team_name',
+      team_supported_device_id: 's.team_supported_device_id',
+      metric_key: 's.metric_key',
+      metric_name: 's.metric_name',
+      is_enabled: 's.is_enabled',
+      device_metrics: 'g.device_name',
+    },
+  },
+  users: {
+    // Staff accounts; the team is the default team (else the first one joined).
+    from: `users u LEFT JOIN LATERAL (
+        SELECT t.team_name FROM team_user_mappings m JOIN teams t ON t.id = m.team_id
+        WHERE m.user_id = u.id ORDER BY m.default_team DESC, m.id LIMIT 1
+      ) ut ON true`,
+    key: 'u.id',
+    columns: {
+      user_id: 'u.id',
+      team_name: 'ut.team_name',
+      first_name: 'u.first_name',
+      last_name: 'u.last_name',
+      email: 'u.email',
+      is_active: 'u.is_active',
+      sfa_required: 'u.sfa_required',
+      sfa_enabled: 'u.sfa_enabled',
+      sfa_type: 'u.sfa_type',
+      create_time: iso('u.create_time'),
+      organization: 'u.organization',
+    },
+  },
+  trials: {
+    from: 'trials r JOIN teams t ON t.id = r.team_id LEFT JOIN users o ON o.id = r.owner_user_id',
+    key: 'r.id',
+    columns: {
+      trial_id: 'r.id',
+      trial_name: 'r.trial_name',
+      trial_number: 'r.trial_number',
+      trial_notes: 'r.trial_notes',
+      owner_email: 'o.email',
+      the_team_id: 'r.team_id',
+      team_name: 't.team_name',
+      creation_date: iso('r.creation_date'),
+    },
+  },
+  participants: {
+    from: 'participants p JOIN teams t ON t.id = p.team_id JOIN trials r ON r.id = p.trial_id',
+    key: 'p.id',
+    columns: {
+      participant_id: 'p.id',
+      the_team_id: 'p.team_id',
+      team_name: 't.team_name',
+      trial_id: 'p.trial_id',
+      trial_name: 'r.trial_name',
+      trial_number: 'r.trial_number',
+      email: hidden('email', 'p.email'),
+      gender: 'p.gender',
+      age: 'p.age',
+      notes: hidden('notes', 'p.notes'),
+    },
+    hides: { email: "'email' = ANY(t.hidden_fields)", notes: "'notes' = ANY(t.hidden_fields)" },
+  },
+  participantDevices: {
+    from: `participant_devices pd JOIN participants p ON p.id = pd.participant_id
+      JOIN teams t ON t.id = pd.team_id JOIN global_device_catalog g ON g.id = pd.global_device_catalog_id`,
+    key: 'pd.id',
+    columns: {
+      participant_id: 'pd.participant_id',
+      participant_email: hidden('email', 'p.email'),
+      team_name: 't.team_name',
+      global_device_catalog_id: 'pd.global_device_catalog_id',
+      device_name: 'g.device_name',
+      device_type: 'g.device_type',
+      manufacturer: 'g.manufacturer::text',
+      authorization_status: 'pd.authorization_status',
+      authorization_date: iso('pd.authorization_date'),
+      created_at: iso('pd.created_at'),
+      updated_at: iso('pd.updated_at'),
+      notes: 'pd.notes',
+    },
+    hides: { participant_email: "'email' = ANY(t.hidden_fields)" },
+  },
+  globalDeviceCatalog: {
+    from: 'global_device_catalog g',
+    key: 'g.id',
+    columns: {
+      id: 'g.id',
+      manufacturer: 'g.manufacturer::text',
+      device_type: 'g.device_type',
+      device_name: 'g.device_name',
+      context: 'g.context',
+      description: 'g.description',
+      created_at: iso('g.created_at'),
+      updated_at: iso('g.updated_at'),
+    },
+  },
+};
+
+/** Fixed conditions a list call may add (the staff filter of the user table, one team). */
+const FIXED_WHERE: Partial<Record<SysAdminTableKey, string>> = {
+  users: "u.account_type = 'staff'",
+};
+
+/** The team column of the lists that can be narrowed to one team. */
+const TEAM_COLUMN: Partial<Record<SysAdminTableKey, string>> = {
+  teamSupportedDevices: 'd.team_id',
+};
+
+function pagedList(key: SysAdminTableKey, teamId?: number): PagedList {
+  const spec = LISTS[key];
+  const columns = Object.fromEntries(
+    Object.entries(spec.columns).map(([field, expression]) => [field, sql.raw(expression)]),
+  );
+  const conditions: SQL[] = [];
+  if (FIXED_WHERE[key]) conditions.push(sql.raw(FIXED_WHERE[key]!));
+  if (teamId !== undefined && TEAM_COLUMN[key])
+    conditions.push(sql`${sql.raw(TEAM_COLUMN[key]!)} = ${teamId}`);
+  return {
+    select: sql.raw(
+      [
+        ...Object.entries(spec.columns).map(([field, expression]) => `${expression} AS "${field}"`),
+        ...Object.entries(spec.hides ?? {}).map(
+          ([field, condition]) => `(${condition}) AS "hide:${field}"`,
+        ),
+      ].join(', '),
+    ),
+    from: sql.raw(spec.from),
+    where: conditions.length ? sql.join(conditions, sql` AND `) : undefined,
+    columns,
+    key: sql.raw(spec.key),
+  };
+}
+
+export function createSysAdminRepository(db: Db) {
+  return {
+    /** One page of a list; `teamId` narrows the lists that have a team column. */
+    page<TRow>(key: SysAdminTableKey, query: PageQuery, options: { teamId?: number } = {}) {
+      return fetchPage<TRow>(db, pagedList(key, options.teamId), query);
+    },
+  };
+}
+
+export type SysAdminRepository = ReturnType<typeof createSysAdminRepository>;

@@ -1,0 +1,222 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGING_MESSAGES, ROLES, SYS_ADMIN_TABLES, sysAdminColumns } from '@trialpulse/shared';
+import {
+  globalDeviceCatalog,
+  participantDevices,
+  participants,
+  teamAllowedBrands,
+  teamDeviceDataStorageSettings,
+  teamSupportedDevices,
+  trials,
+} from '../../db/schema';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { createStaffUser, createTeam, type TestClient } from '../../test/fixtures';
+import { signIn } from '../trials/test-support';
+
+let ctx: TestApp;
+const db = () => ctx.database.db;
+const clients = {} as Record<(typeof ROLES)[number], TestClient>;
+let open: { id: number; teamName: string };
+let hiding: { id: number; teamName: string };
+let openDevice: number;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  open = await createTeam(db(), { hiddenFields: [] });
+  hiding = await createTeam(db(), { hiddenFields: ['email', 'notes'] });
+  let ownerId = 0;
+  for (const role of ROLES) {
+    const account = await createStaffUser(db(), { role, teamId: open.id });
+    if (role === 'Admin') ownerId = account.id;
+    clients[role] = await signIn(ctx.app, db(), account);
+  }
+  const [device] = await db()
+    .insert(globalDeviceCatalog)
+    .values({ manufacturer: 'Omron', deviceType: 'OMRON_SCALE', deviceName: `Scale ${Date.now()}` })
+    .returning();
+  await db().insert(teamAllowedBrands).values({ teamId: open.id, brandName: 'Omron' });
+  const supported = await db()
+    .insert(teamSupportedDevices)
+    .values([
+      { teamId: open.id, globalDeviceCatalogId: device!.id },
+      { teamId: hiding.id, globalDeviceCatalogId: device!.id },
+    ])
+    .returning();
+  openDevice = supported[0]!.id;
+  await db().insert(teamDeviceDataStorageSettings).values({
+    teamId: open.id,
+    teamSupportedDeviceId: openDevice,
+    metricKey: 'weight',
+    metricName: 'Weight',
+  });
+  const trialRows = await db()
+    .insert(trials)
+    .values([
+      {
+        teamId: open.id,
+        trialNumber: 'OPEN-1',
+        trialName: 'Open trial',
+        trialCode: 'OPEN',
+        ownerUserId: ownerId,
+      },
+      {
+        teamId: hiding.id,
+        trialNumber: 'HIDE-1',
+        trialName: 'Hiding trial',
+        trialCode: 'HIDE',
+        ownerUserId: ownerId,
+      },
+    ])
+    .returning();
+  // 120 participants in the open team, 3 in the hiding team.
+  const rows = [
+    ...Array.from({ length: 120 }, (_, index) => ({
+      teamId: open.id,
+      trialId: trialRows[0]!.id,
+      participantCode: `OPEN-${String(index + 1).padStart(3, '0')}`,
+      participantCodeSuffix: String(index + 1).padStart(3, '0'),
+      email: `open.${String(index + 1).padStart(3, '0')}@example.org`,
+      age: 20 + (index % 50),
+      notes: 'visible note',
+    })),
+    ...[1, 2, 3].map((n) => ({
+      teamId: hiding.id,
+      trialId: trialRows[1]!.id,
+      participantCode: `HIDE-${n}`,
+      participantCodeSuffix: String(n),
+      email: `secret.${n}@example.org`,
+      notes: 'secret note',
+    })),
+  ];
+  const inserted = await db().insert(participants).values(rows).returning();
+  await db()
+    .insert(participantDevices)
+    .values([
+      {
+        teamId: open.id,
+        participantId: inserted[0]!.id,
+        globalDeviceCatalogId: device!.id,
+        upstream: 'omron',
+      },
+      {
+        teamId: hiding.id,
+        participantId: inserted.at(-1)!.id,
+        globalDeviceCatalogId: device!.id,
+        upstream: 'omron',
+      },
+    ]);
+});
+afterAll(() => ctx.close());
+
+type PageBody = { data: Record<string, unknown>[]; total: number; page: number; pageSize: number };
+
+describe('Database Info lists (/api/sysAdmin*Data)', () => {
+  it('each of the ten answers Sys_Admin a page of 50 with exactly its fields, and 403 to every other role', async () => {
+    for (const table of SYS_ADMIN_TABLES) {
+      const response = await clients.Sys_Admin.get(`/api${table.path}`);
+      expect(response.statusCode, `${table.path} ${response.body}`).toBe(200);
+      const body = response.json() as PageBody;
+      expect(body.pageSize).toBe(50);
+      expect(body.page).toBe(0);
+      expect(body.total, table.path).toBeGreaterThan(0);
+      const optional = new Set(['email', 'notes', 'participant_email']);
+      const open = body.data.find(
+        (row) => Object.keys(row).length === sysAdminColumns(table.key).length,
+      );
+      expect(Object.keys(open ?? body.data[0]!).sort(), table.path).toEqual(
+        sysAdminColumns(table.key)
+          .filter((column) => open || !optional.has(column))
+          .sort(),
+      );
+      for (const role of ['Admin', 'User', 'Viewer'] as const) {
+        expect(
+          (await clients[role].get(`/api${table.path}`)).statusCode,
+          `${role} ${table.path}`,
+        ).toBe(403);
+      }
+    }
+  });
+
+  it('pages the participant table 50 rows at a time on the server, with the filtered total', async () => {
+    const sys = clients.Sys_Admin;
+    const url = (query: string) => `/api/sysAdminParticipantsData?${query}`;
+    const pages = [];
+    for (const page of [0, 1, 2]) {
+      pages.push((await sys.get(url(`filter=open.&sort=email&page=${page}`))).json() as PageBody);
+    }
+    expect(pages.map((page) => page.data.length)).toEqual([50, 50, 20]);
+    expect(pages.every((page) => page.total === 120)).toBe(true);
+    expect(pages[0]!.data[0]!.email).toBe('open.001@example.org');
+    expect(pages[2]!.data.at(-1)!.email).toBe('open.120@example.org');
+    const desc = (
+      await sys.get(url('filter=OPEN.&sort=email&order=desc&pageSize=10'))
+    ).json() as PageBody;
+    expect(desc.data.map((row) => row.email)).toEqual(
+      Array.from({ length: 10 }, (_, index) => `open.${120 - index}@example.org`),
+    );
+    const one = (await sys.get(url('filter=open.077'))).json() as PageBody;
+    expect(one.total).toBe(1);
+    expect(one.data[0]).toMatchObject({
+      email: 'open.077@example.org',
+      team_name: open.teamName,
+      trial_number: 'OPEN-1',
+    });
+    // "%" and "_" are text, not patterns.
+    expect(((await sys.get(url('filter=%25'))).json() as PageBody).total).toBe(0);
+  });
+
+  it('leaves out the email (and notes) of a team that hides them, and never matches the filter on them', async () => {
+    const sys = clients.Sys_Admin;
+    const body = (
+      await sys.get(`/api/sysAdminParticipantsData?filter=${encodeURIComponent(hiding.teamName)}`)
+    ).json() as PageBody;
+    expect(body.total).toBe(3);
+    for (const row of body.data) {
+      expect(row).not.toHaveProperty('email');
+      expect(row).not.toHaveProperty('notes');
+      expect(row.team_name).toBe(hiding.teamName);
+    }
+    expect(
+      ((await sys.get('/api/sysAdminParticipantsData?filter=secret')).json() as PageBody).total,
+    ).toBe(0);
+    const devices = (await sys.get('/api/sysAdminParticipantDevicesData')).json() as PageBody;
+    const hidden = devices.data.find((row) => row.team_name === hiding.teamName)!;
+    expect(hidden).not.toHaveProperty('participant_email');
+    expect(devices.data.find((row) => row.team_name === open.teamName)!.participant_email).toBe(
+      'open.001@example.org',
+    );
+    expect(body.data.some((row) => JSON.stringify(row).includes('secret'))).toBe(false);
+  });
+
+  it('narrows the team supported devices to one team (the manager’s device dropdown)', async () => {
+    const body = (
+      await clients.Sys_Admin.get(`/api/sysAdminTeamSupportedDevicesData?team_id=${open.id}`)
+    ).json() as PageBody;
+    expect(body.total).toBe(1);
+    expect(body.data[0]).toMatchObject({
+      id: openDevice,
+      team_id: open.id,
+      device_type: 'OMRON_SCALE',
+      is_active: true,
+    });
+  });
+
+  it('refuses an unknown sort column and out-of-range paging with 400', async () => {
+    const sys = clients.Sys_Admin;
+    const bad = await sys.get('/api/sysAdminTeamsData?sort=password_hash');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe(PAGING_MESSAGES.badSort);
+    expect((await sys.get('/api/sysAdminTeamsData?pageSize=0')).json().message).toBe(
+      PAGING_MESSAGES.badPageSize,
+    );
+    expect((await sys.get('/api/sysAdminTeamsData?page=-1')).json().message).toBe(
+      PAGING_MESSAGES.badPage,
+    );
+    const teams = (
+      await sys.get('/api/sysAdminTeamsData?sort=team_name&pageSize=1000')
+    ).json() as PageBody;
+    expect(teams.data.map((row) => row.team_id)).toEqual(
+      expect.arrayContaining([open.id, hiding.id]),
+    );
+  });
+});
