@@ -6,7 +6,10 @@ import { LIMITS } from '../limits';
  * table; the server side is apps/server/src/lib/paging.ts). Query parameters:
  * `page` (0-based), `pageSize`, `sort` (a column id of the list), `order` (asc | desc),
  * `filter` (global filter text, case-insensitive "contains" over the list's columns).
- * The answer: `{ data, total, page, pageSize }`, `total` counting the filtered rows.
+ * The answer: `{ data, total, totalIsExact, page, pageSize }`. `total` counts the
+ * filtered rows exactly up to `exactCountLimit`; beyond it counting every row would make a
+ * page of a large table slow, so `totalIsExact` is false and `total` is the database's
+ * estimate (or `exactCountLimit + 1` when there is none): "more than 10,000".
  */
 export const PAGING = {
   defaultPageSize: LIMITS.sysAdminTablePageSize,
@@ -14,6 +17,7 @@ export const PAGING = {
   maxPageSize: 1000,
   maxPage: LIMITS.savedTableStateMaxPage - 1,
   maxFilterLength: LIMITS.savedTableStateMaxFilterLength - 1,
+  exactCountLimit: 10_000,
 } as const;
 
 export const PAGING_MESSAGES = {
@@ -47,11 +51,18 @@ export function pagedSchema<TRow extends z.ZodType>(row: TRow) {
   return z.object({
     data: z.array(row),
     total: z.number().int(),
+    totalIsExact: z.boolean(),
     page: z.number().int(),
     pageSize: z.number().int(),
   });
 }
-export type Paged<TRow> = { data: TRow[]; total: number; page: number; pageSize: number };
+export type Paged<TRow> = {
+  data: TRow[];
+  total: number;
+  totalIsExact: boolean;
+  page: number;
+  pageSize: number;
+};
 
 /** The query string of a page request (empty values left out). */
 export function pageQueryString(

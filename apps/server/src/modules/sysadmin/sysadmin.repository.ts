@@ -13,6 +13,8 @@ import { fetchPage, type PagedList } from '../../lib/paging';
 type ListSpec = {
   from: string;
   key: string;
+  /** The counted table when every join is one-to-one with it (paging estimate). */
+  table?: string;
   columns: Record<string, string>;
   /** Fields the row's team hides: field → condition, selected as `hide:<field>`. */
   hides?: Record<string, string>;
@@ -24,6 +26,7 @@ const hidden = (field: 'email' | 'notes', column: string, teamAlias = 't') =>
 
 const LISTS: Record<SysAdminTableKey, ListSpec> = {
   teams: {
+    table: 'teams',
     from: 'teams t',
     key: 't.id',
     columns: {
@@ -49,6 +52,7 @@ const LISTS: Record<SysAdminTableKey, ListSpec> = {
     },
   },
   teamAllowedBrands: {
+    table: 'team_allowed_brands',
     from: 'team_allowed_brands b JOIN teams t ON t.id = b.team_id',
     key: 'b.id',
     columns: {
@@ -59,6 +63,7 @@ const LISTS: Record<SysAdminTableKey, ListSpec> = {
     },
   },
   teamSupportedDevices: {
+    table: 'team_supported_devices',
     from: 'team_supported_devices d JOIN teams t ON t.id = d.team_id JOIN global_device_catalog g ON g.id = d.global_device_catalog_id',
     key: 'd.id',
     columns: {
@@ -73,6 +78,7 @@ const LISTS: Record<SysAdminTableKey, ListSpec> = {
     },
   },
   teamUserMappings: {
+    table: 'team_user_mappings',
     from: 'team_user_mappings m JOIN users u ON u.id = m.user_id JOIN teams t ON t.id = m.team_id',
     key: 'm.id',
     columns: {
@@ -92,6 +98,7 @@ const LISTS: Record<SysAdminTableKey, ListSpec> = {
     },
   },
   teamDataStorageSettings: {
+    table: 'team_device_data_storage_settings',
     from: `team_device_data_storage_settings s JOIN teams t ON t.id = s.team_id
       JOIN team_supported_devices d ON d.id = s.team_supported_device_id
       JOIN global_device_catalog g ON g.id = d.global_device_catalog_id`,
@@ -129,6 +136,7 @@ const LISTS: Record<SysAdminTableKey, ListSpec> = {
     },
   },
   trials: {
+    table: 'trials',
     from: 'trials r JOIN teams t ON t.id = r.team_id LEFT JOIN users o ON o.id = r.owner_user_id',
     key: 'r.id',
     columns: {
@@ -143,6 +151,7 @@ const LISTS: Record<SysAdminTableKey, ListSpec> = {
     },
   },
   participants: {
+    table: 'participants',
     from: 'participants p JOIN teams t ON t.id = p.team_id JOIN trials r ON r.id = p.trial_id',
     key: 'p.id',
     columns: {
@@ -160,6 +169,7 @@ const LISTS: Record<SysAdminTableKey, ListSpec> = {
     hides: { email: "'email' = ANY(t.hidden_fields)", notes: "'notes' = ANY(t.hidden_fields)" },
   },
   participantDevices: {
+    table: 'participant_devices',
     from: `participant_devices pd JOIN participants p ON p.id = pd.participant_id
       JOIN teams t ON t.id = pd.team_id JOIN global_device_catalog g ON g.id = pd.global_device_catalog_id`,
     key: 'pd.id',
@@ -180,6 +190,7 @@ const LISTS: Record<SysAdminTableKey, ListSpec> = {
     hides: { participant_email: "'email' = ANY(t.hidden_fields)" },
   },
   globalDeviceCatalog: {
+    table: 'global_device_catalog',
     from: 'global_device_catalog g',
     key: 'g.id',
     columns: {
@@ -227,6 +238,7 @@ function pagedList(key: SysAdminTableKey, teamId?: number): PagedList {
     where: conditions.length ? sql.join(conditions, sql` AND `) : undefined,
     columns,
     key: sql.raw(spec.key),
+    estimateFrom: spec.table,
   };
 }
 

@@ -1,5 +1,12 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGING_MESSAGES, ROLES, SYS_ADMIN_TABLES, sysAdminColumns } from '@trialpulse/shared';
+import {
+  PAGING,
+  PAGING_MESSAGES,
+  ROLES,
+  SYS_ADMIN_TABLES,
+  sysAdminColumns,
+} from '@trialpulse/shared';
 import {
   globalDeviceCatalog,
   participantDevices,
@@ -108,7 +115,13 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-type PageBody = { data: Record<string, unknown>[]; total: number; page: number; pageSize: number };
+type PageBody = {
+  data: Record<string, unknown>[];
+  total: number;
+  totalIsExact: boolean;
+  page: number;
+  pageSize: number;
+};
 
 describe('Database Info lists (/api/sysAdmin*Data)', () => {
   it('each of the ten answers Sys_Admin a page of 50 with exactly its fields, and 403 to every other role', async () => {
@@ -218,5 +231,27 @@ describe('Database Info lists (/api/sysAdmin*Data)', () => {
     expect(teams.data.map((row) => row.team_id)).toEqual(
       expect.arrayContaining([open.id, hiding.id]),
     );
+  });
+
+  it('counts exactly up to 10,000 rows, then answers an estimate marked inexact', async () => {
+    const sys = clients.Sys_Admin;
+    await db().execute(sql`
+      INSERT INTO global_device_catalog (manufacturer, device_type, device_name)
+      SELECT 'Fitbit', 'TRACKER', 'Bulk device ' || n FROM generate_series(1, 10050) AS n`);
+    const [{ n: actual }] = (
+      await db().execute(sql`SELECT count(*)::int AS n FROM global_device_catalog`)
+    ).rows as { n: number }[];
+    const before = (await sys.get('/api/sysAdminGlobalDeviceCatalogData')).json() as PageBody;
+    expect(before).toMatchObject({ totalIsExact: false });
+    expect(before.total).toBeGreaterThan(PAGING.exactCountLimit);
+    await db().execute(sql`ANALYZE global_device_catalog`);
+    const after = (await sys.get('/api/sysAdminGlobalDeviceCatalogData?page=3')).json() as PageBody;
+    expect(after).toMatchObject({ total: actual, totalIsExact: false, page: 3 });
+    expect(after.data).toHaveLength(50);
+    // A filtered list below the limit is exact again.
+    const one = (
+      await sys.get('/api/sysAdminGlobalDeviceCatalogData?filter=Bulk%20device%2010050')
+    ).json() as PageBody;
+    expect(one).toMatchObject({ total: 1, totalIsExact: true });
   });
 });
