@@ -64,10 +64,18 @@ export type Paged<TRow> = {
   pageSize: number;
 };
 
+/** A page request as the web builds it; extra keys are list-specific filters (e.g. team_id). */
+export type PageRequest = {
+  page?: number;
+  pageSize?: number;
+  sort?: string;
+  order?: 'asc' | 'desc';
+  filter?: string;
+  [extra: string]: string | number | undefined;
+};
+
 /** The query string of a page request (empty values left out). */
-export function pageQueryString(
-  query: PageQueryInput & Record<string, string | number | undefined>,
-): string {
+export function pageQueryString(query: PageRequest): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value !== undefined && value !== '') params.set(key, String(value));
