@@ -82,7 +82,8 @@ export const DEMO_TEAM_NAMES = {
 /** Global device catalog (device-data spec: names recognised by the UI are kept exactly). */
 export const DEMO_DEVICE_CATALOG: readonly {
   manufacturer: DeviceBrand;
-  deviceType: DeviceType;
+  /** Null: no metric catalog; the Device Metrics Manager shows its 'Device Settings' table. */
+  deviceType: DeviceType | null;
   deviceName: string;
   context: string;
   description: string;
@@ -129,6 +130,13 @@ export const DEMO_DEVICE_CATALOG: readonly {
     deviceName: 'Dexcom G7 CGM',
     context: 'Continuous glucose monitor',
     description: 'Dexcom G7 continuous glucose monitoring through the Dexcom API v3',
+  },
+  {
+    manufacturer: 'Omron',
+    deviceType: null,
+    deviceName: 'Omron manual readings',
+    context: 'Readings typed in by staff',
+    description: 'Readings entered by hand; no device type, so its metrics are set one by one',
   },
 ];
 
