@@ -34,10 +34,10 @@ async function fillTo(total: number) {
 }
 
 const pages = {
-  'first page': '/api/sysAdminParticipantsData',
+  'first page': '/api/sysAdminParticipantsData?pageSize=50',
   'page 10, sorted by id desc':
-    '/api/sysAdminParticipantsData?page=10&sort=participant_id&order=desc',
-  'filtered "person.7"': '/api/sysAdminParticipantsData?filter=person.7',
+    '/api/sysAdminParticipantsData?pageSize=50&pageIndex=10&sortBy=participant_id&sortDir=desc',
+  'filtered "person.7"': '/api/sysAdminParticipantsData?pageSize=50&filter=person.7',
 } as const;
 
 async function run(rows: number): Promise<Record<string, Measured>> {

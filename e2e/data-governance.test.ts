@@ -57,15 +57,14 @@ describe('data governance pages in the browser', () => {
     await page.getByTestId('instructions-panel').waitFor();
     expect(await page.getByTestId('page-title').textContent()).toBe('Device Metrics Manager');
 
-    const teams = (await apiFromPage(page, 'GET', '/api/sysAdminTeamsData?pageSize=1000')).body
-      .data as {
+    const teams = (await apiFromPage(page, 'GET', '/api/sysAdminTeamsData')).body as {
       team_id: number;
       team_name: string;
     }[];
     teamId = teams.find((team) => team.team_name === 'Demo Research Team')!.team_id;
     devices = (
       await apiFromPage(page, 'GET', `/api/sysAdminTeamSupportedDevicesData?team_id=${teamId}`)
-    ).body.data;
+    ).body;
 
     // The device dropdown waits for a team.
     expect(await page.getByTestId('device-select').getAttribute('aria-disabled')).toBe('true');
@@ -204,7 +203,7 @@ describe('data governance pages in the browser', () => {
       trialNumber: string;
     }[];
     const trial = trials.find((entry) => entry.trialNumber === 'TP-2026-003')!;
-    const existing = (await apiFromPage(page, 'GET', '/api/sysAdminParticipantsData')).body
+    const existing = (await apiFromPage(page, 'GET', '/api/sysAdminParticipantsData?pageSize=10')).body
       .total as number;
     for (let index = existing; index < 120; index += 1) {
       const added = await apiFromPage(page, 'POST', '/api/trialParticipants', {

@@ -41,6 +41,9 @@ import {
   providerSettingsFromConfig,
   type ProviderSettings,
 } from './modules/devices/core/provider-settings';
+import { metricsRoutes } from './modules/metrics/metrics.routes';
+import { sysAdminRoutes } from './modules/sysadmin/sysadmin.routes';
+import { providerSettingsFromConfig, type ProviderSettings } from './modules/devices/core/provider-settings';
 import { createServices } from './services';
 import { systemClock, type Clock } from './lib/clock';
 import { argon2Hasher, type PasswordHasher } from './lib/passwords';
@@ -223,6 +226,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(exportRoutes, { exports: services.exports, clock });
   app.addHook('onClose', async () => services.jobQueue.stop());
   await app.register(deviceDataRoutes, { deviceData: services.deviceData });
+  await app.register(metricsRoutes, { metrics: services.metrics });
+  await app.register(sysAdminRoutes, { sysAdmin: services.sysAdmin });
 
   if (config.SERVE_WEB) await app.register(webAppPlugin, { distDir: config.WEB_DIST_DIR });
 

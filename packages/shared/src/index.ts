@@ -18,5 +18,4 @@ export * from './export/export.schemas';
 // schemas and statistics must not.
 export * from './metrics/metric-catalog';
 export * from './metrics/metrics.schemas';
-export * from './paging/paging.schemas';
 export * from './sysadmin/sysadmin.schemas';

@@ -1,23 +1,28 @@
-import { METRICS_MESSAGES } from '@trialpulse/shared';
+import { METRICS_MESSAGES, can, type Action } from '@trialpulse/shared';
+import { isDbId } from '../../lib/db-ids';
 import { AppError } from '../../lib/errors';
+import type { AccessService } from '../access/access.service';
 import type { AuthContext } from '../auth/session-context';
 import type { MetricsRepository } from './metrics.repository';
 
-const MAX_DB_ID = 2_147_483_647;
-
 /**
- * The metrics module's one team-boundary check, kept in one place so it can move to the
- * shared access module. Route guards already allow only Sys_Admin (device settings) or
- * Sys_Admin and Admin (data storage). A Sys_Admin may work on any existing team; an Admin
- * only on the selected team. Anything else answers 404, as if the team did not exist.
+ * The metrics module's team check, on the access module. Whoever administers teams
+ * (`team.administer`: Sys_Admin) works on any existing team; everyone else on the selected
+ * team only (`access.requireOwnTeam`: another team answers 404 "Team not found.", an
+ * inactive selected team 403 TEAM_INACTIVE). The role must allow `action` (403).
  */
-export function createMetricsAccess(repository: MetricsRepository) {
+export function createMetricsAccess(deps: {
+  repository: MetricsRepository;
+  access: Pick<AccessService, 'requireOwnTeam'>;
+}) {
   const notFound = () => AppError.notFound(METRICS_MESSAGES.teamNotFound);
   return {
-    async team(auth: AuthContext, teamId: number) {
-      if (teamId > MAX_DB_ID) throw notFound();
-      if (auth.role !== 'Sys_Admin' && auth.teamId !== teamId) throw notFound();
-      const team = await repository.findTeam(teamId);
+    async team(auth: AuthContext, teamId: number, action: Action) {
+      if (!can(auth.role, action)) throw AppError.forbidden();
+      if (!isDbId(teamId)) throw notFound();
+      if (!can(auth.role, 'team.administer'))
+        deps.access.requireOwnTeam(auth, teamId, action, notFound);
+      const team = await deps.repository.findTeam(teamId);
       if (!team) throw notFound();
       return team;
     },

@@ -1,16 +1,15 @@
-import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client';
 import {
-  deviceDataPoints,
   deviceMetricSettings,
+  deviceReadings,
   globalDeviceCatalog,
   metricCatalog,
-  participantDevices,
+  participants,
   teamDeviceDataStorageSettings,
   teamSupportedDevices,
   teams,
 } from '../../db/schema';
-import type { DbOrTx } from '../../lib/audit';
 
 export type SettingValues = {
   metricCatalogId: number | null;
@@ -292,29 +291,38 @@ export function createMetricsRepository(db: Db) {
     },
 
     /**
-     * Stored readings of one metric of a team that came from a device of `deviceType` (or
-     * whose device row is gone): what a purge of that metric would delete.
+     * Stored readings of one metric of a team from the brands of its devices of
+     * `deviceType`: what a purge of that metric would delete. Read here, not through the
+     * sync module (it has no such count yet); through the team's participants so the
+     * readings' key (participant, team, metric, …) serves it.
      */
     async storedReadings(teamId: number, deviceType: string, metricKey: string) {
-      const [row] = await db
-        .select({ n: count() })
-        .from(deviceDataPoints)
-        .leftJoin(
-          participantDevices,
-          eq(participantDevices.id, deviceDataPoints.participantDeviceId),
-        )
-        .leftJoin(
+      const brands = db
+        .selectDistinct({ brand: globalDeviceCatalog.manufacturer })
+        .from(teamSupportedDevices)
+        .innerJoin(
           globalDeviceCatalog,
-          eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId),
+          eq(globalDeviceCatalog.id, teamSupportedDevices.globalDeviceCatalogId),
         )
         .where(
           and(
-            eq(deviceDataPoints.teamId, teamId),
-            eq(deviceDataPoints.metricKey, metricKey),
-            or(
-              isNull(deviceDataPoints.participantDeviceId),
-              eq(globalDeviceCatalog.deviceType, deviceType),
-            ),
+            eq(teamSupportedDevices.teamId, teamId),
+            eq(globalDeviceCatalog.deviceType, deviceType),
+          ),
+        );
+      const teamParticipants = db
+        .select({ id: participants.id })
+        .from(participants)
+        .where(eq(participants.teamId, teamId));
+      const [row] = await db
+        .select({ n: count() })
+        .from(deviceReadings)
+        .where(
+          and(
+            inArray(deviceReadings.participantId, teamParticipants),
+            eq(deviceReadings.teamId, teamId),
+            eq(deviceReadings.metricKey, metricKey),
+            inArray(deviceReadings.brand, brands),
           ),
         );
       return Number(row?.n ?? 0);

@@ -1,9 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  ADMINS,
   METRICS_MESSAGES,
-  SYS_ADMIN_ONLY,
   addStorageMetricSchema,
   availableMetricSchema,
   deviceMetricSettingSchema,
@@ -14,6 +12,7 @@ import {
   storedReadingsSchema,
   teamRetentionSchema,
 } from '@trialpulse/shared';
+import { requestMeta } from '../../lib/request-meta';
 import type { AuthContext } from '../auth/session-context';
 import type { MetricsService } from './metrics.service';
 
@@ -36,10 +35,9 @@ const ADMINS_NOTE =
  */
 export const metricsRoutes: FastifyPluginAsyncZod<Options> = async (app, options) => {
   const { metrics } = options;
-  const sysAdmin = app.requireStaff({ roles: SYS_ADMIN_ONLY });
-  const admins = app.requireStaff({ roles: ADMINS });
+  const sysAdmin = app.requireStaff({ action: 'metrics.manage' });
+  const admins = app.requireStaff({ action: 'retention.manage' });
   const caller = (request: { auth: AuthContext | null }) => request.auth!;
-  const meta = (request: { id: string }) => ({ requestId: request.id });
   const tags = ['device metrics'];
 
   app.get(
@@ -100,7 +98,7 @@ export const metricsRoutes: FastifyPluginAsyncZod<Options> = async (app, options
         request.params.teamId,
         request.params.deviceId,
         request.body,
-        meta(request),
+        requestMeta(request),
       ),
   );
 
@@ -186,7 +184,7 @@ export const metricsRoutes: FastifyPluginAsyncZod<Options> = async (app, options
         request.params.teamId,
         request.params.deviceType,
         request.body,
-        meta(request),
+        requestMeta(request),
       ),
   );
 
@@ -208,7 +206,7 @@ export const metricsRoutes: FastifyPluginAsyncZod<Options> = async (app, options
         request.params.teamId,
         request.params.deviceType,
         request.params.metricKey,
-        meta(request),
+        requestMeta(request),
       ),
   );
 

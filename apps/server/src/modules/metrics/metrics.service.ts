@@ -7,15 +7,15 @@ import {
 } from '@trialpulse/shared';
 import type { z } from 'zod';
 import { recordAudit } from '../../lib/audit';
+import { isDbId } from '../../lib/db-ids';
+import type { Meta } from '../../lib/request-meta';
 import { AppError } from '../../lib/errors';
 import type { AuthContext } from '../auth/session-context';
 import type { MetricsAccess } from './metrics.access';
 import type { MetricsRepository, SettingValues } from './metrics.repository';
 
-type Meta = { requestId: string };
 type SettingsBody = z.output<typeof deviceSettingsPutSchema>;
 
-const MAX_DB_ID = 2_147_483_647;
 /** The availableMetrics path segment that asks for every device type (decision 0030). */
 export const ALL_DEVICE_TYPES = 'all';
 
@@ -32,8 +32,8 @@ export function createMetricsService(deps: {
   const deviceNotFound = () => AppError.notFound(METRICS_MESSAGES.deviceNotFound);
 
   async function teamDevice(auth: AuthContext, teamId: number, deviceId: number) {
-    await access.team(auth, teamId);
-    if (deviceId > MAX_DB_ID) throw deviceNotFound();
+    await access.team(auth, teamId, 'metrics.manage');
+    if (!isDbId(deviceId)) throw deviceNotFound();
     const device = await repository.findTeamDevice(teamId, deviceId);
     if (!device) throw deviceNotFound();
     return device;
@@ -41,7 +41,7 @@ export function createMetricsService(deps: {
 
   /** The team's active devices of one type; none answers 404 (the page shows an empty list). */
   async function devicesOfType(auth: AuthContext, teamId: number, deviceType: string) {
-    await access.team(auth, teamId);
+    await access.team(auth, teamId, 'retention.manage');
     const devices = await repository.devicesOfType(teamId, deviceType);
     if (devices.length === 0) throw deviceNotFound();
     return devices.map((device) => device.id);
@@ -137,12 +137,12 @@ export function createMetricsService(deps: {
     },
 
     async storageDevices(auth: AuthContext, teamId: number) {
-      await access.team(auth, teamId);
+      await access.team(auth, teamId, 'retention.manage');
       return repository.storageDevices(teamId);
     },
 
     async retention(auth: AuthContext, teamId: number) {
-      const team = await access.team(auth, teamId);
+      const team = await access.team(auth, teamId, 'retention.manage');
       return { retention_days: team.retentionDays };
     },
 

@@ -2,10 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METRICS_MESSAGES, ROLES } from '@trialpulse/shared';
 import {
-  deviceDataPoints,
   deviceMetricSettings,
   globalDeviceCatalog,
-  participantDevices,
   participants,
   teamDeviceDataStorageSettings,
   teamSupportedDevices,
@@ -14,6 +12,7 @@ import {
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { createStaffUser, createTeam, type TestClient } from '../../test/fixtures';
 import { auditSince, lastAuditId, signIn } from '../trials/test-support';
+import { readingsServiceFor } from '../sync/test-support';
 
 let ctx: TestApp;
 const db = () => ctx.database.db;
@@ -453,36 +452,25 @@ describe('team data storage (Sys_Admin and Admin)', () => {
         participantCodeSuffix: '1',
       })
       .returning();
-    const [connection] = await db()
-      .insert(participantDevices)
-      .values({
-        teamId: home.id,
-        participantId: participant!.id,
-        globalDeviceCatalogId: trackerCatalogId,
-        upstream: 'google-health',
-      })
-      .returning();
     const day = (n: number) => new Date(Date.UTC(2026, 0, n));
-    await db()
-      .insert(deviceDataPoints)
-      .values([
-        ...[1, 2, 3].map((n) => ({
-          teamId: home.id,
-          participantId: participant!.id,
-          participantDeviceId: connection!.id,
-          metricKey: 'steps',
-          recordedAt: day(n),
-          value: 1000 * n,
-        })),
-        {
-          teamId: home.id,
-          participantId: participant!.id,
-          participantDeviceId: connection!.id,
-          metricKey: 'resting_heart_rate',
-          recordedAt: day(1),
-          value: 60,
-        },
-      ]);
+    const reading = (metricKey: string, n: number, brand: 'Fitbit' | 'Omron' = 'Fitbit') => ({
+      participantId: participant!.id,
+      teamId: home.id,
+      brand,
+      metricKey,
+      recordedAt: day(n),
+      value: 1000 * n,
+      upstream: brand === 'Fitbit' ? ('google-health' as const) : ('omron' as const),
+    });
+    // Through the sync module's real write path (partitions are made on demand).
+    await readingsServiceFor(db()).store([
+      reading('steps', 1),
+      reading('steps', 2),
+      reading('steps', 3),
+      reading('resting_heart_rate', 1),
+      // Another brand's reading of the same key is not this device type's.
+      reading('steps', 4, 'Omron'),
+    ]);
     const url = `${base(home.id)}/device/TRACKER/metric`;
     expect((await clients.Admin.get(`${url}/steps/storedReadings`)).json()).toEqual({
       metric_key: 'steps',

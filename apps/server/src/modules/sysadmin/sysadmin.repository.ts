@@ -1,7 +1,7 @@
-import { sql, type SQL } from 'drizzle-orm';
-import type { PageQuery, SysAdminTableKey } from '@trialpulse/shared';
+import { and, asc, sql, type SQL } from 'drizzle-orm';
+import type { BoundedPaged, ListQuery, SysAdminTableKey } from '@trialpulse/shared';
 import type { Db } from '../../db/client';
-import { fetchPage, type PagedList } from '../../lib/paging';
+import { defineList, selectBoundedPage } from '../../lib/paging';
 
 /**
  * The ten read-only lists of the Database Info page as SQL over our tables (the only code
@@ -206,7 +206,7 @@ const LISTS: Record<SysAdminTableKey, ListSpec> = {
   },
 };
 
-/** Fixed conditions a list call may add (the staff filter of the user table, one team). */
+/** Fixed conditions of a list: the user table shows staff accounts only. */
 const FIXED_WHERE: Partial<Record<SysAdminTableKey, string>> = {
   users: "u.account_type = 'staff'",
 };
@@ -216,37 +216,52 @@ const TEAM_COLUMN: Partial<Record<SysAdminTableKey, string>> = {
   teamSupportedDevices: 'd.team_id',
 };
 
-function pagedList(key: SysAdminTableKey, teamId?: number): PagedList {
+/** Sorting and the global filter of a list: every column, then the list's key. */
+export function listDefinition(key: SysAdminTableKey) {
   const spec = LISTS[key];
   const columns = Object.fromEntries(
     Object.entries(spec.columns).map(([field, expression]) => [field, sql.raw(expression)]),
   );
-  const conditions: SQL[] = [];
-  if (FIXED_WHERE[key]) conditions.push(sql.raw(FIXED_WHERE[key]!));
-  if (teamId !== undefined && TEAM_COLUMN[key])
-    conditions.push(sql`${sql.raw(TEAM_COLUMN[key]!)} = ${teamId}`);
-  return {
-    select: sql.raw(
-      [
-        ...Object.entries(spec.columns).map(([field, expression]) => `${expression} AS "${field}"`),
-        ...Object.entries(spec.hides ?? {}).map(
-          ([field, condition]) => `(${condition}) AS "hide:${field}"`,
-        ),
-      ].join(', '),
-    ),
-    from: sql.raw(spec.from),
-    where: conditions.length ? sql.join(conditions, sql` AND `) : undefined,
-    columns,
-    key: sql.raw(spec.key),
-    estimateFrom: spec.table,
-  };
+  return defineList<string>({
+    sortable: columns,
+    searchable: Object.values(columns),
+    defaultOrder: [asc(sql.raw(spec.key))],
+  });
 }
 
 export function createSysAdminRepository(db: Db) {
   return {
-    /** One page of a list; `teamId` narrows the lists that have a team column. */
-    page<TRow>(key: SysAdminTableKey, query: PageQuery, options: { teamId?: number } = {}) {
-      return fetchPage<TRow>(db, pagedList(key, options.teamId), query);
+    /**
+     * One page of a list (every row without a page); `teamId` narrows the lists that have a
+     * team column. Counted up to PAGING.exactCountLimit (lib/paging selectBoundedPage).
+     */
+    page<TRow>(key: SysAdminTableKey, query: ListQuery<string>, options: { teamId?: number } = {}) {
+      const spec = LISTS[key];
+      const fields: Record<string, SQL> = Object.fromEntries([
+        ...Object.entries(spec.columns).map(([field, expression]) => [field, sql.raw(expression)]),
+        ...Object.entries(spec.hides ?? {}).map(([field, condition]) => [
+          `hide:${field}`,
+          sql.raw(`(${condition})`),
+        ]),
+      ]);
+      const scope: SQL[] = [];
+      if (FIXED_WHERE[key]) scope.push(sql.raw(FIXED_WHERE[key]!));
+      if (options.teamId !== undefined && TEAM_COLUMN[key]) {
+        scope.push(sql`${sql.raw(TEAM_COLUMN[key]!)} = ${options.teamId}`);
+      }
+      const page = selectBoundedPage(
+        db,
+        query,
+        listDefinition(key),
+        (filter) =>
+          db
+            .select(fields)
+            .from(sql.raw(spec.from))
+            .where(and(...scope, filter))
+            .$dynamic(),
+        { countTable: scope.length === 0 ? spec.table : undefined },
+      );
+      return page as Promise<BoundedPaged<TRow>>;
     },
   };
 }

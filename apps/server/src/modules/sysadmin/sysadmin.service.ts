@@ -1,4 +1,4 @@
-import type { PageQuery, Paged, SysAdminTableKey } from '@trialpulse/shared';
+import type { BoundedPaged, ListQuery, SysAdminTableKey } from '@trialpulse/shared';
 import type { SysAdminRepository } from './sysadmin.repository';
 
 type Row = Record<string, unknown>;
@@ -11,11 +11,11 @@ export function createSysAdminService(deps: { repository: SysAdminRepository }) 
   return {
     async page(
       key: SysAdminTableKey,
-      query: PageQuery,
+      query: ListQuery<string>,
       options: { teamId?: number } = {},
-    ): Promise<Paged<Row>> {
+    ): Promise<BoundedPaged<Row>> {
       const page = await deps.repository.page<Row>(key, query, options);
-      return { ...page, data: page.data.map(withoutHiddenFields) };
+      return { ...page, rows: page.rows.map(withoutHiddenFields) };
     },
   };
 }

@@ -116,27 +116,25 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 type PageBody = {
-  data: Record<string, unknown>[];
+  rows: Record<string, unknown>[];
   total: number;
   totalIsExact: boolean;
-  page: number;
-  pageSize: number;
 };
 
 describe('Database Info lists (/api/sysAdmin*Data)', () => {
   it('each of the ten answers Sys_Admin a page of 50 with exactly its fields, and 403 to every other role', async () => {
     for (const table of SYS_ADMIN_TABLES) {
-      const response = await clients.Sys_Admin.get(`/api${table.path}`);
+      const response = await clients.Sys_Admin.get(`/api${table.path}?pageSize=50`);
       expect(response.statusCode, `${table.path} ${response.body}`).toBe(200);
       const body = response.json() as PageBody;
-      expect(body.pageSize).toBe(50);
-      expect(body.page).toBe(0);
+      expect(body.rows.length).toBeLessThanOrEqual(50);
+      expect(body.totalIsExact).toBe(true);
       expect(body.total, table.path).toBeGreaterThan(0);
       const optional = new Set(['email', 'notes', 'participant_email']);
-      const open = body.data.find(
+      const open = body.rows.find(
         (row) => Object.keys(row).length === sysAdminColumns(table.key).length,
       );
-      expect(Object.keys(open ?? body.data[0]!).sort(), table.path).toEqual(
+      expect(Object.keys(open ?? body.rows[0]!).sort(), table.path).toEqual(
         sysAdminColumns(table.key)
           .filter((column) => open || !optional.has(column))
           .sort(),
@@ -152,24 +150,28 @@ describe('Database Info lists (/api/sysAdmin*Data)', () => {
 
   it('pages the participant table 50 rows at a time on the server, with the filtered total', async () => {
     const sys = clients.Sys_Admin;
-    const url = (query: string) => `/api/sysAdminParticipantsData?${query}`;
+    const url = (query: string) => `/api/sysAdminParticipantsData?pageSize=50&${query}`;
     const pages = [];
     for (const page of [0, 1, 2]) {
-      pages.push((await sys.get(url(`filter=open.&sort=email&page=${page}`))).json() as PageBody);
+      pages.push(
+        (await sys.get(url(`filter=open.&sortBy=email&pageIndex=${page}`))).json() as PageBody,
+      );
     }
-    expect(pages.map((page) => page.data.length)).toEqual([50, 50, 20]);
+    expect(pages.map((page) => page.rows.length)).toEqual([50, 50, 20]);
     expect(pages.every((page) => page.total === 120)).toBe(true);
-    expect(pages[0]!.data[0]!.email).toBe('open.001@example.org');
-    expect(pages[2]!.data.at(-1)!.email).toBe('open.120@example.org');
+    expect(pages[0]!.rows[0]!.email).toBe('open.001@example.org');
+    expect(pages[2]!.rows.at(-1)!.email).toBe('open.120@example.org');
     const desc = (
-      await sys.get(url('filter=OPEN.&sort=email&order=desc&pageSize=10'))
+      await sys.get(
+        url('filter=OPEN.&sortBy=email&sortDir=desc').replace('pageSize=50', 'pageSize=10'),
+      )
     ).json() as PageBody;
-    expect(desc.data.map((row) => row.email)).toEqual(
+    expect(desc.rows.map((row) => row.email)).toEqual(
       Array.from({ length: 10 }, (_, index) => `open.${120 - index}@example.org`),
     );
     const one = (await sys.get(url('filter=open.077'))).json() as PageBody;
     expect(one.total).toBe(1);
-    expect(one.data[0]).toMatchObject({
+    expect(one.rows[0]).toMatchObject({
       email: 'open.077@example.org',
       team_name: open.teamName,
       trial_number: 'OPEN-1',
@@ -181,32 +183,42 @@ describe('Database Info lists (/api/sysAdmin*Data)', () => {
   it('leaves out the email (and notes) of a team that hides them, and never matches the filter on them', async () => {
     const sys = clients.Sys_Admin;
     const body = (
-      await sys.get(`/api/sysAdminParticipantsData?filter=${encodeURIComponent(hiding.teamName)}`)
+      await sys.get(
+        `/api/sysAdminParticipantsData?pageSize=50&filter=${encodeURIComponent(hiding.teamName)}`,
+      )
     ).json() as PageBody;
     expect(body.total).toBe(3);
-    for (const row of body.data) {
+    for (const row of body.rows) {
       expect(row).not.toHaveProperty('email');
       expect(row).not.toHaveProperty('notes');
       expect(row.team_name).toBe(hiding.teamName);
     }
     expect(
-      ((await sys.get('/api/sysAdminParticipantsData?filter=secret')).json() as PageBody).total,
+      (
+        (
+          await sys.get('/api/sysAdminParticipantsData?pageSize=50&filter=secret')
+        ).json() as PageBody
+      ).total,
     ).toBe(0);
-    const devices = (await sys.get('/api/sysAdminParticipantDevicesData')).json() as PageBody;
-    const hidden = devices.data.find((row) => row.team_name === hiding.teamName)!;
+    const devices = (
+      await sys.get('/api/sysAdminParticipantDevicesData?pageSize=50')
+    ).json() as PageBody;
+    const hidden = devices.rows.find((row) => row.team_name === hiding.teamName)!;
     expect(hidden).not.toHaveProperty('participant_email');
-    expect(devices.data.find((row) => row.team_name === open.teamName)!.participant_email).toBe(
+    expect(devices.rows.find((row) => row.team_name === open.teamName)!.participant_email).toBe(
       'open.001@example.org',
     );
-    expect(body.data.some((row) => JSON.stringify(row).includes('secret'))).toBe(false);
+    expect(body.rows.some((row) => JSON.stringify(row).includes('secret'))).toBe(false);
   });
 
   it('narrows the team supported devices to one team (the manager’s device dropdown)', async () => {
     const body = (
-      await clients.Sys_Admin.get(`/api/sysAdminTeamSupportedDevicesData?team_id=${open.id}`)
+      await clients.Sys_Admin.get(
+        `/api/sysAdminTeamSupportedDevicesData?pageSize=50&team_id=${open.id}`,
+      )
     ).json() as PageBody;
     expect(body.total).toBe(1);
-    expect(body.data[0]).toMatchObject({
+    expect(body.rows[0]).toMatchObject({
       id: openDevice,
       team_id: open.id,
       device_type: 'OMRON_SCALE',
@@ -214,23 +226,25 @@ describe('Database Info lists (/api/sysAdmin*Data)', () => {
     });
   });
 
-  it('refuses an unknown sort column and out-of-range paging with 400', async () => {
+  it('refuses an unknown sort column and out-of-range paging with 400; no paging answers the whole list', async () => {
     const sys = clients.Sys_Admin;
-    const bad = await sys.get('/api/sysAdminTeamsData?sort=password_hash');
+    const bad = await sys.get('/api/sysAdminTeamsData?sortBy=password_hash');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toBe(PAGING_MESSAGES.badSort);
+    expect(bad.json().message).toBe(PAGING_MESSAGES.sortBy);
     expect((await sys.get('/api/sysAdminTeamsData?pageSize=0')).json().message).toBe(
-      PAGING_MESSAGES.badPageSize,
+      PAGING_MESSAGES.pageSize,
     );
-    expect((await sys.get('/api/sysAdminTeamsData?page=-1')).json().message).toBe(
-      PAGING_MESSAGES.badPage,
+    expect((await sys.get('/api/sysAdminTeamsData?pageIndex=-1')).json().message).toBe(
+      PAGING_MESSAGES.pageIndex,
     );
-    const teams = (
-      await sys.get('/api/sysAdminTeamsData?sort=team_name&pageSize=1000')
-    ).json() as PageBody;
-    expect(teams.data.map((row) => row.team_id)).toEqual(
-      expect.arrayContaining([open.id, hiding.id]),
-    );
+    // The manager's team dropdown: every team, as the spec's call answers (an array).
+    const teams = (await sys.get('/api/sysAdminTeamsData?sortBy=team_name')).json() as {
+      team_id: number;
+    }[];
+    expect(Array.isArray(teams)).toBe(true);
+    expect(teams.map((row) => row.team_id)).toEqual(expect.arrayContaining([open.id, hiding.id]));
+    const everyone = (await sys.get('/api/sysAdminParticipantsData')).json() as unknown[];
+    expect(everyone).toHaveLength(123);
   });
 
   it('counts exactly up to 10,000 rows, then answers an estimate marked inexact', async () => {
@@ -240,16 +254,20 @@ describe('Database Info lists (/api/sysAdmin*Data)', () => {
       SELECT 'Fitbit', 'TRACKER', 'Bulk device ' || n FROM generate_series(1, 10050) AS n`);
     const counted = await db().execute(sql`SELECT count(*)::int AS n FROM global_device_catalog`);
     const actual = (counted.rows[0] as { n: number }).n;
-    const before = (await sys.get('/api/sysAdminGlobalDeviceCatalogData')).json() as PageBody;
+    const before = (
+      await sys.get('/api/sysAdminGlobalDeviceCatalogData?pageSize=50')
+    ).json() as PageBody;
     expect(before).toMatchObject({ totalIsExact: false });
     expect(before.total).toBeGreaterThan(PAGING.exactCountLimit);
     await db().execute(sql`ANALYZE global_device_catalog`);
-    const after = (await sys.get('/api/sysAdminGlobalDeviceCatalogData?page=3')).json() as PageBody;
-    expect(after).toMatchObject({ total: actual, totalIsExact: false, page: 3 });
-    expect(after.data).toHaveLength(50);
+    const after = (
+      await sys.get('/api/sysAdminGlobalDeviceCatalogData?pageSize=50&pageIndex=3')
+    ).json() as PageBody;
+    expect(after).toMatchObject({ total: actual, totalIsExact: false });
+    expect(after.rows).toHaveLength(50);
     // A filtered list below the limit is exact again.
     const one = (
-      await sys.get('/api/sysAdminGlobalDeviceCatalogData?filter=Bulk%20device%2010050')
+      await sys.get('/api/sysAdminGlobalDeviceCatalogData?pageSize=50&filter=Bulk%20device%2010050')
     ).json() as PageBody;
     expect(one).toMatchObject({ total: 1, totalIsExact: true });
   });

@@ -13,9 +13,10 @@ import {
   LIMITS,
   SYS_ADMIN_TABLES,
   sysAdminColumns,
+  toListQueryParams,
   type SysAdminTableKey,
 } from '@trialpulse/shared';
-import { DebouncedSearchField, dataTableDefaults } from '@/components/data-table';
+import { DebouncedSearchField, dataTableDefaults, serverTableOptions } from '@/components/data-table';
 import { userMessage } from '@/lib/api-client';
 import { useSysAdminPage, type SysAdminRow } from '../api/get-sys-admin-page';
 
@@ -46,14 +47,10 @@ export function SysAdminTable({ tableKey }: { tableKey: SysAdminTableKey }) {
   });
   const [sorting, setSorting] = useState<MRT_SortingState>([]);
   const [globalFilter, setGlobalFilter] = useState('');
-  const sort = sorting[0];
-  const page = useSysAdminPage(tableKey, {
-    page: pagination.pageIndex,
-    pageSize: pagination.pageSize,
-    sort: sort?.id,
-    order: sort?.desc ? 'desc' : 'asc',
-    filter: globalFilter || undefined,
-  });
+  const page = useSysAdminPage(
+    tableKey,
+    toListQueryParams({ ...pagination, sorting, globalFilter }),
+  );
   const total = page.data?.total ?? 0;
   const exact = page.data?.totalIsExact ?? true;
 
@@ -80,12 +77,7 @@ export function SysAdminTable({ tableKey }: { tableKey: SysAdminTableKey }) {
   const mrt = useMaterialReactTable({
     ...dataTableDefaults<SysAdminRow>(),
     columns,
-    data: page.data?.data ?? [],
-    manualPagination: true,
-    manualSorting: true,
-    manualFiltering: true,
-    enableMultiSort: false,
-    rowCount: total,
+    ...serverTableOptions(page.data),
     state: {
       pagination,
       sorting,

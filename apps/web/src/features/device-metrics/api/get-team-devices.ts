@@ -1,10 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import {
-  PAGING,
-  pageQueryString,
-  pagedSchema,
-  sysAdminTeamSupportedDeviceRowSchema,
-} from '@trialpulse/shared';
+import { z } from 'zod';
+import { sysAdminTeamSupportedDeviceRowSchema } from '@trialpulse/shared';
 import { api } from '@/lib/api-client';
 
 export type TeamDevice = {
@@ -20,16 +16,13 @@ export type TeamDevice = {
  * (decision 0030).
  */
 export async function getTeamDevices(teamId: number): Promise<TeamDevice[]> {
-  const body = await api.get<unknown>(
-    `/sysAdminTeamSupportedDevicesData${pageQueryString({
-      team_id: teamId,
-      pageSize: PAGING.maxPageSize,
-      sort: 'device_name',
-    })}`,
-  );
-  return pagedSchema(sysAdminTeamSupportedDeviceRowSchema)
+  const body = await api.get<unknown>('/sysAdminTeamSupportedDevicesData', {
+    query: { team_id: teamId, sortBy: 'device_name' },
+  });
+  return z
+    .array(sysAdminTeamSupportedDeviceRowSchema)
     .parse(body)
-    .data.filter((device) => device.is_active)
+    .filter((device) => device.is_active)
     .map(({ id, device_name, global_device_catalog_id, device_type }) => ({
       id,
       device_name,

@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { PAGING, pageQueryString, pagedSchema, teamOptionRowSchema } from '@trialpulse/shared';
+import { z } from 'zod';
+import { teamOptionRowSchema } from '@trialpulse/shared';
 import { api } from '@/lib/api-client';
 
-/** `GET /api/sysAdminTeamsData` (Sys_Admin): every team's id and name for the team dropdown. */
+/** `GET /api/sysAdminTeamsData` (Sys_Admin), the whole list by name: the team dropdown. */
 export async function getTeams() {
-  const body = await api.get<unknown>(
-    `/sysAdminTeamsData${pageQueryString({ pageSize: PAGING.maxPageSize, sort: 'team_name' })}`,
-  );
-  return pagedSchema(teamOptionRowSchema.loose()).parse(body).data;
+  const body = await api.get<unknown>('/sysAdminTeamsData', { query: { sortBy: 'team_name' } });
+  return z.array(teamOptionRowSchema.loose()).parse(body);
 }
 
 export function useTeams() {

@@ -44,7 +44,7 @@ async function open() {
     'PUT /api/admin/teams/3': { body: { message: 'Team updated' } },
     'GET /api/sysAdminTeamsData': {
       body: {
-        data: [
+        rows: [
           {
             ...TEAM,
             hidden_fields: undefined,
@@ -54,8 +54,6 @@ async function open() {
         ],
         total: 1,
         totalIsExact: true,
-        page: 0,
-        pageSize: 50,
       },
     },
   });
@@ -177,6 +175,6 @@ describe('team administration (/DbInfoPage, Teams tab)', { timeout: 20_000 }, ()
     // The row-number column.
     expect(within(table).getAllByRole('row')[1]!.textContent).toMatch(/^1/);
     const request = api.calls.find((call) => call.url.startsWith('/api/sysAdminTeamsData'))!;
-    expect(request.url).toBe('/api/sysAdminTeamsData?page=0&pageSize=50&order=asc');
+    expect(request.url).toBe('/api/sysAdminTeamsData?pageIndex=0&pageSize=50');
   });
 });
