@@ -194,6 +194,7 @@ export function createServices(deps: ServiceDeps) {
     queue: jobQueue,
     clock,
   });
+
   // Data governance: device metric settings, team selections, the Database Info lists.
   const metricsRepository = createMetricsRepository(db);
   const metrics = createMetricsService({
