@@ -32,6 +32,7 @@ export const METRICS_MESSAGES = {
   // Server answers the spec does not word (docs/decisions/0030).
   teamNotFound: 'Team not found.',
   deviceNotFound: 'Device not found.',
+  unknownDeviceType: 'Unknown device type.',
   metricNotInCatalog: 'This metric is not available for this device.',
   duplicateMetric: 'Each metric can be listed only once.',
   retentionMax: `Retention days must be at most ${LIMITS.maxRetentionDays}`,

@@ -139,7 +139,7 @@ export const metricsRoutes: FastifyPluginAsyncZod<Options> = async (app, options
         tags,
         summary: 'The available catalog metrics of a device type',
         description:
-          'Sys_Admin and Admin. Global product data; an unknown type answers an empty list.',
+          'Sys_Admin and Admin. Global product data, the same for every team; a device type the catalog does not know answers 404.',
         params: z.object({ deviceType }),
         response: { 200: z.array(storageMetricSchema) },
       },

@@ -1,6 +1,7 @@
 import {
   LIMITS,
   METRICS_MESSAGES,
+  METRIC_DEVICE_TYPES,
   type deviceSettingsPutSchema,
   type AddStorageMetric,
   type FieldError,
@@ -146,8 +147,12 @@ export function createMetricsService(deps: {
       return { retention_days: team.retentionDays };
     },
 
-    /** Available catalog metrics of a device type (global data; unknown type: empty list). */
+    /** Available catalog metrics of a device type (global data; unknown type: 404). */
     async storageMetrics(deviceType: string) {
+      // Checked after the route's guard, so a refused caller learns nothing about types.
+      if (!(METRIC_DEVICE_TYPES as readonly string[]).includes(deviceType)) {
+        throw AppError.notFound(METRICS_MESSAGES.unknownDeviceType);
+      }
       const metrics = await repository.catalog(deviceType, { availableOnly: true });
       return metrics.map(({ id, metric_key, metric_name, units, category, description }) => ({
         id,

@@ -367,7 +367,9 @@ describe('team data storage (Sys_Admin and Admin)', () => {
         category: 'activity',
       }),
     );
-    expect((await admin.get('/api/dataStorageService/metrics/NO_SUCH_TYPE')).json()).toEqual([]);
+    const unknown = await admin.get('/api/dataStorageService/metrics/NO_SUCH_TYPE');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe(METRICS_MESSAGES.unknownDeviceType);
     // The Sys_Admin reaches any team.
     expect((await clients.Sys_Admin.get(`${base(other.id)}/devices`)).json()).toEqual([
       expect.objectContaining({ team_supported_device_id: otherTracker }),

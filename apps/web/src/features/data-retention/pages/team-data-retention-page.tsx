@@ -24,6 +24,7 @@ import Typography from '@mui/material/Typography';
 import {
   LIMITS,
   METRICS_MESSAGES,
+  METRIC_DEVICE_TYPES,
   formatRetention,
   metricsErrorText,
   type StorageMetric,
@@ -56,7 +57,11 @@ export function TeamDataRetentionPage() {
   const retention = useTeamRetention(teamId);
   const [deviceId, setDeviceId] = useState<number | null>(null);
   const device = devices.data?.find((entry) => entry.team_supported_device_id === deviceId) ?? null;
-  const deviceType = device?.device_type?.trim() ? device.device_type : null;
+  // Only a type the metric catalog knows has metrics to choose from.
+  const deviceType =
+    device?.device_type && (METRIC_DEVICE_TYPES as readonly string[]).includes(device.device_type)
+      ? device.device_type
+      : null;
   const metrics = useStorageMetrics(deviceType);
   const selections = useSelections(teamId, deviceType);
   const save = useSaveSelections();
