@@ -43,7 +43,6 @@ import {
 } from './modules/devices/core/provider-settings';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { sysAdminRoutes } from './modules/sysadmin/sysadmin.routes';
-import { providerSettingsFromConfig, type ProviderSettings } from './modules/devices/core/provider-settings';
 import { createServices } from './services';
 import { systemClock, type Clock } from './lib/clock';
 import { argon2Hasher, type PasswordHasher } from './lib/passwords';
