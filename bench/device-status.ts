@@ -11,7 +11,11 @@ import { createStaffUser, createTeam } from '../apps/server/src/test/fixtures';
 import { startAllSimulators } from '../apps/server/src/simulators';
 import { addParticipant, createTrial } from '../apps/server/src/modules/participants/test-support';
 import { signIn } from '../apps/server/src/modules/trials/test-support';
-import { allowAllBrands, linkAsStaff, simulatorEnv } from '../apps/server/src/modules/devices/test-support';
+import {
+  allowAllBrands,
+  linkAsStaff,
+  simulatorEnv,
+} from '../apps/server/src/modules/devices/test-support';
 import { countRequests } from '../apps/server/src/modules/devices/core/test-support';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
@@ -21,21 +25,37 @@ const ctx = await createTestApp({ env: { ...simulatorEnv(sims), LOG_LEVEL: 'sile
 const db = ctx.database.db;
 const team = await createTeam(db, { maxTrials: 10, maxParticipants: 100, hiddenFields: [] });
 await allowAllBrands(db, team.id);
-const admin = await signIn(ctx.app, db, await createStaffUser(db, { role: 'Admin', teamId: team.id }));
+const admin = await signIn(
+  ctx.app,
+  db,
+  await createStaffUser(db, { role: 'Admin', teamId: team.id }),
+);
 const trial = await createTrial(db, admin);
-const { participantId } = await addParticipant(admin, { trialId: trial.id, email: 'bench@study.example.org' });
+const { participantId } = await addParticipant(admin, {
+  trialId: trial.id,
+  email: 'bench@study.example.org',
+});
 const linked = await linkAsStaff(admin, participantId, 'Fitbit');
 if (linked.statusCode !== 200) throw new Error(`linking failed: ${linked.body}`);
 
-
-console.log(`device-status: ${ITERATIONS} sequential requests each, simulators over HTTP, Node ${process.version}`);
-await measure('GET /api/fitbitIsParticipantAuth/:id', ITERATIONS, () => admin.get(`/api/fitbitIsParticipantAuth/${participantId}`));
-await measure('GET /api/fitbitDevices/:id (provider call)', ITERATIONS, () => admin.get(`/api/fitbitDevices/${participantId}`));
-await measure('GET /api/participantConnections/:id', ITERATIONS, () => admin.get(`/api/participantConnections/${participantId}`));
+console.log(
+  `device-status: ${ITERATIONS} sequential requests each, simulators over HTTP, Node ${process.version}`,
+);
+await measure('GET /api/fitbitIsParticipantAuth/:id', ITERATIONS, () =>
+  admin.get(`/api/fitbitIsParticipantAuth/${participantId}`),
+);
+await measure('GET /api/fitbitDevices/:id (provider call)', ITERATIONS, () =>
+  admin.get(`/api/fitbitDevices/${participantId}`),
+);
+await measure('GET /api/participantConnections/:id', ITERATIONS, () =>
+  admin.get(`/api/participantConnections/${participantId}`),
+);
 
 const tokenCalls = countRequests(sims.googleHealth, '/token');
 const burstStarted = performance.now();
-await Promise.all(Array.from({ length: 50 }, () => admin.post('/api/fitbitRefreshToken', { id: participantId })));
+await Promise.all(
+  Array.from({ length: 50 }, () => admin.post('/api/fitbitRefreshToken', { id: participantId })),
+);
 console.log(
   `50 concurrent refreshes of one connection: ${(performance.now() - burstStarted).toFixed(0)} ms, ${tokenCalls.count} call(s) to the token endpoint`,
 );

@@ -41,6 +41,8 @@ import {
   providerSettingsFromConfig,
   type ProviderSettings,
 } from './modules/devices/core/provider-settings';
+import { metricsRoutes } from './modules/metrics/metrics.routes';
+import { sysAdminRoutes } from './modules/sysadmin/sysadmin.routes';
 import { createServices } from './services';
 import { systemClock, type Clock } from './lib/clock';
 import { syncWebhookRoutes, type EnqueueSync } from './modules/sync/webhooks.routes';
@@ -234,6 +236,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(config.GOOGLE_HEALTH_WEBHOOK_SECRET && { googleSecret: config.GOOGLE_HEALTH_WEBHOOK_SECRET }),
     ...(deps.enqueueSync && { enqueue: deps.enqueueSync }),
   });
+  await app.register(metricsRoutes, { metrics: services.metrics });
+  await app.register(sysAdminRoutes, { sysAdmin: services.sysAdmin });
 
   if (config.SERVE_WEB) await app.register(webAppPlugin, { distDir: config.WEB_DIST_DIR });
 

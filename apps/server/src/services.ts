@@ -21,6 +21,9 @@ import { createHumanCheck } from './modules/human-check/human-check.plugin';
 import { createDatabaseReplayStore } from './modules/human-check/human-check.repository';
 import { createHumanCheckService } from './modules/human-check/human-check.service';
 import { createMailOutbox } from './modules/mail/mail.plugin';
+import { createMetricsAccess } from './modules/metrics/metrics.access';
+import { createMetricsRepository } from './modules/metrics/metrics.repository';
+import { createMetricsService } from './modules/metrics/metrics.service';
 import { createMailService, mailSettingsFromConfig } from './modules/mail/mail.service';
 import { createParticipantAccountsRepository } from './modules/participant-accounts/participant-accounts.repository';
 import { createParticipantAccountsService } from './modules/participant-accounts/participant-accounts.service';
@@ -32,6 +35,8 @@ import { createSfaRepository } from './modules/sfa/sfa.repository';
 import { createSfaService, initialAuthStatusFrom } from './modules/sfa/sfa.service';
 import { createSignupRepository } from './modules/signup/signup.repository';
 import { createSignupService } from './modules/signup/signup.service';
+import { createSysAdminRepository } from './modules/sysadmin/sysadmin.repository';
+import { createSysAdminService } from './modules/sysadmin/sysadmin.service';
 import { createTeamAdminRepository } from './modules/team-admin/team-admin.repository';
 import { createTeamAdminService } from './modules/team-admin/team-admin.service';
 import { createTeamsRepository } from './modules/teams/teams.repository';
@@ -192,6 +197,14 @@ export function createServices(deps: ServiceDeps) {
     clock,
   });
 
+  // Data governance: device metric settings, team selections, the Database Info lists.
+  const metricsRepository = createMetricsRepository(db);
+  const metrics = createMetricsService({
+    repository: metricsRepository,
+    access: createMetricsAccess({ repository: metricsRepository, access }),
+  });
+  const sysAdmin = createSysAdminService({ repository: createSysAdminRepository(db) });
+
   // Stored device readings and the data views built on them (stored when the sync covers a
   // range, else live through the device connection).
   // Stored device readings (other modules read them through `readings`) and sync status.
@@ -242,6 +255,8 @@ export function createServices(deps: ServiceDeps) {
     deviceData,
     syncStatus,
     weeklySummary,
+    metrics,
+    sysAdmin,
   };
 }
 

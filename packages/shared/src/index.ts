@@ -17,3 +17,6 @@ export * from './export/export.schemas';
 // loads, so everything in this barrel ships with the sign-in pages, and the data views'
 // schemas and statistics must not.
 export * from './devices/sync.schemas';
+export * from './metrics/metric-catalog';
+export * from './metrics/metrics.schemas';
+export * from './sysadmin/sysadmin.schemas';

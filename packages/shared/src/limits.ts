@@ -37,6 +37,8 @@ export const LIMITS = {
   exportJobsPollMs: 10_000,
   defaultRetentionDays: 30,
   minRetentionDays: 1,
+  /** Our own upper bound (100 years), so a typo cannot overflow the column. */
+  maxRetentionDays: 36_500,
   changesSavedMs: 3000,
   sidebarWidth: 320,
 } as const;

@@ -23,6 +23,11 @@ export const PAGING = {
   defaultPageSize: LIMITS.tableDefaultPageSize,
   maxPageIndex: LIMITS.savedTableStateMaxPage - 1,
   maxFilterLength: LIMITS.savedTableStateMaxFilterLength - 1,
+  /**
+   * Bounded lists (the Database Info tables, decision 0031) count the filtered rows exactly
+   * up to this many; beyond it the total is an estimate and `totalIsExact` is false.
+   */
+  exactCountLimit: 10_000,
 } as const;
 
 export const PAGING_MESSAGES = {
@@ -118,3 +123,18 @@ export function toListQueryParams(state: {
   if (filter) params.filter = filter;
   return params;
 }
+
+/**
+ * The answer of a bounded list page (decision 0031): as `pagedSchema`, plus whether `total`
+ * is exact. Beyond PAGING.exactCountLimit rows the server does not count every row (that
+ * would make a page of a large table as slow as reading the table): `total` is then the
+ * database's estimate, at least the limit + 1.
+ */
+export function boundedPagedSchema<TRow extends z.ZodType>(row: TRow) {
+  return z.object({
+    rows: z.array(row),
+    total: z.number().int().min(0),
+    totalIsExact: z.boolean(),
+  });
+}
+export type BoundedPaged<TRow> = Paged<TRow> & { totalIsExact: boolean };

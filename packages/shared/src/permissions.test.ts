@@ -13,7 +13,8 @@ const SPEC: Record<string, readonly string[]> = {
   'participant.view': ['Sys_Admin', 'Admin', 'User', 'Viewer'],
   'participant.viewRaw': ['Sys_Admin'],
   'deviceError.viewData': ['Sys_Admin'],
-  'nav.dataManagement': ['Sys_Admin'],
+  // The navbar text lists it under Sys_Admin, the route table allows Admin: decision 0032.
+  'nav.dataManagement': ['Sys_Admin', 'Admin'],
   'export.create': ['Sys_Admin', 'Admin', 'User'],
   'metrics.manage': ['Sys_Admin'],
 };

@@ -58,10 +58,10 @@ export const ACTION_ROLES = {
   /** The system director's pages (/DbInfoPage) and the navbar's Sys Admin menu. */
   'sysadmin.view': SYS_ADMIN_ONLY,
   /**
-   * The navbar's Data Management link: access spec §3 shows it to Sys_Admin only, although
-   * the page it opens (/TeamDataRetention) is `retention.manage`.
+   * The navbar's Data Management link: the navbar text lists it under Sys_Admin, the route
+   * table lets Admin open /TeamDataRetention too, so both see it (decision 0032).
    */
-  'nav.dataManagement': SYS_ADMIN_ONLY,
+  'nav.dataManagement': ADMINS,
 
   /** Approve sign-ups (invitations) and list every team for it. */
   'signup.approve': SYS_ADMIN_ONLY,

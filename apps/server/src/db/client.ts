@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../config/paths';
 import * as schema from './schema';
+import { upsertMetricCatalog } from './reference/metric-catalog';
 
 export type Schema = typeof schema;
 /**
@@ -96,11 +97,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
 }
 
-/** Applies the committed drizzle-kit migrations; throws (and so exits non-zero) on failure. */
+/**
+ * Applies the committed drizzle-kit migrations, then the product's reference data (the
+ * metric catalog), so every mode — demo, production, tests, the admin command — has it.
+ * Throws (and so exits non-zero) on failure.
+ */
 export async function runMigrations(database: Database): Promise<void> {
   if (database.kind === 'postgres') {
     await migratePg(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
   } else {
     await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
   }
+  await upsertMetricCatalog(database.db);
 }

@@ -1,6 +1,7 @@
 import { asc, desc, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
-import type { ListQuery, Paged } from '@trialpulse/shared';
+import { PAGING, type BoundedPaged, type ListQuery, type Paged } from '@trialpulse/shared';
+import type { DbOrTx } from '../db/client';
 
 /**
  * Server-side paging, sorting and global filter for list calls (decision 0040): one query
@@ -109,4 +110,52 @@ export function listAnswer<TRow, TOut>(
 ): TOut[] | Paged<TOut> {
   const rows = page.rows.map(present);
   return query.page ? { rows, total: page.total } : rows;
+}
+
+/**
+ * A page of a list whose total may be too large to count on every call (the Database Info
+ * tables, decision 0031): like `selectPage`, but the total is counted exactly only up to
+ * PAGING.exactCountLimit rows, reading at most that many, so a page costs about the same at
+ * 100 and at 100,000 rows. Beyond the limit `totalIsExact` is false and `total` is the
+ * planner's row estimate of `countTable` (unfiltered lists only), at least the limit + 1.
+ *
+ * `build(filter)` makes the list's query as `$dynamic()` without `total`; `countTable` is
+ * the list's own table, given only when the list has no scope of its own and every join
+ * keeps exactly one row per row of it (inner joins on NOT NULL foreign keys): the
+ * unfiltered list is then counted on that table alone.
+ */
+export async function selectBoundedPage<TSort extends string, TSelect extends PgSelect>(
+  db: DbOrTx,
+  query: ListQuery<TSort>,
+  definition: ListDefinition<TSort>,
+  build: (filter: SQL | undefined) => TSelect,
+  options: { countTable?: string } = {},
+): Promise<BoundedPaged<RowOf<TSelect>>> {
+  const filter = containsCondition(query.filter, definition.searchable);
+  const ordered = build(filter).orderBy(...orderOf(query, definition));
+  if (!query.page) {
+    const rows = (await ordered) as RowOf<TSelect>[];
+    return { rows, total: rows.length, totalIsExact: true };
+  }
+  const { index, size } = query.page;
+  const rows = (await ordered.limit(size).offset(index * size)) as RowOf<TSelect>[];
+
+  const limit = PAGING.exactCountLimit;
+  const table = filter === undefined ? options.countTable : undefined;
+  const source = table
+    ? sql`SELECT 1 FROM ${sql.identifier(table)} LIMIT ${limit + 1}`
+    : build(filter).limit(limit + 1);
+  const counted = await db.execute(sql`SELECT count(*)::int AS n FROM (${source}) AS capped`);
+  const exact = Number((counted.rows[0] as { n: number | string } | undefined)?.n ?? 0);
+  if (exact <= limit) return { rows, total: exact, totalIsExact: true };
+  let estimate = 0;
+  if (table) {
+    const stats = await db.execute(
+      sql`SELECT reltuples::float8 AS estimate FROM pg_class WHERE oid = to_regclass(${table})`,
+    );
+    estimate = Math.round(
+      Number((stats.rows[0] as { estimate: number } | undefined)?.estimate ?? 0),
+    );
+  }
+  return { rows, total: Math.max(estimate, limit + 1), totalIsExact: false };
 }

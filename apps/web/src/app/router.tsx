@@ -124,10 +124,31 @@ const PAGES: Partial<Record<RoutePath, PageRoute>> = {
       Component: (await import('@/features/teams/pages/user-teams-page')).UserTeamsPage,
     }),
   },
-  // Team administration (Sys_Admin) is the first tab of the Sys_Admin-only database page.
+  // Team administration (Sys_Admin) is the first tab of the Sys_Admin-only database page;
+  // the read-only tables (db-info feature) the second.
   '/DbInfoPage': {
+    lazy: async () => {
+      const [{ DbInfoPage }, { DatabaseTables }] = await Promise.all([
+        import('@/features/team-admin/pages/db-info-page'),
+        import('@/features/db-info/components/database-tables'),
+      ]);
+      return {
+        Component: function DbInfoRoute() {
+          return <DbInfoPage databaseTables={<DatabaseTables />} />;
+        },
+      };
+    },
+  },
+  '/DeviceMetricsManager': {
     lazy: async () => ({
-      Component: (await import('@/features/team-admin/pages/db-info-page')).DbInfoPage,
+      Component: (await import('@/features/device-metrics/pages/device-metrics-manager-page'))
+        .DeviceMetricsManagerPage,
+    }),
+  },
+  '/TeamDataRetention': {
+    lazy: async () => ({
+      Component: (await import('@/features/data-retention/pages/team-data-retention-page'))
+        .TeamDataRetentionPage,
     }),
   },
   '/LoginPage': {

@@ -10,6 +10,10 @@ import {
   text,
   unique,
 } from 'drizzle-orm/pg-core';
+import {
+  METRIC_DEVICE_TYPES,
+  type MetricDeviceType,
+} from '@trialpulse/shared/metrics/metric-catalog';
 import { createdAt, identityId, oneOf, timestamptz, updatedAt } from './columns';
 import { participants } from './participants';
 import { oneTimeTokens } from './auth';
@@ -25,14 +29,8 @@ export type DeviceBrand = (typeof deviceBrandEnum.enumValues)[number];
  * TRACKER and SCALE are Fitbit's own device types (the spec's deviceType); the others are
  * ours, brand-qualified because their metric lists differ from Fitbit's.
  */
-export const DEVICE_TYPES = [
-  'TRACKER',
-  'SCALE',
-  'OMRON_BP_MONITOR',
-  'OMRON_SCALE',
-  'DEXCOM_CGM',
-] as const;
-export type DeviceType = (typeof DEVICE_TYPES)[number];
+export const DEVICE_TYPES = METRIC_DEVICE_TYPES;
+export type DeviceType = MetricDeviceType;
 
 /**
  * Where a connection's data comes from. The Fitbit brand has two upstreams: the retired

@@ -23,9 +23,10 @@ import {
 
 /**
  * Demo data created on the first start in demo mode: two teams, one account per role,
- * three trials with participants, the global device catalog with its metric catalog, and a
- * few storage settings. Passwords are public on purpose (printed at start); every account
- * still sets up its second factor on first sign-in.
+ * three trials with participants, the global device catalog, and a few storage settings
+ * (the metric catalog itself is product data: see db/reference/metric-catalog.ts).
+ * Passwords are public on purpose (printed at start); every account still sets up its
+ * second factor on first sign-in.
  */
 
 export type DemoAccount = {
@@ -81,7 +82,8 @@ export const DEMO_TEAM_NAMES = {
 /** Global device catalog (device-data spec: names recognised by the UI are kept exactly). */
 export const DEMO_DEVICE_CATALOG: readonly {
   manufacturer: DeviceBrand;
-  deviceType: DeviceType;
+  /** Null: no metric catalog; the Device Metrics Manager shows its 'Device Settings' table. */
+  deviceType: DeviceType | null;
   deviceName: string;
   context: string;
   description: string;
@@ -129,210 +131,17 @@ export const DEMO_DEVICE_CATALOG: readonly {
     context: 'Continuous glucose monitor',
     description: 'Dexcom G7 continuous glucose monitoring through the Dexcom API v3',
   },
+  {
+    manufacturer: 'Omron',
+    deviceType: null,
+    deviceName: 'Omron manual readings',
+    context: 'Readings typed in by staff',
+    description: 'Readings entered by hand; no device type, so its metrics are set one by one',
+  },
 ];
-
-type MetricSeed = {
-  metricKey: string;
-  metricName: string;
-  units: string | null;
-  category: string;
-  description: string;
-  defaultRetentionDays?: number;
-};
 
 /** How long ago the demo participants were enrolled (sync backfills from enrolment). */
 export const DEMO_ENROLMENT_DAYS_AGO = 90;
-
-/** Metric catalog per device type. */
-export const DEMO_METRIC_CATALOG: Record<DeviceType, readonly MetricSeed[]> = {
-  TRACKER: [
-    {
-      metricKey: 'steps',
-      metricName: 'Steps',
-      units: 'steps',
-      category: 'activity',
-      description: 'Daily step count',
-    },
-    {
-      metricKey: 'distance',
-      metricName: 'Distance',
-      units: 'km',
-      category: 'activity',
-      description: 'Daily distance',
-    },
-    {
-      metricKey: 'floors',
-      metricName: 'Floors',
-      units: 'floors',
-      category: 'activity',
-      description: 'Floors climbed per day',
-    },
-    {
-      metricKey: 'calories',
-      metricName: 'Calories Burned',
-      units: 'kcal',
-      category: 'activity',
-      description: 'Calories burned per day',
-    },
-    {
-      metricKey: 'minutes_lightly_active',
-      metricName: 'Lightly Active Minutes',
-      units: 'min',
-      category: 'activity',
-      description: 'Minutes of light activity per day',
-    },
-    {
-      metricKey: 'minutes_fairly_active',
-      metricName: 'Fairly Active Minutes',
-      units: 'min',
-      category: 'activity',
-      description: 'Minutes of moderate activity per day',
-    },
-    {
-      metricKey: 'minutes_very_active',
-      metricName: 'Very Active Minutes',
-      units: 'min',
-      category: 'activity',
-      description: 'Minutes of vigorous activity per day',
-    },
-    {
-      metricKey: 'heart_rate',
-      metricName: 'Heart Rate',
-      units: 'bpm',
-      category: 'heart',
-      description: 'Intraday heart rate',
-      defaultRetentionDays: 90,
-    },
-    {
-      metricKey: 'resting_heart_rate',
-      metricName: 'Resting Heart Rate',
-      units: 'bpm',
-      category: 'heart',
-      description: 'Daily resting heart rate',
-    },
-    {
-      metricKey: 'sleep_duration',
-      metricName: 'Sleep Duration',
-      units: 'min',
-      category: 'sleep',
-      description: 'Main sleep duration per night',
-    },
-    {
-      metricKey: 'sleep_stages',
-      metricName: 'Sleep Stages',
-      units: 'min',
-      category: 'sleep',
-      description: 'Minutes of deep, light, REM and wake per night',
-    },
-    {
-      metricKey: 'spo2',
-      metricName: 'SpO2',
-      units: '%',
-      category: 'healthMetrics',
-      description: 'Nightly blood oxygen saturation',
-    },
-    {
-      metricKey: 'breathing_rate',
-      metricName: 'Breathing Rate',
-      units: 'breaths/min',
-      category: 'healthMetrics',
-      description: 'Nightly average breathing rate',
-    },
-    {
-      metricKey: 'vo2_max',
-      metricName: 'Cardio Fitness Score (VO2 Max)',
-      units: 'mL/kg/min',
-      category: 'healthMetrics',
-      description: 'Estimated VO2 max',
-    },
-  ],
-  SCALE: [
-    {
-      metricKey: 'weight',
-      metricName: 'Weight',
-      units: 'kg',
-      category: 'body',
-      description: 'Body weight',
-    },
-    {
-      metricKey: 'body_fat',
-      metricName: 'Body Fat',
-      units: '%',
-      category: 'body',
-      description: 'Body fat percentage',
-    },
-    {
-      metricKey: 'bmi',
-      metricName: 'BMI',
-      units: 'kg/m2',
-      category: 'body',
-      description: 'Body mass index',
-    },
-  ],
-  OMRON_BP_MONITOR: [
-    {
-      metricKey: 'systolic',
-      metricName: 'Systolic Blood Pressure',
-      units: 'mmHg',
-      category: 'bloodpressure',
-      description: 'Systolic pressure per reading',
-    },
-    {
-      metricKey: 'diastolic',
-      metricName: 'Diastolic Blood Pressure',
-      units: 'mmHg',
-      category: 'bloodpressure',
-      description: 'Diastolic pressure per reading',
-    },
-    {
-      metricKey: 'pulse',
-      metricName: 'Pulse',
-      units: 'bpm',
-      category: 'bloodpressure',
-      description: 'Pulse per reading',
-    },
-  ],
-  OMRON_SCALE: [
-    {
-      metricKey: 'weight',
-      metricName: 'Weight',
-      units: 'kg',
-      category: 'weight',
-      description: 'Body weight per reading',
-    },
-  ],
-  DEXCOM_CGM: [
-    {
-      metricKey: 'egv',
-      metricName: 'Glucose (EGV)',
-      units: 'mg/dL',
-      category: 'glucose',
-      description: 'Estimated glucose value every 5 minutes',
-      defaultRetentionDays: 90,
-    },
-    {
-      metricKey: 'egv_trend_rate',
-      metricName: 'Glucose Trend Rate',
-      units: 'mg/dL/min',
-      category: 'glucose',
-      description: 'Rate of change of the glucose value',
-    },
-    {
-      metricKey: 'calibration',
-      metricName: 'Calibration',
-      units: 'mg/dL',
-      category: 'glucose',
-      description: 'Fingerstick calibrations entered by the user',
-    },
-    {
-      metricKey: 'events',
-      metricName: 'Events',
-      units: null,
-      category: 'events',
-      description: 'User-entered events: carbs, insulin, exercise, health',
-    },
-  ],
-};
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Serialises concurrent first starts (two processes on one database). */
@@ -561,28 +370,16 @@ export async function seedDemoData(db: Db, now: Date = new Date()): Promise<{ se
     const catalogId = (name: string) =>
       (catalog.find((row) => row.deviceName === name) as { id: number }).id;
 
+    // The metric catalog is product data (runMigrations upserts it); the demo only uses it.
     const metrics = await tx
-      .insert(metricCatalog)
-      .values(
-        Object.entries(DEMO_METRIC_CATALOG).flatMap(([deviceType, list]) =>
-          list.map((metric) => ({
-            deviceType,
-            metricKey: metric.metricKey,
-            metricName: metric.metricName,
-            units: metric.units,
-            category: metric.category,
-            description: metric.description,
-            defaultRetentionDays: metric.defaultRetentionDays ?? 30,
-          })),
-        ),
-      )
-      .returning({
+      .select({
         id: metricCatalog.id,
         deviceType: metricCatalog.deviceType,
         metricKey: metricCatalog.metricKey,
         metricName: metricCatalog.metricName,
         units: metricCatalog.units,
-      });
+      })
+      .from(metricCatalog);
 
     const supported = await tx
       .insert(teamSupportedDevices)

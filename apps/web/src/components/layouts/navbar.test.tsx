@@ -43,16 +43,23 @@ describe('navbar', () => {
     );
   });
 
-  it.each<Role>(['Admin', 'User'])(
-    'hides the Sys_Admin entries from %s but shows Data Export',
-    async (role) => {
-      await renderNavbar(role);
+  it('shows an Admin Data Export and Data Management (the route allows Admin), not the Sys Admin menu', async () => {
+    await renderNavbar('Admin');
 
-      expect(screen.getByTestId('nav-data-export')).toBeTruthy();
-      expect(screen.queryByRole('button', { name: 'Sys Admin' })).toBeNull();
-      expect(screen.queryByTestId('nav-data-management')).toBeNull();
-    },
-  );
+    expect(screen.getByTestId('nav-data-export')).toBeTruthy();
+    expect(screen.getByTestId('nav-data-management').getAttribute('href')).toBe(
+      '/TeamDataRetention',
+    );
+    expect(screen.queryByRole('button', { name: 'Sys Admin' })).toBeNull();
+  });
+
+  it('hides the Sys_Admin entries and Data Management from a User but shows Data Export', async () => {
+    await renderNavbar('User');
+
+    expect(screen.getByTestId('nav-data-export')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Sys Admin' })).toBeNull();
+    expect(screen.queryByTestId('nav-data-management')).toBeNull();
+  });
 
   it('hides Data Export from a Viewer', async () => {
     await renderNavbar('Viewer');

@@ -42,6 +42,20 @@ async function open() {
     'GET /api/admin/deviceCatalog': { body: CATALOG },
     'POST /api/admin/teams': { body: { team_id: 9 } },
     'PUT /api/admin/teams/3': { body: { message: 'Team updated' } },
+    'GET /api/sysAdminTeamsData': {
+      body: {
+        rows: [
+          {
+            ...TEAM,
+            hidden_fields: undefined,
+            allowed_brands: undefined,
+            supported_device_ids: undefined,
+          },
+        ],
+        total: 1,
+        totalIsExact: true,
+      },
+    },
   });
   renderApp('/DbInfoPage');
   // The first render loads the lazy page and the table library: slow on a cold module graph.
@@ -151,11 +165,16 @@ describe('team administration (/DbInfoPage, Teams tab)', { timeout: 20_000 }, ()
     });
   });
 
-  it('keeps the other database tables for later', async () => {
-    await open();
+  it('shows the read-only database tables on the second tab, paged on the server', async () => {
+    const api = await open();
     fireEvent.click(screen.getByRole('tab', { name: 'Database tables' }));
-    expect((await screen.findByTestId('db-tables-coming-soon')).textContent).toContain(
-      'Global Device Catalog Table',
-    );
+    const table = await screen.findByTestId('sys-admin-panel-teams', {}, { timeout: 10_000 });
+    expect(await within(table).findByText('Heart Institute')).toBeTruthy();
+    expect(within(table).getByText('Team Table')).toBeTruthy();
+    expect(screen.getByTestId('sys-admin-total-teams').textContent).toBe('1 row');
+    // The row-number column.
+    expect(within(table).getAllByRole('row')[1]!.textContent).toMatch(/^1/);
+    const request = api.calls.find((call) => call.url.startsWith('/api/sysAdminTeamsData'))!;
+    expect(request.url).toBe('/api/sysAdminTeamsData?pageIndex=0&pageSize=50');
   });
 });

@@ -1,8 +1,6 @@
+import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
@@ -15,26 +13,12 @@ const TABS = [
 ] as const;
 type TabValue = (typeof TABS)[number]['value'];
 
-/** The read-only tables of device-data spec §2 "Database Info page", built in a later issue. */
-const READ_ONLY_TABLES = [
-  'Team Table',
-  'Team Allowed Brands',
-  'Team Supported Devices',
-  'Team-User Mappings',
-  'Team Devices Data Storage Settings',
-  'User Table',
-  'Trial Table',
-  'Participant Table',
-  'Participant Devices Table',
-  'Global Device Catalog Table',
-];
-
 /**
  * /DbInfoPage (Sys_Admin): its first tab administers the teams (the spec is silent on team
- * administration, so it lives here); the read-only tables follow in a later issue. The
- * open tab is kept in `?tab=`.
+ * administration, so it lives here); the second holds the ten read-only tables, which the
+ * route passes in (another feature). The open tab is kept in `?tab=`.
  */
-export function DbInfoPage() {
+export function DbInfoPage({ databaseTables }: { databaseTables: ReactNode }) {
   const [params, setParams] = useSearchParams();
   const tab: TabValue = params.get('tab') === 'tables' ? 'tables' : 'teams';
 
@@ -62,20 +46,7 @@ export function DbInfoPage() {
         </Tabs>
       </Box>
       <Box role="tabpanel" id={`db-info-panel-${tab}`} aria-labelledby={`db-info-tab-${tab}`}>
-        {tab === 'teams' ? (
-          <TeamsAdminTable />
-        ) : (
-          <Alert severity="info" data-testid="db-tables-coming-soon">
-            The read-only database tables are coming soon:
-            <List dense>
-              {READ_ONLY_TABLES.map((name) => (
-                <ListItem key={name} sx={{ py: 0 }}>
-                  {name}
-                </ListItem>
-              ))}
-            </List>
-          </Alert>
-        )}
+        {tab === 'teams' ? <TeamsAdminTable /> : databaseTables}
       </Box>
     </Stack>
   );

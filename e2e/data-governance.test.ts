@@ -1,0 +1,307 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { METRICS_MESSAGES } from '@trialpulse/shared';
+import {
+  startTestSmtpServer,
+  type TestSmtpServer,
+} from '../apps/server/src/modules/mail/test-support';
+import { launchBrowser, screenshotPath } from './support/browser';
+import { startServer, type RunningServer } from './support/server';
+import { DEMO, apiFromPage, logOut, signInWithEmailedCode } from './support/session';
+
+/**
+ * Device Metrics Manager (Sys_Admin), Team Data Retention (the team's Admin) and the
+ * Database Info tables in Chromium, against the demo data.
+ */
+describe('data governance pages in the browser', () => {
+  let server: RunningServer;
+  let smtp: TestSmtpServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    smtp = await startTestSmtpServer();
+    server = await startServer({ env: { SMTP_URL: smtp.url } });
+    browser = await launchBrowser();
+    page = await browser.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.close();
+  });
+
+  /** Picks an option of an MUI select by its test id. */
+  async function choose(selectTestId: string, option: string | RegExp) {
+    await page.getByTestId(selectTestId).click();
+    await page.getByRole('option', { name: option }).click();
+  }
+
+  const settingsOf = async (teamId: number, deviceId: number) =>
+    (
+      await apiFromPage(
+        page,
+        'GET',
+        `/api/deviceSettings/enhanced/deviceSettings/${teamId}/${deviceId}`,
+      )
+    ).body as { metric_key: string; is_enabled: boolean; retention_days: number }[];
+
+  let teamId: number;
+  let devices: { id: number; device_name: string }[];
+  const deviceId = (name: string) => devices.find((device) => device.device_name === name)!.id;
+
+  it('Sys_Admin enables metrics for a team device in the available-metrics mode', async () => {
+    await signInWithEmailedCode(page, server.baseUrl, DEMO.sysAdmin, smtp);
+    await page.getByRole('button', { name: 'Sys Admin' }).click();
+    await page.getByTestId('nav-device-metrics').click();
+    await page.getByTestId('instructions-panel').waitFor();
+    expect(await page.getByTestId('page-title').textContent()).toBe('Device Metrics Manager');
+
+    const teams = (await apiFromPage(page, 'GET', '/api/sysAdminTeamsData')).body as {
+      team_id: number;
+      team_name: string;
+    }[];
+    teamId = teams.find((team) => team.team_name === 'Demo Research Team')!.team_id;
+    devices = (
+      await apiFromPage(page, 'GET', `/api/sysAdminTeamSupportedDevicesData?team_id=${teamId}`)
+    ).body;
+
+    // The device dropdown waits for a team.
+    expect(await page.getByTestId('device-select').getAttribute('aria-disabled')).toBe('true');
+    await choose('team-select', `Demo Research Team (ID: ${teamId})`);
+    await choose('device-select', /^Fitbit Smartwatches & Trackers \(Catalog ID: \d+\)$/);
+    await page.getByTestId('available-metrics').waitFor();
+    expect(await page.getByTestId('available-select-all').locator('input').isChecked()).toBe(false);
+    expect(await page.getByTestId('available-select-all').getAttribute('class')).toContain(
+      'MuiCheckbox-indeterminate',
+    );
+
+    await page.getByTestId('available-check-calories').click();
+    await page.getByTestId('available-check-spo2').click();
+    expect(await page.getByTestId('unsaved-counts').textContent()).toBe(
+      'Unsaved changes: 1 new, 1 removed',
+    );
+    // Cancel restores the stored selection.
+    await page.getByTestId('cancel-changes').click();
+    expect(await page.getByTestId('available-check-spo2').locator('input').isChecked()).toBe(true);
+    await page.getByTestId('available-check-calories').click();
+    await page.getByTestId('available-check-spo2').click();
+    await page.getByTestId('save-changes').click();
+    await expect
+      .poll(async () =>
+        (await settingsOf(teamId, deviceId('Fitbit Smartwatches & Trackers')))
+          .map((row) => row.metric_key)
+          .sort(),
+      )
+      .toEqual([
+        'calories',
+        'distance',
+        'floors',
+        'heart_rate',
+        'resting_heart_rate',
+        'sleep_duration',
+        'steps',
+      ]);
+    await expect
+      .poll(() => page.getByTestId('unsaved-counts').textContent())
+      .toBe('No unsaved changes');
+    expect(await page.getByTestId('available-row-calories').textContent()).toContain('Yes');
+  });
+
+  it('Sys_Admin edits rows inline in the settings mode: validation, NEW rows, bulk actions, dialogs', async () => {
+    const manual = deviceId('Omron manual readings');
+    await choose('device-select', /^Omron manual readings/);
+    await page.getByTestId('device-settings').waitFor();
+    await page.getByText(METRICS_MESSAGES.noMetricsForDevice).waitFor();
+
+    await page.getByTestId('add-metric-row').click();
+    await page.getByTestId('new-marker').waitFor();
+    await page.getByTestId('save-changes').click();
+    await page.getByTestId('metrics-banner').getByText(METRICS_MESSAGES.fixValidation).waitFor();
+    await page.getByText(METRICS_MESSAGES.metricNameRequired).waitFor();
+    expect(await settingsOf(teamId, manual)).toEqual([]);
+
+    // The dropdown is searchable and grouped by device type.
+    await page.getByTestId('metric-picker-new-1').fill('Systolic');
+    await page.getByRole('option', { name: 'Systolic Blood Pressure' }).click();
+    expect(await page.getByText(METRICS_MESSAGES.metricNameRequired).count()).toBe(0);
+    await page.getByTestId('retention-input-new-1').fill('0');
+    await page.getByTestId('save-changes').click();
+    await page.getByText(METRICS_MESSAGES.retentionMin).waitFor();
+    await page.getByTestId('retention-input-new-1').fill('45');
+    expect(await page.getByText(METRICS_MESSAGES.retentionMin).count()).toBe(0);
+
+    await page.getByTestId('add-metric-row').click();
+    await page.getByTestId('metric-picker-new-2').fill('Pulse');
+    await page.getByRole('option', { name: 'Pulse', exact: true }).click();
+    // A metric used in another row is not offered again.
+    await page.getByTestId('add-metric-row').click();
+    await page.getByTestId('metric-picker-new-3').fill('Systolic');
+    await page.getByText(METRICS_MESSAGES.noMetricsFound, { exact: true }).waitFor();
+    await page.getByTestId('cancel-row-new-3').click();
+    expect(await page.getByTestId('unsaved-counts').textContent()).toBe('Unsaved changes: 2 new');
+    await page.getByTestId('save-changes').click();
+    await page.getByTestId('setting-row-systolic').waitFor();
+    expect(
+      (await settingsOf(teamId, manual)).map((row) => [
+        row.metric_key,
+        row.retention_days,
+        row.is_enabled,
+      ]),
+    ).toEqual([
+      ['systolic', 45, true],
+      ['pulse', 30, true],
+    ]);
+    await page.screenshot({ path: screenshotPath('device-metrics-settings'), fullPage: true });
+
+    // Inline edit of a stored row.
+    await page.getByTestId('edit-row-pulse').click();
+    await page.getByTestId('retention-input-pulse').fill('60');
+    expect(await page.getByTestId('unsaved-counts').textContent()).toBe(
+      'Unsaved changes: 1 edited',
+    );
+    await page.getByTestId('save-changes').click();
+    await expect
+      .poll(
+        async () =>
+          (await settingsOf(teamId, manual)).find((row) => row.metric_key === 'pulse')!
+            .retention_days,
+      )
+      .toBe(60);
+
+    // Bulk disable, then enable: the full list with changed flags.
+    await page.getByTestId('setting-check-systolic').click();
+    await page.getByTestId('setting-check-pulse').click();
+    await page.getByTestId('bulk-set-status').click();
+    await page.getByTestId('bulk-disable').click();
+    await expect.poll(() => page.getByTestId('setting-enabled-pulse').textContent()).toBe('No');
+    expect((await settingsOf(teamId, manual)).every((row) => !row.is_enabled)).toBe(true);
+    await page.getByTestId('setting-check-pulse').click();
+    await page.getByTestId('bulk-set-status').click();
+    await page.getByTestId('bulk-enable').click();
+    await expect.poll(() => page.getByTestId('setting-enabled-pulse').textContent()).toBe('Yes');
+    expect(await page.getByTestId('setting-enabled-systolic').textContent()).toBe('No');
+
+    // Delete Selected and the single delete, each behind its dialog.
+    await page.getByTestId('setting-check-systolic').click();
+    await page.getByTestId('bulk-delete').click();
+    await page.getByRole('dialog', { name: METRICS_MESSAGES.deleteSettingsTitle }).waitFor();
+    await page.getByTestId('confirm-delete').click();
+    await expect
+      .poll(async () => (await settingsOf(teamId, manual)).map((row) => row.metric_key))
+      .toEqual(['pulse']);
+    await page.getByTestId('delete-row-pulse').click();
+    await page.getByRole('dialog', { name: METRICS_MESSAGES.deleteSettingTitle }).waitFor();
+    await page.getByTestId('confirm-delete').click();
+    await page.getByText(METRICS_MESSAGES.noMetricsForDevice).waitFor();
+    expect(await settingsOf(teamId, manual)).toEqual([]);
+  });
+
+  it('the Database Info participant table pages through 120 rows 50 at a time and filters', async () => {
+    const trials = (await apiFromPage(page, 'GET', '/api/userTrials/')).body as {
+      trialId: number;
+      trialNumber: string;
+    }[];
+    const trial = trials.find((entry) => entry.trialNumber === 'TP-2026-003')!;
+    const existing = (await apiFromPage(page, 'GET', '/api/sysAdminParticipantsData?pageSize=10')).body
+      .total as number;
+    for (let index = existing; index < 120; index += 1) {
+      const added = await apiFromPage(page, 'POST', '/api/trialParticipants', {
+        trialId: trial.trialId,
+        gender: 'none',
+        codeSuffix: String(500 + index),
+      });
+      expect(added.status, JSON.stringify(added.body)).toBe(200);
+    }
+    await page.getByRole('button', { name: 'Sys Admin' }).click();
+    await page.getByTestId('nav-db-info').click();
+    await page.getByRole('tab', { name: 'Database tables' }).click();
+    await choose('database-table-select', 'Participant Table');
+    const table = page.getByTestId('sys-admin-table-participants');
+    const rows = () => table.locator('tbody tr').count();
+    await expect.poll(rows, { timeout: 15_000 }).toBe(50);
+    expect(await page.getByTestId('sys-admin-total-participants').textContent()).toBe('120 rows');
+    expect(await table.locator('tbody tr').first().locator('td').first().textContent()).toBe('1');
+    await page.getByRole('button', { name: /next page/i }).click();
+    await expect
+      .poll(() => table.locator('tbody tr').first().locator('td').first().textContent())
+      .toBe('51');
+    expect(await rows()).toBe(50);
+    await page.getByRole('button', { name: /next page/i }).click();
+    await expect.poll(rows).toBe(20);
+    expect(await table.locator('tbody tr').last().locator('td').first().textContent()).toBe('120');
+
+    await page.getByTestId('sys-admin-search-participants').fill('Home Weight Monitoring');
+    await expect
+      .poll(() => page.getByTestId('sys-admin-total-participants').textContent())
+      .toBe(`${120 - 5} rows`);
+    await page.getByTestId('sys-admin-search-participants').fill('sleep.001@');
+    await expect.poll(rows).toBe(1);
+    await page.screenshot({ path: screenshotPath('db-info-participants'), fullPage: true });
+  });
+
+  it("the team's Admin selects among the enabled metrics on the retention page", async () => {
+    await logOut(page);
+    await signInWithEmailedCode(page, server.baseUrl, DEMO.admin, smtp);
+    await page.getByTestId('nav-data-management').click();
+    await page.getByTestId('team-data-retention-page').waitFor();
+    expect(await page.getByTestId('page-title').textContent()).toBe(
+      'Data Storage & Retention Settings',
+    );
+    await expect
+      .poll(() => page.getByTestId('team-retention').textContent())
+      .toBe('Retention: 365 days (1.0 years)');
+
+    await choose('retention-device-select', 'Fitbit Smartwatches & Trackers (TRACKER)');
+    await page.getByTestId('retention-row-calories').waitFor();
+    // Only what the Sys_Admin enabled: spo2 was switched off, VO2 max never enabled.
+    expect(await page.getByTestId('retention-row-spo2').count()).toBe(0);
+    expect(await page.getByTestId('retention-row-vo2_max').count()).toBe(0);
+    expect(await page.getByTestId('enabled-count').textContent()).toBe('3 of 7 metrics enabled');
+
+    await page.getByTestId('retention-check-calories').click();
+    expect(await page.getByTestId('enabled-count').textContent()).toBe('4 of 7 metrics enabled');
+    await page.getByTestId('save-retention').click();
+    await page.getByText(METRICS_MESSAGES.changesSaved).waitFor();
+    const selections = async () =>
+      (
+        await apiFromPage(
+          page,
+          'GET',
+          `/api/dataStorageService/team/${teamId}/device/TRACKER/selections`,
+        )
+      ).body as {
+        metric_key: string;
+        is_enabled: boolean;
+      }[];
+    expect(
+      (await selections())
+        .filter((row) => row.is_enabled)
+        .map((row) => row.metric_key)
+        .sort(),
+    ).toEqual(['calories', 'resting_heart_rate', 'sleep_duration', 'steps']);
+
+    // A removal says first what the next purge deletes.
+    await page.getByTestId('retention-check-steps').click();
+    await page.getByTestId('save-retention').click();
+    await expect
+      .poll(() => page.getByTestId('purge-count-steps').textContent())
+      .toMatch(/^Steps: \d+ stored readings? will be deleted$/);
+    await page.screenshot({ path: screenshotPath('retention-removal'), fullPage: true });
+    await page.getByTestId('confirm-removal').click();
+    await expect
+      .poll(async () => (await selections()).find((row) => row.metric_key === 'steps')!.is_enabled)
+      .toBe(false);
+    await page.getByText(METRICS_MESSAGES.changesSaved).waitFor();
+
+    // Discard restores the stored set.
+    await page.getByTestId('retention-check-floors').click();
+    await page.getByTestId('discard-changes').click();
+    expect(await page.getByTestId('retention-check-floors').locator('input').isChecked()).toBe(
+      false,
+    );
+
+    // The Admin cannot use the Sys_Admin calls.
+    expect((await apiFromPage(page, 'GET', '/api/sysAdminTeamsData')).status).toBe(403);
+  });
+});
