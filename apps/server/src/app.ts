@@ -36,6 +36,7 @@ import { teamAdminRoutes } from './modules/team-admin/team-admin.routes';
 import { participantsRoutes } from './modules/participants/participants.routes';
 import { devicesRoutes } from './modules/devices/devices.routes';
 import { exportRoutes } from './modules/export/export.routes';
+import { completenessRoutes } from './modules/completeness/completeness.routes';
 import { providerSettingsFromConfig, type ProviderSettings } from './modules/devices/core/provider-settings';
 import { createServices } from './services';
 import { systemClock, type Clock } from './lib/clock';
@@ -194,6 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(devicesRoutes, { devices: services.devices, clock });
   await app.register(exportRoutes, { exports: services.exports, clock });
   app.addHook('onClose', async () => services.jobQueue.stop());
+  await app.register(completenessRoutes, { completeness: services.completeness });
 
   if (config.SERVE_WEB) await app.register(webAppPlugin, { distDir: config.WEB_DIST_DIR });
 

@@ -9,6 +9,10 @@ import { buildApp } from './app';
 import { providerSettingsFromConfig, simulatorEnvironment } from './modules/devices/core/provider-settings';
 import { createProviderRegistry } from './modules/devices/core/provider-registry';
 import { linkDemoDevices } from './modules/devices/demo-links';
+import { seedDemoReadings } from './modules/completeness/demo-readings';
+import { createReadingsRepository } from './modules/sync/readings.repository';
+import { createReadingsService } from './modules/sync/readings.service';
+import { createSyncRepository } from './modules/sync/sync.repository';
 import { startAllSimulators, type AllSimulators } from './simulators';
 
 /**
@@ -57,6 +61,11 @@ async function main() {
       providers: createProviderRegistry(providerSettingsFromConfig(config)),
       encryptionKey: config.TOKEN_ENCRYPTION_KEY,
       log: (message) => console.warn(message),
+    });
+    // Stored readings for the completeness grid before any sync ran (decision 0053).
+    await seedDemoReadings({
+      db: database.db,
+      readings: createReadingsService({ readings: createReadingsRepository(database.db), sync: createSyncRepository(database.db) }),
     });
   }
 

@@ -36,6 +36,11 @@ import { createTeamsService } from './modules/teams/teams.service';
 import { createTrialUsersService } from './modules/trials/trial-users.service';
 import { createTrialsRepository } from './modules/trials/trials.repository';
 import { createTrialsService } from './modules/trials/trials.service';
+import { createCompletenessRepository } from './modules/completeness/completeness.repository';
+import { createCompletenessService } from './modules/completeness/completeness.service';
+import { createReadingsRepository } from './modules/sync/readings.repository';
+import { createReadingsService } from './modules/sync/readings.service';
+import { createSyncRepository } from './modules/sync/sync.repository';
 import { createJobQueue } from './jobs/queue';
 import { EXPORT_SEND_QUEUES, exportStorageFor } from './modules/export/export.job';
 import { createExportRepository } from './modules/export/export.repository';
@@ -155,6 +160,16 @@ export function createServices(deps: ServiceDeps) {
     clock,
   });
 
+  // Data completeness (issue 20): stored readings (sync) and connection health (devices).
+  const readings = createReadingsService({ readings: createReadingsRepository(db), sync: createSyncRepository(db) });
+  const completeness = createCompletenessService({
+    repository: createCompletenessRepository(db),
+    access,
+    readings,
+    devices,
+    clock,
+  });
+
   return {
     /** The session lookup the auth guard runs on every request. */
     sessions: authRepository as Pick<typeof authRepository, 'loadSessionContext'>,
@@ -177,6 +192,8 @@ export function createServices(deps: ServiceDeps) {
     exports,
     /** Enqueues jobs from requests; app.ts stops it on close. */
     jobQueue,
+    readings,
+    completeness,
   };
 }
 

@@ -12,3 +12,4 @@ export * from './participants/participants.schemas';
 export * from './devices/devices.schemas';
 export * from './paging';
 export * from './export/export.schemas';
+export * from './completeness/completeness.schemas';

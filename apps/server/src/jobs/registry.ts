@@ -6,6 +6,7 @@ import { exportJobDefinitions } from '../modules/export/export.job';
 import { createReadingsRepository } from '../modules/sync/readings.repository';
 import { createReadingsService } from '../modules/sync/readings.service';
 import { createSyncRepository } from '../modules/sync/sync.repository';
+import { createCompletenessDigestJob } from './completeness-digest.job';
 import { maintenanceJob } from './maintenance';
 import type { JobDefinition } from './types';
 
@@ -14,9 +15,14 @@ import type { JobDefinition } from './types';
  * feature's job (sync, export, retention, …) here; it gets what it needs from the parsed
  * configuration (the mail job its SMTP settings, the export jobs DATA_DIR).
  */
-export function jobDefinitions(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'DATA_DIR'>): readonly JobDefinition[] {
+export function jobDefinitions(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'DATA_DIR' | 'PUBLIC_URL'>): readonly JobDefinition[] {
   const mailSettings = mailSettingsFromConfig(config);
-  return [maintenanceJob, createMailDeliverJob(() => mailSettings), ...exportJobDefinitions(config, readingsFor)];
+  return [
+    maintenanceJob,
+    createMailDeliverJob(() => mailSettings),
+    ...exportJobDefinitions(config, readingsFor),
+    createCompletenessDigestJob(config),
+  ];
 }
 
 /** Stored readings for the jobs that read them (exports). */
