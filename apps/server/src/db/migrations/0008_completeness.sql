@@ -44,4 +44,8 @@ ALTER TABLE "completeness_digest_subscriptions" ADD CONSTRAINT "completeness_dig
 ALTER TABLE "completeness_thresholds" ADD CONSTRAINT "completeness_thresholds_team_id_teams_id_fk" FOREIGN KEY ("team_id") REFERENCES "public"."teams"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "completeness_thresholds" ADD CONSTRAINT "completeness_thresholds_updated_by_user_id_users_id_fk" FOREIGN KEY ("updated_by_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "completeness_thresholds" ADD CONSTRAINT "completeness_thresholds_trial_fk" FOREIGN KEY ("trial_id","team_id") REFERENCES "public"."trials"("id","team_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "completeness_digest_subscriptions_trial_idx" ON "completeness_digest_subscriptions" USING btree ("trial_id");
+CREATE INDEX "completeness_alert_states_participant_id_team_id_idx" ON "completeness_alert_states" USING btree ("participant_id","team_id");--> statement-breakpoint
+CREATE INDEX "completeness_digest_subscriptions_trial_id_team_id_idx" ON "completeness_digest_subscriptions" USING btree ("trial_id","team_id");--> statement-breakpoint
+CREATE INDEX "completeness_thresholds_trial_id_team_id_idx" ON "completeness_thresholds" USING btree ("trial_id","team_id");--> statement-breakpoint
+CREATE INDEX "completeness_thresholds_team_id_idx" ON "completeness_thresholds" USING btree ("team_id");--> statement-breakpoint
+CREATE INDEX "completeness_thresholds_updated_by_user_id_idx" ON "completeness_thresholds" USING btree ("updated_by_user_id");

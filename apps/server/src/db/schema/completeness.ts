@@ -26,6 +26,9 @@ export const completenessThresholds = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    index('completeness_thresholds_trial_id_team_id_idx').on(t.trialId, t.teamId),
+    index('completeness_thresholds_team_id_idx').on(t.teamId),
+    index('completeness_thresholds_updated_by_user_id_idx').on(t.updatedByUserId),
     foreignKey({
       name: 'completeness_thresholds_trial_fk',
       columns: [t.trialId, t.teamId],
@@ -51,7 +54,7 @@ export const completenessDigestSubscriptions = pgTable(
   },
   (t) => [
     primaryKey({ name: 'completeness_digest_subscriptions_pkey', columns: [t.userId, t.trialId] }),
-    index('completeness_digest_subscriptions_trial_idx').on(t.trialId),
+    index('completeness_digest_subscriptions_trial_id_team_id_idx').on(t.trialId, t.teamId),
     foreignKey({
       name: 'completeness_digest_subscriptions_trial_fk',
       columns: [t.trialId, t.teamId],
@@ -77,6 +80,7 @@ export const completenessAlertStates = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    index('completeness_alert_states_participant_id_team_id_idx').on(t.participantId, t.teamId),
     foreignKey({
       name: 'completeness_alert_states_participant_fk',
       columns: [t.participantId, t.teamId],
