@@ -43,6 +43,7 @@ import {
 } from './modules/devices/core/provider-settings';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { sysAdminRoutes } from './modules/sysadmin/sysadmin.routes';
+import { completenessRoutes } from './modules/completeness/completeness.routes';
 import { createServices } from './services';
 import { systemClock, type Clock } from './lib/clock';
 import { syncWebhookRoutes, type EnqueueSync } from './modules/sync/webhooks.routes';
@@ -109,7 +110,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     // Forwarded-for headers count only from the proxies TRUST_PROXY names (off by default).
-    trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
+    trustProxy:
+      typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -132,7 +134,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') {
-        registered.push({ method, url: route.url, guards: [route.onRequest ?? [], route.preValidation ?? [], route.preHandler ?? []].flat() });
+        registered.push({
+          method,
+          url: route.url,
+          guards: [route.onRequest ?? [], route.preValidation ?? [], route.preHandler ?? []].flat(),
+        });
       }
     }
   });
@@ -174,7 +180,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Routes opt in with `config.rateLimit`; limits are per route (login, contact, …) and per
   // client address (request.ip, which honours TRUST_PROXY only). Counters live in the
   // database, shared by every web process.
-  await app.register(fastifyRateLimit, { global: false, store: postgresRateLimitStore(database.db, clock) });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    store: postgresRateLimitStore(database.db, clock),
+  });
   await app.register(csrfPlugin, { secureCookies, appSecret: config.APP_SECRET });
 
   await app.register(fastifySwagger, {
@@ -229,15 +238,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(exportRoutes, { exports: services.exports, clock });
   app.addHook('onClose', async () => services.jobQueue.stop());
   await app.register(deviceDataRoutes, { deviceData: services.deviceData });
-  await app.register(syncStatusRoutes, { status: services.syncStatus, weekly: services.weeklySummary });
+  await app.register(syncStatusRoutes, {
+    status: services.syncStatus,
+    weekly: services.weeklySummary,
+  });
 
   await app.register(syncWebhookRoutes, {
     db: database.db,
-    ...(config.GOOGLE_HEALTH_WEBHOOK_SECRET && { googleSecret: config.GOOGLE_HEALTH_WEBHOOK_SECRET }),
+    ...(config.GOOGLE_HEALTH_WEBHOOK_SECRET && {
+      googleSecret: config.GOOGLE_HEALTH_WEBHOOK_SECRET,
+    }),
     ...(deps.enqueueSync && { enqueue: deps.enqueueSync }),
   });
   await app.register(metricsRoutes, { metrics: services.metrics });
   await app.register(sysAdminRoutes, { sysAdmin: services.sysAdmin });
+  await app.register(completenessRoutes, { completeness: services.completeness });
 
   if (config.SERVE_WEB) await app.register(webAppPlugin, { distDir: config.WEB_DIST_DIR });
 

@@ -12,6 +12,10 @@ import { linkDemoDevices } from './modules/devices/demo-links';
 import type * as Embedded from './simulators/embedded';
 import { SYNC_SCHEDULE_JOB, enqueueSync as enqueueSyncJob } from './modules/sync/sync.jobs';
 import type { EnqueueSync } from './modules/sync/webhooks.routes';
+import { seedDemoReadings } from './modules/completeness/demo-readings';
+import { createReadingsRepository } from './modules/sync/readings.repository';
+import { createReadingsService } from './modules/sync/readings.service';
+import { createSyncRepository } from './modules/sync/sync.repository';
 
 /**
  * Start order: configuration → database → migrations → demo seed → jobs → HTTP.
@@ -35,7 +39,10 @@ async function main() {
   let embedded: typeof Embedded | undefined;
   if ((config.SIMULATORS ?? (config.isDemo ? 'embedded' : 'off')) === 'embedded') {
     embedded = await import('./simulators/embedded');
-    simulators = await embedded.startAllSimulators({ basePort: config.SIMULATOR_BASE_PORT, host: '127.0.0.1' });
+    simulators = await embedded.startAllSimulators({
+      basePort: config.SIMULATOR_BASE_PORT,
+      host: '127.0.0.1',
+    });
     config = { ...config, ...embedded.environmentOf(simulators) };
   }
 
@@ -58,18 +65,32 @@ async function main() {
       encryptionKey: config.TOKEN_ENCRYPTION_KEY,
       log: (message) => console.warn(message),
     });
+    // Stored readings for the completeness grid before any sync ran (decision 0053).
+    await seedDemoReadings({
+      db: database.db,
+      readings: createReadingsService({
+        readings: createReadingsRepository(database.db),
+        sync: createSyncRepository(database.db),
+      }),
+    });
   }
 
   // Webhooks enqueue targeted syncs once the job queue runs (it starts after the app is built).
   const queue: { jobs?: Jobs } = {};
-  const enqueueSync: EnqueueSync = async (data) => (queue.jobs ? enqueueSyncJob(queue.jobs.boss, data) : null);
+  const enqueueSync: EnqueueSync = async (data) =>
+    queue.jobs ? enqueueSyncJob(queue.jobs.boss, data) : null;
   let app: FastifyInstance | undefined;
   if (config.PROCESS_ROLE !== 'worker') {
     app = await buildApp({ config, database, enqueueSync });
   }
   const jobs =
     config.JOBS_ENABLED && config.PROCESS_ROLE !== 'web'
-      ? await startJobs({ database, logger: app?.log ?? console, schedule: true, jobs: jobDefinitions(config) })
+      ? await startJobs({
+          database,
+          logger: app?.log ?? console,
+          schedule: true,
+          jobs: jobDefinitions(config),
+        })
       : undefined;
 
   queue.jobs = jobs;
@@ -121,7 +142,9 @@ function printDemoBanner(config: Config, seeded: boolean, simulators?: Embedded.
     `TrialPulse is running at ${url}`,
     seeded ? 'Demo data was created.' : 'Demo data from an earlier run is kept.',
     'Demo sign-in (each account sets up its second factor on first sign-in):',
-    ...DEMO_ACCOUNTS.map((account) => `  ${account.role.padEnd(9)} ${account.username}  /  ${account.password}`),
+    ...DEMO_ACCOUNTS.map(
+      (account) => `  ${account.role.padEnd(9)} ${account.username}  /  ${account.password}`,
+    ),
     ...(simulators
       ? [
           'Provider simulators (consent screens, control API under /__control):',

@@ -44,6 +44,8 @@ import { createTeamsService } from './modules/teams/teams.service';
 import { createTrialUsersService } from './modules/trials/trial-users.service';
 import { createTrialsRepository } from './modules/trials/trials.repository';
 import { createTrialsService } from './modules/trials/trials.service';
+import { createCompletenessRepository } from './modules/completeness/completeness.repository';
+import { createCompletenessService } from './modules/completeness/completeness.service';
 import { createJobQueue } from './jobs/queue';
 import { EXPORT_SEND_QUEUES, exportStorageFor } from './modules/export/export.job';
 import { createExportRepository } from './modules/export/export.repository';
@@ -229,6 +231,15 @@ export function createServices(deps: ServiceDeps) {
     clock,
   });
   const weeklySummary = createWeeklySummaryService({ db, access, readings, clock });
+  // Data completeness (issue 20): stored readings (sync) and connection health (devices).
+  const completeness = createCompletenessService({
+    repository: createCompletenessRepository(db),
+    access,
+    readings,
+    devices,
+    clock,
+  });
+
   return {
     /** The session lookup the auth guard runs on every request. */
     sessions: authRepository as Pick<typeof authRepository, 'loadSessionContext'>,
@@ -257,6 +268,7 @@ export function createServices(deps: ServiceDeps) {
     weeklySummary,
     metrics,
     sysAdmin,
+    completeness,
   };
 }
 

@@ -20,3 +20,4 @@ export * from './devices/sync.schemas';
 export * from './metrics/metric-catalog';
 export * from './metrics/metrics.schemas';
 export * from './sysadmin/sysadmin.schemas';
+export * from './completeness/completeness.schemas';

@@ -63,6 +63,14 @@ export const ACTION_ROLES = {
    */
   'nav.dataManagement': ADMINS,
 
+  /**
+   * Data completeness and sync health of visible trials (issue 20): the grid, the trial
+   * page's strips, the adherence CSV and one's own digest opt-in.
+   */
+  'completeness.view': ALL_STAFF,
+  /** A trial's completeness thresholds (audited). */
+  'completeness.thresholds': ADMINS,
+
   /** Approve sign-ups (invitations) and list every team for it. */
   'signup.approve': SYS_ADMIN_ONLY,
   /** Team administration: the team record, allowed brands, supported devices. */

@@ -20,6 +20,8 @@ const SPEC_ALL_STAFF = [
   '/FitbitParticipantDataForm', '/FitbitParticipant1DayData', '/FitbitParticipantsDataPage',
   '/OmronParticipantsDataPage', '/OmronParticipantDataPage', '/ParticipantDataPage',
   '/ParticipantOverview', '/OmronParticipantOverview', '/ChangePwdReqPage',
+  // Not in the spec: the data completeness page of issue 20 (decision 0050).
+  '/TrialCompleteness',
 ];
 const SPEC_EDITORS = ['/Participant', '/FitbitParticipantConsent', '/DexcomParticipantConsent', '/DataExport'];
 const SPEC_ADMINS = ['/FitbitManageParticipantToken', '/OmronManageParticipantToken', '/TrialUsers', '/TeamDataRetention'];

@@ -66,6 +66,8 @@ export const ROUTES = [
   staff('/ParticipantOverview', 'Participant overview', 'data.view'),
   staff('/OmronParticipantOverview', 'Omron participant overview', 'data.view'),
   staff('/ChangePwdReqPage', 'Change password', 'app.use'),
+  // Issue 20: not in the spec; every staff role, for the trials they see (decision 0050).
+  staff('/TrialCompleteness', 'Data completeness', 'completeness.view'),
 
   // Sys_Admin, Admin, User
   staff('/Participant', 'Participant', 'participant.update'),
@@ -103,6 +105,7 @@ export const PATHS = {
   deviceMetricsManager: '/DeviceMetricsManager',
   dbInfo: '/DbInfoPage',
   trialPage: '/TrialPage',
+  trialCompleteness: '/TrialCompleteness',
   trialUsers: '/TrialUsers',
   userTeams: '/UserTeams',
 } as const satisfies Record<string, RoutePath>;

@@ -8,6 +8,7 @@ import { createReadingsRepository } from '../modules/sync/readings.repository';
 import { createReadingsService } from '../modules/sync/readings.service';
 import { createSyncJobs } from '../modules/sync/sync.jobs';
 import { createSyncRepository } from '../modules/sync/sync.repository';
+import { createCompletenessDigestJob } from './completeness-digest.job';
 import { maintenanceJob } from './maintenance';
 import type { JobDefinition } from './types';
 
@@ -19,7 +20,7 @@ import type { JobDefinition } from './types';
  * find nothing to sync).
  */
 export function jobDefinitions(
-  config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'DATA_DIR'> & Partial<Config>,
+  config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'DATA_DIR' | 'PUBLIC_URL'> & Partial<Config>,
 ): readonly JobDefinition[] {
   const mailSettings = mailSettingsFromConfig(config);
   return [
@@ -32,10 +33,14 @@ export function jobDefinitions(
       runSeconds: config.SYNC_RUN_SECONDS ?? 120,
       maxBackfillDays: config.SYNC_BACKFILL_DAYS ?? (config.isDemo ? 60 : 365),
     }),
+    createCompletenessDigestJob(config),
   ];
 }
 
 /** Stored readings for the jobs that read them (exports). */
 function readingsFor(db: Db) {
-  return createReadingsService({ readings: createReadingsRepository(db), sync: createSyncRepository(db) });
+  return createReadingsService({
+    readings: createReadingsRepository(db),
+    sync: createSyncRepository(db),
+  });
 }

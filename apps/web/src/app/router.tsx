@@ -42,19 +42,26 @@ const PAGES: Partial<Record<RoutePath, PageRoute>> = {
   },
   '/TrialPage': {
     // The trial header (trials feature) with the participants table (participants feature)
-    // and its device status column (devices feature).
+    // and its device status column (devices feature) with the 14-day completeness strip.
     lazy: async () => {
-      const [{ TrialPage }, { ParticipantsTable }, { deviceStatusColumn }] = await Promise.all([
+      const [
+        { TrialPage },
+        { ParticipantsTable },
+        { deviceStatusColumn },
+        { withCompletenessStrip },
+      ] = await Promise.all([
         import('@/features/trials/pages/trial-page'),
         import('@/features/participants/components/participants-table'),
         import('@/features/devices/components/device-status-column'),
+        import('@/features/completeness/components/with-completeness-strip'),
       ]);
+      const deviceStatus = withCompletenessStrip(deviceStatusColumn);
       return {
         Component: function TrialRoute() {
           return (
             <TrialPage
               participantsTable={(trial) => (
-                <ParticipantsTable trial={trial} deviceStatus={deviceStatusColumn} />
+                <ParticipantsTable trial={trial} deviceStatus={deviceStatus} />
               )}
             />
           );
@@ -112,6 +119,12 @@ const PAGES: Partial<Record<RoutePath, PageRoute>> = {
     lazy: async () => ({
       Component: (await import('@/features/participants/pages/participant-raw-page'))
         .ParticipantRawPage,
+    }),
+  },
+  '/TrialCompleteness': {
+    lazy: async () => ({
+      Component: (await import('@/features/completeness/pages/trial-completeness-page'))
+        .TrialCompletenessPage,
     }),
   },
   '/TrialUsers': {

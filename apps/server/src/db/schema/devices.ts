@@ -7,6 +7,7 @@ import {
   integer,
   pgEnum,
   pgTable,
+  smallint,
   text,
   unique,
 } from 'drizzle-orm/pg-core';
@@ -136,6 +137,15 @@ export const participantDevices = pgTable(
     lastRefreshedAt: timestamptz('last_refreshed_at'),
     lastSyncAt: timestamptz('last_sync_at'),
     lastSyncError: text('last_sync_error'),
+    /**
+     * What the provider last reported of the participant's device (device list or sync):
+     * battery status (High/Medium/Low/Empty), level in %, the device's own last upload to
+     * the provider, and when we saw it. Null until a device list was fetched.
+     */
+    deviceBattery: text('device_battery'),
+    deviceBatteryLevel: smallint('device_battery_level'),
+    deviceLastSyncAt: timestamptz('device_last_sync_at'),
+    deviceSeenAt: timestamptz('device_seen_at'),
     notes: text('notes'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -10,3 +10,4 @@ export * from './exports';
 export * from './audit';
 export * from './mail';
 export * from './sync';
+export * from './completeness';

@@ -7,6 +7,7 @@ import { encryptSecret } from '../../lib/crypto';
 import { generateAuthorizationSecrets, type ProviderUpstream } from './core/provider-client';
 import type { ProviderRegistry } from './core/provider-registry';
 import { createDevicesRepository } from './devices.repository';
+import { deviceReportOf } from './device-connections.service';
 
 /**
  * Demo mode: links some demo participants to simulator accounts, so the device status
@@ -67,9 +68,9 @@ export async function linkDemoDevices(deps: {
       if (!code || redirect.searchParams.get('state') !== state) continue;
       const tokens = await client.exchangeCode(code, client.supportsPkce ? codeVerifier : undefined);
       const at = now();
-      await repository.transaction(async (tx) => {
+      const connectionId = await repository.transaction(async (tx) => {
         const catalogDeviceId = await repository.catalogDeviceFor(tx, participant.teamId, link.brand);
-        if (catalogDeviceId === undefined) return;
+        if (catalogDeviceId === undefined) return undefined;
         const connectionId = await repository.saveLinkedConnection(tx, {
           teamId: participant.teamId,
           participantId: participant.id,
@@ -89,8 +90,13 @@ export async function linkDemoDevices(deps: {
           teamId: participant.teamId,
           after: { participantId: participant.id, brand: link.brand, upstream, origin: 'demo_seed' },
         });
+        return connectionId;
       });
+      if (connectionId === undefined) continue;
       linked += 1;
+      // The battery and last upload the completeness grid shows, as a device list would record them.
+      const devices = await client.listDevices(tokens.accessToken);
+      await repository.recordDeviceReport(connectionId, { ...deviceReportOf(devices), seenAt: at });
     } catch (error) {
       deps.log?.(`demo device link ${link.participantCode}/${link.brand} failed: ${(error as Error).message}`);
     }

@@ -433,6 +433,10 @@ export function createDeviceConnectionsService(deps: {
         const devices = await withAccessToken(row!, actor, meta, (client, token) =>
           client.listDevices(token),
         );
+        await repository.recordDeviceReport(row!.id, {
+          ...deviceReportOf(devices),
+          seenAt: deps.clock.now(),
+        });
         return devices.map((device) => presentDevice(brand, device));
       } catch (error) {
         const cause = error instanceof AppError ? (error.cause ?? error) : error;
@@ -449,6 +453,9 @@ export function createDeviceConnectionsService(deps: {
         return [errorEntry(brand, errorType)];
       }
     },
+
+    /** Sync health of these participants' connections (see `createConnectionHealth`). */
+    healthOfParticipants: createConnectionHealth({ repository }).healthOfParticipants,
 
     async connectionsOfTeam(teamId: number, brand: DeviceBrandName): Promise<DeviceConnection[]> {
       const rows = await repository.connectionsOfTeam(teamId, brand);
@@ -491,6 +498,71 @@ export function createDeviceConnectionsServiceOn(
   deps: { providers: ProviderRegistry; clock: Clock; encryptionKey: string },
 ): DeviceConnectionsService {
   return createDeviceConnectionsService({ repository: createDevicesRepository(db), ...deps });
+}
+
+/** One connection's sync health (see `createConnectionHealth`). */
+export type ConnectionHealthRow = {
+  participantId: number;
+  brand: DeviceBrandName;
+  status: ConnectionStatus;
+  needsReconsent: boolean;
+  battery: string | null;
+  batteryLevel: number | null;
+  lastSyncAt: Date | null;
+  connectedAt: Date;
+};
+
+/**
+ * Sync health of participants' stored connections (completeness grid, alert digest):
+ * status, re-consent, the battery the provider last reported and the latest of the
+ * device's own upload and our last sync. Reads the database only (no provider call), so
+ * the digest job builds it without provider settings. Callers check access first.
+ */
+export function createConnectionHealth(deps: {
+  repository: Pick<DevicesRepository, 'connectionsOfParticipants'>;
+}) {
+  return {
+    async healthOfParticipants(
+      teamId: number,
+      participantIds: readonly number[],
+    ): Promise<ConnectionHealthRow[]> {
+      const rows = await deps.repository.connectionsOfParticipants(teamId, participantIds);
+      return rows.map((row) => ({
+        participantId: row.participantId,
+        brand: row.brand,
+        status: connectionStatusOf(row),
+        needsReconsent: row.needsReconsent,
+        battery: row.deviceBattery,
+        batteryLevel: row.deviceBatteryLevel,
+        lastSyncAt: latestOf(row.deviceLastSyncAt, row.lastSyncAt),
+        connectedAt: row.authorizationDate ?? row.createdAt,
+      }));
+    },
+  };
+}
+
+const latestOf = (a: Date | null, b: Date | null) => (a && b ? (a > b ? a : b) : (a ?? b));
+
+/**
+ * What to remember of a device list: the battery of the first device that reports one
+ * (the tracker; scales and CGMs report none) and the most recent upload of any device.
+ */
+export function deviceReportOf(devices: readonly ProviderDevice[]): {
+  battery: string | null;
+  batteryLevel: number | null;
+  lastSyncAt: Date | null;
+} {
+  const withBattery = devices.find(
+    (device) => device.battery !== null || device.batteryLevel !== null,
+  );
+  const uploads = devices
+    .map((device) => (device.lastSyncTime ? Date.parse(device.lastSyncTime) : Number.NaN))
+    .filter((time) => Number.isFinite(time));
+  return {
+    battery: withBattery?.battery ?? null,
+    batteryLevel: withBattery?.batteryLevel ?? null,
+    lastSyncAt: uploads.length > 0 ? new Date(Math.max(...uploads)) : null,
+  };
 }
 
 function presentDevice(brand: DeviceBrandName, device: ProviderDevice): AuthorisedDeviceEntry {

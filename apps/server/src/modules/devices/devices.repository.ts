@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import {
   deviceAuthorizationRequests,
@@ -221,6 +221,33 @@ export function createDevicesRepository(db: Db) {
         trialId: row.trialId,
         trialNumber: row.trialNumber,
       }));
+    },
+
+    /** Every connection of these participants of the team (sync health of the completeness grid). */
+    async connectionsOfParticipants(teamId: number, participantIds: readonly number[]): Promise<ConnectionRow[]> {
+      if (participantIds.length === 0) return [];
+      const rows = await db
+        .select(connectionColumns)
+        .from(participantDevices)
+        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
+        .where(and(eq(participantDevices.teamId, teamId), inArray(participantDevices.participantId, [...participantIds])));
+      return rows.map(toConnection);
+    },
+
+    /** What the provider's device list said of the connection's device: battery and last upload. */
+    async recordDeviceReport(
+      connectionId: number,
+      report: { battery: string | null; batteryLevel: number | null; lastSyncAt: Date | null; seenAt: Date },
+    ): Promise<void> {
+      await db
+        .update(participantDevices)
+        .set({
+          deviceBattery: report.battery,
+          deviceBatteryLevel: report.batteryLevel,
+          deviceLastSyncAt: report.lastSyncAt,
+          deviceSeenAt: report.seenAt,
+        })
+        .where(eq(participantDevices.id, connectionId));
     },
 
     /** Stores a fresh grant: one row per (participant, catalog device), replaced on re-consent. */

@@ -119,6 +119,11 @@ export function createDevicesService(deps: {
       return { connections: await connections.connectionsOfTeam(teamId, brand) };
     },
 
+    /** Sync health of these participants' connections; callers check access first (completeness). */
+    healthOfParticipants(teamId: number, participantIds: readonly number[]) {
+      return connections.healthOfParticipants(teamId, participantIds);
+    },
+
     /** Deleting a participant: revoke their grants at the providers first. */
     async revokeBeforeDelete(teamId: number, participantId: number, meta: Meta) {
       await connections.revokeAllOfParticipant(teamId, participantId, { userId: null }, meta);

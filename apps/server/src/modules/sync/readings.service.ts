@@ -9,8 +9,9 @@ import {
   type UpsertCounts,
 } from './readings.repository';
 import type { SyncRepository } from './sync.repository';
+import { dailySummaries, type DailySummary } from './daily-summary';
 
-export type { ReadingInput, ReadingsQuery, StoredReading, UpsertCounts };
+export type { DailySummary, ReadingInput, ReadingsQuery, StoredReading, UpsertCounts };
 
 /** What sync has fetched for a participant's metric: every reading in [from, until). */
 export type SyncCoverage = { from: Date; until: Date };
@@ -63,6 +64,15 @@ export function createReadingsService(deps: {
     /** Per metric and brand: rows stored, earliest and latest reading. */
     stats(teamId: number, participantId: number, brand?: DeviceBrand) {
       return readings.stats(teamId, participantId, brand);
+    },
+
+    /**
+     * Per participant and local civil day in [fromDay, toDay]: wear minutes, steps, sleep,
+     * blood-pressure, weight and CGM counts, aggregated in SQL (completeness grid, CSV).
+     * Days without readings are absent.
+     */
+    dailySummaries(teamId: number, participantIds: readonly number[], fromDay: string, toDay: string): Promise<DailySummary[]> {
+      return dailySummaries(readings.db, teamId, participantIds, fromDay, toDay);
     },
 
     /** The latest reading per participant (for "last data N days ago"). */

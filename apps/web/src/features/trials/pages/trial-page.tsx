@@ -7,6 +7,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import GroupOutlined from '@mui/icons-material/GroupOutlined';
 import HomeOutlined from '@mui/icons-material/HomeOutlined';
+import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
 import { PATHS, trialSchema, type Trial } from '@trialpulse/shared';
 import { STORAGE_KEYS, useOpenedRow } from '@/components/data-table';
 import { useCan } from '@/lib/session';
@@ -58,18 +59,30 @@ export function TrialPage({
         <Typography variant="h1" component="h1" data-testid="trial-title">
           Trial: #{trial.trialNumber} - {trial.trialName}
         </Typography>
-        {canManageUsers && (
+        <Stack direction="row" spacing={3} sx={{ alignItems: 'center' }}>
           <Link
             component={RouterLink}
-            to={PATHS.trialUsers}
+            to={PATHS.trialCompleteness}
             state={{ trial }}
-            data-testid="manage-trial-users-link"
+            data-testid="trial-completeness-link"
             sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
           >
-            <GroupOutlined fontSize="small" />
-            Manage Users for this trial
+            <InsightsOutlined fontSize="small" />
+            Data completeness
           </Link>
-        )}
+          {canManageUsers && (
+            <Link
+              component={RouterLink}
+              to={PATHS.trialUsers}
+              state={{ trial }}
+              data-testid="manage-trial-users-link"
+              sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
+            >
+              <GroupOutlined fontSize="small" />
+              Manage Users for this trial
+            </Link>
+          )}
+        </Stack>
       </Stack>
       {trial.trialNotes && <Typography color="text.secondary">{trial.trialNotes}</Typography>}
       {participantsTable ? (

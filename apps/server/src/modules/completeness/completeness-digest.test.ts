@@ -1,0 +1,173 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completenessDigestRuns, mailOutbox } from '../../db/schema';
+import { startJobs, type JobLogger } from '../../jobs/boss';
+import { createStaffUser, createTeam, signIn, type TestClient } from '../../test/fixtures';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { MAIL_DELIVER, createMailDeliverJob } from '../mail/mail.job';
+import { startTestSmtpServer, type TestSmtpServer } from '../mail/test-support';
+import { addParticipant, createTrial } from '../participants/test-support';
+import { readingsServiceFor } from '../sync/test-support';
+import { DIGEST_TEMPLATE } from './completeness-digest';
+import {
+  COMPLETENESS_DIGEST,
+  createCompletenessDigestFor,
+  createCompletenessDigestJob,
+} from '../../jobs/completeness-digest.job';
+import { heartRateMinutes } from './reading-generators';
+import { addConnection } from './test-support';
+import { dayRange, isoDay } from './day-states';
+
+const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+const DAY = 86_400_000;
+const quiet: JobLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+describe(`completeness alert digest (${MODE})`, { timeout: 90_000 }, () => {
+  let ctx: TestApp;
+  let smtp: TestSmtpServer;
+  let admin: { email: string };
+  let trialUser: { email: string };
+  const codes: Record<'lowWear' | 'fine' | 'reconsent' | 'otherTrial', string> = {} as never;
+  /** Stores the same wear for everyone on `day` as yesterday's fixture. */
+  let wearOn: (day: string) => Promise<void>;
+  const today = isoDay(new Date());
+  const yesterday = dayRange(today, 2)[0]!;
+
+  beforeAll(async () => {
+    smtp = await startTestSmtpServer();
+    ctx = await createTestApp({
+      env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://trialpulse.example.org' },
+    });
+    const db = ctx.database.db;
+    const team = await createTeam(db, { maxTrials: 10, maxParticipants: 100, hiddenFields: [] });
+    const adminUser = await createStaffUser(db, { role: 'Admin', teamId: team.id });
+    const userUser = await createStaffUser(db, { role: 'User', teamId: team.id });
+    const silentAdmin = await createStaffUser(db, { role: 'Admin', teamId: team.id });
+    admin = adminUser;
+    trialUser = userUser;
+    const adminClient = await signIn(ctx.app, db, adminUser);
+    const userClient = await signIn(ctx.app, db, userUser);
+    await signIn(ctx.app, db, silentAdmin);
+    const trial = await createTrial(db, adminClient, [userUser.email]);
+    const otherTrial = await createTrial(db, adminClient);
+
+    const add = async (trialId: number) => {
+      const added = await addParticipant(adminClient, { trialId });
+      return { participantId: added.participantId, teamId: team.id, code: added.participant_code };
+    };
+    const lowWear = await add(trial.id);
+    const fine = await add(trial.id);
+    const reconsent = await add(trial.id);
+    const elsewhere = await add(otherTrial.id);
+    codes.lowWear = lowWear.code;
+    codes.fine = fine.code;
+    codes.reconsent = reconsent.code;
+    codes.otherTrial = elsewhere.code;
+
+    const since = new Date(Date.now() - 30 * DAY);
+    const fresh = new Date(Date.now() - 60 * 60 * 1000);
+    for (const participant of [lowWear, fine, elsewhere]) {
+      await addConnection(db, {
+        ...participant,
+        brand: 'Fitbit',
+        authorizedAt: since,
+        deviceLastSyncAt: fresh,
+        battery: 'High',
+      });
+    }
+    await addConnection(db, {
+      ...reconsent,
+      brand: 'Fitbit',
+      authorizedAt: since,
+      needsReconsent: true,
+    });
+    wearOn = async (day) => {
+      const start = new Date(`${day}T06:00:00Z`);
+      await readingsServiceFor(db).store([
+        ...heartRateMinutes(lowWear, start, 300, 0),
+        ...heartRateMinutes(fine, start, 720, 0),
+        ...heartRateMinutes(elsewhere, start, 700, 0),
+        // The participant who needs re-consent still wore the tracker all day.
+        ...heartRateMinutes(reconsent, start, 720, 0),
+      ]);
+    };
+    await wearOn(yesterday);
+
+    const optIn = async (client: TestClient, trialId: number) => {
+      const response = await client.request('PUT', `/api/trials/${trialId}/completeness/digest`, {
+        subscribed: true,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    await optIn(adminClient, trial.id);
+    await optIn(adminClient, otherTrial.id);
+    await optIn(userClient, trial.id);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    await smtp?.close();
+  });
+
+  const digestMails = () =>
+    ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.template, DIGEST_TEMPLATE));
+
+  it('sends one email per opted-in user, with the codes of the participants who crossed a threshold and no health values', async () => {
+    const jobs = await startJobs({
+      database: ctx.database,
+      logger: quiet,
+      schedule: false,
+      pollingIntervalSeconds: 0.5,
+      jobs: [
+        createCompletenessDigestJob(ctx.config),
+        createMailDeliverJob(() => ({ smtpUrl: smtp.url, from: ctx.config.MAIL_FROM })),
+      ],
+    });
+    try {
+      expect(await jobs.boss.send(COMPLETENESS_DIGEST, {})).toBeTruthy();
+      await waitFor(
+        async () => (await ctx.database.db.select().from(completenessDigestRuns)).length === 1,
+      );
+      expect(await jobs.boss.send(MAIL_DELIVER, {})).toBeTruthy();
+      const received = await smtp.waitForMails(2, 20_000);
+      expect(received.map((mail) => mail.to[0]).sort()).toEqual(
+        [admin.email, trialUser.email].sort(),
+      );
+      for (const mail of received) {
+        expect(mail.body).toContain(codes.lowWear);
+        expect(mail.body).toContain(codes.reconsent);
+        expect(mail.body).not.toContain(codes.fine);
+        expect(mail.body).not.toContain(codes.otherTrial);
+        expect(mail.body).toContain('low wear time');
+        expect(mail.body).toContain('needs re-consent');
+        expect(mail.body).toContain('https://trialpulse.example.org/TrialCompleteness?trialId=');
+        // Never a measured value: no wear minutes or hours, heart rates or units.
+        expect(mail.body).not.toMatch(/\b(300|720|700|5|12)\b|bpm|mg\/dL|mmHg|minutes|hours|%/);
+      }
+    } finally {
+      await jobs.stop();
+    }
+    expect(await digestMails()).toHaveLength(2);
+  });
+
+  it('sends nothing twice for the same day, and nothing when no threshold was newly crossed', async () => {
+    const digest = createCompletenessDigestFor({
+      database: ctx.database,
+      config: ctx.config,
+      logger: quiet,
+    });
+    expect(await digest.run(today)).toEqual({ mails: 0, reported: 0, skipped: true });
+    // The next day: the same participants are still below, which is not news.
+    await wearOn(today);
+    const tomorrow = isoDay(new Date(Date.parse(`${today}T00:00:00Z`) + DAY));
+    expect(await digest.run(tomorrow)).toEqual({ mails: 0, reported: 0, skipped: false });
+    expect(await digestMails()).toHaveLength(2);
+  });
+});
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

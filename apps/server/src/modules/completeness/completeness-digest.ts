@@ -1,0 +1,169 @@
+import type { CompletenessRow, CompletenessThresholds } from '@trialpulse/shared';
+import type { Clock } from '../../lib/clock';
+import type { MailService } from '../mail/mail.service';
+import type { CompletenessRepository, DigestRecipient } from './completeness.repository';
+import type { RowsFor } from './completeness.service';
+import { dayRange, isoDay } from './day-states';
+
+/** What a participant can be reported for; words only, never a measured value. */
+export const ALERT_KINDS = [
+  'stopped_syncing',
+  'needs_reconsent',
+  'battery_empty',
+  'low_wear',
+  'low_cgm',
+  'low_bp',
+] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+const ALERT_WORDS: Record<AlertKind, string> = {
+  stopped_syncing: 'stopped syncing',
+  needs_reconsent: 'needs re-consent',
+  battery_empty: 'battery empty',
+  low_wear: 'low wear time',
+  low_cgm: 'low CGM sensor usage',
+  low_bp: 'too few blood-pressure readings',
+};
+
+export const DIGEST_TEMPLATE = 'completeness-digest';
+export const DIGEST_SUBJECT = 'TrialPulse: participants who crossed a data completeness threshold';
+
+/** The participant's alert kinds on the grid's single day (yesterday). */
+export function alertKindsOf(
+  row: CompletenessRow,
+  thresholds: CompletenessThresholds,
+): AlertKind[] {
+  const kinds: AlertKind[] = [];
+  if (row.warnings.includes('no_recent_sync')) kinds.push('stopped_syncing');
+  if (row.warnings.includes('needs_reconsent')) kinds.push('needs_reconsent');
+  if (row.warnings.includes('battery_empty')) kinds.push('battery_empty');
+  const state = row.states[0];
+  if (state === 'partial' || state === 'missing') {
+    const brands = new Set(row.connections.map((connection) => connection.brand));
+    const wear = row.wearMinutes[0] ?? 0;
+    const cgm = row.cgmUsagePercent[0] ?? 0;
+    const bp = row.bpReadings[0] ?? 0;
+    if ((brands.has('Fitbit') || wear > 0) && wear < thresholds.minWearHours * 60)
+      kinds.push('low_wear');
+    if ((brands.has('Dexcom') || cgm > 0) && cgm < thresholds.minCgmUsagePercent)
+      kinds.push('low_cgm');
+    if (
+      thresholds.minBpReadingsPerDay > 0 &&
+      (brands.has('Omron') || bp > 0) &&
+      bp < thresholds.minBpReadingsPerDay
+    )
+      kinds.push('low_bp');
+  }
+  return kinds;
+}
+
+/**
+ * The daily alert digest (decision 0052). For every trial someone opted in to, evaluates
+ * its participants on yesterday (UTC date) and their sync health now, and reports the
+ * alert kinds that are new since the previous run (a participant who stays below is
+ * reported once). Each opted-in user who may still see the trial gets at most one mail per
+ * day, covering all their trials, with participant codes, alert words and links only —
+ * never a measured value. The mails go into the outbox in the transaction that claims the
+ * day, so a retried or concurrent run of the same day sends nothing twice.
+ */
+export function createCompletenessDigest(deps: {
+  repository: CompletenessRepository;
+  rowsFor: RowsFor;
+  mail: Pick<MailService, 'enqueue'>;
+  publicUrl: string;
+  clock: Clock;
+}) {
+  const { repository, mail, clock } = deps;
+
+  return {
+    /** Runs the digest of `day` (default today, UTC). Returns mails queued and participants reported. */
+    async run(
+      day: string = isoDay(clock.now()),
+    ): Promise<{ mails: number; reported: number; skipped: boolean }> {
+      const evaluated = dayRange(day, 2)[0]!;
+      const recipients = await repository.digestRecipients(clock.now());
+      const trialIds = [...new Set(recipients.map((recipient) => recipient.trialId))];
+      const [participants, thresholds] = await Promise.all([
+        repository.participantsOfTrials(trialIds),
+        repository.thresholdsOfTrials(trialIds),
+      ]);
+      const previous = await repository.alertStates(
+        participants.map((participant) => participant.id),
+      );
+
+      const current = new Map<number, { teamId: number; kinds: AlertKind[] }>();
+      const newByTrial = new Map<
+        number,
+        { participantId: number; code: string; kinds: AlertKind[] }[]
+      >();
+      for (const trialId of trialIds) {
+        const ofTrial = participants.filter((participant) => participant.trialId === trialId);
+        if (ofTrial.length === 0) continue;
+        const trialThresholds = thresholds.get(trialId)!;
+        const rows = await deps.rowsFor(ofTrial[0]!.teamId, ofTrial, [evaluated], trialThresholds);
+        const reported: { participantId: number; code: string; kinds: AlertKind[] }[] = [];
+        for (const [index, row] of rows.entries()) {
+          const kinds = alertKindsOf(row, trialThresholds);
+          current.set(row.participantId, { teamId: ofTrial[index]!.teamId, kinds });
+          const before = new Set(previous.get(row.participantId) ?? []);
+          const fresh = kinds.filter((kind) => !before.has(kind));
+          if (fresh.length > 0)
+            reported.push({
+              participantId: row.participantId,
+              code: row.participantCode,
+              kinds: fresh,
+            });
+        }
+        if (reported.length > 0) newByTrial.set(trialId, reported);
+      }
+
+      const byUser = new Map<number, DigestRecipient[]>();
+      for (const recipient of recipients) {
+        if (!newByTrial.has(recipient.trialId)) continue;
+        byUser.set(recipient.userId, [...(byUser.get(recipient.userId) ?? []), recipient]);
+      }
+      const mails = [...byUser.values()].map((trials) => ({
+        to: trials[0]!.email,
+        subject: DIGEST_SUBJECT,
+        text: digestText(evaluated, trials, newByTrial, deps.publicUrl),
+        template: DIGEST_TEMPLATE,
+      }));
+
+      const claimed = await repository.transaction(async (tx) => {
+        if (!(await repository.claimDigestRun(tx, day, mails.length))) return false;
+        for (const [participantId, state] of current)
+          await repository.saveAlertState(tx, participantId, state.teamId, state.kinds);
+        for (const message of mails) await mail.enqueue(tx, message);
+        return true;
+      });
+      const reported = [...newByTrial.values()].reduce((sum, list) => sum + list.length, 0);
+      return claimed
+        ? { mails: mails.length, reported, skipped: false }
+        : { mails: 0, reported: 0, skipped: true };
+    },
+  };
+}
+
+export type CompletenessDigest = ReturnType<typeof createCompletenessDigest>;
+
+function digestText(
+  day: string,
+  trials: readonly DigestRecipient[],
+  newByTrial: ReadonlyMap<number, { participantId: number; code: string; kinds: AlertKind[] }[]>,
+  publicUrl: string,
+): string {
+  const lines = [`Participants who crossed a data completeness threshold on ${day} (UTC):`, ''];
+  for (const trial of trials) {
+    const page = `${publicUrl}/TrialCompleteness?trialId=${trial.trialId}`;
+    lines.push(`Trial #${trial.trialNumber}: ${page}`);
+    for (const entry of newByTrial.get(trial.trialId) ?? []) {
+      lines.push(`  ${entry.code}: ${entry.kinds.map((kind) => ALERT_WORDS[kind]).join(', ')}`);
+      lines.push(`    ${page}&participantId=${entry.participantId}`);
+    }
+    lines.push('');
+  }
+  lines.push(
+    'This email names participant codes only. Open the links to see their data in TrialPulse.',
+    "You get it because you opted in on the trial's Data completeness page; switch it off there.",
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,171 @@
+import {
+  CGM_READINGS_PER_DAY,
+  type CompletenessRow,
+  type CompletenessThresholds,
+  type DayState,
+  type HealthWarning,
+} from '@trialpulse/shared';
+import type { ConnectionHealthRow } from '../devices/device-connections.service';
+import type { DailySummary } from '../sync/readings.service';
+
+const DAY_MS = 86_400_000;
+
+/** The civil dates from `count - 1` days before `lastDay` up to it, oldest first (YYYY-MM-DD). */
+export function dayRange(lastDay: string, count: number): string[] {
+  const last = Date.parse(`${lastDay}T00:00:00Z`);
+  return Array.from({ length: count }, (_, index) =>
+    isoDay(new Date(last - (count - 1 - index) * DAY_MS)),
+  );
+}
+
+export const isoDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/** CGM sensor usage in % (readings ÷ 288), at most 100, one decimal. */
+export const cgmUsagePercent = (readings: number) =>
+  Math.min(100, Math.round((readings / CGM_READINGS_PER_DAY) * 1000) / 10);
+
+type Participant = { id: number; code: string };
+
+/**
+ * One participant's grid row (decision 0050): each day's measures and state against the
+ * thresholds, the valid-day summary and the sync-health warnings of the connections.
+ *
+ * A day expects data from a brand when the participant has a connection of it made by the
+ * end of that day, or the day holds data of it. Checks: Fitbit — wear minutes ≥ wear
+ * hours × 60; Dexcom — sensor usage ≥ the CGM threshold; Omron — blood-pressure readings ≥
+ * the per-day number when the protocol asks for any. A day is `valid` when every check
+ * passes, `partial` when it has data but fails one, `missing` without any data, and `none`
+ * when nothing is expected (no connection yet, or only a scale that nothing asks of).
+ */
+export function buildRow(
+  participant: Participant,
+  days: readonly string[],
+  summaries: readonly DailySummary[],
+  connections: readonly ConnectionHealthRow[],
+  thresholds: CompletenessThresholds,
+  now: Date,
+): CompletenessRow {
+  const byDay = new Map(summaries.map((summary) => [summary.day, summary]));
+  const connectedFrom = (brand: string) =>
+    connections
+      .filter((connection) => connection.brand === brand)
+      .reduce<string | null>((first, connection) => {
+        const day = isoDay(connection.connectedAt);
+        return first === null || day < first ? day : first;
+      }, null);
+  const fitbitFrom = connectedFrom('Fitbit');
+  const dexcomFrom = connectedFrom('Dexcom');
+  const omronFrom = connectedFrom('Omron');
+  const expects = (from: string | null, day: string, hasData: boolean) =>
+    hasData || (from !== null && from <= day);
+
+  const row: CompletenessRow = {
+    participantId: participant.id,
+    participantCode: participant.code,
+    states: [],
+    wearMinutes: [],
+    steps: [],
+    sleepMinutes: [],
+    bpReadings: [],
+    weightReadings: [],
+    cgmReadings: [],
+    cgmUsagePercent: [],
+    expectedDays: 0,
+    validDays: 0,
+    validPercent: null,
+    connections: [],
+    warnings: [],
+    belowThreshold: false,
+  };
+
+  for (const day of days) {
+    const summary = byDay.get(day);
+    const wear = summary?.wearMinutes ?? 0;
+    const cgm = summary?.cgmReadings ?? 0;
+    const bp = summary?.bpReadings ?? 0;
+    const anyData = Boolean(
+      summary &&
+      (wear > 0 ||
+        cgm > 0 ||
+        bp > 0 ||
+        summary.weightReadings > 0 ||
+        summary.steps !== null ||
+        summary.sleepMinutes !== null),
+    );
+    const checks: boolean[] = [];
+    if (expects(fitbitFrom, day, wear > 0)) checks.push(wear >= thresholds.minWearHours * 60);
+    if (expects(dexcomFrom, day, cgm > 0))
+      checks.push(cgmUsagePercent(cgm) >= thresholds.minCgmUsagePercent);
+    if (thresholds.minBpReadingsPerDay > 0 && expects(omronFrom, day, bp > 0))
+      checks.push(bp >= thresholds.minBpReadingsPerDay);
+    let state: DayState;
+    if (checks.length === 0) state = anyData ? 'valid' : 'none';
+    else if (checks.every(Boolean)) state = 'valid';
+    else state = anyData ? 'partial' : 'missing';
+
+    row.states.push(state);
+    row.wearMinutes.push(wear);
+    row.steps.push(summary?.steps ?? null);
+    row.sleepMinutes.push(summary?.sleepMinutes ?? null);
+    row.bpReadings.push(bp);
+    row.weightReadings.push(summary?.weightReadings ?? 0);
+    row.cgmReadings.push(cgm);
+    row.cgmUsagePercent.push(expects(dexcomFrom, day, cgm > 0) ? cgmUsagePercent(cgm) : null);
+    if (state !== 'none') row.expectedDays += 1;
+    if (state === 'valid') row.validDays += 1;
+  }
+  row.validPercent =
+    row.expectedDays > 0 ? Math.round((row.validDays / row.expectedDays) * 1000) / 10 : null;
+
+  row.connections = connections.map((connection) => ({
+    brand: connection.brand,
+    status: connection.status,
+    needsReconsent: connection.needsReconsent,
+    battery: connection.battery,
+    batteryLevel: connection.batteryLevel,
+    lastSyncAt: connection.lastSyncAt?.toISOString() ?? null,
+    daysSinceSync: connection.lastSyncAt
+      ? Math.max(0, Math.floor((now.getTime() - connection.lastSyncAt.getTime()) / DAY_MS))
+      : null,
+  }));
+  row.warnings = warningsOf(connections, thresholds, now);
+  row.belowThreshold =
+    row.warnings.length > 0 ||
+    row.states.some((state) => state === 'partial' || state === 'missing');
+  return row;
+}
+
+/**
+ * Sync-health warnings (the warning colour): a connection needs re-consent, its device's
+ * battery is empty or low, or an authorised connection has not synced for more than the
+ * trial's maximum days (never synced counts from when it was connected).
+ */
+export function warningsOf(
+  connections: readonly ConnectionHealthRow[],
+  thresholds: CompletenessThresholds,
+  now: Date,
+): HealthWarning[] {
+  const warnings = new Set<HealthWarning>();
+  const limitMs = thresholds.maxDaysWithoutSync * DAY_MS;
+  for (const connection of connections) {
+    if (connection.needsReconsent) warnings.add('needs_reconsent');
+    if (connection.battery === 'Empty' || connection.batteryLevel === 0)
+      warnings.add('battery_empty');
+    else if (connection.battery === 'Low') warnings.add('battery_low');
+    if (connection.status === 'authorized') {
+      const since = connection.lastSyncAt ?? connection.connectedAt;
+      if (now.getTime() - since.getTime() > limitMs) warnings.add('no_recent_sync');
+    }
+  }
+  return [...warnings];
+}
+
+/** Worst first: lowest share of valid days, then most warnings, then by code. */
+export function worstFirst(a: CompletenessRow, b: CompletenessRow): number {
+  const share = (row: CompletenessRow) => row.validPercent ?? 101;
+  return (
+    share(a) - share(b) ||
+    b.warnings.length - a.warnings.length ||
+    a.participantCode.localeCompare(b.participantCode)
+  );
+}

@@ -1,0 +1,84 @@
+import { inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { participants } from '../../db/schema';
+import type { ReadingInput, ReadingsService } from '../sync/readings.service';
+import { dayRange, isoDay } from './day-states';
+import {
+  bloodPressure,
+  cgmReadings,
+  dailyValue,
+  heartRateMinutes,
+  sleepSession,
+  weight,
+} from './reading-generators';
+
+const DAYS = 30;
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/**
+ * Demo mode: 30 days of stored readings for the linked demo participants, so the
+ * completeness grid and strips have something to show before any sync ran (decision
+ * 0053). Deterministic: SLEEP-001 wears the tracker 7–14 hours a day (some days below the
+ * 10-hour default, so a threshold change recolours them) and measures blood pressure most
+ * mornings; SLEEP-002 left the tracker on the charger a week ago; GLUCO-001 has a CGM
+ * with changing sensor usage; WEIGHT-001 steps on the scale. Skipped when any of them
+ * already has readings (a restart, or synced data).
+ */
+export async function seedDemoReadings(deps: {
+  db: Db;
+  readings: Pick<ReadingsService, 'store' | 'latestByParticipant'>;
+  now?: Date;
+}) {
+  const now = deps.now ?? new Date();
+  const rows = await deps.db
+    .select({
+      id: participants.id,
+      teamId: participants.teamId,
+      code: participants.participantCode,
+    })
+    .from(participants)
+    .where(
+      inArray(participants.participantCode, ['SLEEP-001', 'SLEEP-002', 'GLUCO-001', 'WEIGHT-001']),
+    );
+  if (rows.length === 0) return { stored: 0 };
+  const teamId = rows[0]!.teamId;
+  const existing = await deps.readings.latestByParticipant(
+    teamId,
+    rows.map((row) => row.id),
+  );
+  if (existing.length > 0) return { stored: 0 };
+
+  const owner = (code: string) => {
+    const row = rows.find((candidate) => candidate.code === code);
+    return row ? { participantId: row.id, teamId: row.teamId } : null;
+  };
+  const days = dayRange(isoDay(new Date(now.getTime() - DAY_MS)), DAYS);
+  const readings: ReadingInput[] = [];
+  const sleep1 = owner('SLEEP-001');
+  const sleep2 = owner('SLEEP-002');
+  const gluco = owner('GLUCO-001');
+  const scale = owner('WEIGHT-001');
+  const offset = -300; // the demo site is in US Central time (UTC−5)
+  days.forEach((day, index) => {
+    const midnightUtc = Date.parse(`${day}T00:00:00Z`) - offset * 60_000; // local midnight as an instant
+    const at = (hours: number) => new Date(midnightUtc + hours * HOUR_MS);
+    if (sleep1) {
+      const hours = 7 + ((index * 5) % 8); // 7–14 h
+      readings.push(...heartRateMinutes(sleep1, at(7), hours * 60, offset));
+      readings.push(dailyValue(sleep1, day, 'steps', 4000 + ((index * 911) % 6000)));
+      readings.push(sleepSession(sleep1, at(-1.5), at(6.5), offset));
+      if (index % 4 !== 3) readings.push(...bloodPressure(sleep1, at(7.25), offset));
+    }
+    if (sleep2 && index < DAYS - 7) {
+      readings.push(...heartRateMinutes(sleep2, at(8), (9 + (index % 4)) * 60, offset));
+    }
+    if (gluco) {
+      const usage = [1, 0.95, 0.6, 0.85, 1, 0.4, 0.9][index % 7]!;
+      readings.push(...cgmReadings(gluco, at(0), Math.round(288 * usage), offset));
+    }
+    if (scale && index % 2 === 0) readings.push(weight(scale, at(6.75), offset));
+  });
+  const result = await deps.readings.store(readings);
+  return { stored: result.inserted };
+}

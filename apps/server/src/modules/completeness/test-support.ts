@@ -1,0 +1,48 @@
+import { eq } from 'drizzle-orm';
+import type { DeviceBrandName } from '@trialpulse/shared';
+import type { Db } from '../../db/client';
+import { globalDeviceCatalog, participantDevices } from '../../db/schema';
+import { allowAllBrands } from '../devices/test-support';
+
+const UPSTREAM = { Fitbit: 'google-health', Omron: 'omron', Dexcom: 'dexcom' } as const;
+
+/**
+ * A stored connection as linking and sync leave it (tests): authorised since
+ * `authorizedAt`, or needing re-consent, with the battery and last upload a device list
+ * reported. Written directly: the completeness module only reads connections.
+ */
+export async function addConnection(
+  db: Db,
+  options: {
+    teamId: number;
+    participantId: number;
+    brand: DeviceBrandName;
+    authorizedAt: Date;
+    needsReconsent?: boolean;
+    battery?: string | null;
+    batteryLevel?: number | null;
+    deviceLastSyncAt?: Date | null;
+  },
+): Promise<void> {
+  await allowAllBrands(db, options.teamId);
+  const [catalog] = await db
+    .select({ id: globalDeviceCatalog.id })
+    .from(globalDeviceCatalog)
+    .where(eq(globalDeviceCatalog.manufacturer, options.brand))
+    .limit(1);
+  await db.insert(participantDevices).values({
+    teamId: options.teamId,
+    participantId: options.participantId,
+    globalDeviceCatalogId: catalog!.id,
+    upstream: UPSTREAM[options.brand],
+    accessTokenEncrypted: options.needsReconsent ? null : 'not-a-real-token',
+    refreshTokenEncrypted: options.needsReconsent ? null : 'not-a-real-token',
+    authorizationStatus: options.needsReconsent ? 'error' : 'authorized',
+    authorizationDate: options.authorizedAt,
+    needsReconsent: options.needsReconsent ?? false,
+    deviceBattery: options.battery ?? null,
+    deviceBatteryLevel: options.batteryLevel ?? null,
+    deviceLastSyncAt: options.deviceLastSyncAt ?? null,
+    createdAt: options.authorizedAt,
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * Benchmark: the trial completeness grid (issue 20) for many participants × 90 days of
+ * minute-level heart rate (plus daily steps and a CGM for every fourth participant), through
+ * the real app (`GET /api/trials/:id/completeness?days=90`), against a plain
+ * `SELECT count(*)` over the same rows in the same run. PostgreSQL when TEST_DATABASE_URL
+ * is set (200 participants by default), else PGlite in memory (50). Prints figures;
+ * asserts nothing. BENCH_PARTICIPANTS, BENCH_WEAR_MINUTES and BENCH_RUNS override.
+ * Run: `npm run bench` (or `node --import tsx bench/completeness.ts`).
+ *
+ * The fixture is written with one INSERT … SELECT generate_series per participant (the
+ * write path's cost is not what is measured here): each participant wears the tracker
+ * `BENCH_WEAR_MINUTES` minutes a day (default 600), minute by minute.
+ */
+import { performance } from 'node:perf_hooks';
+import { sql } from 'drizzle-orm';
+import { createTestApp } from '../apps/server/src/test/test-app';
+import { createStaffUser, createTeam, signIn } from '../apps/server/src/test/fixtures';
+import { createReadingsRepository } from '../apps/server/src/modules/sync/readings.repository';
+import { createReadingsService } from '../apps/server/src/modules/sync/readings.service';
+import { createSyncRepository } from '../apps/server/src/modules/sync/sync.repository';
+import { createParticipantsBulk } from './completeness-fixture';
+
+// 200 × 90 days is 12 million readings: minutes to load on PostgreSQL, too much for
+// in-memory PGlite, which gets 50 unless told otherwise.
+const PARTICIPANTS = Number(
+  process.env.BENCH_PARTICIPANTS ?? (process.env.TEST_DATABASE_URL ? 200 : 50),
+);
+const DAYS = 90;
+const WEAR_MINUTES = Number(process.env.BENCH_WEAR_MINUTES ?? 600);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+
+const ctx = await createTestApp({ env: { LOG_LEVEL: 'silent' } });
+const db = ctx.database.db;
+const team = await createTeam(db, {
+  maxTrials: 10,
+  maxParticipants: PARTICIPANTS + 10,
+  hiddenFields: [],
+});
+const adminUser = await createStaffUser(db, { role: 'Admin', teamId: team.id });
+const admin = await signIn(ctx.app, db, adminUser);
+
+const loadStarted = performance.now();
+const { trialId, participantIds, from, to } = await createParticipantsBulk(db, {
+  teamId: team.id,
+  ownerUserId: adminUser.id,
+  participants: PARTICIPANTS,
+  days: DAYS,
+  wearMinutes: WEAR_MINUTES,
+});
+const loadMs = performance.now() - loadStarted;
+const [{ rows }] = (await db.execute(sql`select count(*)::int as rows from device_readings`))
+  .rows as [{ rows: number }];
+console.log(
+  `completeness: ${PARTICIPANTS} participants × ${DAYS} days, ${WEAR_MINUTES} worn minutes/day, ${rows.toLocaleString('en')} readings ` +
+    `(loaded in ${(loadMs / 1000).toFixed(1)} s), ${ctx.database.kind}, Node ${process.version}`,
+);
+
+const countSql = sql`select count(*) from device_readings
+  where team_id = ${team.id} and participant_id in (${sql.raw(participantIds.join(','))})
+    and recorded_at >= ${from}::date - interval '14 hours' and recorded_at < ${to}::date + interval '36 hours'`;
+
+async function time(name: string, call: () => Promise<unknown>): Promise<number> {
+  await call(); // warm-up
+  const timings: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    const started = performance.now();
+    await call();
+    timings.push(performance.now() - started);
+  }
+  timings.sort((a, b) => a - b);
+  const median = timings[Math.floor(timings.length / 2)]!;
+  console.log(
+    `${name.padEnd(58)} median ${median.toFixed(0).padStart(6)} ms  min ${timings[0]!.toFixed(0)} ms  max ${timings.at(-1)!.toFixed(0)} ms`,
+  );
+  return median;
+}
+
+const reference = await time('SELECT count(*) over the same rows (reference)', () =>
+  db.execute(countSql),
+);
+const readings = createReadingsService({
+  readings: createReadingsRepository(db),
+  sync: createSyncRepository(db),
+});
+const aggregate = await time('daily aggregates alone (one GROUP BY, all participants)', () =>
+  readings.dailySummaries(team.id, participantIds, from, to),
+);
+const grid = await time(
+  `GET /api/trials/:id/completeness?days=90 (${PARTICIPANTS} rows)`,
+  async () => {
+    const response = await admin.get(`/api/trials/${trialId}/completeness?days=90`);
+    if (response.statusCode !== 200)
+      throw new Error(`grid: HTTP ${response.statusCode} ${response.body}`);
+    return response;
+  },
+);
+console.log(
+  `aggregate ÷ count(*): ${(aggregate / reference).toFixed(2)}×   grid ÷ count(*): ${(grid / reference).toFixed(2)}×`,
+);
+await ctx.close();
