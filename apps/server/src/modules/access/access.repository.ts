@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { participants, teams, trialUsers, trials } from '../../db/schema';
 
@@ -41,6 +41,17 @@ export function createAccessRepository(db: Db) {
         )
         .limit(1);
       return rows[0];
+    },
+
+    /** Which of `ids` are the team's participants in visible trials, in one query. */
+    async visibleParticipantIds(q: DbOrTx, teamId: number, ids: readonly number[], memberUserId: number | null) {
+      if (ids.length === 0) return [];
+      const rows = await q
+        .select({ id: participants.id })
+        .from(participants)
+        .innerJoin(trials, and(eq(trials.id, participants.trialId), eq(trials.teamId, participants.teamId)))
+        .where(and(eq(participants.teamId, teamId), inArray(participants.id, [...ids]), memberOf(teamId, memberUserId)));
+      return rows.map((row) => row.id);
     },
 
     /** Ids of the team's visible trials (all of them when `memberUserId` is null), ascending. */

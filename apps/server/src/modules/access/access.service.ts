@@ -108,6 +108,23 @@ export function createAccessService(deps: { repository: AccessRepository }) {
     },
 
     /**
+     * Which of `participantIds` the caller may do `action` on, in one query, in the order
+     * given (for batched calls over a table page, where one unknown or invisible id must
+     * not fail the others). Throws 403 (role), 403 TEAM_INACTIVE.
+     */
+    async visibleParticipantIds(
+      auth: AuthContext,
+      participantIds: readonly number[],
+      action: Action,
+    ): Promise<{ teamId: number; participantIds: number[] }> {
+      const teamId = requireTeam(auth, action);
+      const found = new Set(
+        await repository.visibleParticipantIds(repository.db, teamId, participantIds.filter(isDbId), memberFilter(auth)),
+      );
+      return { teamId, participantIds: participantIds.filter((id) => found.has(id)) };
+    },
+
+    /**
      * The ids of every trial of the selected team the caller may do `action` on, ascending
      * (for lists and bulk work: filter your query with them). Throws 403 (role), 403
      * TEAM_INACTIVE.

@@ -251,6 +251,11 @@ export function ParticipantsTable({
     ),
   });
   useKeepPageInRange(table, participants.isSuccess);
+  // The device status cycle covers the page the table shows, not the whole trial (and not
+  // the placeholder rows of a table still loading).
+  const visibleRows = participants.isSuccess
+    ? table.getRowModel().rows.map((row) => row.original)
+    : [];
 
   return (
     <Stack spacing={2} data-testid="participants-table" data-selection-cap={selectionCap}>
@@ -265,7 +270,7 @@ export function ParticipantsTable({
         </Typography>
       )}
       {statusSlot ? (
-        <statusSlot.Provider participants={rows} trial={trial}>
+        <statusSlot.Provider participants={visibleRows} trial={trial}>
           <MaterialReactTable table={table} />
         </statusSlot.Provider>
       ) : (
