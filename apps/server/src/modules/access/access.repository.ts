@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { participants, teams, trialUsers, trials } from '../../db/schema';
 
@@ -62,6 +62,14 @@ export function createAccessRepository(db: Db) {
         .where(and(eq(trials.teamId, teamId), memberOf(teamId, memberUserId)))
         .orderBy(asc(trials.id));
       return rows.map((row) => row.id);
+    },
+
+    /**
+     * The WHERE condition on `trials` for the team's visible trials (every one when
+     * `memberUserId` is null): lists join it into their own query instead of asking first.
+     */
+    visibleTrialsCondition(teamId: number, memberUserId: number | null): SQL {
+      return and(eq(trials.teamId, teamId), memberOf(teamId, memberUserId))!;
     },
 
     /** Locks the team row (FOR UPDATE) and answers its limits; undefined for an unknown team. */

@@ -2,15 +2,21 @@ import {
   TRIAL_MESSAGES,
   type CreateTrialInput,
   type DeleteTrialInput,
+  type ListQuery,
+  type Paged,
   type Trial,
+  type TRIAL_LIST_SORT_COLUMNS,
   type UpdateTrialInput,
 } from '@trialpulse/shared';
 import { recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
+import { listAnswer } from '../../lib/paging';
 import { trialNotFound, type AccessService } from '../access/access.service';
 import type { AuthContext } from '../auth/session-context';
 import type { Meta } from '../../lib/request-meta';
 import type { TrialsRepository } from './trials.repository';
+
+type TrialListSort = (typeof TRIAL_LIST_SORT_COLUMNS)[number];
 
 /** Answers of the trial calls (the spec leaves them "not shown"). */
 export const TRIAL_SUCCESS = {
@@ -29,16 +35,18 @@ export const TRIAL_CODE_MAX_LENGTH = 12;
  */
 export function createTrialsService(deps: {
   repository: TrialsRepository;
-  access: Pick<AccessService, 'requireTeam' | 'requireTrial' | 'visibleTrialIds' | 'lockTeam'>;
+  access: Pick<AccessService, 'requireTeam' | 'requireTrial' | 'trialScope' | 'lockTeam'>;
 }) {
   const { repository, access } = deps;
 
   return {
-    /** The trials the caller may see, newest first. Throws 403 TEAM_INACTIVE. */
-    async list(auth: AuthContext): Promise<Trial[]> {
-      const { teamId, trialIds } = await access.visibleTrialIds(auth, 'trial.view');
-      const rows = await repository.listTrials(teamId, trialIds);
-      return rows.map(presentTrial);
+    /**
+     * The trials the caller may see, newest first unless sorted; a page with the total when
+     * the query names one (decision 0040). One query. Throws 403 TEAM_INACTIVE.
+     */
+    async list(auth: AuthContext, query: ListQuery<TrialListSort>): Promise<Trial[] | Paged<Trial>> {
+      const { visibleTrials } = access.trialScope(auth, 'trial.view');
+      return listAnswer(query, await repository.listTrials(query, visibleTrials), presentTrial);
     },
 
     /**
