@@ -7,7 +7,7 @@
  * and gzip for a browser without brotli) and every byte on the wire.
  *
  * Databases: PostgreSQL when DATABASE_URL is set (a scratch database `trialpulse_bench` is
- * created next to it and kept between runs), and PGlite (files under .tmp/bench-pglite).
+ * created next to it, anew each run), and PGlite (files under .tmp/bench-pglite, anew).
  * Settings: BENCH_SECONDS (per slice, 3), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50),
  * BENCH_ONLY=postgres|pglite.
  */
@@ -221,13 +221,14 @@ async function measureLoginPage(ready: BenchReady) {
   }
 }
 
-/** A scratch database next to DATABASE_URL's, created once and kept (seeding is the slow part). */
+/** A scratch database next to DATABASE_URL's, created anew each run. */
 async function benchDatabaseUrl(base: string): Promise<string> {
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   try {
-    const found = await admin.query("SELECT 1 FROM pg_database WHERE datname = 'trialpulse_bench'");
-    if (found.rowCount === 0) await admin.query('CREATE DATABASE trialpulse_bench');
+    // New each run: the seed is quick, and an old one may carry another branch's migrations.
+    await admin.query('DROP DATABASE IF EXISTS trialpulse_bench WITH (FORCE)');
+    await admin.query('CREATE DATABASE trialpulse_bench');
   } finally {
     await admin.end();
   }
@@ -245,7 +246,9 @@ if (process.env.DATABASE_URL && only !== 'pglite') {
   console.log('PostgreSQL: skipped (set DATABASE_URL to a server the bench may create a database on)');
 }
 if (only !== 'postgres') {
-  targets.push({ label: 'PGlite', env: { BENCH_DATA_DIR: path.join(ROOT, '.tmp/bench-pglite') } });
+  const dataDir = path.join(ROOT, '.tmp/bench-pglite');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  targets.push({ label: 'PGlite', env: { BENCH_DATA_DIR: dataDir } });
 }
 
 let loginMeasured = false;
