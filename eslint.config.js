@@ -66,8 +66,20 @@ export const TABLE_OWNERS = {
   'team-admin': ['teamAllowedBrands', 'teamSupportedDevices'],
   trials: ['trials', 'trialUsers'],
   participants: ['participants'],
-  devices: ['globalDeviceCatalog', 'participantDevices', 'participantDeviceStatus', 'deviceAuthorizationRequests'],
-  sync: ['deviceReadings', 'syncRuns', 'syncCursors', 'syncStates', 'syncCallBudgets', 'fitbitWeeklySummaries'],
+  devices: [
+    'globalDeviceCatalog',
+    'participantDevices',
+    'participantDeviceStatus',
+    'deviceAuthorizationRequests',
+  ],
+  sync: [
+    'deviceReadings',
+    'syncRuns',
+    'syncCursors',
+    'syncStates',
+    'syncCallBudgets',
+    'fitbitWeeklySummaries',
+  ],
   metrics: ['metricCatalog', 'deviceMetricSettings', 'teamDeviceDataStorageSettings'],
   export: ['exportJobs'],
   completeness: [
@@ -91,78 +103,147 @@ export const TABLE_OWNERS = {
 export const TABLE_EXCEPTIONS = {
   access: {
     tables: ['teams', 'trials', 'trialUsers', 'participants'],
-    reason: 'The access module answers "may this caller reach this row" in one query per check and takes the team row lock (decision 0025); it only reads.',
+    reason:
+      'The access module answers "may this caller reach this row" in one query per check and takes the team row lock (decision 0025); it only reads.',
   },
   auth: {
     tables: ['teams', 'teamUserMappings'],
-    reason: 'The session context (role, selected team and its status) is one join on every request.',
+    reason:
+      'The session context (role, selected team and its status) is one join on every request.',
   },
   sfa: {
     tables: ['users', 'sessions', 'refreshTokens'],
-    reason: 'Sign-in family (auth, sfa, passwords): the second factor turns on users.sfa_* and upgrades the session it completes.',
+    reason:
+      'Sign-in family (auth, sfa, passwords): the second factor turns on users.sfa_* and upgrades the session it completes.',
   },
   passwords: {
     tables: ['users', 'credentials', 'sessions', 'loginThrottles', 'oneTimeTokens'],
-    reason: 'Sign-in family (auth, sfa, passwords): a password reset replaces the hash, bumps the token version, ends sessions and clears the lockout in one transaction.',
+    reason:
+      'Sign-in family (auth, sfa, passwords): a password reset replaces the hash, bumps the token version, ends sessions and clears the lockout in one transaction.',
   },
   teams: {
     tables: ['sessions'],
-    reason: "Selecting a team sets the session's team in the transaction that moves the last-selected flag.",
+    reason:
+      "Selecting a team sets the session's team in the transaction that moves the last-selected flag.",
   },
   'team-admin': {
     tables: ['teams', 'users', 'globalDeviceCatalog'],
-    reason: 'The Sys_Admin team editor creates and edits team rows (members and counters go through the teams service), looks accounts up by email and lists the device catalog.',
+    reason:
+      'The Sys_Admin team editor creates and edits team rows (members and counters go through the teams service), looks accounts up by email and lists the device catalog.',
   },
   signup: {
     tables: ['teams', 'teamUserMappings', 'users', 'oneTimeTokens'],
-    reason: 'Invitations: reads the team list, membership and accounts by email; writes its own invitation tokens.',
+    reason:
+      'Invitations: reads the team list, membership and accounts by email; writes its own invitation tokens.',
   },
   'participant-accounts': {
     tables: ['users', 'participants', 'oneTimeTokens'],
-    reason: 'Marks its own account email verified, counts participant records with that email; writes its own verification tokens.',
+    reason:
+      'Marks its own account email verified, counts participant records with that email; writes its own verification tokens.',
   },
   trials: {
     tables: ['users', 'teamUserMappings'],
-    reason: 'The trial-users list and "add user" lookup join account emails and team membership for display.',
+    reason:
+      'The trial-users list and "add user" lookup join account emails and team membership for display.',
   },
   participants: {
-    tables: ['participantDevices', 'deviceReadings', 'teamAllowedBrands', 'teamSupportedDevices', 'globalDeviceCatalog'],
-    reason: "Reads only: counts what a deletion takes with it for the audit row, and answers the spec's /teamAllowedDevices and /teamSupportedDevices.",
+    tables: [
+      'participantDevices',
+      'deviceReadings',
+      'teamAllowedBrands',
+      'teamSupportedDevices',
+      'globalDeviceCatalog',
+      'trials',
+    ],
+    reason:
+      "Reads only: counts what a deletion takes with it for the audit row, answers the spec's /teamAllowedDevices and /teamSupportedDevices, and joins trials so the paged list applies the access module's trial scope in the same query (decision 0042).",
   },
   devices: {
-    tables: ['participants', 'trials', 'teams', 'users', 'teamAllowedBrands', 'teamSupportedDevices', 'oneTimeTokens'],
-    reason: "Reads only (plus its own consent-link tokens): a participant's record, trial, team status and account email for linking, consent links and the participant portal.",
+    tables: [
+      'participants',
+      'trials',
+      'teams',
+      'users',
+      'teamAllowedBrands',
+      'teamSupportedDevices',
+      'oneTimeTokens',
+    ],
+    reason:
+      "Reads only (plus its own consent-link tokens): a participant's record, trial, team status and account email for linking, consent links and the participant portal.",
   },
   sync: {
-    tables: ['participants', 'teams', 'globalDeviceCatalog', 'participantDevices', 'teamSupportedDevices', 'teamDeviceDataStorageSettings', 'deviceMetricSettings'],
-    reason: "Reads only: the sync jobs walk every linked connection with its participant, team and metric settings in batches (one query per batch).",
+    tables: [
+      'participants',
+      'teams',
+      'globalDeviceCatalog',
+      'participantDevices',
+      'teamSupportedDevices',
+      'teamDeviceDataStorageSettings',
+      'deviceMetricSettings',
+    ],
+    reason:
+      'Reads only: the sync jobs walk every linked connection with its participant, team and metric settings in batches (one query per batch).',
   },
   'device-data': {
     tables: ['deviceReadings', 'syncRuns', 'participantDevices', 'globalDeviceCatalog'],
-    reason: 'Reads only: the data views read stored readings and the latest sync run per connection (read model of the sync module).',
+    reason:
+      'Reads only: the data views read stored readings and the latest sync run per connection (read model of the sync module).',
   },
   export: {
-    tables: ['participants', 'trials', 'trialUsers', 'deviceReadings', 'participantDevices', 'globalDeviceCatalog', 'metricCatalog', 'teamSupportedDevices'],
-    reason: 'Reads only: an export streams readings joined with participant codes and metric names in one cursor.',
+    tables: [
+      'participants',
+      'trials',
+      'trialUsers',
+      'deviceReadings',
+      'participantDevices',
+      'globalDeviceCatalog',
+      'metricCatalog',
+      'teamSupportedDevices',
+    ],
+    reason:
+      'Reads only: an export streams readings joined with participant codes and metric names in one cursor.',
   },
   completeness: {
-    tables: ['participants', 'trials', 'trialUsers', 'teams', 'teamUserMappings', 'users', 'deviceReadings', 'participantDevices', 'syncRuns', 'globalDeviceCatalog'],
-    reason: 'Reads only: completeness is computed over readings per participant in SQL, and the digest picks its recipients by team membership.',
+    tables: [
+      'participants',
+      'trials',
+      'trialUsers',
+      'teams',
+      'teamUserMappings',
+      'users',
+      'deviceReadings',
+      'participantDevices',
+      'syncRuns',
+      'globalDeviceCatalog',
+    ],
+    reason:
+      'Reads only: completeness is computed over readings per participant in SQL, and the digest picks its recipients by team membership.',
   },
   metrics: {
-    tables: ['teams', 'globalDeviceCatalog', 'participantDevices', 'teamSupportedDevices', 'participants', 'deviceReadings'],
+    tables: [
+      'teams',
+      'globalDeviceCatalog',
+      'participantDevices',
+      'teamSupportedDevices',
+      'participants',
+      'deviceReadings',
+    ],
     reason:
       "Reads only: metric settings are edited per team and catalog device; the retention page counts the team's stored readings the next purge would delete (decision 0033).",
   },
   sysadmin: {
     tables: Object.values(TABLE_OWNERS).flat(),
-    reason: "Database Info (Sys_Admin) shows read-only lists of the application's tables by design (spec).",
+    reason:
+      "Database Info (Sys_Admin) shows read-only lists of the application's tables by design (spec).",
   },
 };
 
 /** The tables of db/schema a module may not import: every owned table but its own and its exceptions. */
 export function forbiddenTablesFor(module) {
-  const allowed = new Set([...(TABLE_OWNERS[module] ?? []), ...(TABLE_EXCEPTIONS[module]?.tables ?? [])]);
+  const allowed = new Set([
+    ...(TABLE_OWNERS[module] ?? []),
+    ...(TABLE_EXCEPTIONS[module]?.tables ?? []),
+  ]);
   return Object.values(TABLE_OWNERS)
     .flat()
     .filter((table) => !allowed.has(table));
@@ -192,7 +273,8 @@ const tableZones = foldersIn(serverModules).map((module) => ({
             : []),
           {
             regex: '(^|/)simulators(/|$)',
-            message: 'Product code never imports the simulators: main.ts passes what demo mode needs from simulators/embedded.ts.',
+            message:
+              'Product code never imports the simulators: main.ts passes what demo mode needs from simulators/embedded.ts.',
           },
         ],
       },

@@ -1,12 +1,21 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { defineConfig } from 'vitest/config';
 
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Brotli and gzip copies of every text asset over 1 KB, written once at build time; the
+    // server sends them by Accept-Encoding (plugins/web-app: preCompressed).
+    compression({
+      algorithms: ['brotliCompress', defineAlgorithm('gzip', { level: 9 })],
+      threshold: 1024,
+    }),
+  ],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -213,4 +213,21 @@ describe('server plumbing', () => {
     expect(line).toBeDefined();
     for (const secret of ['Hunter2!xyz', 'pat@example.org', 'tok-123', '123456']) expect(line).not.toContain(secret);
   });
+
+  it('writes one log line per request, with the refusal reason on refused ones', async () => {
+    const ok = await app.inject({ method: 'GET', url: '/api/appVersion?token=secret-in-query' });
+    const refused = await app.inject({ method: 'GET', url: '/api/no-such-route' });
+    const linesOf = (id: string) =>
+      ctx.logLines().map((text) => JSON.parse(text)).filter((line) => line.reqId === id);
+
+    const okLines = linesOf(ok.headers['x-request-id'] as string);
+    expect(okLines).toHaveLength(1);
+    expect(okLines[0]).toMatchObject({ level: 30, msg: 'request completed', statusCode: 200, req: { method: 'GET', path: '/api/appVersion' } });
+    expect(typeof okLines[0].responseTime).toBe('number');
+    expect(JSON.stringify(okLines[0])).not.toContain('secret-in-query');
+
+    const refusedLines = linesOf(refused.headers['x-request-id'] as string);
+    expect(refusedLines).toHaveLength(1);
+    expect(refusedLines[0]).toMatchObject({ statusCode: 404, reason: 'NOT_FOUND' });
+  });
 });

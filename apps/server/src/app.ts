@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -19,6 +21,7 @@ import { loggerOptions, type LoggerSettings } from './lib/logger';
 import { csrfPlugin } from './plugins/csrf';
 import { postgresRateLimitStore } from './plugins/rate-limit-store';
 import { errorHandlerPlugin } from './plugins/error-handler';
+import { requestLogPlugin } from './plugins/request-log';
 import { webAppPlugin } from './plugins/web-app';
 import { systemRoutes } from './modules/system/system.routes';
 import { mailPlugin } from './modules/mail/mail.plugin';
@@ -109,6 +112,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Never trust a client-supplied request id; ours goes back in x-request-id.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // plugins/request-log writes one line per request instead of Fastify's two.
+    disableRequestLogging: true,
     // Forwarded-for headers count only from the proxies TRUST_PROXY names (off by default).
     trustProxy:
       typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
@@ -149,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
 
+  await app.register(requestLogPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(fastifyCookie, { secret: config.APP_SECRET });
   await app.register(fastifyHelmet, {
@@ -176,6 +182,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
     referrerPolicy: { policy: 'same-origin' },
+  });
+  // Answers over 1 KB leave compressed (brotli at a fast level, else gzip); the web build's
+  // own .br/.gz files are served as they are (plugins/web-app). Request bodies are never
+  // decompressed: nothing sends them compressed, and it would be a way round bodyLimit.
+  await app.register(fastifyCompress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 6 },
+    globalDecompression: false,
   });
   // Routes opt in with `config.rateLimit`; limits are per route (login, contact, …) and per
   // client address (request.ip, which honours TRUST_PROXY only). Counters live in the

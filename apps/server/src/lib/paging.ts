@@ -159,3 +159,13 @@ export async function selectBoundedPage<TSort extends string, TSelect extends Pg
   }
   return { rows, total: Math.max(estimate, limit + 1), totalIsExact: false };
 }
+
+/**
+ * Route options of a list call whose answer the service builds with its presenter (typed
+ * to the response schema): sent with `JSON.stringify` as it is, without the schema
+ * serializer's validation and second copy of every row. The schema still documents the
+ * answer (OpenAPI); the presenter's type is what keeps the two in step.
+ */
+export const presentedAnswer = {
+  serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+};

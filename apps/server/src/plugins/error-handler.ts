@@ -9,6 +9,7 @@ import {
 } from '@trialpulse/shared';
 import { isDatabaseUnavailable } from '../lib/db-errors';
 import { AppError } from '../lib/errors';
+import { noteRejection } from './request-log';
 
 /**
  * The one error handler: every failure leaves the server as the spec's error body
@@ -32,7 +33,7 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
   const { statusCode, body, headers } = toErrorBody(error, request);
   if (statusCode === 503) request.log.warn({ reason: body.reason, errorCode: (error as { code?: unknown }).code }, 'database unavailable');
   else if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
-  else request.log.info({ reason: body.reason, statusCode }, 'request rejected');
+  else noteRejection(reply, body.reason); // said by the request's one log line
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
   return reply.code(statusCode).send(body);
 }

@@ -5,8 +5,8 @@ import fastifyStatic from '@fastify/static';
 import { AppError } from '../lib/errors';
 
 /**
- * Serves the built single-page app: hashed assets cached for a year, index.html never
- * cached, and every non-API GET falls back to index.html so the client router decides
+ * Serves the built single-page app: hashed assets cached for a year as immutable and sent
+ * pre-compressed, index.html never cached (compressed on the fly, it is small), and every non-API GET falls back to index.html so the client router decides
  * (including its own 404 page).
  */
 export async function webAppPlugin(app: FastifyInstance, options: { distDir: string }) {
@@ -19,6 +19,9 @@ export async function webAppPlugin(app: FastifyInstance, options: { distDir: str
     root: options.distDir,
     wildcard: false,
     index: false,
+    // The build writes .br and .gz beside each asset (vite.config): sent as they are, by
+    // the browser's Accept-Encoding, with no compression work per request.
+    preCompressed: true,
     setHeaders: (reply, filePath) => {
       reply.header(
         'cache-control',

@@ -2,8 +2,6 @@ import { useState, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { NotificationsProvider } from '@/components/notifications';
 import { isApiError } from '@/lib/api-client';
 import { SessionProvider } from '@/lib/session';
@@ -31,13 +29,13 @@ export function AppProviders({ children, queryClient }: AppProvidersProps) {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
-      <LocalizationProvider dateAdapter={AdapterDayjs}>
-        <QueryClientProvider client={client}>
-          <NotificationsProvider>
-            <SessionProvider>{children}</SessionProvider>
-          </NotificationsProvider>
-        </QueryClientProvider>
-      </LocalizationProvider>
+      {/* No date LocalizationProvider here: it would put dayjs and the pickers on every
+          page, the login page too. A page with a date picker wraps itself in one. */}
+      <QueryClientProvider client={client}>
+        <NotificationsProvider>
+          <SessionProvider>{children}</SessionProvider>
+        </NotificationsProvider>
+      </QueryClientProvider>
     </ThemeProvider>
   );
 }

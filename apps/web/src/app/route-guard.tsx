@@ -1,11 +1,25 @@
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { PATHS, decideRouteAccess } from '@trialpulse/shared';
-import { AppLayout } from '@/components/layouts/app-layout';
 import { SimpleLayout } from '@/components/layouts/simple-layout';
 import { FullPageLoader } from '@/components/ui/full-page-loader';
 import { isFullySignedIn, useSession } from '@/lib/session';
 import { NoRolePage } from './routes/no-role';
 import { NotFoundPage } from './routes/not-found';
+
+// The staff layout (navbar, menus, profile) loads only once someone is signed in, so the
+// sign-in pages do not carry it (issue 14: the login route's JavaScript).
+const LazyAppLayout = lazy(async () => ({
+  default: (await import('@/components/layouts/app-layout')).AppLayout,
+}));
+
+function AppLayout({ children }: { children: ReactNode }) {
+  return (
+    <Suspense fallback={<FullPageLoader />}>
+      <LazyAppLayout>{children}</LazyAppLayout>
+    </Suspense>
+  );
+}
 
 /**
  * Wraps every route: waits for the session, asks the shared `decideRouteAccess` what to

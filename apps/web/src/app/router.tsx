@@ -5,7 +5,6 @@ import { DEV_MAILBOX_PATH } from '@/components/dev-mailbox-link';
 import { RouteGuard } from './route-guard';
 import { SessionRoot } from './session-root';
 import { NotAuthorizedPage } from './routes/not-authorized';
-import { PlaceholderPage } from './routes/placeholder';
 import { RouteErrorPage } from './routes/route-error';
 
 type PageRoute = Pick<RouteObject, 'element' | 'lazy'>;
@@ -343,7 +342,14 @@ export function createAppRoutes(): RouteObject[] {
               path: route.path,
               caseSensitive: true,
               ...(PAGES[route.path as RoutePath] ?? {
-                element: <PlaceholderPage title={route.title} path={route.path} />,
+                lazy: async () => {
+                  const { PlaceholderPage } = await import('./routes/placeholder');
+                  return {
+                    Component: function PlaceholderRoute() {
+                      return <PlaceholderPage title={route.title} path={route.path} />;
+                    },
+                  };
+                },
               }),
             })),
             { path: '*', element: null },

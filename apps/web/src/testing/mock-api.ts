@@ -34,10 +34,52 @@ export function mockApi(handlers: Record<string, Handler | Reply>) {
     const reply = typeof handler === 'function' ? await handler(call) : handler;
     if (reply instanceof Response) return reply;
     if (!reply) return json(404, errorBody('Not found', false, 'NOT_FOUND'));
-    return json(reply.status ?? 200, reply.body);
+    return json(reply.status ?? 200, pagedIfAsked(url, reply.status ?? 200, reply.body));
   });
   vi.stubGlobal('fetch', fetchMock);
   return { calls, fetchMock };
+}
+
+/**
+ * A list handler answers the whole list (an array), as the spec's call does; when the call
+ * asks for a page (decision 0040: `pageIndex`/`pageSize`), the mock answers `{rows, total}`
+ * as the server would: rows containing the filter text in any field, sorted by `sortBy`
+ * (text case-insensitively, then in list order), then the page. A stand-in for the
+ * server's paging, which the server's own tests check.
+ */
+function pagedIfAsked(url: string, status: number, body: unknown): unknown {
+  const query = new URL(url, 'http://localhost').searchParams;
+  if (status >= 300 || !Array.isArray(body) || (!query.has('pageIndex') && !query.has('pageSize'))) {
+    return body;
+  }
+  const rows = body as Record<string, unknown>[];
+  const needle = (query.get('filter') ?? '').trim().toLowerCase();
+  const kept = needle
+    ? rows.filter((row) =>
+        Object.values(row).some(
+          (value) =>
+            (typeof value === 'string' || typeof value === 'number') &&
+            String(value).toLowerCase().includes(needle),
+        ),
+      )
+    : rows;
+  const sortBy = query.get('sortBy');
+  const direction = query.get('sortDir') === 'desc' ? -1 : 1;
+  const key = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value);
+  const sorted = sortBy
+    ? kept
+        .map((row, index) => ({ row, index }))
+        .sort((a, b) => {
+          const x = key(a.row[sortBy]) as string | number | null;
+          const y = key(b.row[sortBy]) as string | number | null;
+          if (x === y || x === null || y === null) return a.index - b.index;
+          return (x < y ? -1 : 1) * direction;
+        })
+        .map(({ row }) => row)
+    : kept;
+  const size = Number(query.get('pageSize') ?? 10);
+  const index = Number(query.get('pageIndex') ?? 0);
+  return { rows: sorted.slice(index * size, (index + 1) * size), total: sorted.length };
 }
 
 export function json(status: number, body: unknown): Response {

@@ -208,6 +208,57 @@ export const deviceListResponseSchema = z.object({
 });
 export type DeviceListResponse = z.infer<typeof deviceListResponseSchema>;
 
+/**
+ * The batched device status of the trial table's visible page (decision 0041):
+ * `GET /api/deviceStatus?ids=1,2,3` — up to 50 participant ids, comma-separated.
+ */
+export const DEVICE_STATUS_BATCH = {
+  path: '/deviceStatus',
+  maxParticipants: 50,
+  /** Brands whose device list the cycle reads (access spec §4: Fitbit's devices). */
+  deviceListBrands: ['Fitbit'] as const satisfies readonly DeviceBrandName[],
+  /** The order of the checks within one participant (access spec §4, Dexcom last). */
+  checkOrder: ['Fitbit', 'Omron', 'Dexcom'] as const satisfies readonly DeviceBrandName[],
+} as const;
+
+export const DEVICE_STATUS_MESSAGES = {
+  ids: `ids must be 1 to ${DEVICE_STATUS_BATCH.maxParticipants} participant ids, separated by commas.`,
+} as const;
+
+export const deviceStatusQuerySchema = z.object({
+  ids: z
+    .string({ error: DEVICE_STATUS_MESSAGES.ids })
+    .regex(/^[1-9]\d{0,9}(,[1-9]\d{0,9})*$/, DEVICE_STATUS_MESSAGES.ids)
+    .transform((text) => [...new Set(text.split(',').map(Number))])
+    .refine(
+      (ids) => ids.length <= DEVICE_STATUS_BATCH.maxParticipants && ids.every((id) => id <= 2_147_483_647),
+      DEVICE_STATUS_MESSAGES.ids,
+    ),
+});
+
+/** One brand of one participant: the authorisation check and (Fitbit) the device list. */
+export const brandDeviceStatusSchema = z.object({
+  brand: deviceBrandSchema,
+  auth: isAuthResponseSchema,
+  /** Authorised devices and error entries (`hasError`): the spec's `auth_devices`. */
+  devices: z.array(authorisedDeviceEntrySchema),
+  /** When the device list was read from the provider (null: no list for this brand). */
+  checkedAt: z.string().nullable(),
+});
+export type BrandDeviceStatusAnswer = z.infer<typeof brandDeviceStatusSchema>;
+
+export const participantDeviceStatusSchema = z.object({
+  participantId: z.number().int(),
+  /** The brands the team allows, in check order. */
+  brands: z.array(brandDeviceStatusSchema),
+});
+
+/** Participants the caller may not see (or that no longer exist) are left out. */
+export const deviceStatusResponseSchema = z.object({
+  statuses: z.array(participantDeviceStatusSchema),
+});
+export type DeviceStatusResponse = z.infer<typeof deviceStatusResponseSchema>;
+
 /** One participant's connection for a brand, without any token. */
 export const deviceConnectionSchema = z.object({
   participantId: z.number().int(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { rowIdSchema } from '../ids';
+import { listQuerySchema } from '../paging';
 import { EMAIL_MESSAGES } from '../auth/auth.schemas';
 import { LIMITS } from '../limits';
 import { trialIdSchema } from '../trials/trials.schemas';
@@ -201,6 +202,14 @@ export const participantSchema = z.object({
   created_at: z.string(),
 });
 export type Participant = z.infer<typeof participantSchema>;
+
+/**
+ * `GET /trialParticipants/{trialId}` paging parameters (decision 0040): the participants
+ * table's sortable column ids; the filter searches code, email, gender, age and notes —
+ * never a field the team hides (sorting by one answers 400).
+ */
+export const PARTICIPANT_LIST_SORT_COLUMNS = ['participant_code', 'email', 'gender', 'age', 'notes'] as const;
+export const participantListQuerySchema = listQuerySchema(PARTICIPANT_LIST_SORT_COLUMNS);
 
 /**
  * The stored record (GET /participant/{id}/raw, Sys_Admin only) with the database's

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { rowIdSchema } from '../ids';
 import { EMAIL_MESSAGES, emailSchema } from '../auth/auth.schemas';
 import { LIMITS } from '../limits';
+import { listQuerySchema } from '../paging';
 
 /** Trials and trial users (access spec §3 Trial / Trial user, §5, §7, §8). */
 
@@ -59,6 +60,13 @@ export const trialSchema = z.object({
   creationDate: z.string(),
 });
 export type Trial = z.infer<typeof trialSchema>;
+
+/**
+ * `GET /userTrials/` paging parameters (decision 0040): the trials table's sortable column
+ * ids; the filter searches the same columns. Without paging parameters: the whole list.
+ */
+export const TRIAL_LIST_SORT_COLUMNS = ['trialNumber', 'trialName', 'trialNotes', 'trialOwnerEmail'] as const;
+export const trialListQuerySchema = listQuerySchema(TRIAL_LIST_SORT_COLUMNS);
 
 export const TRIAL_USER_MESSAGES = {
   addFailed: 'Adding the user to the trial failed!',

@@ -5,6 +5,7 @@ import {
   foreignKey,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   smallint,
@@ -169,6 +170,28 @@ export const participantDevices = pgTable(
       oneOf(t.authorizationStatus, AUTHORIZATION_STATUSES),
     ),
   ],
+);
+
+/**
+ * A connection's device list as last read from the provider (battery, version, last sync,
+ * or the error entry of a failed read): the trial table's status cycle answers from it and
+ * reads the provider again only when it is older than the cycle (decision 0041). Owned by
+ * the devices module; sync may write it too when it talks to the provider anyway.
+ */
+export const participantDeviceStatus = pgTable(
+  'participant_device_status',
+  {
+    participantDeviceId: integer('participant_device_id')
+      .primaryKey()
+      .references(() => participantDevices.id, { onDelete: 'cascade' }),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'restrict' }),
+    /** The spec's authorised device entries (`AuthorisedDeviceEntry[]`). */
+    devices: jsonb('devices').notNull(),
+    checkedAt: timestamptz('checked_at').notNull(),
+  },
+  (t) => [index('participant_device_status_team_id_idx').on(t.teamId)],
 );
 
 /** Who started an authorisation: staff with the participant present, an emailed consent link, or the participant's own account. */

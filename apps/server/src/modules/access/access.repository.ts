@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { participants, teams, trialUsers, trials } from '../../db/schema';
 
@@ -43,6 +43,17 @@ export function createAccessRepository(db: Db) {
       return rows[0];
     },
 
+    /** Which of `ids` are the team's participants in visible trials, in one query. */
+    async visibleParticipantIds(q: DbOrTx, teamId: number, ids: readonly number[], memberUserId: number | null) {
+      if (ids.length === 0) return [];
+      const rows = await q
+        .select({ id: participants.id })
+        .from(participants)
+        .innerJoin(trials, and(eq(trials.id, participants.trialId), eq(trials.teamId, participants.teamId)))
+        .where(and(eq(participants.teamId, teamId), inArray(participants.id, [...ids]), memberOf(teamId, memberUserId)));
+      return rows.map((row) => row.id);
+    },
+
     /** Ids of the team's visible trials (all of them when `memberUserId` is null), ascending. */
     async visibleTrialIds(q: DbOrTx, teamId: number, memberUserId: number | null): Promise<number[]> {
       const rows = await q
@@ -51,6 +62,14 @@ export function createAccessRepository(db: Db) {
         .where(and(eq(trials.teamId, teamId), memberOf(teamId, memberUserId)))
         .orderBy(asc(trials.id));
       return rows.map((row) => row.id);
+    },
+
+    /**
+     * The WHERE condition on `trials` for the team's visible trials (every one when
+     * `memberUserId` is null): lists join it into their own query instead of asking first.
+     */
+    visibleTrialsCondition(teamId: number, memberUserId: number | null): SQL {
+      return and(eq(trials.teamId, teamId), memberOf(teamId, memberUserId))!;
     },
 
     /** Locks the team row (FOR UPDATE) and answers its limits; undefined for an unknown team. */

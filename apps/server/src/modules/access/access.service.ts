@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import { PARTICIPANT_MESSAGES, TRIAL_MESSAGES, can, type Action } from '@trialpulse/shared';
 import type { DbOrTx } from '../../db/client';
 import { isDbId } from '../../lib/db-ids';
@@ -105,6 +106,33 @@ export function createAccessService(deps: { repository: AccessRepository }) {
       );
       if (!participant) throw notFound();
       return participant;
+    },
+
+    /**
+     * The caller's visible trials as a WHERE condition on `trials` (team, and trial
+     * membership for User and Viewer), for a list that reads them in its own single query
+     * (join `trials` when listing their children). Throws 403 (role), 403 TEAM_INACTIVE.
+     */
+    trialScope(auth: AuthContext, action: Action): { teamId: number; visibleTrials: SQL } {
+      const teamId = requireTeam(auth, action);
+      return { teamId, visibleTrials: repository.visibleTrialsCondition(teamId, memberFilter(auth)) };
+    },
+
+    /**
+     * Which of `participantIds` the caller may do `action` on, in one query, in the order
+     * given (for batched calls over a table page, where one unknown or invisible id must
+     * not fail the others). Throws 403 (role), 403 TEAM_INACTIVE.
+     */
+    async visibleParticipantIds(
+      auth: AuthContext,
+      participantIds: readonly number[],
+      action: Action,
+    ): Promise<{ teamId: number; participantIds: number[] }> {
+      const teamId = requireTeam(auth, action);
+      const found = new Set(
+        await repository.visibleParticipantIds(repository.db, teamId, participantIds.filter(isDbId), memberFilter(auth)),
+      );
+      return { teamId, participantIds: participantIds.filter((id) => found.has(id)) };
     },
 
     /**

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
@@ -252,7 +253,7 @@ describe('sessions', () => {
     const [, payload] = client.jar.get(ACCESS_COOKIE)!.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
-    const sign = (key: Uint8Array, overrides: Record<string, unknown> = {}) =>
+    const sign = (key: Uint8Array | KeyObject, overrides: Record<string, unknown> = {}) =>
       new SignJWT({ ...claims, ...overrides }).setProtectedHeader({ alg: 'HS256' }).sign(key);
     const realKey = accessTokenKey(ctx.config.APP_SECRET);
     const forged = [

@@ -253,6 +253,42 @@ export function createDeviceConnectionsService(deps: {
     }
   }
 
+  /**
+   * An authorised connection's devices as the spec's authorised device entries. A provider
+   * failure becomes one entry with its error type (the status cycle goes on).
+   */
+  async function devicesOfConnection(
+    row: ConnectionRow,
+    actor: Actor,
+    meta: Meta,
+  ): Promise<AuthorisedDeviceEntry[]> {
+    const brand = row.brand;
+    try {
+      const devices = await withAccessToken(row, actor, meta, (client, token) =>
+        client.listDevices(token),
+      );
+      // The battery and last upload feed the completeness grid (decision 0050).
+      await repository.recordDeviceReport(row.id, {
+        ...deviceReportOf(devices),
+        seenAt: clock.now(),
+      });
+      return devices.map((device) => presentDevice(brand, device));
+    } catch (error) {
+      const cause = error instanceof AppError ? (error.cause ?? error) : error;
+      // An API that is gone for good (the retired legacy Fitbit Web API) needs re-consent.
+      if (cause instanceof ProviderGoneError && !(error instanceof AppError)) {
+        await repository.transaction((tx) =>
+          markNeedsReconsent(tx, row, actor, meta, 'auth_error'),
+        );
+      }
+      const errorType =
+        error instanceof AppError && error.reason === DEVICE_ERROR_REASONS.notAuthorized
+          ? 'auth_error'
+          : errorTypeOf(cause);
+      return [errorEntry(brand, errorType)];
+    }
+  }
+
   return {
     withAccessToken,
 
@@ -428,31 +464,14 @@ export function createDeviceConnectionsService(deps: {
       meta: Meta,
     ): Promise<AuthorisedDeviceEntry[]> {
       const row = await repository.findConnection(repository.db, teamId, participantId, brand);
-      if (connectionStatusOf(row) !== 'authorized') return [];
-      try {
-        const devices = await withAccessToken(row!, actor, meta, (client, token) =>
-          client.listDevices(token),
-        );
-        await repository.recordDeviceReport(row!.id, {
-          ...deviceReportOf(devices),
-          seenAt: deps.clock.now(),
-        });
-        return devices.map((device) => presentDevice(brand, device));
-      } catch (error) {
-        const cause = error instanceof AppError ? (error.cause ?? error) : error;
-        // An API that is gone for good (the retired legacy Fitbit Web API) needs re-consent.
-        if (cause instanceof ProviderGoneError && !(error instanceof AppError)) {
-          await repository.transaction((tx) =>
-            markNeedsReconsent(tx, row!, actor, meta, 'auth_error'),
-          );
-        }
-        const errorType =
-          error instanceof AppError && error.reason === DEVICE_ERROR_REASONS.notAuthorized
-            ? 'auth_error'
-            : errorTypeOf(cause);
-        return [errorEntry(brand, errorType)];
-      }
+      if (!row || connectionStatusOf(row) !== 'authorized') return [];
+      const entries = await devicesOfConnection(row, actor, meta);
+      // What the provider just said also answers the batched status call (decision 0041).
+      await repository.saveDeviceStatus(row, entries, clock.now());
+      return entries;
     },
+
+    devicesOfConnection,
 
     /** Sync health of these participants' connections (see `createConnectionHealth`). */
     healthOfParticipants: createConnectionHealth({ repository }).healthOfParticipants,

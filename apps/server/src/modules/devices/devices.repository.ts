@@ -5,6 +5,7 @@ import {
   globalDeviceCatalog,
   oneTimeTokens,
   participantDevices,
+  participantDeviceStatus,
   participants,
   teamAllowedBrands,
   teams,
@@ -15,6 +16,7 @@ import {
   type DeviceBrand,
   type DeviceUpstream,
 } from '../../db/schema';
+import type { AuthorisedDeviceEntry } from '@trialpulse/shared';
 
 /** A participant as device linking needs it (the email is for consent mails only). */
 export type LinkableParticipant = {
@@ -164,6 +166,42 @@ export function createDevicesRepository(db: Db) {
         .limit(1);
       const [row] = lock ? await query.for('update', { of: participantDevices }) : await query;
       return row && toConnection(row);
+    },
+
+    /**
+     * The connections of several participants with each one's stored device list, in one
+     * query (the status cycle's page). Callers keep the most recent per brand.
+     */
+    async connectionsWithStatus(teamId: number, participantIds: readonly number[]) {
+      if (participantIds.length === 0) return [];
+      const rows = await db
+        .select({
+          ...connectionColumns,
+          statusDevices: participantDeviceStatus.devices,
+          statusCheckedAt: participantDeviceStatus.checkedAt,
+        })
+        .from(participantDevices)
+        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
+        .leftJoin(participantDeviceStatus, eq(participantDeviceStatus.participantDeviceId, participantDevices.id))
+        .where(and(eq(participantDevices.teamId, teamId), inArray(participantDevices.participantId, [...participantIds])));
+      return rows.map((row) => ({
+        connection: toConnection(row),
+        stored:
+          row.statusCheckedAt === null
+            ? null
+            : { devices: row.statusDevices as AuthorisedDeviceEntry[], checkedAt: row.statusCheckedAt },
+      }));
+    },
+
+    /** Stores a connection's device list as just read from the provider. */
+    async saveDeviceStatus(connection: { id: number; teamId: number }, devices: AuthorisedDeviceEntry[], checkedAt: Date) {
+      await db
+        .insert(participantDeviceStatus)
+        .values({ participantDeviceId: connection.id, teamId: connection.teamId, devices, checkedAt })
+        .onConflictDoUpdate({
+          target: participantDeviceStatus.participantDeviceId,
+          set: { devices, checkedAt },
+        });
     },
 
     /** One connection by id, locked for the caller's transaction (refresh and revoke). */

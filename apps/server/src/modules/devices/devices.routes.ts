@@ -10,6 +10,9 @@ import {
   consentLinkAuthorizeSchema,
   deviceConnectionsResponseSchema,
   deviceListResponseSchema,
+  deviceStatusQuerySchema,
+  deviceStatusResponseSchema,
+  DEVICE_STATUS_BATCH,
   dexcomCallbackSchema,
   dexcomClientIdResponseSchema,
   fitbitCallbackSchema,
@@ -242,6 +245,25 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
   deviceListRoute('/api/fitbitDevices/:id', 'Fitbit');
   deviceListRoute('/api/omronDevices/:id', 'Omron');
   deviceListRoute('/api/dexcomDevices/:id', 'Dexcom');
+
+  app.get(
+    `/api${DEVICE_STATUS_BATCH.path}`,
+    {
+      schema: {
+        tags: ['devices'],
+        summary: "Device status of a table page: each participant's authorisation per allowed brand and (Fitbit) devices",
+        description:
+          'Up to 50 participant ids (`ids=1,2,3`). Device lists come from the stored status, read again from the provider only when older than one status cycle (decision 0041). Ids the caller may not see are left out.',
+        querystring: deviceStatusQuerySchema,
+        response: { 200: deviceStatusResponseSchema },
+      },
+      preHandler: connect,
+    },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return devices.deviceStatus(caller(request), request.query.ids, requestMeta(request));
+    },
+  );
 
   app.get(
     '/api/participantConnections/:id',

@@ -5,6 +5,7 @@ import {
   type ConsentEmailRequest,
   type DeviceBrandName,
   type DeviceConnection,
+  type DeviceStatusResponse,
   type IsAuthResponse,
   type PortalEnrolment,
   type StaffAuthorizeRequest,
@@ -16,6 +17,7 @@ import type { AccessService } from '../access/access.service';
 import type { AuthContext } from '../auth/session-context';
 import { presentConnection, type DeviceConnectionsService } from './device-connections.service';
 import type { DeviceLinkingService } from './device-linking.service';
+import { createDeviceStatusService } from './device-status.service';
 import type { DevicesRepository } from './devices.repository';
 
 const participantNotFound = () => AppError.notFound(PARTICIPANT_MESSAGES.notFound);
@@ -28,12 +30,13 @@ const participantNotFound = () => AppError.notFound(PARTICIPANT_MESSAGES.notFoun
  */
 export function createDevicesService(deps: {
   repository: DevicesRepository;
-  access: Pick<AccessService, 'requireTeam' | 'requireParticipant'>;
+  access: Pick<AccessService, 'requireTeam' | 'requireParticipant' | 'visibleParticipantIds'>;
   linking: DeviceLinkingService;
   connections: DeviceConnectionsService;
   clock: Clock;
 }) {
   const { repository, access, linking, connections } = deps;
+  const status = createDeviceStatusService({ repository, connections, clock: deps.clock });
 
   /** The participant's connection for each brand the team allows. */
   async function connectionsOf(participantId: number): Promise<DeviceConnection[]> {
@@ -107,6 +110,15 @@ export function createDevicesService(deps: {
     ): Promise<AuthorisedDeviceEntry[]> {
       const ref = await access.requireParticipant(auth, participantId, 'device.connect');
       return connections.devices(ref.teamId, ref.id, brand, { userId: auth.userId }, meta);
+    },
+
+    /**
+     * The batched status call of the trial table's visible page (decision 0041): ids the
+     * caller may not see, or that do not exist, are left out of the answer.
+     */
+    async deviceStatus(auth: AuthContext, participantIds: readonly number[], meta: Meta): Promise<DeviceStatusResponse> {
+      const visible = await access.visibleParticipantIds(auth, participantIds, 'device.connect');
+      return status.statusOf(visible.teamId, visible.participantIds, { userId: auth.userId }, meta);
     },
 
     async participantConnections(auth: AuthContext, participantId: number) {

@@ -1,4 +1,5 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { ListQuery, PARTICIPANT_LIST_SORT_COLUMNS } from '@trialpulse/shared';
 import type { Db, DbOrTx } from '../../db/client';
 import {
   deviceReadings,
@@ -7,9 +8,52 @@ import {
   participants,
   teamAllowedBrands,
   teamSupportedDevices,
+  trials,
 } from '../../db/schema';
+import { defineList, selectPage, textSort, totalRows } from '../../lib/paging';
 
 export type ParticipantRow = typeof participants.$inferSelect;
+
+type ParticipantListSort = (typeof PARTICIPANT_LIST_SORT_COLUMNS)[number];
+
+/**
+ * How the participants table sorts and searches (its column ids), in the order participants
+ * were added by default. Columns the team hides are neither searched nor sortable.
+ */
+function participantList(hidden: ReadonlySet<string>) {
+  const visible = (field: string, column: SQLWrapper) => (hidden.has(field) ? [] : [column]);
+  return defineList<ParticipantListSort>({
+    sortable: {
+      participant_code: textSort(participants.participantCode),
+      email: textSort(participants.email),
+      gender: participants.gender,
+      age: participants.age,
+      notes: textSort(participants.notes),
+    },
+    searchable: [
+      participants.participantCode,
+      ...visible('email', participants.email),
+      participants.gender,
+      participants.age,
+      ...visible('notes', participants.notes),
+    ],
+    defaultOrder: [asc(participants.id)],
+  });
+}
+
+/** The columns a participant list answers. */
+const participantListColumns = {
+  id: participants.id,
+  trialId: participants.trialId,
+  participantCode: participants.participantCode,
+  participantCodeSuffix: participants.participantCodeSuffix,
+  email: participants.email,
+  gender: participants.gender,
+  age: participants.age,
+  notes: participants.notes,
+  createdAt: participants.createdAt,
+};
+export type ParticipantListRow = Omit<typeof participants.$inferSelect, 'teamId' | 'updatedAt'>;
 
 /**
  * The only code of the participants module that touches tables. Every read and write takes
@@ -28,6 +72,30 @@ export function createParticipantsRepository(db: Db) {
         .from(participants)
         .where(and(eq(participants.trialId, trialId), eq(participants.teamId, teamId)))
         .orderBy(asc(participants.id));
+    },
+
+    /**
+     * A trial's participants as a list call asks (decision 0040), if the trial is one of
+     * `visibleTrials` (access module): one query for the page and the total. An empty
+     * answer does not tell an invisible trial from an empty one; the caller checks then.
+     */
+    async listParticipantsPage(
+      query: ListQuery<ParticipantListSort>,
+      trialId: number,
+      visibleTrials: SQL,
+      hidden: ReadonlySet<string>,
+    ) {
+      return selectPage(query, participantList(hidden), (filter) =>
+        db
+          .select({ ...participantListColumns, total: totalRows })
+          .from(participants)
+          .innerJoin(
+            trials,
+            and(eq(trials.id, participants.trialId), eq(trials.teamId, participants.teamId)),
+          )
+          .where(and(eq(participants.trialId, trialId), visibleTrials, filter))
+          .$dynamic(),
+      );
     },
 
     /** One participant of the team; with `lock`, locked for a change (FOR UPDATE). */
@@ -111,10 +179,7 @@ export function createParticipantsRepository(db: Db) {
         .select({ n: count() })
         .from(deviceReadings)
         .where(
-          and(
-            eq(deviceReadings.participantId, participantId),
-            eq(deviceReadings.teamId, teamId),
-          ),
+          and(eq(deviceReadings.participantId, participantId), eq(deviceReadings.teamId, teamId)),
         );
       return { deviceConnections: connections?.n ?? 0, deviceDataPoints: points?.n ?? 0 };
     },

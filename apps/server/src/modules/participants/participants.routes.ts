@@ -10,12 +10,15 @@ import {
   participantIdSchema,
   participantRawSchema,
   participantSchema,
+  participantListQuerySchema,
+  listAnswerSchema,
   supportedDeviceSchema,
   trialCodeResponseSchema,
   trialIdSchema,
   updateParticipantInputSchema,
   rowIdSchema,
 } from '@trialpulse/shared';
+import { presentedAnswer } from '../../lib/paging';
 import { requestMeta } from '../../lib/request-meta';
 import type { AuthContext } from '../auth/session-context';
 import type { ParticipantsService } from './participants.service';
@@ -45,14 +48,16 @@ export const participantsRoutes: FastifyPluginAsyncZod<Options> = async (app, op
     {
       schema: {
         tags: ['participants'],
-        summary: "A trial's participants, in the order they were added",
-        description: SCOPE_NOTE,
+        summary: "A trial's participants, in the order they were added; paged, sorted and filtered on request",
+        description: `With \`pageIndex\`/\`pageSize\` the answer is \`{rows, total}\` (decision 0040); without, the whole list. Fields the team hides are neither searched nor sortable (400). ${SCOPE_NOTE}`,
         params: trialIdParams,
-        response: { 200: z.array(participantSchema) },
+        querystring: participantListQuerySchema,
+        response: { 200: listAnswerSchema(participantSchema) },
       },
+      ...presentedAnswer,
       preHandler: app.requireStaff({ action: 'participant.view' }),
     },
-    async (request) => participants.list(caller(request), request.params.trialId),
+    async (request) => participants.list(caller(request), request.params.trialId, request.query),
   );
 
   app.get(

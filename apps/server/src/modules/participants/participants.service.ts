@@ -1,5 +1,7 @@
 import {
+  ERROR_REASONS,
   LIMITS,
+  PAGING_MESSAGES,
   PARTICIPANT_MESSAGES,
   PARTICIPANT_SUCCESS,
   type AddParticipantInput,
@@ -8,7 +10,10 @@ import {
   type AllowedDevice,
   type ChangeCodeInput,
   type DeleteParticipantInput,
+  type ListQuery,
+  type Paged,
   type Participant,
+  type PARTICIPANT_LIST_SORT_COLUMNS,
   type ParticipantRaw,
   type SupportedDevice,
   type UpdateParticipantInput,
@@ -16,7 +21,9 @@ import {
 import type { DbOrTx } from '../../db/client';
 import { recordAudit } from '../../lib/audit';
 import { uniqueViolationConstraint } from '../../lib/db-errors';
+import { isDbId } from '../../lib/db-ids';
 import { AppError } from '../../lib/errors';
+import { listAnswer } from '../../lib/paging';
 import type { Meta } from '../../lib/request-meta';
 import {
   participantNotFound,
@@ -27,7 +34,13 @@ import {
 import type { AuthContext } from '../auth/session-context';
 import type { TeamsService } from '../teams/teams.service';
 import type { TrialsService } from '../trials/trials.service';
-import type { ParticipantRow, ParticipantsRepository } from './participants.repository';
+import type {
+  ParticipantListRow,
+  ParticipantRow,
+  ParticipantsRepository,
+} from './participants.repository';
+
+type ParticipantListSort = (typeof PARTICIPANT_LIST_SORT_COLUMNS)[number];
 
 /** Unique constraints whose violation is a user error (409), never a server error. */
 const CONSTRAINTS = {
@@ -52,7 +65,15 @@ const hiddenFieldsOf = (auth: AuthContext) => new Set(auth.user.hiddenFields);
  */
 export function createParticipantsService(deps: {
   repository: ParticipantsRepository;
-  access: Pick<AccessService, 'requireTeam' | 'requireOwnTeam' | 'requireTrial' | 'requireParticipant' | 'lockTeam'>;
+  access: Pick<
+    AccessService,
+    | 'requireTeam'
+    | 'requireOwnTeam'
+    | 'requireTrial'
+    | 'requireParticipant'
+    | 'lockTeam'
+    | 'trialScope'
+  >;
   /**
    * Runs before a participant is deleted, after the caller's access is checked (device
    * linking revokes the participant's provider grants there).
@@ -72,7 +93,11 @@ export function createParticipantsService(deps: {
   }
 
   /** The visible trial with its participant-code prefix. */
-  async function trialWithCode(q: DbOrTx, trial: TrialRef, notFound: () => AppError = trialNotFound) {
+  async function trialWithCode(
+    q: DbOrTx,
+    trial: TrialRef,
+    notFound: () => AppError = trialNotFound,
+  ) {
     const code = await trials.trialCode(q, trial);
     if (code === undefined) throw notFound();
     return { ...trial, trialCode: code };
@@ -104,11 +129,26 @@ export function createParticipantsService(deps: {
 
   return {
     /** The trial's participants, hidden fields left out. Throws 404 "Trial not found.", 403 TEAM_INACTIVE. */
-    async list(auth: AuthContext, trialId: number): Promise<Participant[]> {
-      const { teamId } = await access.requireTrial(auth, trialId, 'participant.view');
-      const rows = await repository.listParticipants(repository.db, teamId, trialId);
+    async list(
+      auth: AuthContext,
+      trialId: number,
+      query: ListQuery<ParticipantListSort>,
+    ): Promise<Participant[] | Paged<Participant>> {
+      const { visibleTrials } = access.trialScope(auth, 'participant.view');
       const hidden = hiddenFieldsOf(auth);
-      return rows.map((row) => presentParticipant(row, hidden));
+      if (query.sort && hidden.has(query.sort.by)) {
+        throw new AppError(400, PAGING_MESSAGES.sortBy, {
+          displayToUser: true,
+          reason: ERROR_REASONS.validation,
+          errors: [{ field: 'sortBy', message: PAGING_MESSAGES.sortBy }],
+        });
+      }
+      // One query; only an empty answer asks whether the trial is there for the caller (404).
+      const page = isDbId(trialId)
+        ? await repository.listParticipantsPage(query, trialId, visibleTrials, hidden)
+        : { rows: [], total: 0 };
+      if (page.total === 0) await access.requireTrial(auth, trialId, 'participant.view');
+      return listAnswer(query, page, (row) => presentParticipant(row, hidden));
     },
 
     /** The trial's participant-code prefix. Throws 404 "Trial not found.". */
@@ -208,7 +248,9 @@ export function createParticipantsService(deps: {
       await withConflictMessages(() =>
         repository.transaction(async (tx) => {
           await access.lockTeam(tx, teamId);
-          const before = await participantRow(tx, auth, input.id, 'participant.update', { lock: true });
+          const before = await participantRow(tx, auth, input.id, 'participant.update', {
+            lock: true,
+          });
           const next = {
             email: keepOrReplace(before.email, input.email, hidden.has('email')),
             gender: input.gender,
@@ -254,7 +296,10 @@ export function createParticipantsService(deps: {
           await access.lockTeam(tx, teamId);
           const trial = await trialWithCode(
             tx,
-            await access.requireTrial(auth, trialId, 'participant.update', { tx, notFound: codeChangeNotFound }),
+            await access.requireTrial(auth, trialId, 'participant.update', {
+              tx,
+              notFound: codeChangeNotFound,
+            }),
             codeChangeNotFound,
           );
           const before = await participantRow(tx, auth, participantId, 'participant.update', {
@@ -307,7 +352,9 @@ export function createParticipantsService(deps: {
       }
       await repository.transaction(async (tx) => {
         await access.lockTeam(tx, teamId);
-        const before = await participantRow(tx, auth, input.id, 'participant.delete', { lock: true });
+        const before = await participantRow(tx, auth, input.id, 'participant.delete', {
+          lock: true,
+        });
         const dependents = await repository.countDependents(tx, teamId, input.id);
         if (!(await repository.deleteParticipant(tx, teamId, input.id)))
           throw participantNotFound();
@@ -335,7 +382,11 @@ export function createParticipantsService(deps: {
     async revokeTrialParticipants(auth: AuthContext, trialId: number, meta: Meta): Promise<void> {
       const { teamId } = await access.requireTrial(auth, trialId, 'trial.delete');
       if (!deps.beforeDelete) return;
-      for (const participantId of await repository.participantIdsOfTrial(repository.db, teamId, trialId)) {
+      for (const participantId of await repository.participantIdsOfTrial(
+        repository.db,
+        teamId,
+        trialId,
+      )) {
         await deps.beforeDelete(teamId, participantId, meta);
       }
     },
@@ -409,8 +460,7 @@ async function withConflictMessages<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-
-function presentParticipant(row: ParticipantRow, hidden: ReadonlySet<string>): Participant {
+function presentParticipant(row: ParticipantListRow, hidden: ReadonlySet<string>): Participant {
   const participant: Participant = {
     id: row.id,
     participant_code: row.participantCode,

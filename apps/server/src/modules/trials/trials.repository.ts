@@ -1,20 +1,34 @@
-import { and, asc, count, desc, eq, inArray, ne, notExists, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ne, notExists, sql, type SQL } from 'drizzle-orm';
+import type { ListQuery, TRIAL_LIST_SORT_COLUMNS } from '@trialpulse/shared';
 import type { Db, DbOrTx } from '../../db/client';
 import { teamUserMappings, trialUsers, trials, users } from '../../db/schema';
+import { defineList, selectPage, textSort, totalRows } from '../../lib/paging';
+
+type TrialListSort = (typeof TRIAL_LIST_SORT_COLUMNS)[number];
+
+/** How the trials table sorts and searches (its column ids), newest first by default. */
+const trialList = defineList<TrialListSort>({
+  sortable: {
+    trialNumber: textSort(trials.trialNumber),
+    trialName: textSort(trials.trialName),
+    trialNotes: textSort(trials.trialNotes),
+    trialOwnerEmail: textSort(users.email),
+  },
+  searchable: [trials.trialNumber, trials.trialName, trials.trialNotes, users.email],
+  defaultOrder: [desc(trials.creationDate), desc(trials.id)],
+});
 
 /**
  * The only code of the trials module that touches tables. Every read and write takes the
  * team id and filters on it, so a trial of another team is never found, changed or shown.
  */
 export function createTrialsRepository(db: Db) {
-  const trialColumns = {
+  const listColumns = {
     id: trials.id,
     teamId: trials.teamId,
     trialNumber: trials.trialNumber,
     trialName: trials.trialName,
     trialNotes: trials.trialNotes,
-    trialCode: trials.trialCode,
-    ownerUserId: trials.ownerUserId,
     ownerEmail: users.email,
     creationDate: trials.creationDate,
   };
@@ -22,15 +36,20 @@ export function createTrialsRepository(db: Db) {
   return {
     transaction: db.transaction.bind(db),
 
-    /** The given trials of the team (the ones the caller may see), newest first, with the owner's email. */
-    async listTrials(teamId: number, trialIds: readonly number[]) {
-      if (trialIds.length === 0) return [];
-      return db
-        .select(trialColumns)
-        .from(trials)
-        .innerJoin(users, eq(users.id, trials.ownerUserId))
-        .where(and(eq(trials.teamId, teamId), inArray(trials.id, [...trialIds])))
-        .orderBy(desc(trials.creationDate), desc(trials.id));
+    /**
+     * The caller's visible trials (`visibleTrials`, from the access module) as a list call
+     * asks (decision 0040): one query for the page and the total, only the columns the
+     * answer shows.
+     */
+    async listTrials(query: ListQuery<TrialListSort>, visibleTrials: SQL) {
+      return selectPage(query, trialList, (filter) =>
+        db
+          .select({ ...listColumns, total: totalRows })
+          .from(trials)
+          .innerJoin(users, eq(users.id, trials.ownerUserId))
+          .where(and(visibleTrials, filter))
+          .$dynamic(),
+      );
     },
 
     /** Locks one trial of the team for a change; blocks concurrent child inserts (FK key-share locks). */

@@ -7,10 +7,13 @@ import {
   deleteTrialUserInputSchema,
   teamUserOptionSchema,
   trialIdSchema,
+  trialListQuerySchema,
   trialSchema,
+  listAnswerSchema,
   trialUserSchema,
   updateTrialInputSchema,
 } from '@trialpulse/shared';
+import { presentedAnswer } from '../../lib/paging';
 import { requestMeta } from '../../lib/request-meta';
 import type { AuthContext } from '../auth/session-context';
 import type { TrialUsersService } from './trial-users.service';
@@ -36,13 +39,15 @@ export const trialsRoutes: FastifyPluginAsyncZod<Options> = async (app, { trials
     {
       schema: {
         tags: ['trials'],
-        summary: "The selected team's trials, newest first",
-        description: `Admin and Sys_Admin: every trial of the team; User and Viewer: trials they are trial users of. ${TEAM_INACTIVE_NOTE}`,
-        response: { 200: z.array(trialSchema) },
+        summary: "The selected team's trials, newest first; paged, sorted and filtered on request",
+        description: `Admin and Sys_Admin: every trial of the team; User and Viewer: trials they are trial users of. With \`pageIndex\`/\`pageSize\` the answer is \`{rows, total}\` (decision 0040); without, the whole list. ${TEAM_INACTIVE_NOTE}`,
+        querystring: trialListQuerySchema,
+        response: { 200: listAnswerSchema(trialSchema) },
       },
+      ...presentedAnswer,
       preHandler: app.requireStaff({ action: 'trial.view' }),
     },
-    async (request) => trials.list(caller(request)),
+    async (request) => trials.list(caller(request), request.query),
   );
 
   app.post(

@@ -2,18 +2,24 @@ import {
   TRIAL_MESSAGES,
   type CreateTrialInput,
   type DeleteTrialInput,
+  type ListQuery,
+  type Paged,
   type Trial,
+  type TRIAL_LIST_SORT_COLUMNS,
   type UpdateTrialInput,
 } from '@trialpulse/shared';
 import type { DbOrTx } from '../../db/client';
 import { recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
+import { listAnswer } from '../../lib/paging';
 import { trialNotFound, type AccessService } from '../access/access.service';
 import type { AuthContext } from '../auth/session-context';
 import type { Meta } from '../../lib/request-meta';
 import type { ParticipantsService } from '../participants/participants.service';
 import type { TeamsService } from '../teams/teams.service';
 import type { TrialsRepository } from './trials.repository';
+
+type TrialListSort = (typeof TRIAL_LIST_SORT_COLUMNS)[number];
 
 /** Answers of the trial calls (the spec leaves them "not shown"). */
 export const TRIAL_SUCCESS = {
@@ -32,9 +38,15 @@ export const TRIAL_CODE_MAX_LENGTH = 12;
  */
 export function createTrialsService(deps: {
   repository: TrialsRepository;
-  access: Pick<AccessService, 'requireTeam' | 'requireTrial' | 'visibleTrialIds' | 'lockTeam'>;
+  access: Pick<
+    AccessService,
+    'requireTeam' | 'requireTrial' | 'visibleTrialIds' | 'trialScope' | 'lockTeam'
+  >;
   /** A cascade deletes the trial's participants through their own module (decision 0019). */
-  participants: Pick<ParticipantsService, 'revokeTrialParticipants' | 'countInTrial' | 'removeAllOfTrial'>;
+  participants: Pick<
+    ParticipantsService,
+    'revokeTrialParticipants' | 'countInTrial' | 'removeAllOfTrial'
+  >;
   /** The team's trial counter (the teams module owns the teams table). */
   teams: Pick<TeamsService, 'setCounts'>;
 }) {
@@ -45,11 +57,16 @@ export function createTrialsService(deps: {
     teams.setCounts(tx, teamId, { trials: await repository.countTrials(tx, teamId) });
 
   return {
-    /** The trials the caller may see, newest first. Throws 403 TEAM_INACTIVE. */
-    async list(auth: AuthContext): Promise<Trial[]> {
-      const { teamId, trialIds } = await access.visibleTrialIds(auth, 'trial.view');
-      const rows = await repository.listTrials(teamId, trialIds);
-      return rows.map(presentTrial);
+    /**
+     * The trials the caller may see, newest first unless sorted; a page with the total when
+     * the query names one (decision 0040). One query. Throws 403 TEAM_INACTIVE.
+     */
+    async list(
+      auth: AuthContext,
+      query: ListQuery<TrialListSort>,
+    ): Promise<Trial[] | Paged<Trial>> {
+      const { visibleTrials } = access.trialScope(auth, 'trial.view');
+      return listAnswer(query, await repository.listTrials(query, visibleTrials), presentTrial);
     },
 
     /**
@@ -176,7 +193,9 @@ export function createTrialsService(deps: {
           });
         }
         const cascaded =
-          participantCount > 0 ? await participants.removeAllOfTrial(tx, auth, input.trialId) : undefined;
+          participantCount > 0
+            ? await participants.removeAllOfTrial(tx, auth, input.trialId)
+            : undefined;
         const removedUsers = await repository.deleteTrialUsers(tx, teamId, input.trialId);
         if (!(await repository.deleteTrial(tx, teamId, input.trialId))) throw trialNotFound();
         const counts = await recountTrials(tx, teamId);

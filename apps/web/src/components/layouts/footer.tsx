@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
@@ -6,12 +6,20 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { PATHS, PRODUCT_NAME } from '@trialpulse/shared';
 import { useAppVersion } from '@/lib/app-version';
-import { LegalDialog, type LegalDocument } from './legal-dialogs';
+import type { LegalDocument } from './legal-dialogs';
+
+// Loaded when a document is first opened: the dialog is not on any page's first paint.
+const LegalDialog = lazy(async () => ({ default: (await import('./legal-dialogs')).LegalDialog }));
 
 /** On every page: privacy policy, terms and conditions, contact us, the year, the version. */
 export function Footer() {
   const version = useAppVersion();
   const [document, setDocument] = useState<LegalDocument | null>(null);
+  const [dialogLoaded, setDialogLoaded] = useState(false);
+  const open = (which: LegalDocument) => {
+    setDialogLoaded(true);
+    setDocument(which);
+  };
   const year = new Date().getFullYear();
 
   return (
@@ -44,7 +52,7 @@ export function Footer() {
             type="button"
             variant="body2"
             data-testid="footer-privacy"
-            onClick={() => setDocument('privacy')}
+            onClick={() => open('privacy')}
           >
             Privacy Policy
           </Link>
@@ -53,7 +61,7 @@ export function Footer() {
             type="button"
             variant="body2"
             data-testid="footer-terms"
-            onClick={() => setDocument('terms')}
+            onClick={() => open('terms')}
           >
             Terms and Conditions
           </Link>
@@ -72,7 +80,11 @@ export function Footer() {
           <span data-testid="app-version">{version ? `v${version}` : ''}</span>
         </Typography>
       </Stack>
-      <LegalDialog document={document} onClose={() => setDocument(null)} />
+      {dialogLoaded && (
+        <Suspense fallback={null}>
+          <LegalDialog document={document} onClose={() => setDocument(null)} />
+        </Suspense>
+      )}
     </Box>
   );
 }

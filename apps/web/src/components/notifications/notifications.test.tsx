@@ -8,6 +8,14 @@ function Trigger({ message }: { message: string }) {
   return <button onClick={() => notify(message, 'success')}>notify {message}</button>;
 }
 
+/** Clicks a trigger and lets the lazily loaded toast mount (it loads with the first message). */
+async function notifyBy(text: string) {
+  fireEvent.click(screen.getByText(text));
+  await act(async () => {
+    await import('./toast');
+  });
+}
+
 function renderToasts() {
   return render(
     <NotificationsProvider>
@@ -21,9 +29,9 @@ describe('notifications', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it('shows a toast that disappears after 3000 ms', () => {
+  it('shows a toast that disappears after 3000 ms', async () => {
     renderToasts();
-    fireEvent.click(screen.getByText('notify Trial saved'));
+    await notifyBy('notify Trial saved');
 
     expect(screen.getByTestId('app-toast').textContent).toContain('Trial saved');
 
@@ -35,9 +43,9 @@ describe('notifications', () => {
     expect(screen.queryByTestId('app-toast')).toBeNull();
   });
 
-  it('closes at once with the close button', () => {
+  it('closes at once with the close button', async () => {
     renderToasts();
-    fireEvent.click(screen.getByText('notify Trial saved'));
+    await notifyBy('notify Trial saved');
 
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     act(() => vi.advanceTimersByTime(1000));
@@ -45,11 +53,11 @@ describe('notifications', () => {
     expect(screen.queryByTestId('app-toast')).toBeNull();
   });
 
-  it('a newer toast replaces the old one and gets its own 3000 ms', () => {
+  it('a newer toast replaces the old one and gets its own 3000 ms', async () => {
     renderToasts();
-    fireEvent.click(screen.getByText('notify Trial saved'));
+    await notifyBy('notify Trial saved');
     act(() => vi.advanceTimersByTime(2000));
-    fireEvent.click(screen.getByText('notify Participant added'));
+    await notifyBy('notify Participant added');
 
     expect(screen.getAllByTestId('app-toast')).toHaveLength(1);
     expect(screen.getByTestId('app-toast').textContent).toContain('Participant added');

@@ -53,11 +53,27 @@ export function notLinked(participantId: number, brand: 'Fitbit' | 'Omron'): Dev
  * "never linked" for participants 1 to 20 (the device tests cover the other answers).
  */
 function notLinkedDeviceHandlers(): Handlers {
-  const handlers: Handlers = {};
-  const notFound = { body: { message: 'not found', status: 'not_authorized', upstream: null } };
+  const notFound = { message: 'not found', status: 'not_authorized', upstream: null };
+  const handlers: Handlers = {
+    // The batched status call of the table's page (decision 0041).
+    'GET /api/deviceStatus': (call) => ({
+      body: {
+        statuses: (new URL(call.url, 'http://localhost').searchParams.get('ids') ?? '')
+          .split(',')
+          .map(Number)
+          .map((participantId) => ({
+            participantId,
+            brands: (['Fitbit', 'Omron'] as const).map((brand) => ({
+              brand,
+              auth: notFound,
+              devices: [],
+              checkedAt: null,
+            })),
+          })),
+      },
+    }),
+  };
   for (let id = 1; id <= 20; id += 1) {
-    handlers[`GET /api/fitbitIsParticipantAuth/${id}`] = notFound;
-    handlers[`GET /api/omronIsParticipantAuth/${id}`] = notFound;
     handlers[`GET /api/participantConnections/${id}`] = {
       body: { connections: [notLinked(id, 'Fitbit'), notLinked(id, 'Omron')] },
     };

@@ -5,40 +5,41 @@ import { errorBody } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 import {
   FOUND,
-  NOT_FOUND,
   TRIAL,
   brandsAllowed,
   device,
+  deviceStatusAnswer,
   errorEntry,
   mockDevicesApi,
   participant,
+  statusIdsOf,
   type Handlers,
+  type StatusByParticipant,
 } from '../testing/device-fixtures';
 import { DEVICE_ERROR_TEXTS } from '../utils/device-labels';
 
 /** Participant 1: two Fitbit devices and Omron; participant 2: Fitbit needs re-consent. */
-const HEALTHY: Handlers = {
-  'GET /api/fitbitIsParticipantAuth/1': { body: FOUND },
-  'GET /api/fitbitDevices/1': {
-    body: {
+const HEALTHY_STATUS: StatusByParticipant = {
+  1: {
+    Fitbit: {
+      auth: FOUND,
       devices: [
         device({ deviceVersion: 'Charge 6', batteryLevel: 95 }),
         device({ deviceVersion: 'Aria Air', deviceType: 'SCALE', batteryLevel: 30 }),
       ],
     },
+    Omron: { auth: { ...FOUND, upstream: 'omron' } },
   },
-  'GET /api/omronIsParticipantAuth/1': { body: { ...FOUND, upstream: 'omron' } },
-  'GET /api/fitbitIsParticipantAuth/2': {
-    body: { message: 'not found', status: 'needs_reconsent', upstream: 'fitbit-legacy' },
-  },
-  'GET /api/omronIsParticipantAuth/2': { body: NOT_FOUND },
+  2: { Fitbit: { auth: { message: 'not found', status: 'needs_reconsent', upstream: 'fitbit-legacy' } } },
 };
+const HEALTHY: Handlers = { 'GET /api/deviceStatus': deviceStatusAnswer(HEALTHY_STATUS) };
 
-/** Participant 2's Fitbit device list fails at the provider (rate limit). */
+/** Participant 2's Fitbit device list failed at the provider (rate limit). */
 const FAILING: Handlers = {
-  ...HEALTHY,
-  'GET /api/fitbitIsParticipantAuth/2': { body: FOUND },
-  'GET /api/fitbitDevices/2': { body: { devices: [errorEntry('rate_limit')] } },
+  'GET /api/deviceStatus': deviceStatusAnswer({
+    ...HEALTHY_STATUS,
+    2: { Fitbit: { auth: FOUND, devices: [errorEntry('rate_limit')] } },
+  }),
 };
 
 async function openTrialPage(role: string, overrides: Handlers = {}) {
@@ -74,32 +75,61 @@ describe('device status column on /TrialPage', { timeout: 20_000 }, () => {
 
   it('checks Dexcom only when the team allows it', async () => {
     const { calls } = await openTrialPage('User', {
-      ...HEALTHY,
       'GET /api/teamAllowedDevices/1': brandsAllowed('Fitbit', 'Omron', 'Dexcom'),
-      'GET /api/dexcomIsParticipantAuth/1': { body: { ...FOUND, upstream: 'dexcom' } },
-      'GET /api/dexcomIsParticipantAuth/2': { body: NOT_FOUND },
+      'GET /api/deviceStatus': deviceStatusAnswer(
+        { ...HEALTHY_STATUS, 1: { ...HEALTHY_STATUS[1], Dexcom: { auth: { ...FOUND, upstream: 'dexcom' } } } },
+        ['Fitbit', 'Omron', 'Dexcom'],
+      ),
     });
     await screen.findByTestId('device-status-2-Dexcom');
     expect(within(brandCell(1, 'Dexcom')).getByText('Authorized')).toBeTruthy();
-    expect(calls.filter((call) => call.url.includes('dexcomIsParticipantAuth'))).toHaveLength(2);
+    expect(calls.filter((call) => call.url.includes('/deviceStatus'))).toHaveLength(1);
   });
 
   it('shows failed checks as error entries under the banner, participants still listed', async () => {
-    await openTrialPage('Admin', {
-      ...FAILING,
-      'GET /api/omronIsParticipantAuth/2': { status: 500, body: errorBody('boom', false) },
-    });
+    await openTrialPage('Admin', FAILING);
     expect((await screen.findByTestId('device-status-banner')).textContent).toBe(
       DEVICE_MESSAGES.someDeviceInfoFailed,
     );
     await screen.findByTestId('device-status-2-Omron');
     expect(within(brandCell(2, 'Fitbit')).getByText(/Too many requests/)).toBeTruthy();
-    expect(
-      within(brandCell(2, 'Omron')).getByText(`Omron: ${DEVICE_ERROR_TEXTS.auth_check_failed}`),
-    ).toBeTruthy();
     expect(screen.getByTestId('participant-row-1')).toBeTruthy();
     // Only Sys_Admin gets View Participant Data.
     expect(screen.queryByRole('button', { name: 'View Participant Data' })).toBeNull();
+  });
+
+  it('shows a failed status call as an error entry per brand', async () => {
+    await openTrialPage('Admin', {
+      'GET /api/deviceStatus': { status: 500, body: errorBody('boom', false) },
+    });
+    expect((await screen.findByTestId('device-status-banner')).textContent).toBe(
+      DEVICE_MESSAGES.someDeviceInfoFailed,
+    );
+    await screen.findByTestId('device-status-2-Omron');
+    expect(
+      within(brandCell(2, 'Omron')).getByText(`Omron: ${DEVICE_ERROR_TEXTS.auth_check_failed}`),
+    ).toBeTruthy();
+  });
+
+  it('a trial of 500 participants: one status request for the visible page, another for the next page', async () => {
+    const many = Array.from({ length: 500 }, (_, index) => participant(index + 1));
+    const everyone: StatusByParticipant = Object.fromEntries(
+      many.map((p) => [p.id, { Fitbit: { auth: FOUND, devices: [device()] } }]),
+    );
+    const { calls } = await openTrialPage('User', {
+      'GET /api/trialParticipants/11': { body: many },
+      'GET /api/deviceStatus': deviceStatusAnswer(everyone),
+    });
+    await screen.findByTestId('device-status-10-Fitbit');
+    const statusCalls = () => calls.filter((call) => call.url.includes('/deviceStatus'));
+    expect(statusCalls()).toHaveLength(1);
+    expect(statusIdsOf(statusCalls()[0]!)).toEqual(many.slice(0, 10).map((p) => p.id));
+    expect(calls.some((call) => /IsParticipantAuth|\/(fitbit|omron|dexcom)Devices\//.test(call.url))).toBe(false);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
+    await screen.findByTestId('device-status-20-Fitbit');
+    expect(statusCalls()).toHaveLength(2);
+    expect(statusIdsOf(statusCalls()[1]!)).toEqual(many.slice(10, 20).map((p) => p.id));
   });
 
   it('gives Sys_Admin View Participant Data on errored entries, opening the participant', async () => {
@@ -117,6 +147,6 @@ describe('device status column on /TrialPage', { timeout: 20_000 }, () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(headers().some((text) => text.startsWith('Device Status'))).toBe(false);
     expect(screen.queryByTestId('participant-device-status-1')).toBeNull();
-    expect(calls.some((call) => /IsParticipantAuth|Devices\//.test(call.url))).toBe(false);
+    expect(calls.some((call) => /IsParticipantAuth|Devices\/|deviceStatus/.test(call.url))).toBe(false);
   });
 });

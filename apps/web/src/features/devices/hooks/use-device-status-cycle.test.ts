@@ -1,13 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, renderHook } from '@testing-library/react';
 import { LIMITS, type AuthorisedDeviceEntry, type DeviceBrandName } from '@trialpulse/shared';
+import { deviceStatusAnswer, FOUND, NOT_FOUND } from '../testing/device-fixtures';
 import { errorBody, mockApi, type RecordedCall } from '@/testing/mock-api';
 import { useDeviceStatusCycle } from './use-device-status-cycle';
 
 const ALL: DeviceBrandName[] = ['Fitbit', 'Omron', 'Dexcom'];
 
-const found = { body: { message: 'found', status: 'authorized', upstream: 'google-health' } };
-const notFound = { body: { message: 'not found', status: 'not_authorized', upstream: null } };
 
 const CHARGE: AuthorisedDeviceEntry = {
   device: 'Fitbit',
@@ -30,7 +29,7 @@ function mockDeviceApi(handlers: Parameters<typeof mockApi>[0]) {
     Object.entries(handlers).map(([key, reply]) => [
       key,
       (call: RecordedCall) => {
-        timeline.push(`${Date.now() - t0} ${call.url.replace('/api/', '')}`);
+        timeline.push(`${Date.now() - t0} ${decodeURIComponent(call.url.replace('/api/', ''))}`);
         return typeof reply === 'function' ? reply(call) : reply;
       },
     ]),
@@ -70,34 +69,20 @@ afterEach(() => {
 });
 
 describe('useDeviceStatusCycle', () => {
-  it('checks one participant at a time: Fitbit, its devices when found, Omron, Dexcom; 100 ms apart', async () => {
+  it('asks once for every participant of the page: each brand the team allows, Fitbit with its devices', async () => {
     mockDeviceApi({
-      'GET /api/fitbitIsParticipantAuth/1': found,
-      'GET /api/fitbitDevices/1': { body: { devices: [CHARGE] } },
-      'GET /api/omronIsParticipantAuth/1': found,
-      'GET /api/dexcomIsParticipantAuth/1': notFound,
-      'GET /api/fitbitIsParticipantAuth/2': notFound,
-      'GET /api/omronIsParticipantAuth/2': notFound,
-      'GET /api/dexcomIsParticipantAuth/2': found,
+      'GET /api/deviceStatus': deviceStatusAnswer(
+        {
+          1: { Fitbit: { auth: FOUND, devices: [CHARGE] }, Omron: { auth: FOUND } },
+          2: { Dexcom: { auth: FOUND } },
+        },
+        ALL,
+      ),
     });
     const { result } = renderHook(() => useDeviceStatusCycle(P(1, 2), { brands: ALL }));
     await settle();
 
-    expect(timeline).toEqual([
-      '0 fitbitIsParticipantAuth/1',
-      '0 fitbitDevices/1',
-      '0 omronIsParticipantAuth/1',
-      '0 dexcomIsParticipantAuth/1',
-    ]);
-    await advance(LIMITS.deviceStatusGapMs - 1);
-    expect(timeline).toHaveLength(4);
-
-    await advance(1);
-    expect(timeline.slice(4)).toEqual([
-      '100 fitbitIsParticipantAuth/2',
-      '100 omronIsParticipantAuth/2',
-      '100 dexcomIsParticipantAuth/2',
-    ]);
+    expect(timeline).toEqual(['0 deviceStatus?ids=1,2']);
     expect(result.current.statuses[1]?.brands.map((brand) => [brand.brand, brand.auth?.message]))
       .toEqual([
         ['Fitbit', 'found'],
@@ -105,41 +90,56 @@ describe('useDeviceStatusCycle', () => {
         ['Dexcom', 'not found'],
       ]);
     expect(result.current.statuses[1]?.brands[0]?.devices).toEqual([CHARGE]);
-    expect(result.current.statuses[2]?.brands[0]?.devices).toEqual([]);
+    expect(result.current.statuses[2]?.brands.map((brand) => brand.auth?.message)).toEqual([
+      'not found',
+      'not found',
+      'found',
+    ]);
     expect(result.current.someFailed).toBe(false);
   });
 
-  it('starts the whole cycle again every 300000 ms', async () => {
-    mockDeviceApi({
-      'GET /api/fitbitIsParticipantAuth/1': notFound,
-      'GET /api/fitbitIsParticipantAuth/2': notFound,
-    });
+  it('starts the whole cycle again every 300000 ms, one request each time', async () => {
+    mockDeviceApi({ 'GET /api/deviceStatus': deviceStatusAnswer({ 1: {}, 2: {} }) });
     renderHook(() => useDeviceStatusCycle(P(1, 2), { brands: ['Fitbit'] }));
     await settle();
-    await advance(LIMITS.deviceStatusGapMs);
-    expect(timeline).toEqual(['0 fitbitIsParticipantAuth/1', '100 fitbitIsParticipantAuth/2']);
+    expect(timeline).toEqual(['0 deviceStatus?ids=1,2']);
 
-    await advance(LIMITS.deviceStatusRefreshMs - LIMITS.deviceStatusGapMs - 1);
-    expect(timeline).toHaveLength(2);
+    await advance(LIMITS.deviceStatusRefreshMs - 1);
+    expect(timeline).toHaveLength(1);
 
     await advance(1);
-    expect(timeline.slice(2)).toEqual([
-      `${LIMITS.deviceStatusRefreshMs} fitbitIsParticipantAuth/1`,
-    ]);
-    await advance(LIMITS.deviceStatusGapMs);
-    expect(timeline.slice(3)).toEqual([
-      `${LIMITS.deviceStatusRefreshMs + LIMITS.deviceStatusGapMs} fitbitIsParticipantAuth/2`,
-    ]);
+    expect(timeline.slice(1)).toEqual([`${LIMITS.deviceStatusRefreshMs} deviceStatus?ids=1,2`]);
+    await advance(LIMITS.deviceStatusRefreshMs);
+    expect(timeline).toHaveLength(3);
   });
 
-  it('checks only the brands the team allows', async () => {
-    mockDeviceApi({ 'GET /api/omronIsParticipantAuth/1': found });
-    renderHook(() => useDeviceStatusCycle(P(1), { brands: ['Omron'] }));
+  it('asks at once for a new page, and the old page’s cycle stops', async () => {
+    mockDeviceApi({ 'GET /api/deviceStatus': deviceStatusAnswer({ 1: {}, 2: {}, 3: {}, 4: {} }) });
+    const { rerender } = renderHook(({ page }) => useDeviceStatusCycle(page, { brands: ['Fitbit'] }), {
+      initialProps: { page: P(1, 2) },
+    });
     await settle();
-    expect(timeline).toEqual(['0 omronIsParticipantAuth/1']);
+    await advance(1_000);
+    rerender({ page: P(3, 4) });
+    await settle();
+    expect(timeline).toEqual(['0 deviceStatus?ids=1,2', '1000 deviceStatus?ids=3,4']);
+
+    await advance(LIMITS.deviceStatusRefreshMs);
+    expect(timeline.slice(2)).toEqual([`${LIMITS.deviceStatusRefreshMs + 1_000} deviceStatus?ids=3,4`]);
   });
 
-  it('turns failed checks into error entries and goes on with the cycle', async () => {
+  it('keeps only the brands the team allows', async () => {
+    mockDeviceApi({
+      'GET /api/deviceStatus': deviceStatusAnswer({ 1: { Omron: { auth: FOUND } } }, ALL),
+    });
+    const { result } = renderHook(() => useDeviceStatusCycle(P(1), { brands: ['Omron'] }));
+    await settle();
+    expect(result.current.statuses[1]?.brands).toEqual([
+      { brand: 'Omron', auth: FOUND, devices: [] },
+    ]);
+  });
+
+  it('turns a failed call into error entries, shows the provider’s error entries, and goes on', async () => {
     const rateLimited: AuthorisedDeviceEntry = {
       ...CHARGE,
       deviceVersion: null,
@@ -147,77 +147,67 @@ describe('useDeviceStatusCycle', () => {
       hasError: true,
       errorType: 'rate_limit',
     };
+    let answer: 'fails' | 'bad shape' | 'limited' | 'ok' = 'fails';
     mockDeviceApi({
-      'GET /api/fitbitIsParticipantAuth/1': { status: 500, body: errorBody('boom', false) },
-      'GET /api/omronIsParticipantAuth/1': found,
-      'GET /api/fitbitIsParticipantAuth/2': found,
-      'GET /api/fitbitDevices/2': () => Promise.reject(new TypeError('Failed to fetch')),
-      'GET /api/omronIsParticipantAuth/2': { body: { message: 'maybe' } },
-      'GET /api/fitbitIsParticipantAuth/3': found,
-      'GET /api/fitbitDevices/3': { body: { devices: [{ device: 'Fitbit' }] } },
-      'GET /api/omronIsParticipantAuth/3': notFound,
-      'GET /api/fitbitIsParticipantAuth/4': found,
-      'GET /api/fitbitDevices/4': { body: { devices: [rateLimited] } },
-      'GET /api/omronIsParticipantAuth/4': notFound,
+      'GET /api/deviceStatus': (call) => {
+        if (answer === 'fails') return { status: 500, body: errorBody('boom', false) };
+        if (answer === 'bad shape') return { body: { statuses: [{ participantId: 1 }] } };
+        if (answer === 'limited') return { status: 429, body: errorBody('slow down', true) };
+        return deviceStatusAnswer({ 1: { Fitbit: { auth: FOUND, devices: [rateLimited] } }, 2: {} })(call);
+      },
     });
     const { result } = renderHook(() =>
-      useDeviceStatusCycle(P(1, 2, 3, 4), { brands: ['Fitbit', 'Omron'] }),
+      useDeviceStatusCycle(P(1, 2), { brands: ['Fitbit', 'Omron'] }),
     );
-    await settle();
-    for (let step = 0; step < 3; step += 1) await advance(LIMITS.deviceStatusGapMs);
-
-    expect(timeline).toEqual([
-      '0 fitbitIsParticipantAuth/1',
-      '0 omronIsParticipantAuth/1',
-      '100 fitbitIsParticipantAuth/2',
-      '100 fitbitDevices/2',
-      '100 omronIsParticipantAuth/2',
-      '200 fitbitIsParticipantAuth/3',
-      '200 fitbitDevices/3',
-      '200 omronIsParticipantAuth/3',
-      '300 fitbitIsParticipantAuth/4',
-      '300 fitbitDevices/4',
-      '300 omronIsParticipantAuth/4',
-    ]);
     const errorTypes = (id: number) =>
       result.current.statuses[id]?.brands.map((brand) => [
         brand.brand,
         brand.devices.map((device) => (device.hasError ? device.errorType : 'ok')),
       ]);
+    await settle();
     expect(errorTypes(1)).toEqual([
       ['Fitbit', ['auth_check_failed']],
-      ['Omron', []],
+      ['Omron', ['auth_check_failed']],
     ]);
+    expect(errorTypes(2)).toEqual(errorTypes(1));
     expect(result.current.statuses[1]?.brands[0]?.auth).toBeNull();
-    expect(errorTypes(2)).toEqual([
-      ['Fitbit', ['connection_error']],
+    expect(result.current.someFailed).toBe(true);
+
+    answer = 'bad shape';
+    await advance(LIMITS.deviceStatusRefreshMs);
+    expect(errorTypes(1)).toEqual([
+      ['Fitbit', ['processing_error']],
       ['Omron', ['processing_error']],
     ]);
-    expect(errorTypes(3)).toEqual([
-      ['Fitbit', ['processing_error']],
-      ['Omron', []],
-    ]);
-    expect(errorTypes(4)).toEqual([
+    answer = 'limited';
+    await advance(LIMITS.deviceStatusRefreshMs);
+    expect(errorTypes(2)?.[0]).toEqual(['Fitbit', ['rate_limit']]);
+
+    answer = 'ok';
+    await advance(LIMITS.deviceStatusRefreshMs);
+    expect(errorTypes(1)).toEqual([
       ['Fitbit', ['rate_limit']],
       ['Omron', []],
     ]);
-    expect(result.current.someFailed).toBe(true);
+    expect(errorTypes(2)).toEqual([
+      ['Fitbit', []],
+      ['Omron', []],
+    ]);
+    expect(result.current.statuses[2]?.brands[0]?.auth).toEqual(NOT_FOUND);
+    expect(timeline).toHaveLength(4);
   });
 
   it('stops when unmounted', async () => {
-    mockDeviceApi({
-      'GET /api/fitbitIsParticipantAuth/1': notFound,
-      'GET /api/fitbitIsParticipantAuth/2': notFound,
-    });
+    mockDeviceApi({ 'GET /api/deviceStatus': deviceStatusAnswer({ 1: {}, 2: {} }) });
     const { unmount } = renderHook(() => useDeviceStatusCycle(P(1, 2), { brands: ['Fitbit'] }));
     await settle();
     unmount();
     await advance(LIMITS.deviceStatusRefreshMs * 2);
-    expect(timeline).toEqual(['0 fitbitIsParticipantAuth/1']);
+    expect(timeline).toEqual(['0 deviceStatus?ids=1,2']);
   });
 
   it('checks nothing while disabled', async () => {
-    mockDeviceApi({ 'GET /api/fitbitIsParticipantAuth/1': notFound });
+    mockDeviceApi({ 'GET /api/deviceStatus': deviceStatusAnswer({ 1: {} }) });
     renderHook(() => useDeviceStatusCycle(P(1), { brands: ['Fitbit'], enabled: false }));
     await advance(LIMITS.deviceStatusRefreshMs);
     expect(timeline).toEqual([]);

@@ -1,15 +1,16 @@
 import { useEffect, useMemo, useState } from 'react';
 import { ZodError } from 'zod';
 import {
+  DEVICE_STATUS_BATCH,
   LIMITS,
   type AuthorisedDeviceEntry,
   type DeviceBrandName,
   type DeviceErrorType,
+  type DeviceStatusResponse,
   type IsAuthResponse,
 } from '@trialpulse/shared';
 import { isApiError } from '@/lib/api-client';
-import { getIsParticipantAuth } from '../api/get-is-participant-auth';
-import { getParticipantDevices } from '../api/get-participant-devices';
+import { getDeviceStatus } from '../api/get-device-status';
 
 /** One brand of one participant, as the last cycle found it. */
 export type BrandDeviceStatus = {
@@ -36,17 +37,16 @@ type CycleOptions = {
   enabled?: boolean;
 };
 
-/** The order of the checks within one participant (access spec §4, Dexcom last). */
-const CHECK_ORDER: readonly DeviceBrandName[] = ['Fitbit', 'Omron', 'Dexcom'];
-
 /**
- * The device status refresh of access spec §4: for each participant in turn, the Fitbit
- * authorisation check ('found' means authorised) and, when authorised, the Fitbit device
- * list; then the Omron check, then the Dexcom check — only for brands the team allows.
- * Participants are 100 ms apart (`LIMITS.deviceStatusGapMs`); a cycle starts every
- * 300000 ms (`LIMITS.deviceStatusRefreshMs`), or as soon as the previous one ends if it
- * took longer. A failed check becomes an error entry and the cycle goes on; unmounting,
- * or a change of participants or brands, stops it (calls in flight are aborted).
+ * The device status refresh of access spec §4 for the rows a table shows (its visible
+ * page): one batched call per cycle (`GET /api/deviceStatus`, decision 0041) answers, for
+ * every participant of the page, the Fitbit authorisation check ('found' means authorised)
+ * with the Fitbit devices, then Omron, then Dexcom — only brands the team allows. A cycle
+ * starts every 300000 ms (`LIMITS.deviceStatusRefreshMs`); a new page (other ids) or other
+ * brands start one at once. A failed call becomes error entries and the cycle goes on;
+ * unmounting stops it (the call in flight is aborted). The server answers from the device
+ * lists it keeps, so the 100 ms gap between participants of the per-participant calls is
+ * not needed.
  */
 export function useDeviceStatusCycle(
   participants: readonly { id: number }[],
@@ -54,7 +54,7 @@ export function useDeviceStatusCycle(
 ): DeviceStatusCycle {
   const [statuses, setStatuses] = useState<Record<number, ParticipantDeviceStatus>>({});
   const idsKey = participants.map((participant) => participant.id).join(',');
-  const brandsKey = CHECK_ORDER.filter((brand) => brands.includes(brand)).join(',');
+  const brandsKey = DEVICE_STATUS_BATCH.checkOrder.filter((brand) => brands.includes(brand)).join(',');
 
   useEffect(() => {
     const ids = idsKey ? idsKey.split(',').map(Number) : [];
@@ -71,11 +71,12 @@ export function useDeviceStatusCycle(
     const run = async () => {
       while (!controller.signal.aborted) {
         const started = Date.now();
-        for (const [index, id] of ids.entries()) {
-          if (index > 0) await pause(LIMITS.deviceStatusGapMs);
-          const status = await checkParticipant(id, checked, controller.signal);
+        // A page has at most 50 rows: one call. A longer list (never a table page) is split.
+        for (let at = 0; at < ids.length; at += DEVICE_STATUS_BATCH.maxParticipants) {
+          const batch = ids.slice(at, at + DEVICE_STATUS_BATCH.maxParticipants);
+          const found = await checkParticipants(batch, checked, controller.signal);
           if (controller.signal.aborted) return;
-          setStatuses((current) => ({ ...current, [id]: status }));
+          setStatuses((current) => ({ ...current, ...found }));
         }
         await pause(Math.max(0, LIMITS.deviceStatusRefreshMs - (Date.now() - started)));
       }
@@ -115,48 +116,41 @@ export function deviceErrorEntry(
   };
 }
 
-async function checkParticipant(
-  participantId: number,
+/** One batched call for `ids`; a failed call is an error entry for each brand of each. */
+async function checkParticipants(
+  ids: readonly number[],
   brands: readonly DeviceBrandName[],
   signal: AbortSignal,
-): Promise<ParticipantDeviceStatus> {
-  const checked: BrandDeviceStatus[] = [];
-  for (const brand of brands) {
-    // A mocked or slow fetch may ignore the signal: no further call once stopped.
-    if (signal.aborted) throw new DOMException('The cycle stopped.', 'AbortError');
-    checked.push(await checkBrand(brand, participantId, signal));
-  }
-  return { brands: checked };
-}
-
-async function checkBrand(
-  brand: DeviceBrandName,
-  participantId: number,
-  signal: AbortSignal,
-): Promise<BrandDeviceStatus> {
-  let auth: IsAuthResponse;
+): Promise<Record<number, ParticipantDeviceStatus>> {
+  let answer: DeviceStatusResponse;
   try {
-    auth = await getIsParticipantAuth(brand, participantId, signal);
+    answer = await getDeviceStatus(ids, signal);
   } catch (error) {
     rethrowAbort(error);
-    const errorType = isBadShape(error) ? 'processing_error' : 'auth_check_failed';
-    return { brand, auth: null, devices: [deviceErrorEntry(brand, errorType)] };
+    const errorType = statusCallErrorType(error);
+    const failed: ParticipantDeviceStatus = {
+      brands: brands.map((brand) => ({ brand, auth: null, devices: [deviceErrorEntry(brand, errorType)] })),
+    };
+    return Object.fromEntries(ids.map((id) => [id, failed]));
   }
-  if (brand !== 'Fitbit' || auth.message !== 'found') return { brand, auth, devices: [] };
-
-  try {
-    return { brand, auth, devices: await getParticipantDevices(brand, participantId, signal) };
-  } catch (error) {
-    rethrowAbort(error);
-    return { brand, auth, devices: [deviceErrorEntry(brand, deviceListErrorType(error))] };
-  }
+  // Participants the server left out (deleted, or no longer visible) get no status.
+  return Object.fromEntries(
+    answer.statuses.map((status) => [
+      status.participantId,
+      {
+        brands: status.brands
+          .filter((brand) => brands.includes(brand.brand))
+          .map(({ brand, auth, devices }) => ({ brand, auth, devices })),
+      },
+    ]),
+  );
 }
 
-/** A failed device-list call: wrong shape, our rate limit, or the call did not get through. */
-function deviceListErrorType(error: unknown): DeviceErrorType {
+/** A failed status call: wrong shape, our rate limit, or the check did not get through. */
+function statusCallErrorType(error: unknown): DeviceErrorType {
   if (isBadShape(error)) return 'processing_error';
   if (isApiError(error) && error.status === 429) return 'rate_limit';
-  return 'connection_error';
+  return 'auth_check_failed';
 }
 
 /** An answer that is not JSON, or not of the contract's shape. */

@@ -7,7 +7,7 @@ import type {
   Trial,
 } from '@trialpulse/shared';
 import type { SessionUser } from '@/lib/session';
-import { baseHandlers, makeUser, mockApi } from '@/testing/mock-api';
+import { baseHandlers, makeUser, mockApi, type RecordedCall } from '@/testing/mock-api';
 
 /** Shared fixtures of the device tests (not a test file itself). */
 
@@ -115,5 +115,39 @@ export function mockDevicesApi(
     'GET /api/teamAllowedDevices/1': brandsAllowed('Fitbit', 'Omron'),
     'GET /api/participant/2': { body: participant(2) },
     ...overrides,
+  });
+}
+
+/** One brand of one participant in a `GET /api/deviceStatus` answer. */
+export type BrandStatus = { auth: IsAuthResponse; devices?: AuthorisedDeviceEntry[] };
+export type StatusByParticipant = Record<number, Partial<Record<DeviceBrandName, BrandStatus>>>;
+
+/** The participant ids of a `GET /api/deviceStatus?ids=…` call. */
+export const statusIdsOf = (call: RecordedCall) =>
+  (new URL(call.url, 'http://localhost').searchParams.get('ids') ?? '').split(',').map(Number);
+
+/**
+ * A `GET /api/deviceStatus` handler as the server answers it: the requested participants
+ * that `byParticipant` knows (others are left out), each with `brands` in check order; a
+ * brand not given is not authorised.
+ */
+export function deviceStatusAnswer(
+  byParticipant: StatusByParticipant,
+  brands: readonly DeviceBrandName[] = ['Fitbit', 'Omron'],
+) {
+  return (call: RecordedCall) => ({
+    body: {
+      statuses: statusIdsOf(call)
+        .filter((id) => byParticipant[id] !== undefined)
+        .map((participantId) => ({
+          participantId,
+          brands: brands.map((brand) => ({
+            brand,
+            auth: byParticipant[participantId]?.[brand]?.auth ?? NOT_FOUND,
+            devices: byParticipant[participantId]?.[brand]?.devices ?? [],
+            checkedAt: null,
+          })),
+        })),
+    },
   });
 }

@@ -23,6 +23,7 @@ import {
   GENERIC_ERROR_MESSAGE,
   LIMITS,
   PARTICIPANT_MESSAGES,
+  participantSchema,
   type Trial,
 } from '@trialpulse/shared';
 import {
@@ -30,10 +31,11 @@ import {
   dataTableDefaults,
   useKeepPageInRange,
   usePersistedTableState,
+  useServerList,
 } from '@/components/data-table';
 import { userMessage } from '@/lib/api-client';
 import { useCan } from '@/lib/session';
-import { useParticipants, type Participant } from '../api/get-participants';
+import { participantsQueryKey, type Participant } from '../api/get-participants';
 import { PARTICIPANT_PATHS, participantsTableId } from '../utils/paths';
 import { useVisibleParticipantFields } from '../utils/visible-fields';
 import { DeleteParticipantDialog } from './delete-participant-dialog';
@@ -92,23 +94,43 @@ export function ParticipantsTable({
 }: ParticipantsTableProps) {
   const navigate = useNavigate();
   const { showEmail, showNotes } = useVisibleParticipantFields();
-  const participants = useParticipants(trial.trialId);
   const persisted = usePersistedTableState(tableId, COLUMN_IDS);
+  // Only the page the table shows comes from the server (decision 0040).
+  const list = useServerList({
+    queryKey: participantsQueryKey(trial.trialId),
+    path: `/trialParticipants/${trial.trialId}`,
+    rowSchema: participantSchema,
+    persisted,
+  });
+  const participants = list.query;
   const [rowSelection, setRowSelection] = useState<MRT_RowSelectionState>({});
+  const [picked, setPicked] = useState<Record<string, Participant>>({});
   const [modal, setModal] = useState<Modal>({ kind: 'none' });
   const closeModal = () => setModal({ kind: 'none' });
 
   const canEdit = useCan('participant.update');
   const statusSlot = canEdit ? deviceStatus : undefined;
-  const rows = useMemo(() => participants.data ?? [], [participants.data]);
-  const selected = rows.filter((participant) => rowSelection[String(participant.id)]);
-  const capReached = selected.length >= selectionCap;
+  const selectedIds = Object.keys(rowSelection).filter((id) => rowSelection[id]);
+  // Selected rows may sit on other pages: each is kept as it was when it was selected.
+  const selected = selectedIds.flatMap((id) => picked[id] ?? []);
+  const capReached = selectedIds.length >= selectionCap;
 
-  const onRowSelectionChange = (updater: MRT_Updater<MRT_RowSelectionState>) =>
-    setRowSelection((current) => {
-      const next = typeof updater === 'function' ? updater(current) : updater;
-      return Object.values(next).filter(Boolean).length > selectionCap ? current : next;
-    });
+  const onRowSelectionChange = (updater: MRT_Updater<MRT_RowSelectionState>) => {
+    const next = typeof updater === 'function' ? updater(rowSelection) : updater;
+    if (Object.values(next).filter(Boolean).length > selectionCap) return;
+    const onPage = new Map(list.tableOptions.data.map((row) => [String(row.id), row]));
+    setPicked(
+      Object.fromEntries(
+        Object.keys(next)
+          .filter((id) => next[id])
+          .flatMap((id) => {
+            const row = picked[id] ?? onPage.get(id);
+            return row ? [[id, row]] : [];
+          }),
+      ),
+    );
+    setRowSelection(next);
+  };
 
   const columns = useMemo<MRT_ColumnDef<Participant>[]>(
     () => [
@@ -206,14 +228,14 @@ export function ParticipantsTable({
   const table = useMaterialReactTable({
     ...dataTableDefaults<Participant>(),
     ...persisted.tableOptions,
+    ...list.tableOptions,
     columns,
-    data: rows,
     getRowId: (participant) => String(participant.id),
     enableRowSelection: (row) => row.getIsSelected() || !capReached,
     enableMultiRowSelection: true,
     enableSelectAll: false,
     onRowSelectionChange,
-    state: { ...persisted.state, rowSelection, isLoading: participants.isPending },
+    state: { ...persisted.state, ...list.state, rowSelection },
     localization: {
       noRecordsToDisplay: PARTICIPANT_MESSAGES.noParticipants,
       noResultsFound: PARTICIPANT_MESSAGES.noParticipants,
@@ -269,6 +291,11 @@ export function ParticipantsTable({
     ),
   });
   useKeepPageInRange(table, participants.isSuccess);
+  // The device status cycle covers the page the table shows, not the whole trial (and not
+  // the placeholder rows of a table still loading).
+  const visibleRows = participants.isSuccess
+    ? table.getRowModel().rows.map((row) => row.original)
+    : [];
 
   return (
     <Stack spacing={2} data-testid="participants-table" data-selection-cap={selectionCap}>
@@ -283,7 +310,7 @@ export function ParticipantsTable({
         </Typography>
       )}
       {statusSlot ? (
-        <statusSlot.Provider participants={rows} trial={trial}>
+        <statusSlot.Provider participants={visibleRows} trial={trial}>
           <MaterialReactTable table={table} />
         </statusSlot.Provider>
       ) : (

@@ -15,7 +15,7 @@ import type { TableRowProps } from '@mui/material/TableRow';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
-import { GENERIC_ERROR_MESSAGE, PATHS } from '@trialpulse/shared';
+import { GENERIC_ERROR_MESSAGE, PATHS, trialSchema } from '@trialpulse/shared';
 import {
   DebouncedSearchField,
   STORAGE_KEYS,
@@ -23,9 +23,10 @@ import {
   rememberOpenedRow,
   useKeepPageInRange,
   usePersistedTableState,
+  useServerList,
 } from '@/components/data-table';
 import { useCan } from '@/lib/session';
-import { useTrials, type Trial } from '@/lib/api/trials';
+import { trialsQueryKey, type Trial } from '@/lib/api/trials';
 import { trialErrorMessage } from '../utils/trial-error-message';
 import { DeleteTrialDialog } from './delete-trial-dialog';
 import { TrialFormDialog } from './trial-form-dialog';
@@ -48,8 +49,10 @@ const COLUMN_IDS = ['trialNumber', 'trialName', 'trialNotes', 'actions', 'trialO
  */
 export function TrialsTable() {
   const navigate = useNavigate();
-  const trials = useTrials();
   const persisted = usePersistedTableState(TABLE_ID, COLUMN_IDS);
+  // Only the page the table shows comes from the server (decision 0040).
+  const list = useServerList({ queryKey: trialsQueryKey, path: '/userTrials/', rowSchema: trialSchema, persisted });
+  const trials = list.query;
   const [modal, setModal] = useState<TrialModal>({ kind: 'none' });
   const closeModal = () => setModal({ kind: 'none' });
 
@@ -145,10 +148,10 @@ export function TrialsTable() {
   const table = useMaterialReactTable({
     ...dataTableDefaults<Trial>(),
     ...persisted.tableOptions,
+    ...list.tableOptions,
     columns,
-    data: trials.data ?? [],
     getRowId: (trial) => String(trial.trialId),
-    state: { ...persisted.state, isLoading: trials.isPending },
+    state: { ...persisted.state, ...list.state },
     localization: { noRecordsToDisplay: 'No trials found.', noResultsFound: 'No trials found.' },
     muiTableBodyRowProps: ({ row }) =>
       ({

@@ -61,6 +61,21 @@ const bodyOf = (calls: RecordedCall[], method: string) =>
 beforeEach(() => sessionStorage.clear());
 
 describe('trials table', { timeout: 20_000 }, () => {
+  it('fetches only the visible page from the server, and the next page when asked', async () => {
+    const many = Array.from({ length: 35 }, (_, index) =>
+      trial(100 + index, `T-${String(index).padStart(2, '0')}`, `Trial ${index}`, '', null),
+    );
+    const { calls } = await open('Admin', {}, many);
+    const listCalls = () => calls.filter((call) => call.url.startsWith('/api/userTrials/'));
+    expect(listCalls().map((call) => call.url)).toEqual(['/api/userTrials/?pageIndex=0&pageSize=10']);
+    expect(document.querySelectorAll('[data-testid^="trial-row-1"]')).toHaveLength(10);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
+    await screen.findByTestId('trial-row-110');
+    expect(listCalls().at(-1)?.url).toBe('/api/userTrials/?pageIndex=1&pageSize=10');
+    expect(screen.queryByTestId('trial-row-100')).toBeNull();
+  });
+
   it('shows the columns and, for an Admin, New Trial, edit and delete', async () => {
     await open('Admin');
     const table = screen.getByTestId('trials-table');
