@@ -41,6 +41,7 @@ import {
   providerSettingsFromConfig,
   type ProviderSettings,
 } from './modules/devices/core/provider-settings';
+import { fitbitDataRoutes } from './modules/device-data/fitbit/fitbit-data.routes';
 import { createServices } from './services';
 import { systemClock, type Clock } from './lib/clock';
 import { argon2Hasher, type PasswordHasher } from './lib/passwords';
@@ -220,6 +221,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamAdminRoutes, { service: services.teamAdmin });
   await app.register(participantsRoutes, { participants: services.participants });
   await app.register(devicesRoutes, { devices: services.devices, clock });
+  await app.register(fitbitDataRoutes, { fitbitData: services.fitbitData });
   await app.register(exportRoutes, { exports: services.exports, clock });
   app.addHook('onClose', async () => services.jobQueue.stop());
   await app.register(deviceDataRoutes, { deviceData: services.deviceData });

@@ -16,6 +16,8 @@ import { createDevicesRepository } from './modules/devices/devices.repository';
 import { createDevicesService } from './modules/devices/devices.service';
 import { createDeviceDataRepository } from './modules/device-data/device-data.repository';
 import { createDeviceDataService } from './modules/device-data/device-data.service';
+import { createFitbitDataRepository } from './modules/device-data/fitbit/fitbit-data.repository';
+import { createFitbitDataService } from './modules/device-data/fitbit/fitbit-data.service';
 import { createReadingsRepository } from './modules/sync/readings.repository';
 import { createReadingsService } from './modules/sync/readings.service';
 import { createSyncRepository } from './modules/sync/sync.repository';
@@ -163,6 +165,16 @@ export function createServices(deps: ServiceDeps) {
     }),
   });
 
+  // Fitbit data views: stored readings when sync covers the range, else the upstream.
+  const fitbitData = createFitbitDataService({
+    access,
+    connections: deviceConnections,
+    devices: devicesRepository,
+    repository: createFitbitDataRepository(db),
+    readings: createReadingsService({ readings: createReadingsRepository(db), sync: createSyncRepository(db), now: () => clock.now() }),
+    clock,
+  });
+
   // Batch export: requests enqueue runs through a send-only queue; workers build the files.
   const jobQueue = createJobQueue(database, EXPORT_SEND_QUEUES);
   const exports = createExportService({
@@ -208,6 +220,7 @@ export function createServices(deps: ServiceDeps) {
     trialUsers,
     participants,
     devices,
+    fitbitData,
     exports,
     /** Enqueues jobs from requests; app.ts stops it on close. */
     jobQueue,
