@@ -169,7 +169,6 @@ export function createServices(deps: ServiceDeps) {
   const fitbitData = createFitbitDataService({
     access,
     connections: deviceConnections,
-    devices: devicesRepository,
     repository: createFitbitDataRepository(db),
     readings: createReadingsService({ readings: createReadingsRepository(db), sync: createSyncRepository(db), now: () => clock.now() }),
     clock,

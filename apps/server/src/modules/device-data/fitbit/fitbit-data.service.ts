@@ -14,8 +14,7 @@ import type { Meta } from '../../../lib/request-meta';
 import type { AccessService } from '../../access/access.service';
 import type { AuthContext } from '../../auth/session-context';
 import { ProviderError, ProviderRateLimitedError, ProviderRequestError } from '../../devices/core/provider-errors';
-import { notAuthorized, type DeviceConnectionsService } from '../../devices/device-connections.service';
-import type { DevicesRepository } from '../../devices/devices.repository';
+import type { DeviceConnectionsService } from '../../devices/device-connections.service';
 import type { DailyRollupPoint, GoogleHealthClient } from '../../devices/fitbit/google-health.client';
 import type { FitbitLegacyClient } from '../../devices/fitbit/fitbit-legacy.client';
 import type { ReadingsService } from '../../sync/readings.service';
@@ -35,13 +34,12 @@ const fail = (status: number, message: string, options: { cause?: unknown; reaso
  */
 export function createFitbitDataService(deps: {
   access: Pick<AccessService, 'requireParticipant'>;
-  connections: Pick<DeviceConnectionsService, 'withAccessToken'>;
-  devices: Pick<DevicesRepository, 'findConnection' | 'db'>;
+  connections: Pick<DeviceConnectionsService, 'withConnection'>;
   repository: FitbitDataRepository;
   readings: Pick<ReadingsService, 'covers' | 'read'>;
   clock: Clock;
 }) {
-  const { access, connections, devices, repository, readings, clock } = deps;
+  const { access, connections, repository, readings, clock } = deps;
 
   async function checkEmail(auth: AuthContext, teamId: number, participantId: number, email: string) {
     // A team that hides emails gives its staff no email to send: the segment is not
@@ -57,9 +55,7 @@ export function createFitbitDataService(deps: {
     request: FitbitResourceRequest,
     meta: Meta,
   ): Promise<FitbitActivitySeriesResponse> {
-    const row = await devices.findConnection(devices.db, ref.teamId, ref.id, 'Fitbit');
-    if (!row) throw notAuthorized();
-    return connections.withAccessToken(row, { userId: auth.userId }, meta, async (client, token) => {
+    return connections.withConnection(ref.teamId, ref.id, 'Fitbit', { userId: auth.userId }, meta, async (client, token) => {
       if (client.upstream === 'fitbit-legacy') {
         const body = await (client as FitbitLegacyClient).getResource(
           token,

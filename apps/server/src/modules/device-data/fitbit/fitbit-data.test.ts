@@ -117,16 +117,18 @@ async function googleDaily(token: string, dataType: string, start: string, endEx
     body: JSON.stringify({ range: { start: date(start), end: date(endExclusive) } }),
   });
   expect(response.status).toBe(200);
-  const body = (await response.json()) as { rollupDataPoints?: Record<string, any>[] };
+  type Point = Record<string, unknown> & { civilStartTime: { date: { year: number; month: number; day: number } } };
+  const body = (await response.json()) as { rollupDataPoints?: Point[] };
   const byDate = new Map<string, Record<string, unknown>>();
   for (const point of body.rollupDataPoints ?? []) {
     const { year, month, day } = point.civilStartTime.date;
-    byDate.set(`${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`, point[Object.keys(point).find((k) => !k.startsWith('civil'))!]);
+    const key = Object.keys(point).find((k) => !k.startsWith('civil'))!;
+    byDate.set(`${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`, point[key] as Record<string, unknown>);
   }
   return byDate;
 }
 
-const EXPECTED_FROM_GOOGLE: Record<(typeof RESOURCES)[number], { dataType: string; value: (v: any) => string }> = {
+const EXPECTED_FROM_GOOGLE: Record<(typeof RESOURCES)[number], { dataType: string; value: (v: Record<string, unknown> | undefined) => string }> = {
   steps: { dataType: 'steps', value: (v) => String(Number(v?.countSum ?? 0)) },
   distance: { dataType: 'distance', value: (v) => String(Math.round(Number(v?.millimetersSum ?? 0) / 10) / 100_000) },
   floors: { dataType: 'floors', value: (v) => String(Number(v?.countSum ?? 0)) },
@@ -215,7 +217,7 @@ describe('activities daily series from the legacy Fitbit Web API', () => {
       headers: { authorization: `Bearer ${await accessTokenOf(participant.id)}` },
     });
     expect(held.status).toBe(200);
-    const body = await held.json();
+    const body = (await held.json()) as Record<string, unknown[]>;
     expect(body[`activities-${resource}`]).toHaveLength(7);
     expect(response.json()).toEqual(body);
   });
