@@ -130,6 +130,7 @@ const ACCESS: Record<string, Access> = {
   'GET /api/omronDevices/:id': staff('device.connect'),
   'GET /api/dexcomDevices/:id': staff('device.connect'),
   'GET /api/participantConnections/:id': staff('device.connect'),
+  'GET /api/getFitbitServerParticipantData/:participantId/:email/*': staff('data.view'),
   'GET /api/deviceConnections/:brand': staff('deviceToken.manage'),
   'GET /api/Participants/me/enrolments': PARTICIPANT,
   'POST /api/Participants/me/deviceAuthorization': PARTICIPANT,

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { fitbitActivitySeriesResponseSchema } from '@trialpulse/shared';
+import { fitbitActivitySeriesResponseSchema, rowIdSchema } from '@trialpulse/shared';
 import { requestMeta } from '../../../lib/request-meta';
 import type { FitbitDataService } from './fitbit-data.service';
 
 type Options = { fitbitData: FitbitDataService };
 
 const params = z.object({
-  participantId: z.coerce.number().int().positive(),
+  participantId: rowIdSchema(),
   email: z.string().min(1),
   '*': z.string(),
 });

@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from '../../../test/test-app';
 import { createStaffUser, createTeam, type TestClient } from '../../../test/fixtures';
 import { generateAuthorizationSecrets } from '../../devices/core/provider-client';
 import { providerSettingsFromConfig } from '../../devices/core/provider-settings';
-import { clearFaults, countRequests, injectFault } from '../../devices/core/test-support';
+import { clearFaults, control, countRequests, injectFault } from '../../devices/core/test-support';
 import { createFitbitLegacyClient } from '../../devices/fitbit/fitbit-legacy.client';
 import { allowAllBrands, connectionRow, linkAsStaff, simulatorEnv } from '../../devices/test-support';
 import { addParticipant, createTrial } from '../../participants/test-support';
@@ -37,6 +37,9 @@ const RESOURCES = ['steps', 'distance', 'floors', 'calories'] as const;
 
 beforeAll(async () => {
   sims = await startAllSimulators({ fitbitLegacyShutdownAt: null });
+  // The legacy 429 asks to wait until the top of the hour: 50 minutes here, beyond what the
+  // client waits, whatever the wall clock says (a few seconds would be waited and retried).
+  await control(sims.fitbitLegacy.baseUrl, 'POST', '/clock/set', { time: '2026-11-20T10:10:00Z' });
   ctx = await createTestApp({ env: simulatorEnv(sims), clock });
   teamId = (await createTeam(db(), { maxTrials: 100, maxParticipants: 1000, hiddenFields: [] })).id;
   await allowAllBrands(db(), teamId);
