@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { fitbitActivitySeriesResponseSchema, rowIdSchema } from '@trialpulse/shared';
+import { rowIdSchema } from '@trialpulse/shared';
+import { fitbitActivitySeriesResponseSchema } from '@trialpulse/shared/device-data/fitbit-shapes';
 import { requestMeta } from '../../../lib/request-meta';
 import type { FitbitDataService } from './fitbit-data.service';
 

@@ -1,13 +1,13 @@
+import { DEVICE_ERROR_REASONS } from '@trialpulse/shared';
 import {
-  DEVICE_ERROR_REASONS,
   FITBIT_ACTIVITY_SERIES,
   FITBIT_DATA_MESSAGES,
   FITBIT_DATA_REASONS,
   datesBetween,
   parseFitbitResourcePath,
-  type FitbitActivitySeriesResponse,
   type FitbitResourceRequest,
-} from '@trialpulse/shared';
+} from '@trialpulse/shared/device-data/fitbit-resource-path';
+import type { FitbitActivitySeriesResponse } from '@trialpulse/shared/device-data/fitbit-shapes';
 import type { Clock } from '../../../lib/clock';
 import { AppError } from '../../../lib/errors';
 import type { Meta } from '../../../lib/request-meta';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FITBIT_DATA_MESSAGES, FITBIT_DATA_REASONS, datesBetween } from '@trialpulse/shared';
+import { FITBIT_DATA_MESSAGES, FITBIT_DATA_REASONS, datesBetween } from '@trialpulse/shared/device-data/fitbit-resource-path';
 import { globalDeviceCatalog, participantDevices, syncCursors, teams } from '../../../db/schema';
 import { createManualClock } from '../../../lib/clock';
 import { decryptSecret, encryptSecret } from '../../../lib/crypto';

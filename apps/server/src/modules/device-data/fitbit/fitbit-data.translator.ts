@@ -1,11 +1,10 @@
 import {
   FITBIT_ACTIVITY_SERIES,
   datesBetween,
-  fitbitActivitySeriesResponseSchema,
   type FitbitActivitySeries,
-  type FitbitActivitySeriesResponse,
   type FitbitResourceRequest,
-} from '@trialpulse/shared';
+} from '@trialpulse/shared/device-data/fitbit-resource-path';
+import { fitbitActivitySeriesResponseSchema, type FitbitActivitySeriesResponse } from '@trialpulse/shared/device-data/fitbit-shapes';
 import type { DailyRollupPoint } from '../../devices/fitbit/google-health.client';
 import type { StoredReading } from '../../sync/readings.service';
 
