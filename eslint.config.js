@@ -185,9 +185,15 @@ export const TABLE_EXCEPTIONS = {
       'Reads only: the sync jobs walk every linked connection with its participant, team and metric settings in batches (one query per batch).',
   },
   'device-data': {
-    tables: ['deviceReadings', 'syncRuns', 'participantDevices', 'globalDeviceCatalog'],
+    tables: [
+      'deviceReadings',
+      'syncRuns',
+      'participantDevices',
+      'globalDeviceCatalog',
+      'participants',
+    ],
     reason:
-      'Reads only: the data views read stored readings and the latest sync run per connection (read model of the sync module).',
+      "Reads only: the data views read stored readings and the latest sync run per connection (read model of the sync module), and the participant's email to check the Fitbit call's {email} segment (decision 0061).",
   },
   export: {
     tables: [

@@ -17,6 +17,8 @@ import { createDevicesRepository } from './modules/devices/devices.repository';
 import { createDevicesService } from './modules/devices/devices.service';
 import { createDeviceDataRepository } from './modules/device-data/device-data.repository';
 import { createDeviceDataService } from './modules/device-data/device-data.service';
+import { createFitbitDataRepository } from './modules/device-data/fitbit/fitbit-data.repository';
+import { createFitbitDataService } from './modules/device-data/fitbit/fitbit-data.service';
 import { createHumanCheck } from './modules/human-check/human-check.plugin';
 import { createDatabaseReplayStore } from './modules/human-check/human-check.repository';
 import { createHumanCheckService } from './modules/human-check/human-check.service';
@@ -207,13 +209,20 @@ export function createServices(deps: ServiceDeps) {
   });
   const sysAdmin = createSysAdminService({ repository: createSysAdminRepository(db) });
 
-  // Stored device readings and the data views built on them (stored when the sync covers a
-  // range, else live through the device connection).
-  // Stored device readings (other modules read them through `readings`) and sync status.
+  // Stored device readings (other modules read them through `readings`), sync status and the
+  // data views built on them (stored when the sync covers a range, else live through the
+  // device connection).
   const readings = createReadingsService({
     readings: createReadingsRepository(db),
     sync: createSyncRepository(db),
     now: () => clock.now(),
+  });
+  const fitbitData = createFitbitDataService({
+    access,
+    connections: deviceConnections,
+    repository: createFitbitDataRepository(db),
+    readings,
+    clock,
   });
   const deviceData = createDeviceDataService({
     access,
@@ -259,6 +268,7 @@ export function createServices(deps: ServiceDeps) {
     trialUsers,
     participants,
     devices,
+    fitbitData,
     exports,
     /** Enqueues jobs from requests; app.ts stops it on close. */
     jobQueue,

@@ -12,7 +12,8 @@ export * from './participants/participants.schemas';
 export * from './devices/devices.schemas';
 export * from './paging';
 export * from './export/export.schemas';
-// Not re-exported here: './device-data/device-data.schemas' and './device-data/cgm'. Import
+// Not re-exported here: './device-data/device-data.schemas', './device-data/cgm' and
+// './device-data/fitbit-resource-path' / './device-data/fitbit-shapes'. Import
 // them by path (`@trialpulse/shared/device-data/cgm`): zod schemas are built when the module
 // loads, so everything in this barrel ships with the sign-in pages, and the data views'
 // schemas and statistics must not.

@@ -35,6 +35,17 @@ export const REDACT_PATHS = [
   ...SENSITIVE_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
 ];
 
+/**
+ * A path segment that is an email (getFitbitServerParticipantData carries one) is replaced:
+ * redaction by key cannot reach inside the path string.
+ */
+export function redactPath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => (/@|%40/i.test(segment) ? '[redacted]' : segment))
+    .join('/');
+}
+
 export type LoggerSettings = {
   level: string;
   /** Where lines go; tests pass a stream to inspect what was logged. */
@@ -51,7 +62,7 @@ export function loggerOptions(settings: LoggerSettings): FastifyServerOptions['l
       req: (request: { method: string; url: string; id: string; ip?: string }) => ({
         id: request.id,
         method: request.method,
-        path: request.url.split('?')[0],
+        path: redactPath(request.url.split('?')[0] ?? ''),
       }),
     },
   };

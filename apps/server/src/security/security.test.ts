@@ -130,6 +130,7 @@ const ACCESS: Record<string, Access> = {
   'GET /api/omronDevices/:id': staff('device.connect'),
   'GET /api/dexcomDevices/:id': staff('device.connect'),
   'GET /api/participantConnections/:id': staff('device.connect'),
+  'GET /api/getFitbitServerParticipantData/:participantId/:email/*': staff('data.view'),
   'GET /api/deviceConnections/:brand': staff('deviceToken.manage'),
   // Device metrics manager, team data retention, Database Info (decisions 0030, 0031).
   'GET /api/deviceSettings/enhanced/deviceSettings/:teamId/:deviceId': staff('metrics.manage'),

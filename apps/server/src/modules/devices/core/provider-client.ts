@@ -152,6 +152,8 @@ export type ApiRequest = {
   query?: Record<string, string | undefined>;
   /** Sent as `application/x-www-form-urlencoded` (Omron's measurement call). */
   form?: Record<string, string | undefined>;
+  /** Sent as `application/json` (Google Health rollups, which are reads despite the POST). */
+  json?: unknown;
 };
 
 export type ProviderHttp = {
@@ -227,8 +229,11 @@ export function createProviderHttp(
       authorization: `Bearer ${request.accessToken}`,
       accept: 'application/json',
     };
-    let body: URLSearchParams | undefined;
-    if (request.form) {
+    let body: URLSearchParams | string | undefined;
+    if (request.json !== undefined) {
+      body = JSON.stringify(request.json);
+      headers['content-type'] = 'application/json';
+    } else if (request.form) {
       body = new URLSearchParams();
       for (const [key, value] of Object.entries(request.form)) {
         if (value !== undefined) body.set(key, value);

@@ -60,6 +60,8 @@ export type FitbitLegacyClient = RevocableOAuthClient &
     readonly upstream: 'fitbit-legacy';
     /** `profile.json`: the user id and the time zone the API's local times are in. */
     getProfile(accessToken: string): Promise<FitbitLegacyProfile>;
+    /** One data call under `/1/user/-/` (or `/1.2/` for sleep); the caller validates the answer. */
+    getResource(accessToken: string, path: string): Promise<unknown>;
   };
 
 export function createFitbitLegacyClient(
@@ -89,6 +91,10 @@ export function createFitbitLegacyClient(
         timeZone: user.timezone,
         offsetFromUtcMillis: user.offsetFromUTCMillis,
       };
+    },
+
+    async getResource(accessToken, path) {
+      return http.requestJson({ method: 'GET', path, accessToken });
     },
 
     /**

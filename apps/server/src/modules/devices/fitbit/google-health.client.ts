@@ -63,7 +63,15 @@ export type GoogleHealthClient = RevocableOAuthClient &
      * @throws ProviderPermissionError when the Google account has no Google Health profile.
      */
     getIdentity(accessToken: string): Promise<GoogleHealthIdentity>;
+    /**
+     * `dataPoints:dailyRollUp` of one data type over local civil days [start, end) (dates
+     * yyyy-MM-dd), every page; windows without wear are left out by Google.
+     */
+    dailyRollUp(accessToken: string, dataType: string, start: string, end: string): Promise<DailyRollupPoint[]>;
   };
+
+/** One local day of a dailyRollUp: the civil start date and the data type's aggregate. */
+export type DailyRollupPoint = { date: string; values: Record<string, unknown> };
 
 export function createGoogleHealthClient(
   config: ProviderConfig,
@@ -92,6 +100,31 @@ export function createGoogleHealthClient(
       return { healthUserId: identity.healthUserId, legacyUserId: identity.legacyUserId ?? null };
     },
 
+    async dailyRollUp(accessToken, dataType, start, end) {
+      const points: DailyRollupPoint[] = [];
+      let pageToken: string | undefined;
+      for (let page = 0; page < MAX_ROLLUP_PAGES; page++) {
+        const data = await http.requestJson({
+          method: 'POST',
+          path: `/users/me/dataTypes/${encodeURIComponent(dataType)}/dataPoints:dailyRollUp`,
+          accessToken,
+          json: { range: { start: civilDate(start), end: civilDate(end) }, windowSizeDays: 1, pageToken },
+        });
+        const parsed = parseProviderResponse(http, dailyRollupSchema, data);
+        for (const point of parsed.rollupDataPoints ?? []) {
+          const { year, month, day } = point.civilStartTime.date;
+          const { civilStartTime: _start, civilEndTime: _end, ...values } = point;
+          points.push({
+            date: `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`,
+            values: (Object.values(values)[0] ?? {}) as Record<string, unknown>,
+          });
+        }
+        pageToken = parsed.nextPageToken;
+        if (!pageToken) break;
+      }
+      return points;
+    },
+
     /**
      * The paired trackers and scales. `lastSyncTime` is RFC 3339 in UTC.
      * @throws ProviderAuthError, ProviderPermissionError (no `settings` scope), and the rest.
@@ -118,6 +151,25 @@ export function createGoogleHealthClient(
 }
 
 const MAX_PAGES = 10;
+/** 90 daily windows fit one page (default 1440); the bound only guards against a token loop. */
+const MAX_ROLLUP_PAGES = 20;
+
+/** A Google `Date` without leading zeros (facts §6). */
+function civilDate(date: string) {
+  const [year, month, day] = date.split('-').map(Number);
+  return { date: { year, month, day } };
+}
+
+const civilDateTimeSchema = z.object({
+  date: z.object({ year: z.number().int(), month: z.number().int(), day: z.number().int() }),
+});
+
+const dailyRollupSchema = z.object({
+  rollupDataPoints: z
+    .array(z.object({ civilStartTime: civilDateTimeSchema, civilEndTime: civilDateTimeSchema.optional() }).passthrough())
+    .optional(),
+  nextPageToken: z.string().optional(),
+});
 
 const identitySchema = z.object({
   healthUserId: z.string().min(1),
