@@ -59,7 +59,7 @@ const serverZones = foldersIn(serverModules).map((module) => ({
  * (`eslint.table-owners.test.ts` fails on an unlisted table).
  */
 export const TABLE_OWNERS = {
-  auth: ['users', 'credentials', 'sessions', 'refreshTokens', 'loginThrottles'],
+  auth: ['users', 'credentials', 'sessions', 'refreshTokens', 'loginThrottles', 'rateLimitHits'],
   sfa: ['sfaSecrets', 'oneTimeCodes', 'rememberedDevices'],
   'human-check': ['humanCheckSpent'],
   teams: ['teams', 'teamUserMappings'],

@@ -257,7 +257,8 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
         querystring: deviceStatusQuerySchema,
         response: { 200: deviceStatusResponseSchema },
       },
-      preHandler: connect,
+      // Before validation: an anonymous caller learns nothing about the query's shape.
+      preValidation: connect,
     },
     async (request, reply) => {
       reply.headers(noStore);
