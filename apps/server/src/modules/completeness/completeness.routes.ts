@@ -47,7 +47,7 @@ export const completenessRoutes: FastifyPluginAsyncZod<Options> = async (app, op
         querystring: z.object({ days: completenessRangeSchema.default(14) }),
         response: { 200: completenessGridSchema },
       },
-      preHandler: anyStaff,
+      preValidation: anyStaff,
     },
     async (request) =>
       completeness.grid(caller(request), request.params.trialId, request.query.days),
@@ -65,7 +65,7 @@ export const completenessRoutes: FastifyPluginAsyncZod<Options> = async (app, op
         querystring: z.object({ participantIds: idList }),
         response: { 200: completenessStripsSchema },
       },
-      preHandler: anyStaff,
+      preValidation: anyStaff,
     },
     async (request) =>
       completeness.strips(caller(request), request.params.trialId, request.query.participantIds),
@@ -82,7 +82,7 @@ export const completenessRoutes: FastifyPluginAsyncZod<Options> = async (app, op
         body: completenessThresholdsSchema,
         response: { 200: completenessThresholdsSchema },
       },
-      preHandler: admins,
+      preValidation: admins,
     },
     async (request) =>
       completeness.updateThresholds(caller(request), request.params.trialId, request.body, {
@@ -99,7 +99,7 @@ export const completenessRoutes: FastifyPluginAsyncZod<Options> = async (app, op
         params: trialIdParams,
         response: { 200: digestSubscriptionSchema },
       },
-      preHandler: anyStaff,
+      preValidation: anyStaff,
     },
     async (request) => completeness.digestSubscription(caller(request), request.params.trialId),
   );
@@ -114,7 +114,7 @@ export const completenessRoutes: FastifyPluginAsyncZod<Options> = async (app, op
         body: digestSubscriptionSchema,
         response: { 200: digestSubscriptionSchema },
       },
-      preHandler: anyStaff,
+      preValidation: anyStaff,
     },
     async (request) =>
       completeness.setDigestSubscription(
@@ -135,7 +135,7 @@ export const completenessRoutes: FastifyPluginAsyncZod<Options> = async (app, op
         querystring: adherenceCsvQuerySchema,
         produces: ['text/csv'],
       },
-      preHandler: anyStaff,
+      preValidation: anyStaff,
     },
     async (request, reply) => {
       const { from, to } = request.query;
