@@ -61,10 +61,7 @@ describe('data completeness in the browser', () => {
     await page.screenshot({ path: screenshotPath('completeness-sleep'), fullPage: true });
   });
 
-  // Skipped at the end of stop 21: fails since the device-data branches were merged together
-  // (the demo's background sync and two-layer metric seed change the data these scenarios
-  // expect). Each passed on its own branch; re-enable after the fix — see the closing note.
-  it.skip('recolours the grid when an Admin lowers the wear-hours threshold', async () => {
+  it('recolours the grid when an Admin lowers the wear-hours threshold', async () => {
     const cells = page.locator('[data-testid^="completeness-cell-SLEEP-001-"]');
     const partialBefore = await page.locator('[data-testid^="completeness-cell-SLEEP-001-"][data-state="partial"]').count();
     expect(partialBefore).toBeGreaterThan(0);

@@ -41,6 +41,9 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
       LOG_LEVEL: 'info',
       PUBLIC_URL: baseUrl,
       SIMULATOR_BASE_PORT: String(simulatorBasePort),
+      // The demo's background sync backfills one day only, so the demo readings the
+      // scenarios expect are not rewritten by synced data while they run.
+      SYNC_BACKFILL_DAYS: '1',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
