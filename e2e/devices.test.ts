@@ -110,10 +110,7 @@ describe('device linking in the browser', () => {
     expect(response.status).toBe(method === 'POST' ? 201 : 204);
   }
 
-  // Skipped at the end of stop 21: fails since the device-data branches were merged together
-  // (the demo's background sync and two-layer metric seed change the data these scenarios
-  // expect). Each passed on its own branch; re-enable after the fix — see the closing note.
-  it.skip('demo data: linked demo participants with battery, an empty battery and a legacy Fitbit that needs re-consent', async () => {
+  it('demo data: linked demo participants with battery, an empty battery and a legacy Fitbit that needs re-consent', async () => {
     await openTrial('TP-2026-001');
     const sleep1 = await idOf('TP-2026-001', 'SLEEP-001');
     const sleep2 = await idOf('TP-2026-001', 'SLEEP-002');
