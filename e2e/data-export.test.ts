@@ -2,22 +2,19 @@ import fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { and, count, eq, gte, inArray, lt } from 'drizzle-orm';
 import JSZip from 'jszip';
-import type { Browser, Download, Page } from 'playwright-core';
+import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceReadings, participants } from '../apps/server/src/db/schema';
-import {
-  startTestSmtpServer,
-  type TestSmtpServer,
-} from '../apps/server/src/modules/mail/test-support';
 import { createReadingsRepository } from '../apps/server/src/modules/sync/readings.repository';
 import {
   createReadingsService,
   type ReadingInput,
 } from '../apps/server/src/modules/sync/readings.service';
 import { createSyncRepository } from '../apps/server/src/modules/sync/sync.repository';
-import { launchBrowser, screenshotPath } from './support/browser';
-import { startServerWithData, withServerDatabase, type RunningServer } from './support/server';
-import { DEMO, apiFromPage, signInWithEmailedCode } from './support/session';
+import { screenshotPath } from './support/browser';
+import { startBrowserSession, type BrowserSession } from './support/browser-session';
+import { withServerDatabase, type RunningServer } from './support/server';
+import { DEMO, apiFromPage } from './support/session';
 
 const DAY = 24 * 60 * 60 * 1000;
 const CODES = ['SLEEP-001', 'SLEEP-002'];
@@ -30,9 +27,8 @@ const CODES = ['SLEEP-001', 'SLEEP-002'];
  * sync stores more, so the ZIP is compared with what the database holds after the export.
  */
 describe('batch data export in the browser', () => {
+  let session: BrowserSession;
   let server: RunningServer;
-  let smtp: TestSmtpServer;
-  let browser: Browser;
   let page: Page;
   const todayMs = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
   const day = (offset: number) => new Date(todayMs - offset * DAY).toISOString().slice(0, 10);
@@ -43,9 +39,9 @@ describe('batch data export in the browser', () => {
   let participantIds: number[] = [];
 
   beforeAll(async () => {
-    smtp = await startTestSmtpServer();
-    server = await startServerWithData(
-      async (db) => {
+    session = await startBrowserSession({
+      signIn: DEMO.user,
+      prepare: async (db) => {
         const rows = await db
           .select({
             id: participants.id,
@@ -105,17 +101,10 @@ describe('batch data export in the browser', () => {
           );
         expect(again).toHaveLength(2);
       },
-      { env: { SMTP_URL: smtp.url } },
-    );
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    await signInWithEmailedCode(page, server.baseUrl, DEMO.user, smtp);
+    });
+    ({ server, page } = session);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.close();
-  });
+  afterAll(() => session?.close());
 
   /** The next download in the browser context: the Download button opens a new tab. */
   function nextDownload(): Promise<Download> {

@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { METRICS_MESSAGES } from '@trialpulse/shared';
@@ -6,13 +6,9 @@ import type { Db } from '../apps/server/src/db/client';
 import { teams } from '../apps/server/src/db/schema';
 import { DEMO_TEAM_NAMES } from '../apps/server/src/db/seed/demo-seed';
 import { createMetricsRepository } from '../apps/server/src/modules/metrics/metrics.repository';
-import {
-  startTestSmtpServer,
-  type TestSmtpServer,
-} from '../apps/server/src/modules/mail/test-support';
-import { launchBrowser, screenshotPath } from './support/browser';
-import { startServerWithData, type RunningServer } from './support/server';
-import { DEMO, apiFromPage, logOut, signInWithEmailedCode } from './support/session';
+import { screenshotPath } from './support/browser';
+import { startBrowserSession, type BrowserSession } from './support/browser-session';
+import { DEMO, apiFromPage, logOut } from './support/session';
 
 /**
  * The Fitbit tracker's storage settings these scenarios start from, whatever the demo seed
@@ -82,22 +78,14 @@ async function setTrackerStart(db: Db) {
  * settings set to TRACKER_START.
  */
 describe('data governance pages in the browser', () => {
-  let server: RunningServer;
-  let smtp: TestSmtpServer;
-  let browser: Browser;
+  let session: BrowserSession;
   let page: Page;
 
   beforeAll(async () => {
-    smtp = await startTestSmtpServer();
-    server = await startServerWithData(setTrackerStart, { env: { SMTP_URL: smtp.url } });
-    browser = await launchBrowser();
-    page = await browser.newPage();
+    session = await startBrowserSession({ prepare: setTrackerStart });
+    ({ page } = session);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.close();
-  });
+  afterAll(() => session?.close());
 
   /** Picks an option of an MUI select by its test id. */
   async function choose(selectTestId: string, option: string | RegExp) {
@@ -119,7 +107,7 @@ describe('data governance pages in the browser', () => {
   const deviceId = (name: string) => devices.find((device) => device.device_name === name)!.id;
 
   it('Sys_Admin enables metrics for a team device in the available-metrics mode', async () => {
-    await signInWithEmailedCode(page, server.baseUrl, DEMO.sysAdmin, smtp);
+    await session.signIn(DEMO.sysAdmin);
     await page.getByRole('button', { name: 'Sys Admin' }).click();
     await page.getByTestId('nav-device-metrics').click();
     await page.getByTestId('instructions-panel').waitFor();
@@ -310,7 +298,7 @@ describe('data governance pages in the browser', () => {
 
   it("the team's Admin selects among the enabled metrics on the retention page", async () => {
     await logOut(page);
-    await signInWithEmailedCode(page, server.baseUrl, DEMO.admin, smtp);
+    await session.signIn(DEMO.admin);
     await page.getByTestId('nav-data-management').click();
     await page.getByTestId('team-data-retention-page').waitFor();
     expect(await page.getByTestId('page-title').textContent()).toBe(

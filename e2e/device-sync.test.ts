@@ -1,12 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startTestSmtpServer,
-  type TestSmtpServer,
-} from '../apps/server/src/modules/mail/test-support';
-import { launchBrowser, screenshotPath } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
-import { DEMO, apiFromPage, signInWithEmailedCode } from './support/session';
+import { screenshotPath } from './support/browser';
+import { startBrowserSession, type BrowserSession } from './support/browser-session';
+import type { RunningServer } from './support/server';
+import { DEMO, apiFromPage } from './support/session';
 
 type ApiParticipant = { id: number; participant_code: string };
 type SyncStatus = { brand: string; state: string; rowsStored: number };
@@ -17,25 +14,20 @@ type SyncStatus = { brand: string; state: string; rowsStored: number };
  * state and the readings stored; the trial page's Device Status column the last-data badge.
  */
 describe('device data sync in the browser', () => {
+  let session: BrowserSession;
   let server: RunningServer;
-  let smtp: TestSmtpServer;
-  let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    smtp = await startTestSmtpServer();
     // The demo's own backfill (no SYNC_BACKFILL_DAYS: demo mode's default), as `npm start`
     // runs it, not the one day the other browser tests use.
-    server = await startServer({ env: { SMTP_URL: smtp.url, SYNC_BACKFILL_DAYS: undefined } });
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    await signInWithEmailedCode(page, server.baseUrl, DEMO.user, smtp);
+    session = await startBrowserSession({
+      signIn: DEMO.user,
+      env: { SYNC_BACKFILL_DAYS: undefined },
+    });
+    ({ server, page } = session);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.close();
-  });
+  afterAll(() => session?.close());
 
   it('shows the sync state and readings stored on the participant page, and the last-data badge on the trial page', async () => {
     await page.goto(`${server.baseUrl}/`);

@@ -1,13 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_MESSAGES } from '@trialpulse/shared';
-import {
-  startTestSmtpServer,
-  type TestSmtpServer,
-} from '../apps/server/src/modules/mail/test-support';
-import { launchBrowser, screenshotPath } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
-import { DEMO, apiFromPage, logOut, signInWithEmailedCode } from './support/session';
+import type { TestSmtpServer } from '../apps/server/src/modules/mail/test-support';
+import { screenshotPath } from './support/browser';
+import { startBrowserSession, type BrowserSession } from './support/browser-session';
+import type { RunningServer } from './support/server';
+import { DEMO, apiFromPage, logOut } from './support/session';
 
 type ApiParticipant = { id: number; participant_code: string; email?: string | null };
 type Brand = 'Fitbit' | 'Omron' | 'Dexcom';
@@ -23,6 +21,7 @@ const RATE_LIMIT_TEXT = 'Fitbit: Too many requests to the device provider. Try a
  * another).
  */
 describe('device linking in the browser', () => {
+  let session: BrowserSession;
   let server: RunningServer;
   let smtp: TestSmtpServer;
   let browser: Browser;
@@ -38,17 +37,10 @@ describe('device linking in the browser', () => {
   const refusing = { suffix: '91', email: `refusing.${Date.now()}@example.org`, id: 0 };
 
   beforeAll(async () => {
-    smtp = await startTestSmtpServer();
-    server = await startServer({ env: { SMTP_URL: smtp.url } });
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    await signInWithEmailedCode(page, server.baseUrl, DEMO.user, smtp);
+    session = await startBrowserSession({ signIn: DEMO.user });
+    ({ server, page, browser, smtp } = session);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.close();
-  });
+  afterAll(() => session?.close());
 
   async function openTrial(trialNumber: string) {
     await page.goto(`${server.baseUrl}/`);
@@ -454,7 +446,7 @@ describe('device linking in the browser', () => {
 
   it('an Admin manages Fitbit tokens: the connections with Refresh and Revoke', async () => {
     await logOut(page);
-    await signInWithEmailedCode(page, server.baseUrl, DEMO.admin, smtp);
+    await session.signIn(DEMO.admin);
     await page.goto(`${server.baseUrl}/FitbitManageParticipantToken`);
     await page.getByTestId('device-tokens-page').getByText('Fitbit Token Management').waitFor();
     const table = page.getByTestId('device-connections-table');
