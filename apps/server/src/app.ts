@@ -266,6 +266,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(config.GOOGLE_HEALTH_WEBHOOK_SECRET && {
       googleSecret: config.GOOGLE_HEALTH_WEBHOOK_SECRET,
     }),
+    ...(config.OMRON_NOTIFICATION_SECRET && { omronSecret: config.OMRON_NOTIFICATION_SECRET }),
     ...(deps.enqueueSync && { enqueue: deps.enqueueSync }),
   });
   await app.register(metricsRoutes, { metrics: services.metrics });
