@@ -220,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     hasher,
     providers: deps.providers ?? providerSettingsFromConfig(config),
     logger: app.log,
+    ...(deps.enqueueSync && { enqueueSync: deps.enqueueSync }),
   });
   const { humanCheck, mail } = services;
   await app.register(mailPlugin, { mail, db: database.db, isDemo: config.isDemo });

@@ -128,31 +128,27 @@ const DEVICE_TYPE_OF: Record<DeviceBrand, string> = {
 };
 
 /**
- * A team device of the brand with `metrics` enabled in both layers (or `teamMetrics` in the
- * team layer only, to test the two-layer rule), and the participant linked to `account`
- * through the simulator's real consent page and code exchange. Returns the connection id.
+ * A team device of the brand (catalog and team-supported) with `metrics` enabled in both
+ * layers, `teamOnlyMetrics` in the team layer only and `adminOnlyMetrics` in the system
+ * administrator's only. Returns the catalog device.
  */
-export async function linkForSync(
+export async function enableMetrics(
   db: Db,
-  sims: SyncSimulators,
   input: {
     teamId: number;
-    participantId: number;
     brand: DeviceBrand;
-    account: string;
     metrics: readonly string[];
     teamOnlyMetrics?: readonly string[];
     adminOnlyMetrics?: readonly string[];
     retentionDays?: number;
   },
-): Promise<number> {
-  const upstream = UPSTREAM_OF[input.brand];
+): Promise<{ id: number }> {
   const [device] = await db
     .insert(globalDeviceCatalog)
     .values({
       manufacturer: input.brand,
       deviceType: DEVICE_TYPE_OF[input.brand],
-      deviceName: `${input.brand} sync ${input.teamId}-${input.participantId}-${++counter}`,
+      deviceName: `${input.brand} sync ${input.teamId}-${++counter}`,
     })
     .returning({ id: globalDeviceCatalog.id });
   const [supported] = await db
@@ -174,6 +170,31 @@ export async function linkForSync(
   const team = [...input.metrics, ...(input.teamOnlyMetrics ?? [])];
   if (admin.length) await db.insert(deviceMetricSettings).values(layer(admin));
   if (team.length) await db.insert(teamDeviceDataStorageSettings).values(layer(team));
+
+  return device!;
+}
+
+/**
+ * A team device of the brand with `metrics` enabled in both layers (or `teamMetrics` in the
+ * team layer only, to test the two-layer rule), and the participant linked to `account`
+ * through the simulator's real consent page and code exchange. Returns the connection id.
+ */
+export async function linkForSync(
+  db: Db,
+  sims: SyncSimulators,
+  input: {
+    teamId: number;
+    participantId: number;
+    brand: DeviceBrand;
+    account: string;
+    metrics: readonly string[];
+    teamOnlyMetrics?: readonly string[];
+    adminOnlyMetrics?: readonly string[];
+    retentionDays?: number;
+  },
+): Promise<number> {
+  const upstream = UPSTREAM_OF[input.brand];
+  const device = await enableMetrics(db, input);
 
   const client = sims.registry.client(upstream)!;
   const { state, codeVerifier } = generateAuthorizationSecrets();
@@ -199,7 +220,7 @@ export async function linkForSync(
     .values({
       teamId: input.teamId,
       participantId: input.participantId,
-      globalDeviceCatalogId: device!.id,
+      globalDeviceCatalogId: device.id,
       upstream,
       providerUserId,
       accessTokenEncrypted: encryptSecret(tokens.accessToken, sims.encryptionKey),
