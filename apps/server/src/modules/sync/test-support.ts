@@ -17,6 +17,7 @@ import { encryptSecret } from '../../lib/crypto';
 import { createSimulatedClock } from '../../simulators/common/clock';
 import { submitConsent } from '../../simulators/common/consent-driver';
 import { startDexcomSimulator } from '../../simulators/dexcom';
+import { startFitbitLegacySimulator } from '../../simulators/fitbit-legacy';
 import { startGoogleHealthSimulator } from '../../simulators/google-health';
 import { startOmronSimulator } from '../../simulators/omron';
 import { submitConsent as submitSignedTokenConsent } from '../../simulators/signed-token-kit/consent-driver';
@@ -89,6 +90,8 @@ export async function startSyncSimulators(
   // Omron's ID tokens are checked against the real time: its clock follows the wall clock.
   const omron = await startOmronSimulator({ port: 0 });
   const dexcom = await startDexcomSimulator({ clock, port: 0 });
+  // The retired Fitbit Web API, still running until a test shuts it down.
+  const fitbitLegacy = await startFitbitLegacySimulator({ clock, port: 0, shutdownAt: null });
   const config = loadConfig({
     TRIALPULSE_MODE: 'test',
     APP_SECRET: randomBytes(32).toString('hex'),
@@ -96,7 +99,7 @@ export async function startSyncSimulators(
     PUBLIC_URL: 'http://localhost:5173',
     ...simulatorEnvironment({
       googleHealth: googleHealth.baseUrl,
-      fitbitLegacy: 'http://127.0.0.1:9',
+      fitbitLegacy: fitbitLegacy.baseUrl,
       omron: omron.baseUrl,
       dexcom: dexcom.baseUrl,
     }),
@@ -105,13 +108,16 @@ export async function startSyncSimulators(
   return {
     clock,
     googleHealth,
+    fitbitLegacy,
     omron,
     dexcom,
     providers,
     encryptionKey: config.TOKEN_ENCRYPTION_KEY,
     registry: createProviderRegistry(providers, { clock }),
     close: () =>
-      Promise.all([googleHealth.close(), omron.close(), dexcom.close()]).then(() => undefined),
+      Promise.all([googleHealth.close(), fitbitLegacy.close(), omron.close(), dexcom.close()]).then(
+        () => undefined,
+      ),
   };
 }
 export type SyncSimulators = Awaited<ReturnType<typeof startSyncSimulators>>;
@@ -191,9 +197,11 @@ export async function linkForSync(
     teamOnlyMetrics?: readonly string[];
     adminOnlyMetrics?: readonly string[];
     retentionDays?: number;
+    /** A Fitbit connection made through the retired Fitbit Web API (default: Google Health). */
+    upstream?: 'fitbit-legacy';
   },
 ): Promise<number> {
-  const upstream = UPSTREAM_OF[input.brand];
+  const upstream = input.upstream ?? UPSTREAM_OF[input.brand];
   const device = await enableMetrics(db, input);
 
   const client = sims.registry.client(upstream)!;
