@@ -60,6 +60,7 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
     await database?.close();
   });
 
+  // Tens of thousands of heart-rate samples: slow on a shared machine, hence the longer time limit.
   it('backfills a Google Health connection from enrolment: exactly what the simulator holds, only metrics enabled in both layers; a second sync adds nothing', async () => {
     const { teamId, participantId } = await fresh();
     const now = sims.clock.now();
@@ -131,7 +132,7 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
 
     const second = await run(connectionId, 'incremental');
     expect(second).toMatchObject({ outcome: 'succeeded', inserted: 0, updated: 0 });
-  });
+  }, 120_000);
 
   it('backfills Omron blood pressure and Dexcom glucose exactly; a second sync adds nothing', async () => {
     const { teamId, participantId: omronParticipant } = await fresh();
