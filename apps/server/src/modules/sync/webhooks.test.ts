@@ -7,7 +7,9 @@ import { createTestDatabase } from '../../test/test-database';
 import { createSyncJobs, enqueueSync } from './sync.jobs';
 import { buildSyncService } from './sync.composition';
 import { createParticipants, enrolledOn, linkForSync, startSyncSimulators, type SyncSimulators } from './test-support';
+import { SIMULATED_ACCOUNTS } from '../../simulators/common/accounts';
 import { createSimulatedClock } from '../../simulators/common/clock';
+import { trackerSyncedUntil } from '../../simulators/common/wearable-model';
 import { GOOGLE_HEALTH_WEBHOOK_PATH, OMRON_WEBHOOK_PATH } from './webhooks.routes';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
@@ -77,8 +79,16 @@ describe(`Google Health and Omron webhooks (${MODE})`, () => {
       (await db.select({ at: sql<string>`max(${deviceReadings.recordedAt})::text` }).from(deviceReadings).where(and(eq(deviceReadings.participantId, participantId), eq(deviceReadings.metricKey, 'heart_rate'))))[0]!.at;
     const before = await latest();
 
+    const checkNow = async () =>
+      ((await (await fetch(`${sims.googleHealth.baseUrl}/__control/webhooks/check`, { method: 'POST' })).json()) as {
+        deliveries: Array<{ uri: string; status: number; dataType: string; healthUserId: string; interval: { startTime: string; endTime: string } }>;
+      }).deliveries;
+    // The clock has not moved: no new data, no notification.
+    const delivered = (await checkNow()).length;
+    expect((await checkNow()).length).toBe(delivered);
+    // 45 minutes on, the tracker has uploaded: the simulator notifies over HTTP.
     sims.clock.advance(45 * 60_000);
-    const check = (await (await fetch(`${sims.googleHealth.baseUrl}/__control/webhooks/check`, { method: 'POST' })).json()) as { deliveries: Array<{ uri: string; status: number; dataType: string; healthUserId: string }> };
+    const check = { deliveries: (await checkNow()).slice(delivered) };
     expect(check.deliveries.filter((delivery) => delivery.uri === endpoint).map((d) => [d.dataType, d.status])).toContainEqual(['heart-rate', 204]);
     // The delivery carried the connection's healthUserId.
     const [connection] = await db.select().from(participantDevices).where(eq(participantDevices.id, connectionId));
@@ -92,6 +102,23 @@ describe(`Google Health and Omron webhooks (${MODE})`, () => {
     expect(run!.metrics).toEqual(['heart_rate']);
     expect(run!.rowsInserted).toBeGreaterThan(0);
     expect(new Date(await latest()).getTime()).toBeGreaterThan(new Date(before).getTime());
+    // The new readings lie in the interval the notification announced.
+    const announced = check.deliveries.find((delivery) => delivery.uri === endpoint && delivery.dataType === 'heart-rate' && delivery.healthUserId === connection!.providerUserId)!;
+    expect(new Date(await latest()).getTime()).toBeLessThanOrEqual(Date.parse(announced.interval.endTime));
+    expect(new Date(await latest()).getTime()).toBeGreaterThan(Date.parse(announced.interval.startTime));
+
+    // Between two uploads of the tracker nothing new reaches the simulator: the clock moves,
+    // no notification is sent. Late in a quarter hour the tracker's last upload lies behind.
+    const ava = SIMULATED_ACCOUNTS.find((account) => account.id === 'ava-thompson')!;
+    const quarter = 15 * 60_000;
+    sims.clock.set(new Date(Math.ceil(sims.clock.nowMs() / quarter) * quarter + 14 * 60_000));
+    expect(trackerSyncedUntil(ava, sims.clock.nowMs() + 30_000)).toBe(trackerSyncedUntil(ava, sims.clock.nowMs()));
+    const uploaded = (await checkNow()).length;
+    expect(uploaded).toBeGreaterThan(delivered + check.deliveries.length);
+    const webhookRunsDone = async () => (await db.select().from(syncRuns).where(and(eq(syncRuns.participantDeviceId, connectionId), eq(syncRuns.kind, 'webhook'), eq(syncRuns.outcome, 'succeeded')))).length;
+    await waitFor(async () => (await webhookRunsDone()) === 2);
+    sims.clock.advance(30_000);
+    expect((await checkNow()).length).toBe(uploaded);
   });
 
   it('a notification with a wrong or no secret is refused and changes nothing', async () => {
