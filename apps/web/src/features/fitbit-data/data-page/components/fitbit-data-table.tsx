@@ -58,7 +58,9 @@ export function FitbitDataTable({
   const data = useMemo(() => [...rows], [rows]);
 
   const exportRows = (instance: MRT_TableInstance<ViewRow>) => {
-    const visible = instance.getVisibleLeafColumns().filter((column) => !column.id.startsWith('mrt-'));
+    const visible = instance
+      .getVisibleLeafColumns()
+      .filter((column) => !column.id.startsWith('mrt-'));
     return {
       headers: visible.map((column) => String(column.columnDef.header)),
       rows: instance

@@ -24,9 +24,19 @@ const M = FITBIT_QUERY_MESSAGES;
 
 describe('Fitbit query form: category defaults (device-data §4)', () => {
   const cases = [
-    ['activities', 'activityResourcePath', 'distance', 'activities/distance/date/2026-11-14/2026-11-20.json'],
+    [
+      'activities',
+      'activityResourcePath',
+      'distance',
+      'activities/distance/date/2026-11-14/2026-11-20.json',
+    ],
     ['body', 'bodyResourcePath', 'weight', 'body/weight/date/2026-11-14/2026-11-20.json'],
-    ['heart', 'heartOptions', 'restingHeartRate', 'activities/heart/date/2026-11-14/2026-11-20.json'],
+    [
+      'heart',
+      'heartOptions',
+      'restingHeartRate',
+      'activities/heart/date/2026-11-14/2026-11-20.json',
+    ],
     ['sleep', 'sleepOptions', 'duration', 'sleep/date/2026-11-14/2026-11-20.json'],
     ['foods', 'foodsOptions', 'caloriesIn', 'foods/log/caloriesIn/date/2026-11-14/2026-11-20.json'],
     ['healthMetrics', 'healthMetricsOptions', 'spo2', 'spo2/date/2026-11-14/2026-11-20.json'],

@@ -104,7 +104,10 @@ export function FitbitQueryForm({
           label="Category *"
           select
           value={values.category}
-          slotProps={{ ...selectProps, formHelperText: { 'data-testid': 'fitbit-error-category' } as object }}
+          slotProps={{
+            ...selectProps,
+            formHelperText: { 'data-testid': 'fitbit-error-category' } as object,
+          }}
           onChange={(event) =>
             change(
               isFitbitCategory(event.target.value)
@@ -129,7 +132,10 @@ export function FitbitQueryForm({
             label={`${OPTION_LABEL[category]} *`}
             select
             value={option}
-            slotProps={{ ...selectProps, formHelperText: { 'data-testid': 'fitbit-error-option' } as object }}
+            slotProps={{
+              ...selectProps,
+              formHelperText: { 'data-testid': 'fitbit-error-option' } as object,
+            }}
             onChange={(event) => change(selectFitbitOption(values, event.target.value))}
             error={Boolean(errors[FITBIT_OPTION_FIELD[category]])}
             helperText={errors[FITBIT_OPTION_FIELD[category]]}
@@ -149,7 +155,10 @@ export function FitbitQueryForm({
             label="Period *"
             select
             value={values.period}
-            slotProps={{ ...selectProps, formHelperText: { 'data-testid': 'fitbit-error-period' } as object }}
+            slotProps={{
+              ...selectProps,
+              formHelperText: { 'data-testid': 'fitbit-error-period' } as object,
+            }}
             onChange={field('period')}
             error={Boolean(errors.period)}
             helperText={errors.period}
@@ -169,7 +178,10 @@ export function FitbitQueryForm({
             label="Before or after date *"
             select
             value={values.subject}
-            slotProps={{ ...selectProps, formHelperText: { 'data-testid': 'fitbit-error-subject' } as object }}
+            slotProps={{
+              ...selectProps,
+              formHelperText: { 'data-testid': 'fitbit-error-subject' } as object,
+            }}
             onChange={field('subject')}
             error={Boolean(errors.subject)}
             helperText={errors.subject}

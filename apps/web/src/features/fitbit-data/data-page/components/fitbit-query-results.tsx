@@ -12,7 +12,11 @@ import {
   type FitbitQueryForm,
 } from '@trialpulse/shared/device-data/fitbit-query';
 import { EChart } from '@/components/charts';
-import { fitbitErrorMessage, isFitbitNoData, useFitbitData } from '../../common/api/get-fitbit-data';
+import {
+  fitbitErrorMessage,
+  isFitbitNoData,
+  useFitbitData,
+} from '../../common/api/get-fitbit-data';
 import { localToday } from '../../common/utils/units';
 import { isEmptyView, toFitbitView, type FitbitView } from '../utils/fitbit-views';
 import { FitbitDataTable } from './fitbit-data-table';

@@ -79,7 +79,8 @@ export function OverviewTiles({
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   );
 
-  if (summary.isPending) return <CircularProgress size={28} aria-label="Loading the weekly summary" />;
+  if (summary.isPending)
+    return <CircularProgress size={28} aria-label="Loading the weekly summary" />;
   if (summary.isError) {
     return (
       <Alert severity="error" data-testid="fitbit-tiles-error">
@@ -111,12 +112,7 @@ export function OverviewTiles({
 
   return (
     <Stack spacing={2} data-testid="fitbit-overview">
-      <Stack
-        direction="row"
-        spacing={1}
-        useFlexGap
-        sx={{ alignItems: 'center', flexWrap: 'wrap' }}
-      >
+      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
         <Typography variant="subtitle1" component="h2" sx={{ mr: 'auto' }}>
           Last 7 days vs previous 7 days
         </Typography>
@@ -141,7 +137,11 @@ export function OverviewTiles({
         >
           Expand All Tables
         </Button>
-        <Button size="small" onClick={() => setExpanded(new Set())} data-testid="tiles-collapse-all">
+        <Button
+          size="small"
+          onClick={() => setExpanded(new Set())}
+          data-testid="tiles-collapse-all"
+        >
           Collapse All Tables
         </Button>
         <Button
@@ -198,8 +198,15 @@ function SortableTile({
   onSelect: () => void;
   onExpand: () => void;
 }) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
-    useSortable({ id: tile.id });
+  const {
+    attributes,
+    listeners,
+    setNodeRef,
+    setActivatorNodeRef,
+    transform,
+    transition,
+    isDragging,
+  } = useSortable({ id: tile.id });
   const trend =
     tile.changePercent === null
       ? 'no previous week'
@@ -269,7 +276,12 @@ function SortableTile({
           </TableBody>
         </Table>
       )}
-      <Button size="small" onClick={onExpand} data-testid={`fitbit-tile-more-${tile.id}`} sx={{ mt: 1 }}>
+      <Button
+        size="small"
+        onClick={onExpand}
+        data-testid={`fitbit-tile-more-${tile.id}`}
+        sx={{ mt: 1 }}
+      >
         {expanded ? 'Show Less' : 'Show More'}
       </Button>
     </Paper>

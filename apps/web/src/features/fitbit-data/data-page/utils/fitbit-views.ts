@@ -1,7 +1,4 @@
-import {
-  chosenOption,
-  type FitbitQueryForm,
-} from '@trialpulse/shared/device-data/fitbit-query';
+import { chosenOption, type FitbitQueryForm } from '@trialpulse/shared/device-data/fitbit-query';
 import { timeAxisChart, type EChartOption } from '@/components/charts';
 import { kgToLbs, kmToMiles, minutesToHours } from '../../common/utils/units';
 
@@ -50,7 +47,8 @@ const num = (value: unknown): number | null => {
   return Number.isFinite(n) ? n : null;
 };
 /** Local midnight of a civil date, or a local date-time without zone (Fitbit's form). */
-const at = (dateTime: string) => Date.parse(dateTime.length === 10 ? `${dateTime}T00:00:00` : dateTime);
+const at = (dateTime: string) =>
+  Date.parse(dateTime.length === 10 ? `${dateTime}T00:00:00` : dateTime);
 
 type SeriesMeta = { label: string; unit: string; convert?: (value: number) => number };
 const SERIES_META: Record<string, SeriesMeta> = {
@@ -72,7 +70,9 @@ const SERIES_META: Record<string, SeriesMeta> = {
 };
 
 /** `{"activities-steps":[…]}`, `{"body-weight":[…]}`, `{"foods-log-water":[…]}` → resource → entries. */
-function seriesOf(answer: unknown): { resource: string; entries: { dateTime: string; value: number | null }[] }[] {
+function seriesOf(
+  answer: unknown,
+): { resource: string; entries: { dateTime: string; value: number | null }[] }[] {
   const body = record(answer, 'series');
   const found = Object.entries(body)
     .filter(([key, value]) => Array.isArray(value) && !key.endsWith('-intraday'))
@@ -147,7 +147,11 @@ function restingHeartRateView(answer: unknown): FitbitView {
     chart: timeAxisChart({
       unit: 'bpm',
       series: [
-        { name: 'Resting heart rate', color: '#c62828', points: days.map((d) => [at(d.date), d.resting] as const) },
+        {
+          name: 'Resting heart rate',
+          color: '#c62828',
+          points: days.map((d) => [at(d.date), d.resting] as const),
+        },
       ],
     }),
     chartLabel: 'Resting heart rate per day',
@@ -205,7 +209,9 @@ function heartZonesView(answer: unknown): FitbitView {
 
 function heartIntradayView(answer: unknown): FitbitView {
   const body = record(answer, 'heart intraday');
-  const date = String(record(list(body['activities-heart'], 'activities-heart')[0] ?? {}, 'day').dateTime ?? '');
+  const date = String(
+    record(list(body['activities-heart'], 'activities-heart')[0] ?? {}, 'day').dateTime ?? '',
+  );
   const intraday = record(body['activities-heart-intraday'], 'activities-heart-intraday');
   const rows = list(intraday.dataset, 'dataset').map((point) => {
     const p = record(point, 'dataset point');
@@ -238,25 +244,34 @@ function sleepLogs(answer: unknown): SleepLog[] {
 }
 
 function sleepDurationView(answer: unknown): FitbitView {
-  const logs = sleepLogs(answer).sort((a, b) => String(a.startTime).localeCompare(String(b.startTime)));
+  const logs = sleepLogs(answer).sort((a, b) =>
+    String(a.startTime).localeCompare(String(b.startTime)),
+  );
   const rows = logs.map((log) => ({
     dateOfSleep: String(log.dateOfSleep ?? ''),
-    startTime: String(log.startTime ?? '').replace('T', ' ').slice(0, 16),
-    endTime: String(log.endTime ?? '').replace('T', ' ').slice(0, 16),
+    startTime: String(log.startTime ?? '')
+      .replace('T', ' ')
+      .slice(0, 16),
+    endTime: String(log.endTime ?? '')
+      .replace('T', ' ')
+      .slice(0, 16),
     hoursAsleep: minutesToHours(num(log.minutesAsleep) ?? 0),
     timeInBed: minutesToHours(num(log.timeInBed) ?? 0),
     efficiency: num(log.efficiency),
     mainSleep: log.isMainSleep === true ? 'Yes' : 'No',
   }));
   const perNight = new Map<string, number>();
-  for (const row of rows) perNight.set(row.dateOfSleep, (perNight.get(row.dateOfSleep) ?? 0) + row.hoursAsleep);
+  for (const row of rows)
+    perNight.set(row.dateOfSleep, (perNight.get(row.dateOfSleep) ?? 0) + row.hoursAsleep);
   const chart = timeAxisChart({
     unit: 'h',
     series: [
       {
         name: 'Hours asleep',
         color: '#3949ab',
-        points: [...perNight].map(([date, hours]) => [at(date), Math.round(hours * 10) / 10] as const),
+        points: [...perNight].map(
+          ([date, hours]) => [at(date), Math.round(hours * 10) / 10] as const,
+        ),
       },
     ],
   });
@@ -280,7 +295,9 @@ function sleepDurationView(answer: unknown): FitbitView {
 
 /** A hypnogram: the stage over time as a step line, deep at the bottom, wake at the top. */
 function sleepStagesView(answer: unknown): FitbitView {
-  const logs = sleepLogs(answer).sort((a, b) => String(a.startTime).localeCompare(String(b.startTime)));
+  const logs = sleepLogs(answer).sort((a, b) =>
+    String(a.startTime).localeCompare(String(b.startTime)),
+  );
   const rows: ViewRow[] = [];
   const segments: [number, number | null][] = [];
   for (const log of logs) {
@@ -288,9 +305,14 @@ function sleepStagesView(answer: unknown): FitbitView {
     const summary = levels.summary ? record(levels.summary, 'levels summary') : {};
     rows.push({
       dateOfSleep: String(log.dateOfSleep ?? ''),
-      startTime: String(log.startTime ?? '').replace('T', ' ').slice(0, 16),
+      startTime: String(log.startTime ?? '')
+        .replace('T', ' ')
+        .slice(0, 16),
       ...Object.fromEntries(
-        SLEEP_STAGES.map((stage) => [stage, num(summary[stage] ? record(summary[stage], stage).minutes : null)]),
+        SLEEP_STAGES.map((stage) => [
+          stage,
+          num(summary[stage] ? record(summary[stage], stage).minutes : null),
+        ]),
       ),
     });
     let last: [number, number] | null = null;
@@ -308,7 +330,8 @@ function sleepStagesView(answer: unknown): FitbitView {
     animation: false,
     tooltip: {
       trigger: 'axis',
-      valueFormatter: (value: unknown) => (typeof value === 'number' ? SLEEP_STAGES[value] ?? '' : ''),
+      valueFormatter: (value: unknown) =>
+        typeof value === 'number' ? (SLEEP_STAGES[value] ?? '') : '',
     },
     grid: { left: 56, right: 24, top: 24, bottom: 64 },
     xAxis: { type: 'time' },
@@ -372,7 +395,10 @@ function weightLogsView(answer: unknown, resource: 'weight' | 'fat'): FitbitView
           name: resource === 'weight' ? 'Weight' : 'Body fat',
           symbolOnly: true,
           color: '#2e7d32',
-          points: rows.map((r) => [at(r.date.replace(' ', 'T')), resource === 'weight' ? r.weight : r.fat] as const),
+          points: rows.map(
+            (r) =>
+              [at(r.date.replace(' ', 'T')), resource === 'weight' ? r.weight : r.fat] as const,
+          ),
         },
       ],
     }),
@@ -386,7 +412,12 @@ function spo2View(answer: unknown): FitbitView {
     .filter((e) => e.value !== undefined)
     .map((e) => {
       const value = record(e.value, 'spo2 value');
-      return { date: String(e.dateTime), avg: num(value.avg), min: num(value.min), max: num(value.max) };
+      return {
+        date: String(e.dateTime),
+        avg: num(value.avg),
+        min: num(value.min),
+        max: num(value.max),
+      };
     });
   return {
     title: 'SpO2',
@@ -400,7 +431,11 @@ function spo2View(answer: unknown): FitbitView {
     chart: timeAxisChart({
       unit: '%',
       series: [
-        { name: 'Average', color: '#1565c0', points: rows.map((r) => [at(r.date), r.avg] as const) },
+        {
+          name: 'Average',
+          color: '#1565c0',
+          points: rows.map((r) => [at(r.date), r.avg] as const),
+        },
         { name: 'Min', color: '#90caf9', points: rows.map((r) => [at(r.date), r.min] as const) },
         { name: 'Max', color: '#0d47a1', points: rows.map((r) => [at(r.date), r.max] as const) },
       ],
@@ -410,7 +445,9 @@ function spo2View(answer: unknown): FitbitView {
 }
 
 function vo2MaxView(answer: unknown): FitbitView {
-  const entries = list(record(answer, 'cardioscore').cardioScore, 'cardioScore').map((e) => record(e, 'score'));
+  const entries = list(record(answer, 'cardioscore').cardioScore, 'cardioScore').map((e) =>
+    record(e, 'score'),
+  );
   const rows = entries.map((e) => {
     const text = String(record(e.value, 'vo2').vo2Max ?? '');
     const [low, high] = text.split('-').map(Number);
@@ -426,8 +463,16 @@ function vo2MaxView(answer: unknown): FitbitView {
     chart: timeAxisChart({
       unit: 'mL/kg/min',
       series: [
-        { name: 'VO2 max (low)', color: '#00897b', points: rows.map((r) => [at(r.date), r.low] as const) },
-        { name: 'VO2 max (high)', color: '#004d40', points: rows.map((r) => [at(r.date), r.high] as const) },
+        {
+          name: 'VO2 max (low)',
+          color: '#00897b',
+          points: rows.map((r) => [at(r.date), r.low] as const),
+        },
+        {
+          name: 'VO2 max (high)',
+          color: '#004d40',
+          points: rows.map((r) => [at(r.date), r.high] as const),
+        },
       ],
     }),
     chartLabel: 'VO2 max per day',
@@ -435,9 +480,13 @@ function vo2MaxView(answer: unknown): FitbitView {
 }
 
 function activityLogsView(answer: unknown): FitbitView {
-  const logs = list(record(answer, 'activities list').activities, 'activities').map((a) => record(a, 'activity'));
+  const logs = list(record(answer, 'activities list').activities, 'activities').map((a) =>
+    record(a, 'activity'),
+  );
   const rows = logs.map((a) => ({
-    startTime: String(a.startTime ?? '').replace('T', ' ').slice(0, 19),
+    startTime: String(a.startTime ?? '')
+      .replace('T', ' ')
+      .slice(0, 19),
     activityName: String(a.activityName ?? ''),
     minutes: Math.round((num(a.activeDuration ?? a.duration) ?? 0) / 60_000),
     steps: num(a.steps),
@@ -450,9 +499,14 @@ function activityLogsView(answer: unknown): FitbitView {
     animation: false,
     tooltip: { trigger: 'axis' },
     grid: { left: 56, right: 24, top: 24, bottom: 64 },
-    xAxis: { type: 'category', data: rows.map((r) => `${r.startTime.slice(0, 16)} ${r.activityName}`) },
+    xAxis: {
+      type: 'category',
+      data: rows.map((r) => `${r.startTime.slice(0, 16)} ${r.activityName}`),
+    },
     yAxis: { type: 'value', name: 'min' },
-    series: [{ type: 'bar', name: 'Active minutes', barMaxWidth: 32, data: rows.map((r) => r.minutes) }],
+    series: [
+      { type: 'bar', name: 'Active minutes', barMaxWidth: 32, data: rows.map((r) => r.minutes) },
+    ],
   };
   return {
     title: 'Activity logs',
@@ -540,8 +594,13 @@ export function toFitbitView(query: FitbitQueryForm, answers: unknown[]): Fitbit
       return vo2MaxView(first);
     default: {
       // Body answers may come as logs ({weight:[…]}) or as a series ({"body-weight":[…]}).
-      const body = typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : {};
-      if (query.category === 'body' && (option === 'weight' || option === 'fat') && Array.isArray(body[option])) {
+      const body =
+        typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : {};
+      if (
+        query.category === 'body' &&
+        (option === 'weight' || option === 'fat') &&
+        Array.isArray(body[option])
+      ) {
         return weightLogsView(first, option);
       }
       const meta = SERIES_META[option];

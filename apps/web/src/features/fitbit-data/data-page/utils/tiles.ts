@@ -2,7 +2,14 @@ import type { FitbitWeeklySummary } from '@trialpulse/shared';
 import { kgToLbs, kmToMiles, minutesToHours } from '../../common/utils/units';
 
 /** The overview tiles of device-data §2, in their default order. */
-export const TILE_IDS = ['steps', 'distance', 'floors', 'heartRate', 'sleepDuration', 'weight'] as const;
+export const TILE_IDS = [
+  'steps',
+  'distance',
+  'floors',
+  'heartRate',
+  'sleepDuration',
+  'weight',
+] as const;
 export type TileId = (typeof TILE_IDS)[number];
 
 export type TileFigures = {
@@ -37,9 +44,24 @@ export function tilesFromSummary(summary: FitbitWeeklySummary): Record<TileId, T
     measure: TileFigures['measure'],
     last: number | null,
     previous: number | null,
-  ): TileFigures => ({ id, title, unit, measure, last, previous, changePercent: change(last, previous) });
+  ): TileFigures => ({
+    id,
+    title,
+    unit,
+    measure,
+    last,
+    previous,
+    changePercent: change(last, previous),
+  });
   return {
-    steps: tile('steps', 'Steps', 'steps', 'Total', summary.total_steps_last_7days, summary.total_steps_prev_7days),
+    steps: tile(
+      'steps',
+      'Steps',
+      'steps',
+      'Total',
+      summary.total_steps_last_7days,
+      summary.total_steps_prev_7days,
+    ),
     distance: tile(
       'distance',
       'Distance',
@@ -48,7 +70,14 @@ export function tilesFromSummary(summary: FitbitWeeklySummary): Record<TileId, T
       mapNull(summary.total_distance_last_7days, kmToMiles),
       mapNull(summary.total_distance_prev_7days, kmToMiles),
     ),
-    floors: tile('floors', 'Floors', 'floors', 'Total', summary.total_floors_last_7days, summary.total_floors_prev_7days),
+    floors: tile(
+      'floors',
+      'Floors',
+      'floors',
+      'Total',
+      summary.total_floors_last_7days,
+      summary.total_floors_prev_7days,
+    ),
     heartRate: tile(
       'heartRate',
       'Heart Rate',
@@ -95,7 +124,14 @@ export function moveTile<T>(order: readonly T[], from: T, to: T, mode: DragMode)
 }
 
 /** The rows of the tiles' export (one per tile) and of each tile's own table. */
-export const TILE_TABLE_HEADERS = ['Tile', 'Measure', 'Unit', 'Last 7 days', 'Previous 7 days', 'Change (%)'] as const;
+export const TILE_TABLE_HEADERS = [
+  'Tile',
+  'Measure',
+  'Unit',
+  'Last 7 days',
+  'Previous 7 days',
+  'Change (%)',
+] as const;
 export const tileTableRow = (tile: TileFigures) =>
   [tile.title, tile.measure, tile.unit, tile.last, tile.previous, tile.changePercent] as const;
 
