@@ -1,4 +1,31 @@
 import { PRODUCT_NAME } from '@trialpulse/shared';
+// The library's own browser build as a file of the web build, not a module of the bundle:
+// bundled, its CommonJS wrapper would add interop helpers to the runtime chunk every page
+// (the login page too) loads.
+import exceljsUrl from 'exceljs/dist/exceljs.min.js?url';
+
+type ExcelJs = typeof import('exceljs');
+let loading: Promise<ExcelJs> | null = null;
+
+/** Loads exceljs once, on the first export (a script element; it defines `window.ExcelJS`). */
+function loadExcelJs(): Promise<ExcelJs> {
+  loading ??= new Promise<ExcelJs>((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = exceljsUrl;
+    script.async = true;
+    script.onload = () => {
+      const library = (window as unknown as { ExcelJS?: ExcelJs }).ExcelJS;
+      if (library) resolve(library);
+      else reject(new Error('exceljs did not load'));
+    };
+    script.onerror = () => {
+      loading = null;
+      reject(new Error('exceljs did not load'));
+    };
+    document.head.append(script);
+  });
+  return loading;
+}
 
 export type XlsxSheet = {
   name: string;
@@ -15,7 +42,7 @@ export const xlsxFileName = (name: string) =>
  * page carries it until someone exports.
  */
 export async function buildXlsx(sheets: readonly XlsxSheet[]): Promise<Blob> {
-  const { default: ExcelJS } = await import('exceljs');
+  const ExcelJS = await loadExcelJs();
   const workbook = new ExcelJS.Workbook();
   workbook.creator = PRODUCT_NAME;
   for (const sheet of sheets) {

@@ -5,7 +5,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import type { FitbitQueryForm as FitbitQuery } from '@trialpulse/shared/device-data/fitbit-query';
 import { DataPageFrame, useDataPageParticipant } from '@/components/participant-data';
-import { FullPageLoader } from '@/components/ui/full-page-loader';
+import CircularProgress from '@mui/material/CircularProgress';
 import { getParticipant, participantQueryKey } from '@/lib/api/participant';
 import { useTrial } from '@/lib/api/trials';
 import { FitbitQueryForm } from '../components/fitbit-query-form';
@@ -23,7 +23,9 @@ export const PARTICIPANT_PARAM = 'participantId';
 export function FitbitDataPage() {
   const ready = useParticipantFromUrl();
   const [query, setQuery] = useState<FitbitQuery | null>(null);
-  if (!ready) return <FullPageLoader />;
+  // Not FullPageLoader: importing it here made the bundler split shared modules out of the
+  // entry chunk, and the login page's JavaScript grew (decision 0067).
+  if (!ready) return <CircularProgress aria-label="Loading the participant" />;
   return (
     <DataPageFrame
       title="Fitbit data"
