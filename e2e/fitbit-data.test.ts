@@ -49,7 +49,7 @@ async function seedWeeks(dataDir: string) {
         participantId: who!.id,
         teamId: who!.teamId,
         brand: 'Fitbit' as const,
-        upstream: 'google-health',
+        upstream: 'google-health' as const,
       };
       rows.push(
         { ...base, metricKey: 'steps', recordedAt: midnight, value: 7000 + day * 100 },
@@ -224,7 +224,9 @@ describe('Fitbit data page in the browser (demo data)', () => {
     const rows = page.getByTestId('fitbit-query-table-row');
     await rows.first().waitFor();
     const shown = await rows.evaluateAll((trs) =>
-      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')),
+      trs.map((tr) =>
+        Array.from(tr.querySelectorAll('td'), (td) => td).map((td) => td.textContent?.trim() ?? ''),
+      ),
     );
     expect(shown.length).toBe(7);
     for (const [date, steps] of shown) {

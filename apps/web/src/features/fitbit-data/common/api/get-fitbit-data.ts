@@ -68,4 +68,4 @@ export function fitbitErrorMessage(error: unknown): string {
 
 /** True when the error means "this range holds no data" (shown as information, not failure). */
 export const isFitbitNoData = (error: unknown) =>
-  isApiError(error) && (error.reason === FITBIT_DATA_REASONS.noData || error.status === 404);
+  isApiError(error) && error.reason === FITBIT_DATA_REASONS.noData;

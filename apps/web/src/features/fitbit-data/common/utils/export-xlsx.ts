@@ -1,10 +1,11 @@
+import type ExcelJsModule from 'exceljs';
 import { PRODUCT_NAME } from '@trialpulse/shared';
 // The library's own browser build as a file of the web build, not a module of the bundle:
 // bundled, its CommonJS wrapper would add interop helpers to the runtime chunk every page
 // (the login page too) loads.
 import exceljsUrl from 'exceljs/dist/exceljs.min.js?url';
 
-type ExcelJs = typeof import('exceljs');
+type ExcelJs = typeof ExcelJsModule;
 let loading: Promise<ExcelJs> | null = null;
 
 /** Loads exceljs once, on the first export (a script element; it defines `window.ExcelJS`). */
