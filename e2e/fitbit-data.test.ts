@@ -58,13 +58,6 @@ async function seedWeeks(dataDir: string) {
         { ...base, metricKey: 'resting_heart_rate', recordedAt: midnight, value: 60 + (day % 4) },
         {
           ...base,
-          metricKey: 'sleep_duration',
-          recordedAt: new Date(midnight.getTime() - 2 * 3_600_000),
-          endAt: new Date(midnight.getTime() + 5 * 3_600_000),
-          value: 420,
-        },
-        {
-          ...base,
           metricKey: 'weight',
           recordedAt: new Date(midnight.getTime() + 7 * 3_600_000),
           value: 70 + day / 10,
