@@ -289,6 +289,9 @@ const PAGES: Partial<Record<RoutePath, PageRoute>> = {
   },
   // Device data (issue 18): one lazily loaded module holds every data route, so the main
   // bundle carries one import for all of them (and never ECharts).
+  '/FitbitParticipantDataPage': {
+    lazy: async () => ({ Component: (await deviceDataRoutes()).FitbitDataRoute }),
+  },
   '/OmronParticipantDataPage': {
     lazy: async () => ({ Component: (await deviceDataRoutes()).OmronDataRoute }),
   },

@@ -7,6 +7,7 @@ import { ParticipantDataPage } from '@/features/participant-data/pages/participa
 import { ParticipantOverviewPage } from '@/features/participant-data/pages/participant-overview-page';
 import { ParticipantsDataPage } from '@/features/participant-data/pages/participants-data-page';
 import { RawDeviceDataPage } from '@/features/participant-data/pages/raw-device-data-page';
+import { FitbitDataPage } from '@/features/fitbit-data/data-page/pages/fitbit-data-page';
 
 /**
  * The device data routes (issue 18), loaded together on the first data page. Features never
@@ -17,6 +18,7 @@ export const OmronDataRoute = OmronDataPage;
 export const OmronOverviewRoute = OmronOverviewPage;
 export const OmronParticipantsRoute = OmronParticipantsDataPage;
 export const ParticipantsDataRoute = ParticipantsDataPage;
+export const FitbitDataRoute = FitbitDataPage;
 
 export function ParticipantDataRoute() {
   return <ParticipantDataPage cgmSummary={(id) => <CgmSummary participantId={id} />} />;

@@ -287,6 +287,19 @@ export function ParticipantsTable({
         >
           View Data
         </Button>
+        {/* One selected participant: straight to their Fitbit data page. */}
+        <Button
+          variant="outlined"
+          disabled={selected.length !== 1}
+          onClick={() =>
+            void navigate(PARTICIPANT_PATHS.fitbitParticipantData, {
+              state: { participant: selected[0], trial },
+            })
+          }
+          data-testid="view-fitbit-data-button"
+        >
+          Fitbit Data
+        </Button>
       </Stack>
     ),
   });

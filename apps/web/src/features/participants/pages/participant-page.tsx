@@ -172,6 +172,14 @@ function ParticipantDetails({
           >
             Device data
           </Link>
+          <Link
+            component={RouterLink}
+            to={PARTICIPANT_PATHS.fitbitParticipantData}
+            state={{ participant, trial }}
+            data-testid="participant-fitbit-data-link"
+          >
+            Fitbit data
+          </Link>
         </Stack>
         {devices.isPending && devices.fetchStatus !== 'idle' && <CircularProgress size={24} />}
         {devices.isError && (
