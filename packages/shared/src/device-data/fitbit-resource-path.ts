@@ -66,7 +66,11 @@ export const FITBIT_MAX_DAYS = {
   spo2: 30,
   cardioscore: 30,
   'foods-series': 1095,
+  overview: 31,
 } as const;
+
+/** The overview's default range: the last 7 days (device-data spec §9). */
+export const FITBIT_OVERVIEW_DEFAULT_PERIOD = '7d' as const;
 
 /** Time window of an intraday request, `HH:mm` both inclusive. */
 export type FitbitTimeWindow = { from: string; to: string };
@@ -106,7 +110,8 @@ export type FitbitResourceRequest =
       afterDate?: string;
       sort: 'asc' | 'desc';
       limit: number;
-    };
+    }
+  | { kind: 'overview'; start: string; end: string };
 
 export type ParsedResourcePath =
   | { ok: true; request: FitbitResourceRequest }
@@ -220,6 +225,19 @@ export function parseFitbitResourcePath(
   const ok = (request: FitbitResourceRequest): ParsedResourcePath => ({ ok: true, request });
 
   switch (category) {
+    case 'overview': {
+      // `overview` alone: the last 7 days; `overview/date/{d}/{period|end}` a chosen range.
+      if (rest.length === 0) {
+        const span = range(today, FITBIT_OVERVIEW_DEFAULT_PERIOD, today, FITBIT_MAX_DAYS.overview);
+        return span.ok ? ok({ kind: 'overview', start: span.start, end: span.end }) : span;
+      }
+      const [dateWord, first, last, ...more] = rest;
+      if (dateWord !== 'date') return bad;
+      if (more.length > 0) return bad;
+      const span = range(first, last, today, FITBIT_MAX_DAYS.overview);
+      if (!span.ok) return span;
+      return ok({ kind: 'overview', start: span.start, end: span.end });
+    }
     case 'activities': {
       const [second, ...after] = rest;
       if (second === undefined) return missing;

@@ -235,3 +235,18 @@ export const fitbitActivityIntradayResponseSchema = z.record(
   z.union([z.array(fitbitSeriesEntrySchema), fitbitIntradayDatasetSchema]),
 );
 export type FitbitActivityIntradayResponse = z.infer<typeof fitbitActivityIntradayResponseSchema>;
+
+/**
+ * `overview`: the six overview tiles' resources over one range, each in its own legacy shape
+ * (steps, distance and floors series, heart series, sleep logs, weight logs); a part without
+ * data is an empty list (decision 0062).
+ */
+export const fitbitOverviewResponseSchema = z.object({
+  'activities-steps': z.array(fitbitSeriesEntrySchema),
+  'activities-distance': z.array(fitbitSeriesEntrySchema),
+  'activities-floors': z.array(fitbitSeriesEntrySchema),
+  'activities-heart': fitbitHeartSeriesResponseSchema.shape['activities-heart'],
+  sleep: z.array(fitbitSleepLogSchema),
+  weight: z.array(fitbitWeightLogSchema),
+});
+export type FitbitOverviewResponse = z.infer<typeof fitbitOverviewResponseSchema>;

@@ -15,6 +15,7 @@ import {
   fitbitFoodSeriesResponseSchema,
   fitbitHeartIntradayResponseSchema,
   fitbitHeartSeriesResponseSchema,
+  fitbitOverviewResponseSchema,
   fitbitSleepResponseSchema,
   fitbitSpo2ResponseSchema,
   fitbitWeightResponseSchema,
@@ -190,12 +191,24 @@ const dateOf = (value: unknown) => {
   return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 };
 
+/** The overview's parts and the path answering each alone. */
+const OVERVIEW_PARTS: Record<string, string> = {
+  'activities-steps': `activities/steps/date/${START}/${END}.json`,
+  'activities-distance': `activities/distance/date/${START}/${END}.json`,
+  'activities-floors': `activities/floors/date/${START}/${END}.json`,
+  'activities-heart': `activities/heart/date/${START}/${END}.json`,
+  sleep: `sleep/date/${START}/${END}.json`,
+  weight: `body/log/weight/date/${START}/${END}.json`,
+};
+/** The participant the Google cases read (the overview check asks the parts for the same one). */
+let overviewParticipant: P | undefined;
+
 type Case = {
   name: string;
   path: string;
   schema: ZodType;
-  /** The same request as the legacy API takes it, when the page's path differs. */
-  legacyPath?: string;
+  /** The same request as the legacy API takes it, when the page's path differs (null: no such path). */
+  legacyPath?: string | null;
   /** A path of the same family over days without data. */
   empty: string;
   /** Compares the answer with what the Google Health simulator holds. */
@@ -561,12 +574,29 @@ const GOOGLE_CASES: Case[] = [
       expect(answer['activities-steps']).toEqual([{ dateTime: DAY, value: String(total) }]);
     },
   },
+  {
+    name: 'overview',
+    path: `overview/date/${START}/${END}.json`,
+    legacyPath: null,
+    schema: fitbitOverviewResponseSchema,
+    empty: 'overview/date/2030-01-01/2030-01-07.json',
+    async check(answer) {
+      // Each part is what its own path answers (whose values the cases above check).
+      expect(Object.keys(answer).sort()).toEqual(Object.keys(OVERVIEW_PARTS).sort());
+      for (const [key, path] of Object.entries(OVERVIEW_PARTS)) {
+        const part = await user.get(dataPath(overviewParticipant!, path));
+        expect(part.statusCode, path).toBe(200);
+        expect(answer[key], key).toEqual(part.json()[key]);
+      }
+    },
+  },
 ];
 
 describe('every resource path from Google Health', () => {
   let participant: P;
   beforeAll(async () => {
     participant = await googleParticipant();
+    overviewParticipant = participant;
   });
 
   it.each(GOOGLE_CASES)(
@@ -637,7 +667,7 @@ describe('every resource path from the legacy Fitbit Web API', () => {
     participant = await legacyParticipant();
   });
 
-  it.each(GOOGLE_CASES)(
+  it.each(GOOGLE_CASES.filter((c) => c.legacyPath !== null))(
     '$name: exactly what the legacy simulator answers',
     async ({ path, legacyPath, schema }) => {
       const response = await user.get(dataPath(participant, path));
@@ -652,6 +682,20 @@ describe('every resource path from the legacy Fitbit Web API', () => {
       expect(response.json()).toEqual(await direct.json());
     },
   );
+
+  it('overview: the parts exactly as the legacy simulator answers them', async () => {
+    const response = await user.get(dataPath(participant, `overview/date/${START}/${END}.json`));
+    expect(response.statusCode, response.body).toBe(200);
+    const token = await accessTokenOf(participant.id);
+    for (const [key, path] of Object.entries(OVERVIEW_PARTS)) {
+      const version = path.startsWith('sleep/') ? '1.2' : '1';
+      const direct = await fetch(`${sims.fitbitLegacy.baseUrl}/${version}/user/-/${path}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(direct.status, path).toBe(200);
+      expect(response.json()[key], key).toEqual(((await direct.json()) as Json)[key]);
+    }
+  });
 
   it("an expired token is refreshed once; 429 answers 'Too Many Requests'; no data answers 'Could not find any data!'", async () => {
     const own = await legacyParticipant();
@@ -703,15 +747,13 @@ async function syncInto(participant: P, streamKeys: string[], from: Date, to: Da
       })),
     );
     for (const metricKey of stream.metrics) {
-      await db()
-        .insert(syncCursors)
-        .values({
-          participantDeviceId: row!.id,
-          teamId,
-          metricKey,
-          backfillFrom: from,
-          syncedUntil: to,
-        });
+      await db().insert(syncCursors).values({
+        participantDeviceId: row!.id,
+        teamId,
+        metricKey,
+        backfillFrom: from,
+        syncedUntil: to,
+      });
     }
   }
 }

@@ -5,6 +5,7 @@ import {
   parseFitbitResourcePath,
   type FitbitResourceRequest,
 } from '@trialpulse/shared/device-data/fitbit-resource-path';
+import type { FitbitOverviewResponse } from '@trialpulse/shared/device-data/fitbit-shapes';
 import type { Clock } from '../../../lib/clock';
 import { AppError } from '../../../lib/errors';
 import type { Meta } from '../../../lib/request-meta';
@@ -33,7 +34,9 @@ const fail = (
   options: { cause?: unknown; reason?: string } = {},
 ) => new AppError(status, message, { displayToUser: true, ...options });
 
-type Kind = FitbitResourceRequest['kind'];
+/** Every kind but the overview, which is made of the others. */
+type Kind = Exclude<FitbitResourceRequest['kind'], 'overview'>;
+type FamilyRequest = Extract<FitbitResourceRequest, { kind: Kind }>;
 
 /** The translator of each resource family (decision 0062). */
 const FAMILIES: { [K in Kind]: FitbitFamily<Extract<FitbitResourceRequest, { kind: K }>> } = {
@@ -50,7 +53,7 @@ const FAMILIES: { [K in Kind]: FitbitFamily<Extract<FitbitResourceRequest, { kin
   'activities-list': activityLogListFamily,
 };
 
-const familyOf = <R extends FitbitResourceRequest>(request: R) =>
+const familyOf = <R extends FamilyRequest>(request: R) =>
   FAMILIES[request.kind] as unknown as FitbitFamily<R>;
 
 /**
@@ -84,7 +87,7 @@ export function createFitbitDataService(deps: {
   }
 
   /** Stored readings, when the family can be answered from them and sync covers every metric. */
-  async function fromStore<R extends FitbitResourceRequest>(
+  async function fromStore<R extends FamilyRequest>(
     scope: { teamId: number; participantId: number },
     family: FitbitFamily<R>,
     request: R,
@@ -115,7 +118,7 @@ export function createFitbitDataService(deps: {
     );
   }
 
-  function live<R extends FitbitResourceRequest>(
+  function live<R extends FamilyRequest>(
     auth: AuthContext,
     ref: { id: number; teamId: number },
     family: FitbitFamily<R>,
@@ -170,20 +173,70 @@ export function createFitbitDataService(deps: {
       );
       if (!parsed.ok) throw fail(400, FITBIT_DATA_MESSAGES[parsed.error]);
       const { request } = parsed;
-      const family = familyOf(request);
-
-      let answer = await fromStore({ teamId: ref.teamId, participantId: ref.id }, family, request);
-      if (answer === undefined) {
+      const answerOf = async <R extends FamilyRequest>(part: R) => {
+        const family = familyOf(part);
+        const stored = await fromStore({ teamId: ref.teamId, participantId: ref.id }, family, part);
+        if (stored !== undefined) return { answer: stored, empty: family.isEmpty(stored) };
         try {
-          answer = await live(auth, ref, family, request, meta);
+          const answer = await live(auth, ref, family, part, meta);
+          return { answer, empty: family.isEmpty(answer) };
         } catch (error) {
           throw toDataError(error);
         }
+      };
+
+      let answer: unknown;
+      let empty: boolean;
+      if (request.kind === 'overview') {
+        ({ answer, empty } = await overviewOf(request, answerOf));
+      } else {
+        ({ answer, empty } = await answerOf(request));
       }
-      if (family.isEmpty(answer))
+      if (empty)
         throw fail(404, FITBIT_DATA_MESSAGES.noData, { reason: FITBIT_DATA_REASONS.noData });
       return answer as Record<string, unknown> | unknown[];
     },
+  };
+}
+
+/**
+ * The overview tiles' resources (steps, distance, floors, heart, sleep, weight) over one
+ * range, each answered as its own path would be (stored or live) and merged; a part without
+ * data is an empty list, and only an overview with no data at all is "no data" (decision 0062).
+ */
+async function overviewOf(
+  request: Extract<FitbitResourceRequest, { kind: 'overview' }>,
+  answerOf: (part: FamilyRequest) => Promise<{ answer: unknown; empty: boolean }>,
+): Promise<{ answer: FitbitOverviewResponse; empty: boolean }> {
+  const range = { start: request.start, end: request.end };
+  const series = (resource: 'steps' | 'distance' | 'floors') =>
+    answerOf({ kind: 'activities-series', resource, tracker: false, ...range });
+  // One after another: the parts share the connection's rate limit and token refresh.
+  const parts = [
+    await series('steps'),
+    await series('distance'),
+    await series('floors'),
+    await answerOf({ kind: 'heart-series', ...range }),
+    await answerOf({ kind: 'sleep', single: false, ...range }),
+    await answerOf({ kind: 'body-log', resource: 'weight', ...range }),
+  ];
+  const [steps, distance, floors, heart, sleep, weight] = parts.map(
+    (part) => part.answer as Record<string, unknown>,
+  );
+  return {
+    answer: {
+      'activities-steps': steps!['activities-steps'] as FitbitOverviewResponse['activities-steps'],
+      'activities-distance': distance![
+        'activities-distance'
+      ] as FitbitOverviewResponse['activities-distance'],
+      'activities-floors': floors![
+        'activities-floors'
+      ] as FitbitOverviewResponse['activities-floors'],
+      'activities-heart': heart!['activities-heart'] as FitbitOverviewResponse['activities-heart'],
+      sleep: sleep!.sleep as FitbitOverviewResponse['sleep'],
+      weight: weight!.weight as FitbitOverviewResponse['weight'],
+    },
+    empty: parts.every((part) => part.empty),
   };
 }
 
