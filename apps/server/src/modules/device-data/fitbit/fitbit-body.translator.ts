@@ -24,6 +24,7 @@ import {
   offsetOf,
   record,
   round,
+  settled,
   type FitbitFamily,
 } from './fitbit-family';
 
@@ -129,7 +130,7 @@ export const bodyLogFamily: FitbitFamily<BodyLog> = {
         ];
       });
     };
-    const [weights, fats] = await Promise.all([
+    const [weights, fats] = await settled([
       request.resource === 'weight'
         ? measurements('weight', 'weight', (body) => {
             const grams = num(body.weightGrams);

@@ -162,3 +162,18 @@ export function googleApi(client: GoogleHealthClient, token: string): GoogleApi 
 export function bodyOf(point: Json, jsonKey: string): Json {
   return record(point[jsonKey]);
 }
+
+/**
+ * Promise.all that waits for every call before failing: a rejected call must not leave the
+ * others running (and retrying upstream) after the request has been answered.
+ */
+export async function settled<T extends readonly unknown[]>(calls: {
+  [K in keyof T]: Promise<T[K]>;
+}): Promise<T> {
+  const results = await Promise.allSettled(calls);
+  const failed = results.find(
+    (result): result is PromiseRejectedResult => result.status === 'rejected',
+  );
+  if (failed) throw failed.reason;
+  return results.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}

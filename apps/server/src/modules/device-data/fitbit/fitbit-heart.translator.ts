@@ -21,6 +21,7 @@ import {
   offsetOf,
   record,
   secondsOf,
+  settled,
   type FitbitFamily,
   type Json,
 } from './fitbit-family';
@@ -90,7 +91,7 @@ const byDate = (points: Json[], jsonKey: string) => {
 
 export const heartSeriesFamily: FitbitFamily<HeartSeries> = {
   async google(request, api) {
-    const [resting, bounds, azm, levels] = await Promise.all([
+    const [resting, bounds, azm, levels] = await settled([
       api.listDaily('daily-resting-heart-rate', request.start, request.end),
       api.listDaily('daily-heart-rate-zones', request.start, request.end),
       api.dailyRollUp('active-zone-minutes', request.start, request.end, 90),
@@ -201,7 +202,7 @@ export const heartIntradayFamily: FitbitFamily<HeartIntraday> = {
     return intradayOf(request, samples, resting?.value ?? null);
   },
   async google(request, api) {
-    const [points, resting] = await Promise.all([
+    const [points, resting] = await settled([
       api.listCivil('heart-rate', 'sample_time.civil_time', request.date, request.date),
       api.listDaily('daily-resting-heart-rate', request.date, request.date),
     ]);

@@ -18,6 +18,7 @@ import {
   record,
   round,
   secondsOf,
+  settled,
   type FitbitFamily,
   type Json,
 } from './fitbit-family';
@@ -50,7 +51,7 @@ const grams = (value: unknown) => num(record(value).grams) ?? 0;
 
 export const foodsLogFamily: FitbitFamily<FoodsLog> = {
   async google(request, api) {
-    const [foods, water] = await Promise.all([
+    const [foods, water] = await settled([
       api.listCivil('nutrition-log', 'interval.civil_start_time', request.date, request.date),
       api.listCivil('hydration-log', 'interval.civil_start_time', request.date, request.date),
     ]);
