@@ -697,6 +697,30 @@ describe('every resource path from the legacy Fitbit Web API', () => {
     }
   });
 
+  it.each(GOOGLE_CASES)(
+    "$name: an expired token is refreshed once; 429 answers 'Too Many Requests'",
+    async ({ path }) => {
+      const own = await legacyParticipant();
+      await injectFault(sims.fitbitLegacy.baseUrl, { kind: 'expired-token', target: 'api' });
+      const tokenCalls = countRequests(sims.fitbitLegacy, '/oauth2/token');
+      try {
+        const response = await user.get(dataPath(own, path));
+        expect(response.statusCode, response.body).toBe(200);
+        expect(tokenCalls.count).toBe(1);
+      } finally {
+        tokenCalls.stop();
+      }
+      await injectFault(sims.fitbitLegacy.baseUrl, {
+        kind: 'rate-limit',
+        target: 'api',
+        times: 'always',
+      });
+      const limited = await user.get(dataPath(own, path));
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().message).toBe(FITBIT_DATA_MESSAGES.tooManyRequests);
+    },
+  );
+
   it("an expired token is refreshed once; 429 answers 'Too Many Requests'; no data answers 'Could not find any data!'", async () => {
     const own = await legacyParticipant();
     const path = `sleep/date/${START}/${END}.json`;
