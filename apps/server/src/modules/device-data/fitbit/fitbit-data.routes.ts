@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { rowIdSchema } from '@trialpulse/shared';
-import { fitbitActivitySeriesResponseSchema } from '@trialpulse/shared/device-data/fitbit-shapes';
+import { fitbitDataResponseSchema } from '@trialpulse/shared/device-data/fitbit-shapes';
 import { requestMeta } from '../../../lib/request-meta';
 import type { FitbitDataService } from './fitbit-data.service';
 
@@ -24,13 +24,22 @@ export const fitbitDataRoutes: FastifyPluginAsyncZod<Options> = async (app, { fi
     {
       schema: {
         tags: ['device-data'],
-        summary: "A participant's Fitbit data in the legacy Fitbit Web API's shape (stored when sync covers the range, else live)",
+        summary:
+          "A participant's Fitbit data in the legacy Fitbit Web API's shape (stored when sync covers the range, else live)",
         params,
-        response: { 200: fitbitActivitySeriesResponseSchema },
+        querystring: z.record(z.string(), z.string()).optional(),
+        response: { 200: fitbitDataResponseSchema },
       },
       preHandler: app.requireStaff({ action: 'data.view' }),
     },
     async (request) =>
-      fitbitData.get(request.auth!, request.params.participantId, request.params.email, request.params['*'], requestMeta(request)),
+      fitbitData.get(
+        request.auth!,
+        request.params.participantId,
+        request.params.email,
+        request.params['*'],
+        requestMeta(request),
+        request.query ?? {},
+      ),
   );
 };

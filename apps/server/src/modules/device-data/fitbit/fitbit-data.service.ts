@@ -1,36 +1,67 @@
 import { DEVICE_ERROR_REASONS } from '@trialpulse/shared';
 import {
-  FITBIT_ACTIVITY_SERIES,
   FITBIT_DATA_MESSAGES,
   FITBIT_DATA_REASONS,
-  datesBetween,
   parseFitbitResourcePath,
   type FitbitResourceRequest,
 } from '@trialpulse/shared/device-data/fitbit-resource-path';
-import type { FitbitActivitySeriesResponse } from '@trialpulse/shared/device-data/fitbit-shapes';
+import type { FitbitOverviewResponse } from '@trialpulse/shared/device-data/fitbit-shapes';
 import type { Clock } from '../../../lib/clock';
 import { AppError } from '../../../lib/errors';
 import type { Meta } from '../../../lib/request-meta';
 import type { AccessService } from '../../access/access.service';
 import type { AuthContext } from '../../auth/session-context';
-import { ProviderError, ProviderRateLimitedError, ProviderRequestError } from '../../devices/core/provider-errors';
+import {
+  ProviderError,
+  ProviderRateLimitedError,
+  ProviderRequestError,
+} from '../../devices/core/provider-errors';
 import type { DeviceConnectionsService } from '../../devices/device-connections.service';
-import type { DailyRollupPoint, GoogleHealthClient } from '../../devices/fitbit/google-health.client';
+import type { GoogleHealthClient } from '../../devices/fitbit/google-health.client';
 import type { FitbitLegacyClient } from '../../devices/fitbit/fitbit-legacy.client';
 import type { ReadingsService } from '../../sync/readings.service';
 import type { FitbitDataRepository } from './fitbit-data.repository';
-import { GOOGLE_SERIES, isEmptySeries, seriesFromLegacy, seriesFromReadings, seriesFromRollups } from './fitbit-data.translator';
+import { bodyLogFamily, cardioScoreFamily, spo2Family } from './fitbit-body.translator';
+import { activityIntradayFamily, activitySeriesFamily } from './fitbit-data.translator';
+import { googleApi, type FitbitFamily } from './fitbit-family';
+import { heartIntradayFamily, heartSeriesFamily } from './fitbit-heart.translator';
+import { activityLogListFamily, foodsLogFamily, foodsSeriesFamily } from './fitbit-logs.translator';
+import { sleepFamily } from './fitbit-sleep.translator';
 
-const DAY_MS = 86_400_000;
+const fail = (
+  status: number,
+  message: string,
+  options: { cause?: unknown; reason?: string } = {},
+) => new AppError(status, message, { displayToUser: true, ...options });
 
-const fail = (status: number, message: string, options: { cause?: unknown; reason?: string } = {}) =>
-  new AppError(status, message, { displayToUser: true, ...options });
+/** Every kind but the overview, which is made of the others. */
+type Kind = Exclude<FitbitResourceRequest['kind'], 'overview'>;
+type FamilyRequest = Extract<FitbitResourceRequest, { kind: Kind }>;
+
+/** The translator of each resource family (decision 0062). */
+const FAMILIES: { [K in Kind]: FitbitFamily<Extract<FitbitResourceRequest, { kind: K }>> } = {
+  'activities-series': activitySeriesFamily,
+  'activities-intraday': activityIntradayFamily,
+  'heart-series': heartSeriesFamily,
+  'heart-intraday': heartIntradayFamily,
+  'body-log': bodyLogFamily,
+  sleep: sleepFamily,
+  spo2: spo2Family,
+  cardioscore: cardioScoreFamily,
+  'foods-log': foodsLogFamily,
+  'foods-series': foodsSeriesFamily,
+  'activities-list': activityLogListFamily,
+};
+
+const familyOf = <R extends FamilyRequest>(request: R) =>
+  FAMILIES[request.kind] as unknown as FitbitFamily<R>;
 
 /**
  * GET /api/getFitbitServerParticipantData (device-data spec §7): a participant's Fitbit data
- * in the legacy Fitbit Web API's shapes. Stored readings answer when sync covers the range;
- * otherwise the connection's upstream does (Google Health translated, or the legacy API),
- * with the token refreshed and the call retried once when it has expired (decision 0060).
+ * in the legacy Fitbit Web API's shapes. Stored readings answer when sync covers the range
+ * (for the families the store can answer); otherwise the connection's upstream does (Google
+ * Health translated, or the legacy API), with the token refreshed and the call retried once
+ * when it has expired (decisions 0060, 0062).
  */
 export function createFitbitDataService(deps: {
   access: Pick<AccessService, 'requireParticipant'>;
@@ -41,71 +72,171 @@ export function createFitbitDataService(deps: {
 }) {
   const { access, connections, repository, readings, clock } = deps;
 
-  async function checkEmail(auth: AuthContext, teamId: number, participantId: number, email: string) {
+  async function checkEmail(
+    auth: AuthContext,
+    teamId: number,
+    participantId: number,
+    email: string,
+  ) {
     // A team that hides emails gives its staff no email to send: the segment is not
     // compared then, so the call cannot be used to guess one (decision 0061).
     if (auth.user.hiddenFields.includes('email')) return;
     const stored = await repository.emailOf(teamId, participantId);
-    if (stored !== null && stored !== email.trim().toLowerCase()) throw fail(400, FITBIT_DATA_MESSAGES.badRequest);
+    if (stored !== null && stored !== email.trim().toLowerCase())
+      throw fail(400, FITBIT_DATA_MESSAGES.badRequest);
   }
 
-  async function live(
+  /** Stored readings, when the family can be answered from them and sync covers every metric. */
+  async function fromStore<R extends FamilyRequest>(
+    scope: { teamId: number; participantId: number },
+    family: FitbitFamily<R>,
+    request: R,
+  ) {
+    const wanted = family.stored?.(request);
+    if (!wanted || !family.fromStore) return undefined;
+    for (const metricKey of wanted.metricKeys) {
+      if (
+        !(await readings.covers({
+          ...scope,
+          brand: 'Fitbit',
+          metricKey,
+          from: wanted.from,
+          to: wanted.to,
+        }))
+      )
+        return undefined;
+    }
+    return family.fromStore(
+      request,
+      await readings.read({
+        ...scope,
+        brand: 'Fitbit',
+        metricKeys: wanted.metricKeys,
+        from: wanted.from,
+        to: wanted.to,
+      }),
+    );
+  }
+
+  function live<R extends FamilyRequest>(
     auth: AuthContext,
     ref: { id: number; teamId: number },
-    request: FitbitResourceRequest,
+    family: FitbitFamily<R>,
+    request: R,
     meta: Meta,
-  ): Promise<FitbitActivitySeriesResponse> {
-    return connections.withConnection(ref.teamId, ref.id, 'Fitbit', { userId: auth.userId }, meta, async (client, token) => {
-      if (client.upstream === 'fitbit-legacy') {
-        const body = await (client as FitbitLegacyClient).getResource(
-          token,
-          `/1/user/-/activities/${request.resource}/date/${request.start}/${request.end}.json`,
-        );
-        const series = seriesFromLegacy(request, body);
-        if (!series) throw fail(502, FITBIT_DATA_MESSAGES.couldNotGetData, { reason: FITBIT_DATA_REASONS.upstreamFailed });
-        return series;
-      }
-      const google = client as GoogleHealthClient;
-      const { dataType, maxDays } = GOOGLE_SERIES[request.resource];
-      const dates = datesBetween(request.start, request.end);
-      const points: DailyRollupPoint[] = [];
-      // Rollups span at most maxDays: ask in consecutive chunks, ends exclusive.
-      for (let index = 0; index < dates.length; index += maxDays) {
-        const first = dates[index]!;
-        const endExclusive = new Date(Date.parse(`${dates[Math.min(index + maxDays, dates.length) - 1]}T00:00:00Z`) + DAY_MS)
-          .toISOString()
-          .slice(0, 10);
-        points.push(...(await google.dailyRollUp(token, dataType, first, endExclusive)));
-      }
-      return seriesFromRollups(request, points);
-    });
+  ) {
+    return connections.withConnection(
+      ref.teamId,
+      ref.id,
+      'Fitbit',
+      { userId: auth.userId },
+      meta,
+      async (client, token) => {
+        if (client.upstream === 'fitbit-legacy') {
+          const body = await (client as FitbitLegacyClient).getResource(
+            token,
+            family.legacyPath(request),
+          );
+          // The legacy answer is passed through as sent, once it has the promised shape.
+          if (!family.legacySchema.safeParse(body).success) {
+            throw fail(502, FITBIT_DATA_MESSAGES.couldNotGetData, {
+              reason: FITBIT_DATA_REASONS.upstreamFailed,
+            });
+          }
+          return body;
+        }
+        return family.google(request, googleApi(client as GoogleHealthClient, token));
+      },
+    );
   }
 
   return {
-    async get(auth: AuthContext, participantId: number, email: string, resourcePath: string, meta: Meta) {
+    /**
+     * The answer for one resource path.
+     * @throws AppError 400 (path or email), 404 (no access, or no data), 409 (not authorised),
+     *   429 'Too Many Requests', 502 (upstream or refresh failed).
+     */
+    async get(
+      auth: AuthContext,
+      participantId: number,
+      email: string,
+      resourcePath: string,
+      meta: Meta,
+      query: Record<string, string | undefined> = {},
+    ) {
       const ref = await access.requireParticipant(auth, participantId, 'data.view');
       await checkEmail(auth, ref.teamId, ref.id, email);
-      const parsed = parseFitbitResourcePath(resourcePath, clock.now().toISOString().slice(0, 10));
+      const parsed = parseFitbitResourcePath(
+        resourcePath,
+        clock.now().toISOString().slice(0, 10),
+        query,
+      );
       if (!parsed.ok) throw fail(400, FITBIT_DATA_MESSAGES[parsed.error]);
       const { request } = parsed;
-      const metricKey = FITBIT_ACTIVITY_SERIES[request.resource];
-      const from = new Date(`${request.start}T00:00:00Z`);
-      const to = new Date(Date.parse(`${request.end}T00:00:00Z`) + DAY_MS);
-      const scope = { teamId: ref.teamId, participantId: ref.id };
-
-      let series: FitbitActivitySeriesResponse;
-      if (await readings.covers({ ...scope, brand: 'Fitbit', metricKey, from, to })) {
-        series = seriesFromReadings(request, await readings.read({ ...scope, brand: 'Fitbit', metricKeys: [metricKey], from, to }));
-      } else {
+      const answerOf = async <R extends FamilyRequest>(part: R) => {
+        const family = familyOf(part);
+        const stored = await fromStore({ teamId: ref.teamId, participantId: ref.id }, family, part);
+        if (stored !== undefined) return { answer: stored, empty: family.isEmpty(stored) };
         try {
-          series = await live(auth, ref, request, meta);
+          const answer = await live(auth, ref, family, part, meta);
+          return { answer, empty: family.isEmpty(answer) };
         } catch (error) {
           throw toDataError(error);
         }
+      };
+
+      let answer: unknown;
+      let empty: boolean;
+      if (request.kind === 'overview') {
+        ({ answer, empty } = await overviewOf(request, answerOf));
+      } else {
+        ({ answer, empty } = await answerOf(request));
       }
-      if (isEmptySeries(series)) throw fail(404, FITBIT_DATA_MESSAGES.noData, { reason: FITBIT_DATA_REASONS.noData });
-      return series;
+      if (empty)
+        throw fail(404, FITBIT_DATA_MESSAGES.noData, { reason: FITBIT_DATA_REASONS.noData });
+      return answer as Record<string, unknown> | unknown[];
     },
+  };
+}
+
+/**
+ * The overview tiles' resources (steps, distance, floors, heart, sleep, weight) over one
+ * range, each answered as its own path would be (stored or live) and merged; a part without
+ * data is an empty list, and only an overview with no data at all is "no data" (decision 0062).
+ */
+async function overviewOf(
+  request: Extract<FitbitResourceRequest, { kind: 'overview' }>,
+  answerOf: (part: FamilyRequest) => Promise<{ answer: unknown; empty: boolean }>,
+): Promise<{ answer: FitbitOverviewResponse; empty: boolean }> {
+  const range = { start: request.start, end: request.end };
+  const series = (resource: 'steps' | 'distance' | 'floors') =>
+    answerOf({ kind: 'activities-series', resource, tracker: false, ...range });
+  // One after another: the parts share the connection's rate limit and token refresh.
+  const parts = [
+    await series('steps'),
+    await series('distance'),
+    await series('floors'),
+    await answerOf({ kind: 'heart-series', ...range }),
+    await answerOf({ kind: 'sleep', single: false, ...range }),
+    await answerOf({ kind: 'body-log', resource: 'weight', ...range }),
+  ];
+  const [steps, distance, floors, heart, sleep, weight] = parts.map(
+    (part) => part.answer as Record<string, unknown>,
+  );
+  return {
+    answer: {
+      'activities-steps': steps!['activities-steps'] as FitbitOverviewResponse['activities-steps'],
+      'activities-distance': distance![
+        'activities-distance'
+      ] as FitbitOverviewResponse['activities-distance'],
+      'activities-floors': floors![
+        'activities-floors'
+      ] as FitbitOverviewResponse['activities-floors'],
+      'activities-heart': heart!['activities-heart'] as FitbitOverviewResponse['activities-heart'],
+      sleep: sleep!.sleep as FitbitOverviewResponse['sleep'],
+      weight: weight!.weight as FitbitOverviewResponse['weight'],
+    },
+    empty: parts.every((part) => part.empty),
   };
 }
 
@@ -113,13 +244,26 @@ export function createFitbitDataService(deps: {
 function toDataError(error: unknown): unknown {
   if (error instanceof AppError) {
     if (error.reason === DEVICE_ERROR_REASONS.refreshFailed) {
-      return new AppError(502, FITBIT_DATA_MESSAGES.refreshFailed, { displayToUser: true, reason: error.reason, cause: error });
+      return new AppError(502, FITBIT_DATA_MESSAGES.refreshFailed, {
+        displayToUser: true,
+        reason: error.reason,
+        cause: error,
+      });
     }
     return error;
   }
-  if (error instanceof ProviderRateLimitedError) return fail(429, FITBIT_DATA_MESSAGES.tooManyRequests, { cause: error, reason: FITBIT_DATA_REASONS.rateLimited });
-  if (error instanceof ProviderRequestError) return fail(400, FITBIT_DATA_MESSAGES.badRequest, { cause: error });
-  if (error instanceof ProviderError) return fail(502, FITBIT_DATA_MESSAGES.couldNotGetData, { cause: error, reason: FITBIT_DATA_REASONS.upstreamFailed });
+  if (error instanceof ProviderRateLimitedError)
+    return fail(429, FITBIT_DATA_MESSAGES.tooManyRequests, {
+      cause: error,
+      reason: FITBIT_DATA_REASONS.rateLimited,
+    });
+  if (error instanceof ProviderRequestError)
+    return fail(400, FITBIT_DATA_MESSAGES.badRequest, { cause: error });
+  if (error instanceof ProviderError)
+    return fail(502, FITBIT_DATA_MESSAGES.couldNotGetData, {
+      cause: error,
+      reason: FITBIT_DATA_REASONS.upstreamFailed,
+    });
   return error;
 }
 

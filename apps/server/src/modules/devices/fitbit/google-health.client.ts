@@ -68,6 +68,16 @@ export type GoogleHealthClient = RevocableOAuthClient &
      * yyyy-MM-dd), every page; windows without wear are left out by Google.
      */
     dailyRollUp(accessToken: string, dataType: string, start: string, end: string): Promise<DailyRollupPoint[]>;
+    /**
+     * `dataPoints` list of one data type with an AIP-160 filter, every page (at most
+     * `maxPages`); the points as Google sends them, for the caller to translate.
+     */
+    listDataPoints(
+      accessToken: string,
+      dataType: string,
+      filter: string,
+      options?: { pageSize?: number; maxPages?: number },
+    ): Promise<Record<string, unknown>[]>;
   };
 
 /** One local day of a dailyRollUp: the civil start date and the data type's aggregate. */
@@ -125,6 +135,25 @@ export function createGoogleHealthClient(
       return points;
     },
 
+    async listDataPoints(accessToken, dataType, filter, options = {}) {
+      const points: Record<string, unknown>[] = [];
+      let pageToken: string | undefined;
+      for (let page = 0; page < (options.maxPages ?? MAX_LIST_PAGES); page++) {
+        const data = await http.requestJson({
+          method: 'GET',
+          path: `/users/me/dataTypes/${encodeURIComponent(dataType)}/dataPoints`,
+          accessToken,
+          query: { filter, pageSize: String(options.pageSize ?? 10_000), pageToken },
+        });
+        const parsed = parseProviderResponse(http, dataPointsSchema, data);
+        points.push(...(parsed.dataPoints ?? []));
+        // A missing and an empty token both end the list (facts §3).
+        pageToken = parsed.nextPageToken || undefined;
+        if (!pageToken) break;
+      }
+      return points;
+    },
+
     /**
      * The paired trackers and scales. `lastSyncTime` is RFC 3339 in UTC.
      * @throws ProviderAuthError, ProviderPermissionError (no `settings` scope), and the rest.
@@ -151,6 +180,8 @@ export function createGoogleHealthClient(
 }
 
 const MAX_PAGES = 10;
+/** A day of heart-rate samples is two or three pages of 10,000; the bound guards against a token loop. */
+const MAX_LIST_PAGES = 200;
 /** 90 daily windows fit one page (default 1440); the bound only guards against a token loop. */
 const MAX_ROLLUP_PAGES = 20;
 
@@ -168,6 +199,11 @@ const dailyRollupSchema = z.object({
   rollupDataPoints: z
     .array(z.object({ civilStartTime: civilDateTimeSchema, civilEndTime: civilDateTimeSchema.optional() }).passthrough())
     .optional(),
+  nextPageToken: z.string().optional(),
+});
+
+const dataPointsSchema = z.object({
+  dataPoints: z.array(z.record(z.string(), z.unknown())).optional(),
   nextPageToken: z.string().optional(),
 });
 

@@ -1,0 +1,890 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  FITBIT_DATA_MESSAGES,
+  FITBIT_DATA_REASONS,
+  datesBetween,
+} from '@trialpulse/shared/device-data/fitbit-resource-path';
+import {
+  fitbitActivityIntradayResponseSchema,
+  fitbitActivityLogListResponseSchema,
+  fitbitActivitySeriesResponseSchema,
+  fitbitCardioScoreResponseSchema,
+  fitbitFatResponseSchema,
+  fitbitFoodLogResponseSchema,
+  fitbitFoodSeriesResponseSchema,
+  fitbitHeartIntradayResponseSchema,
+  fitbitHeartSeriesResponseSchema,
+  fitbitOverviewResponseSchema,
+  fitbitSleepResponseSchema,
+  fitbitSpo2ResponseSchema,
+  fitbitWeightResponseSchema,
+} from '@trialpulse/shared/device-data/fitbit-shapes';
+import type { ZodType } from 'zod';
+import { globalDeviceCatalog, participantDevices, syncCursors } from '../../../db/schema';
+import { createManualClock } from '../../../lib/clock';
+import { decryptSecret, encryptSecret } from '../../../lib/crypto';
+import { startAllSimulators, type AllSimulators } from '../../../simulators';
+import { submitConsent } from '../../../simulators/common/consent-driver';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createStaffUser, createTeam, type TestClient } from '../../../test/fixtures';
+import { generateAuthorizationSecrets } from '../../devices/core/provider-client';
+import { providerSettingsFromConfig } from '../../devices/core/provider-settings';
+import { clearFaults, control, countRequests, injectFault } from '../../devices/core/test-support';
+import { createFitbitLegacyClient } from '../../devices/fitbit/fitbit-legacy.client';
+import {
+  allowAllBrands,
+  connectionRow,
+  linkAsStaff,
+  simulatorEnv,
+} from '../../devices/test-support';
+import { addParticipant, createTrial } from '../../participants/test-support';
+import { GOOGLE_HEALTH_STREAMS } from '../../sync/sources/google-health.source';
+import type { SourceRequest } from '../../sync/sources/types';
+import { readingsServiceFor } from '../../sync/test-support';
+import { signIn } from '../../trials/test-support';
+
+/**
+ * Every resource path of the Fitbit data page (device-data spec §7) end to end: the app
+ * (inject) reads from the Google Health and legacy Fitbit simulators over HTTP through its
+ * real clients, and from readings stored by the real sync source (decision 0062).
+ */
+let sims: AllSimulators;
+let ctx: TestApp;
+const clock = createManualClock(new Date());
+const db = () => ctx.database.db;
+let teamId: number;
+let admin: TestClient;
+let user: TestClient;
+let trialId: number;
+let counter = 0;
+
+const START = '2026-11-01';
+const END = '2026-11-07';
+const DAY = '2026-11-03';
+
+type Json = Record<string, unknown>;
+type P = { id: number; email: string };
+
+beforeAll(async () => {
+  sims = await startAllSimulators({ fitbitLegacyShutdownAt: null });
+  // The legacy 429 asks to wait until the top of the hour: 50 minutes here (see fitbit-data.test.ts).
+  await control(sims.fitbitLegacy.baseUrl, 'POST', '/clock/set', { time: '2026-11-20T10:10:00Z' });
+  ctx = await createTestApp({ env: simulatorEnv(sims), clock });
+  teamId = (await createTeam(db(), { maxTrials: 100, maxParticipants: 1000, hiddenFields: [] })).id;
+  await allowAllBrands(db(), teamId);
+  const adminAccount = await createStaffUser(db(), { role: 'Admin', teamId });
+  const userAccount = await createStaffUser(db(), { role: 'User', teamId });
+  admin = await signIn(ctx.app, db(), adminAccount);
+  user = await signIn(ctx.app, db(), userAccount);
+  trialId = (await createTrial(db(), admin, [userAccount.email])).id;
+}, 60_000);
+
+afterAll(async () => {
+  await ctx?.close();
+  await sims?.close();
+});
+
+beforeEach(async () => {
+  for (const sim of [sims.googleHealth, sims.fitbitLegacy]) await clearFaults(sim.baseUrl);
+});
+
+async function newParticipant(trial = trialId): Promise<P> {
+  const email = `fitbit-resources-${process.pid}-${++counter}@study.example.org`;
+  return { id: (await addParticipant(admin, { trialId: trial, email })).participantId, email };
+}
+
+async function googleParticipant(trial = trialId): Promise<P> {
+  const participant = await newParticipant(trial);
+  const linked = await linkAsStaff(
+    admin,
+    participant.id,
+    'Fitbit',
+    {},
+    { email: participant.email },
+  );
+  expect(linked.statusCode, linked.body).toBe(200);
+  clock.advance(1000);
+  return participant;
+}
+
+async function legacyParticipant(): Promise<P> {
+  const participant = await newParticipant();
+  const client = createFitbitLegacyClient(providerSettingsFromConfig(ctx.config)['fitbit-legacy']!);
+  const secrets = generateAuthorizationSecrets();
+  const { redirect } = await submitConsent(await client.authorizationUrl(secrets));
+  const tokens = await client.exchangeCode(
+    redirect.searchParams.get('code')!,
+    secrets.codeVerifier,
+  );
+  const [catalog] = await db()
+    .select({ id: globalDeviceCatalog.id })
+    .from(globalDeviceCatalog)
+    .where(eq(globalDeviceCatalog.manufacturer, 'Fitbit'));
+  const key = ctx.config.TOKEN_ENCRYPTION_KEY;
+  await db()
+    .insert(participantDevices)
+    .values({
+      teamId,
+      participantId: participant.id,
+      globalDeviceCatalogId: catalog!.id,
+      upstream: 'fitbit-legacy',
+      accessTokenEncrypted: encryptSecret(tokens.accessToken, key),
+      refreshTokenEncrypted: encryptSecret(tokens.refreshToken, key),
+      tokenExpiresAt: new Date(clock.now().getTime() + 3_600_000),
+      authorizationStatus: 'authorized',
+      authorizationDate: clock.now(),
+    });
+  return participant;
+}
+
+async function accessTokenOf(participantId: number) {
+  const [row] = await connectionRow(db(), participantId);
+  return decryptSecret(row!.accessTokenEncrypted!, ctx.config.TOKEN_ENCRYPTION_KEY);
+}
+
+const dataPath = (p: P, resourcePath: string) =>
+  `/api/getFitbitServerParticipantData/${p.id}/${encodeURIComponent(p.email)}/${resourcePath}`;
+
+/** One call to the Google Health simulator with the participant's own token (what it holds). */
+async function google(token: string, request: SourceRequest): Promise<Json> {
+  const url = new URL(`${sims.googleHealth.baseUrl}/v4${request.path}`);
+  for (const [name, value] of Object.entries(request.query ?? {}))
+    if (value !== undefined) url.searchParams.set(name, value);
+  const response = await fetch(url, {
+    method: request.method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(request.json !== undefined && { 'content-type': 'application/json' }),
+    },
+    ...(request.json !== undefined && { body: JSON.stringify(request.json) }),
+  });
+  expect(response.status, url.pathname).toBe(200);
+  return (await response.json()) as Json;
+}
+
+/** Every point of a list, all pages. */
+async function held(token: string, dataType: string, filter: string): Promise<Json[]> {
+  const points: Json[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = await google(token, {
+      method: 'GET',
+      path: `/users/me/dataTypes/${dataType}/dataPoints`,
+      query: { filter, pageSize: '10000', pageToken },
+    });
+    points.push(...((page.dataPoints as Json[] | undefined) ?? []));
+    pageToken = (page.nextPageToken as string | undefined) || undefined;
+  } while (pageToken);
+  return points.map(
+    (point) =>
+      point[Object.keys(point).find((key) => key !== 'name' && key !== 'dataSource')!] as Json,
+  );
+}
+
+const civil = (type: string, member: string, start: string, endExclusive: string) =>
+  `${type}.${member} >= "${start}T00:00:00" AND ${type}.${member} < "${endExclusive}T00:00:00"`;
+const daily = (type: string, start: string, endExclusive: string) =>
+  `${type}.date >= "${start}" AND ${type}.date < "${endExclusive}"`;
+const dateOf = (value: unknown) => {
+  const { year, month, day } = value as { year: number; month: number; day: number };
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+};
+
+/** The overview's parts and the path answering each alone. */
+const OVERVIEW_PARTS: Record<string, string> = {
+  'activities-steps': `activities/steps/date/${START}/${END}.json`,
+  'activities-distance': `activities/distance/date/${START}/${END}.json`,
+  'activities-floors': `activities/floors/date/${START}/${END}.json`,
+  'activities-heart': `activities/heart/date/${START}/${END}.json`,
+  sleep: `sleep/date/${START}/${END}.json`,
+  weight: `body/log/weight/date/${START}/${END}.json`,
+};
+/** The participant the Google cases read (the overview check asks the parts for the same one). */
+let overviewParticipant: P | undefined;
+
+type Case = {
+  name: string;
+  path: string;
+  schema: ZodType;
+  /** The same request as the legacy API takes it, when the page's path differs (null: no such path). */
+  legacyPath?: string | null;
+  /** A path of the same family over days without data. */
+  empty: string;
+  /** Compares the answer with what the Google Health simulator holds. */
+  check: (answer: Json & unknown[], token: string) => Promise<void>;
+};
+
+const GOOGLE_CASES: Case[] = [
+  {
+    name: 'heart series',
+    path: `activities/heart/date/${START}/${END}.json`,
+    schema: fitbitHeartSeriesResponseSchema,
+    empty: 'activities/heart/date/2030-01-01/2030-01-07.json',
+    async check(answer, token) {
+      const resting = new Map(
+        (
+          await held(
+            token,
+            'daily-resting-heart-rate',
+            daily('daily_resting_heart_rate', START, '2026-11-08'),
+          )
+        ).map((p) => [dateOf(p.date), Number(p.beatsPerMinute)]),
+      );
+      const zones = new Map(
+        (
+          await held(
+            token,
+            'daily-heart-rate-zones',
+            daily('daily_heart_rate_zones', START, '2026-11-08'),
+          )
+        ).map((p) => [dateOf(p.date), p.heartRateZones as Json[]]),
+      );
+      const days = answer['activities-heart'] as Array<{
+        dateTime: string;
+        value: { restingHeartRate?: number; heartRateZones: Array<{ name: string; min: number }> };
+      }>;
+      expect(days.map((day) => day.dateTime)).toEqual(datesBetween(START, END));
+      expect(resting.size).toBeGreaterThan(0);
+      for (const day of days) {
+        expect(day.value.restingHeartRate).toBe(resting.get(day.dateTime));
+        const bounds = zones.get(day.dateTime);
+        if (!bounds) continue;
+        expect(day.value.heartRateZones.map((zone) => zone.name)).toEqual([
+          'Out of Range',
+          'Fat Burn',
+          'Cardio',
+          'Peak',
+        ]);
+        expect(day.value.heartRateZones[1]!.min).toBe(
+          Number(bounds.find((zone) => zone.heartRateZoneType === 'MODERATE')!.minBeatsPerMinute),
+        );
+      }
+    },
+  },
+  {
+    name: 'heart intraday 1sec',
+    path: `activities/heart/date/${DAY}/1d/1sec.json`,
+    schema: fitbitHeartIntradayResponseSchema,
+    empty: 'activities/heart/date/2030-01-01/1d/1sec.json',
+    async check(answer, token) {
+      const samples = await held(
+        token,
+        'heart-rate',
+        civil('heart_rate', 'sample_time.civil_time', DAY, '2026-11-04'),
+      );
+      const dataset = answer['activities-heart-intraday'] as {
+        dataset: Array<{ time: string; value: number }>;
+        datasetType: string;
+      };
+      expect(dataset.datasetType).toBe('second');
+      expect(dataset.dataset).toHaveLength(samples.length);
+      const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+      expect(sum(dataset.dataset.map((entry) => entry.value))).toBe(
+        sum(samples.map((sample) => Number(sample.beatsPerMinute))),
+      );
+    },
+  },
+  {
+    name: 'heart intraday 1min with a time window',
+    path: `activities/heart/date/${DAY}/1d/1min/time/08:00/11:59.json`,
+    schema: fitbitHeartIntradayResponseSchema,
+    empty: 'activities/heart/date/2030-01-01/1d/1min.json',
+    async check(answer, token) {
+      const samples = await held(
+        token,
+        'heart-rate',
+        civil('heart_rate', 'sample_time.civil_time', DAY, '2026-11-04'),
+      );
+      const nine = samples.filter((sample) => {
+        const time = (
+          sample.sampleTime as { civilTime: { time: { hours?: number; minutes?: number } } }
+        ).civilTime.time;
+        return (time.hours ?? 0) === 9 && (time.minutes ?? 0) === 0;
+      });
+      const dataset = (
+        answer['activities-heart-intraday'] as { dataset: Array<{ time: string; value: number }> }
+      ).dataset;
+      expect(dataset.every((entry) => entry.time >= '08:00:00' && entry.time <= '11:59:00')).toBe(
+        true,
+      );
+      if (nine.length > 0) {
+        const mean = Math.round(
+          nine.reduce((sum, sample) => sum + Number(sample.beatsPerMinute), 0) / nine.length,
+        );
+        expect(dataset.find((entry) => entry.time === '09:00:00')?.value).toBe(mean);
+      }
+    },
+  },
+  {
+    name: 'body weight logs',
+    path: `body/log/weight/date/${END}/30d.json`,
+    schema: fitbitWeightResponseSchema,
+    empty: 'body/log/weight/date/2030-01-01/2030-01-07.json',
+    async check(answer, token) {
+      const weights = await held(
+        token,
+        'weight',
+        civil('weight', 'sample_time.civil_time', '2026-10-09', '2026-11-08'),
+      );
+      const logs = answer.weight as Array<{ weight: number; date: string; time: string }>;
+      expect(logs.map((log) => log.weight).sort()).toEqual(
+        weights.map((w) => Math.round(Number(w.weightGrams) / 10) / 100).sort(),
+      );
+    },
+  },
+  {
+    name: 'body fat logs',
+    path: `body/log/fat/date/${END}/30d.json`,
+    schema: fitbitFatResponseSchema,
+    empty: 'body/log/fat/date/2030-01-01/2030-01-07.json',
+    async check(answer, token) {
+      const fats = await held(
+        token,
+        'body-fat',
+        civil('body_fat', 'sample_time.civil_time', '2026-10-09', '2026-11-08'),
+      );
+      expect((answer.fat as Array<{ fat: number }>).map((log) => log.fat).sort()).toEqual(
+        fats.map((f) => Math.round(Number(f.percentage) * 100) / 100).sort(),
+      );
+    },
+  },
+  {
+    name: 'sleep by range',
+    path: `sleep/date/${START}/${END}.json`,
+    schema: fitbitSleepResponseSchema,
+    empty: 'sleep/date/2030-01-01/2030-01-07.json',
+    async check(answer, token) {
+      const sessions = await held(
+        token,
+        'sleep',
+        civil('sleep', 'interval.civil_end_time', START, '2026-11-08'),
+      );
+      const logs = answer.sleep as Array<{
+        minutesAsleep: number;
+        type: string;
+        levels: { data: unknown[]; summary: Json };
+      }>;
+      expect(logs).toHaveLength(sessions.length);
+      expect(logs.map((log) => log.minutesAsleep).sort()).toEqual(
+        sessions.map((s) => Number((s.summary as Json).minutesAsleep)).sort(),
+      );
+      const staged = logs.filter((log) => log.type === 'stages');
+      expect(staged.length).toBeGreaterThan(0);
+      for (const log of staged)
+        expect(Object.keys(log.levels.summary).sort()).toEqual(['deep', 'light', 'rem', 'wake']);
+      expect(answer.summary).toBeUndefined();
+    },
+  },
+  {
+    name: 'sleep of one date with its summary',
+    path: `sleep/date/${DAY}.json`,
+    schema: fitbitSleepResponseSchema,
+    empty: 'sleep/date/2030-01-01.json',
+    async check(answer, token) {
+      const sessions = await held(
+        token,
+        'sleep',
+        civil('sleep', 'interval.civil_end_time', DAY, '2026-11-04'),
+      );
+      expect((answer.summary as Json).totalSleepRecords).toBe(sessions.length);
+      expect(
+        (answer.sleep as Array<{ dateOfSleep: string }>).every((log) => log.dateOfSleep === DAY),
+      ).toBe(true);
+    },
+  },
+  {
+    name: 'SpO2',
+    path: `spo2/date/${START}/${END}.json`,
+    schema: fitbitSpo2ResponseSchema,
+    empty: 'spo2/date/2030-01-01/2030-01-07.json',
+    async check(answer, token) {
+      const nights = await held(
+        token,
+        'daily-oxygen-saturation',
+        daily('daily_oxygen_saturation', START, '2026-11-08'),
+      );
+      expect(answer).toEqual(
+        nights
+          .map((n) => ({
+            dateTime: dateOf(n.date),
+            value: {
+              avg: n.averagePercentage,
+              min: n.lowerBoundPercentage,
+              max: n.upperBoundPercentage,
+            },
+          }))
+          .sort((a, b) => (a.dateTime < b.dateTime ? -1 : 1)),
+      );
+    },
+  },
+  {
+    name: 'cardio fitness score',
+    path: `cardioscore/date/${END}/30d.json`,
+    // The legacy API has no periods for cardio fitness: the server asks for the range.
+    legacyPath: `cardioscore/date/2026-10-09/${END}.json`,
+    schema: fitbitCardioScoreResponseSchema,
+    empty: 'cardioscore/date/2030-01-01/2030-01-07.json',
+    async check(answer, token) {
+      const days = await held(
+        token,
+        'daily-vo2-max',
+        daily('daily_vo2_max', '2026-10-09', '2026-11-08'),
+      );
+      expect(
+        (answer.cardioScore as Array<{ value: { vo2Max: string } }>)
+          .map((d) => d.value.vo2Max)
+          .sort(),
+      ).toEqual(days.map((d) => String(Math.round(Number(d.vo2Max)))).sort());
+    },
+  },
+  {
+    name: 'foods log of a day',
+    path: `foods/log/date/${DAY}.json`,
+    schema: fitbitFoodLogResponseSchema,
+    empty: 'foods/log/date/2030-01-01.json',
+    async check(answer, token) {
+      const foods = await held(
+        token,
+        'nutrition-log',
+        civil('nutrition_log', 'interval.civil_start_time', DAY, '2026-11-04'),
+      );
+      expect((answer.foods as unknown[]).length).toBe(foods.length);
+      expect((answer.summary as Json).calories).toBeCloseTo(
+        foods.reduce((sum, f) => sum + Number((f.energy as Json).kcal), 0),
+        3,
+      );
+    },
+  },
+  {
+    name: 'foods caloriesIn series',
+    path: `foods/log/caloriesIn/date/${START}/${END}.json`,
+    schema: fitbitFoodSeriesResponseSchema,
+    empty: 'foods/log/caloriesIn/date/2030-01-01/2030-01-07.json',
+    async check(answer, token) {
+      const foods = await held(
+        token,
+        'nutrition-log',
+        civil('nutrition_log', 'interval.civil_start_time', START, '2026-11-08'),
+      );
+      const total = (answer['foods-log-caloriesIn'] as Array<{ value: string }>).reduce(
+        (sum, d) => sum + Number(d.value),
+        0,
+      );
+      expect(
+        Math.abs(total - foods.reduce((sum, f) => sum + Number((f.energy as Json).kcal), 0)),
+      ).toBeLessThanOrEqual(7);
+    },
+  },
+  {
+    name: 'activity log list',
+    path: `activities/list.json?beforeDate=${END}&sort=desc&offset=0&limit=3`,
+    schema: fitbitActivityLogListResponseSchema,
+    empty: 'activities/list.json?beforeDate=2020-01-01&sort=desc&offset=0&limit=3',
+    async check(answer, token) {
+      const sessions = await held(
+        token,
+        'exercise',
+        `exercise.interval.civil_start_time < "${END}T00:00:00"`,
+      );
+      const logs = answer.activities as Array<{ activityName: string; startTime: string }>;
+      expect(logs).toHaveLength(Math.min(3, sessions.length));
+      expect(logs.map((log) => log.activityName)).toEqual(
+        sessions.slice(0, 3).map((s) => s.displayName),
+      );
+      expect(logs[0]!.startTime).toMatch(
+        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000[+-]\d{2}:\d{2}$/,
+      );
+    },
+  },
+  {
+    name: 'tracker very-active minutes (end date first, as the page sends it)',
+    path: `activities/tracker/minutesVeryActive/date/${END}/${START}.json`,
+    // The legacy API takes ranges start first.
+    legacyPath: `activities/tracker/minutesVeryActive/date/${START}/${END}.json`,
+    schema: fitbitActivitySeriesResponseSchema,
+    empty: 'activities/tracker/minutesVeryActive/date/2030-01-07/2030-01-01.json',
+    async check(answer, token) {
+      const rollup = await google(token, {
+        method: 'POST',
+        path: '/users/me/dataTypes/activity-level/dataPoints:dailyRollUp',
+        json: {
+          range: {
+            start: { date: { year: 2026, month: 11, day: 1 } },
+            end: { date: { year: 2026, month: 11, day: 8 } },
+          },
+        },
+      });
+      const minutes = new Map(
+        (rollup.rollupDataPoints as Json[]).map((point) => [
+          dateOf((point.civilStartTime as Json).date),
+          ((point.activityLevel as Json).activityLevelRollupsByActivityLevelType as Json[])
+            .filter((entry) => entry.activityLevelType === 'VERY_ACTIVE')
+            .reduce(
+              (sum, entry) => sum + Math.round(Number.parseFloat(String(entry.totalDuration)) / 60),
+              0,
+            ),
+        ]),
+      );
+      expect(answer).toEqual({
+        'activities-tracker-minutesVeryActive': datesBetween(START, END).map((dateTime) => ({
+          dateTime,
+          value: String(minutes.get(dateTime) ?? 0),
+        })),
+      });
+    },
+  },
+  {
+    name: 'sedentary minutes',
+    path: `activities/minutesSedentary/date/${START}/${END}.json`,
+    schema: fitbitActivitySeriesResponseSchema,
+    empty: 'activities/minutesSedentary/date/2030-01-01/2030-01-07.json',
+    async check(answer) {
+      expect(
+        (answer['activities-minutesSedentary'] as Array<{ value: string }>).some(
+          (day) => Number(day.value) > 0,
+        ),
+      ).toBe(true);
+    },
+  },
+  {
+    name: 'steps intraday 15min',
+    path: `activities/steps/date/${DAY}/1d/15min.json`,
+    schema: fitbitActivityIntradayResponseSchema,
+    empty: 'activities/steps/date/2030-01-01/1d/15min.json',
+    async check(answer, token) {
+      const rollup = await google(token, {
+        method: 'POST',
+        path: '/users/me/dataTypes/steps/dataPoints:dailyRollUp',
+        json: {
+          range: {
+            start: { date: { year: 2026, month: 11, day: 3 } },
+            end: { date: { year: 2026, month: 11, day: 4 } },
+          },
+        },
+      });
+      const total = Number(((rollup.rollupDataPoints as Json[])[0]!.steps as Json).countSum);
+      const intraday = answer['activities-steps-intraday'] as {
+        dataset: Array<{ value: number }>;
+        datasetInterval: number;
+      };
+      expect(intraday.datasetInterval).toBe(15);
+      expect(intraday.dataset).toHaveLength(96);
+      expect(intraday.dataset.reduce((sum, entry) => sum + entry.value, 0)).toBe(total);
+      expect(answer['activities-steps']).toEqual([{ dateTime: DAY, value: String(total) }]);
+    },
+  },
+  {
+    name: 'overview',
+    path: `overview/date/${START}/${END}.json`,
+    legacyPath: null,
+    schema: fitbitOverviewResponseSchema,
+    empty: 'overview/date/2030-01-01/2030-01-07.json',
+    async check(answer) {
+      // Each part is what its own path answers (whose values the cases above check).
+      expect(Object.keys(answer).sort()).toEqual(Object.keys(OVERVIEW_PARTS).sort());
+      for (const [key, path] of Object.entries(OVERVIEW_PARTS)) {
+        const part = await user.get(dataPath(overviewParticipant!, path));
+        expect(part.statusCode, path).toBe(200);
+        expect(answer[key], key).toEqual(part.json()[key]);
+      }
+    },
+  },
+];
+
+describe('every resource path from Google Health', () => {
+  let participant: P;
+  beforeAll(async () => {
+    participant = await googleParticipant();
+    overviewParticipant = participant;
+  });
+
+  it.each(GOOGLE_CASES)(
+    '$name: the legacy shape with the simulator values',
+    async ({ path, schema, check }) => {
+      const response = await user.get(dataPath(participant, path));
+      expect(response.statusCode, response.body).toBe(200);
+      const answer = response.json();
+      expect(
+        schema.safeParse(answer).success,
+        JSON.stringify(schema.safeParse(answer).error?.issues?.slice(0, 3)),
+      ).toBe(true);
+      await check(answer, await accessTokenOf(participant.id));
+    },
+  );
+
+  it.each(GOOGLE_CASES)(
+    "$name: 'Could not find any data!' for days without data",
+    async ({ empty }) => {
+      const response = await user.get(dataPath(participant, empty));
+      expect(response.statusCode, response.body).toBe(404);
+      expect(response.json()).toMatchObject({
+        message: FITBIT_DATA_MESSAGES.noData,
+        reason: FITBIT_DATA_REASONS.noData,
+      });
+    },
+  );
+
+  it.each(GOOGLE_CASES)(
+    "$name: an expired token is refreshed once; 429 answers 'Too Many Requests'",
+    async ({ path }) => {
+      const own = await googleParticipant();
+      await injectFault(sims.googleHealth.baseUrl, { kind: 'expired-token', target: 'api' });
+      const tokenCalls = countRequests(sims.googleHealth, '/token');
+      try {
+        const response = await user.get(dataPath(own, path));
+        expect(response.statusCode, response.body).toBe(200);
+        expect(tokenCalls.count).toBe(1);
+      } finally {
+        tokenCalls.stop();
+      }
+      await injectFault(sims.googleHealth.baseUrl, {
+        kind: 'rate-limit',
+        target: 'api',
+        times: 'always',
+      });
+      const limited = await user.get(dataPath(own, path));
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toMatchObject({
+        message: FITBIT_DATA_MESSAGES.tooManyRequests,
+        displayToUser: true,
+      });
+    },
+  );
+
+  it('activity intraday of floors and calories is refused for Google Health (rollups only)', async () => {
+    const response = await user.get(
+      dataPath(participant, `activities/floors/date/${DAY}/1d/1min.json`),
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe(FITBIT_DATA_MESSAGES.badRequest);
+  });
+});
+
+describe('every resource path from the legacy Fitbit Web API', () => {
+  let participant: P;
+  beforeAll(async () => {
+    participant = await legacyParticipant();
+  });
+
+  it.each(GOOGLE_CASES.filter((c) => c.legacyPath !== null))(
+    '$name: exactly what the legacy simulator answers',
+    async ({ path, legacyPath, schema }) => {
+      const response = await user.get(dataPath(participant, path));
+      expect(response.statusCode, response.body).toBe(200);
+      expect(schema.safeParse(response.json()).success).toBe(true);
+      const upstreamPath = legacyPath ?? path;
+      const version = path.startsWith('sleep/') ? '1.2' : '1';
+      const direct = await fetch(`${sims.fitbitLegacy.baseUrl}/${version}/user/-/${upstreamPath}`, {
+        headers: { authorization: `Bearer ${await accessTokenOf(participant.id)}` },
+      });
+      expect(direct.status).toBe(200);
+      expect(response.json()).toEqual(await direct.json());
+    },
+  );
+
+  it('overview: the parts exactly as the legacy simulator answers them', async () => {
+    const response = await user.get(dataPath(participant, `overview/date/${START}/${END}.json`));
+    expect(response.statusCode, response.body).toBe(200);
+    const token = await accessTokenOf(participant.id);
+    for (const [key, path] of Object.entries(OVERVIEW_PARTS)) {
+      const version = path.startsWith('sleep/') ? '1.2' : '1';
+      const direct = await fetch(`${sims.fitbitLegacy.baseUrl}/${version}/user/-/${path}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(direct.status, path).toBe(200);
+      expect(response.json()[key], key).toEqual(((await direct.json()) as Json)[key]);
+    }
+  });
+
+  it.each(GOOGLE_CASES)(
+    "$name: an expired token is refreshed once; 429 answers 'Too Many Requests'",
+    async ({ path }) => {
+      const own = await legacyParticipant();
+      await injectFault(sims.fitbitLegacy.baseUrl, { kind: 'expired-token', target: 'api' });
+      const tokenCalls = countRequests(sims.fitbitLegacy, '/oauth2/token');
+      try {
+        const response = await user.get(dataPath(own, path));
+        expect(response.statusCode, response.body).toBe(200);
+        expect(tokenCalls.count).toBe(1);
+      } finally {
+        tokenCalls.stop();
+      }
+      await injectFault(sims.fitbitLegacy.baseUrl, {
+        kind: 'rate-limit',
+        target: 'api',
+        times: 'always',
+      });
+      const limited = await user.get(dataPath(own, path));
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().message).toBe(FITBIT_DATA_MESSAGES.tooManyRequests);
+    },
+  );
+
+  it("an expired token is refreshed once; 429 answers 'Too Many Requests'; no data answers 'Could not find any data!'", async () => {
+    const own = await legacyParticipant();
+    const path = `sleep/date/${START}/${END}.json`;
+    await injectFault(sims.fitbitLegacy.baseUrl, { kind: 'expired-token', target: 'api' });
+    const tokenCalls = countRequests(sims.fitbitLegacy, '/oauth2/token');
+    try {
+      const response = await user.get(dataPath(own, path));
+      expect(response.statusCode, response.body).toBe(200);
+      expect(tokenCalls.count).toBe(1);
+    } finally {
+      tokenCalls.stop();
+    }
+    const empty = await user.get(dataPath(own, 'sleep/date/2020-01-01/2020-01-07.json'));
+    expect(empty.statusCode, empty.body).toBe(404);
+    expect(empty.json().message).toBe(FITBIT_DATA_MESSAGES.noData);
+    await injectFault(sims.fitbitLegacy.baseUrl, {
+      kind: 'rate-limit',
+      target: 'api',
+      times: 'always',
+    });
+    const limited = await user.get(dataPath(own, path));
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().message).toBe(FITBIT_DATA_MESSAGES.tooManyRequests);
+  });
+});
+
+/** Runs the real Google Health sync streams for the participant over [from, to) and marks them synced. */
+async function syncInto(participant: P, streamKeys: string[], from: Date, to: Date) {
+  const token = await accessTokenOf(participant.id);
+  const [row] = await connectionRow(db(), participant.id);
+  const fetchContext = {
+    request: (request: SourceRequest) => google(token, request),
+    now: clock.now(),
+    memo: new Map(),
+    syncedUntil: null,
+  };
+  for (const stream of GOOGLE_HEALTH_STREAMS.filter((candidate) =>
+    streamKeys.includes(candidate.key),
+  )) {
+    const readings = await stream.fetch(fetchContext, { from, to }, new Set(stream.metrics));
+    await readingsServiceFor(db()).store(
+      readings.map((reading) => ({
+        ...reading,
+        teamId,
+        participantId: participant.id,
+        brand: 'Fitbit' as const,
+        upstream: row!.upstream,
+      })),
+    );
+    for (const metricKey of stream.metrics) {
+      await db().insert(syncCursors).values({
+        participantDeviceId: row!.id,
+        teamId,
+        metricKey,
+        backfillFrom: from,
+        syncedUntil: to,
+      });
+    }
+  }
+}
+
+describe('stored readings', () => {
+  const STORED = [
+    { name: 'heart intraday 1sec', path: `activities/heart/date/${DAY}/1d/1sec.json` },
+    { name: 'heart intraday 1min', path: `activities/heart/date/${DAY}/1d/1min.json` },
+    { name: 'body weight logs', path: `body/log/weight/date/${START}/${END}.json` },
+    { name: 'body fat logs', path: `body/log/fat/date/${START}/${END}.json` },
+    { name: 'cardio fitness score', path: `cardioscore/date/${START}/${END}.json` },
+    {
+      name: 'lightly active minutes',
+      path: `activities/minutesLightlyActive/date/${START}/${END}.json`,
+    },
+    {
+      name: 'tracker fairly active minutes',
+      path: `activities/tracker/minutesFairlyActive/date/${END}/${START}.json`,
+    },
+  ];
+  let participant: P;
+  const live = new Map<string, unknown>();
+
+  beforeAll(async () => {
+    participant = await googleParticipant();
+    for (const { path } of STORED) {
+      const response = await user.get(dataPath(participant, path));
+      expect(response.statusCode, `${path}: ${response.body}`).toBe(200);
+      live.set(path, response.json());
+    }
+    // Heart rate is stored per sample: two days around DAY only, to keep the store small.
+    await syncInto(
+      participant,
+      ['heart-rate'],
+      new Date('2026-11-02T00:00:00Z'),
+      new Date('2026-11-05T00:00:00Z'),
+    );
+    await syncInto(
+      participant,
+      ['daily-resting-heart-rate', 'weight', 'body-fat', 'daily-vo2-max', 'activity-level'],
+      new Date('2026-10-30T00:00:00Z'),
+      new Date('2026-11-10T00:00:00Z'),
+    );
+  }, 120_000);
+
+  it.each(STORED)(
+    '$name: a range sync covers is answered from the store, equal to the live answer',
+    async ({ path }) => {
+      // The upstream is down: only the store can answer now.
+      await injectFault(sims.googleHealth.baseUrl, {
+        kind: 'server-error',
+        target: 'api',
+        times: 'always',
+        status: 503,
+      });
+      const stored = await user.get(dataPath(participant, path));
+      expect(stored.statusCode, stored.body).toBe(200);
+      expect(stored.json()).toEqual(live.get(path));
+    },
+  );
+
+  it('paths the store cannot answer (sleep levels, SpO2 bounds, heart zones) still go upstream', async () => {
+    await syncInto(
+      participant,
+      ['sleep', 'daily-oxygen-saturation'],
+      new Date('2026-10-30T00:00:00Z'),
+      new Date('2026-11-10T00:00:00Z'),
+    );
+    await injectFault(sims.googleHealth.baseUrl, {
+      kind: 'server-error',
+      target: 'api',
+      times: 'always',
+      status: 503,
+    });
+    for (const path of [
+      `sleep/date/${START}/${END}.json`,
+      `spo2/date/${START}/${END}.json`,
+      `activities/heart/date/${START}/${END}.json`,
+    ]) {
+      const response = await user.get(dataPath(participant, path));
+      expect(response.statusCode, path).toBe(502);
+      expect(response.json().reason).toBe(FITBIT_DATA_REASONS.upstreamFailed);
+    }
+  });
+});
+
+describe('access', () => {
+  it.each(GOOGLE_CASES)(
+    '$name: a Viewer of another trial and staff of another team get 404',
+    async ({ path }) => {
+      const viewerElsewhere = await createStaffUser(db(), { role: 'Viewer', teamId });
+      await createTrial(db(), admin, [viewerElsewhere.email]);
+      const otherTeam = (await createTeam(db(), { hiddenFields: [] })).id;
+      const stranger = await createStaffUser(db(), { role: 'Admin', teamId: otherTeam });
+      const participant = await newParticipant();
+      for (const account of [viewerElsewhere, stranger]) {
+        const refused = await (
+          await signIn(ctx.app, db(), account)
+        ).get(dataPath(participant, path));
+        expect(refused.statusCode).toBe(404);
+        // An error envelope only (its `location` echoes the caller's own URL): no data keys.
+        expect(
+          Object.keys(refused.json()).filter((key) =>
+            /activities|sleep|weight|fat|cardioScore|foods|dateTime/.test(key),
+          ),
+        ).toEqual([]);
+      }
+    },
+  );
+});

@@ -1,0 +1,225 @@
+import {
+  datesBetween,
+  type FitbitResourceRequest,
+} from '@trialpulse/shared/device-data/fitbit-resource-path';
+import {
+  fitbitHeartIntradayResponseSchema,
+  fitbitHeartSeriesResponseSchema,
+  type FitbitHeartIntradayResponse,
+  type FitbitHeartSeriesResponse,
+  type FitbitHeartZone,
+} from '@trialpulse/shared/device-data/fitbit-shapes';
+import type { StoredReading } from '../../sync/readings.service';
+import {
+  bodyOf,
+  dateOfObject,
+  instantsOfDailyReadings,
+  instantsOfDays,
+  list,
+  localTime,
+  num,
+  offsetOf,
+  record,
+  secondsOf,
+  settled,
+  type FitbitFamily,
+  type Json,
+} from './fitbit-family';
+
+/**
+ * Heart rate (provider-apis §1.7) from Google Health: daily series with Fitbit's four zones
+ * and the resting rate, and one day of samples at 1 s or per minute (decision 0062).
+ */
+
+type HeartSeries = Extract<FitbitResourceRequest, { kind: 'heart-series' }>;
+type HeartIntraday = Extract<FitbitResourceRequest, { kind: 'heart-intraday' }>;
+
+/** Fitbit's zone names, lowest first. */
+export const FITBIT_ZONE_NAMES = ['Out of Range', 'Fat Burn', 'Cardio', 'Peak'] as const;
+
+/**
+ * Google's heart-rate-reserve zones as Fitbit's: Fat Burn is MODERATE, Cardio VIGOROUS, Peak
+ * PEAK (the same bounds Google's active zone minutes count in); Out of Range is everything
+ * below Fat Burn, from 30 bpm as Fitbit's. Minutes: fat-burn active zone minutes count 1 per
+ * minute, cardio and peak 2; Out of Range is the rest of the day's worn, awake minutes
+ * (activity level), as Google keeps no per-zone time of its own.
+ */
+function zonesOf(
+  bounds: Json | undefined,
+  azm: Json | undefined,
+  levels: Json | undefined,
+): FitbitHeartZone[] {
+  if (!bounds) return [];
+  const byType = new Map(
+    list(bounds.heartRateZones).map((zone) => [String(zone.heartRateZoneType), zone]),
+  );
+  const min = (type: string) => num(byType.get(type)?.minBeatsPerMinute) ?? 0;
+  const fatBurn = num(azm?.sumInFatBurnHeartZone) ?? 0;
+  const cardio = Math.round((num(azm?.sumInCardioHeartZone) ?? 0) / 2);
+  const peak = Math.round((num(azm?.sumInPeakHeartZone) ?? 0) / 2);
+  const worn = list(levels?.activityLevelRollupsByActivityLevelType).reduce(
+    (sum, entry) => sum + Math.round(secondsOf(entry.totalDuration) / 60),
+    0,
+  );
+  return [
+    {
+      max: min('MODERATE'),
+      min: 30,
+      minutes: Math.max(0, worn - fatBurn - cardio - peak),
+      name: FITBIT_ZONE_NAMES[0],
+    },
+    { max: min('VIGOROUS'), min: min('MODERATE'), minutes: fatBurn, name: FITBIT_ZONE_NAMES[1] },
+    { max: min('PEAK'), min: min('VIGOROUS'), minutes: cardio, name: FITBIT_ZONE_NAMES[2] },
+    {
+      max: num(byType.get('PEAK')?.maxBeatsPerMinute) ?? 220,
+      min: min('PEAK'),
+      minutes: peak,
+      name: FITBIT_ZONE_NAMES[3],
+    },
+  ];
+}
+
+const byDate = (points: Json[], jsonKey: string) => {
+  const map = new Map<string, Json>();
+  for (const point of points) {
+    const body = bodyOf(point, jsonKey);
+    const date = dateOfObject(body.date);
+    if (date) map.set(date, body);
+  }
+  return map;
+};
+
+export const heartSeriesFamily: FitbitFamily<HeartSeries> = {
+  async google(request, api) {
+    const [resting, bounds, azm, levels] = await settled([
+      api.listDaily('daily-resting-heart-rate', request.start, request.end),
+      api.listDaily('daily-heart-rate-zones', request.start, request.end),
+      api.dailyRollUp('active-zone-minutes', request.start, request.end, 90),
+      api.dailyRollUp('activity-level', request.start, request.end, 90),
+    ]);
+    const restingByDate = byDate(resting, 'dailyRestingHeartRate');
+    const boundsByDate = byDate(bounds, 'dailyHeartRateZones');
+    const azmByDate = new Map(azm.map((point) => [point.date, point.values]));
+    const levelsByDate = new Map(levels.map((point) => [point.date, point.values]));
+    const answer: FitbitHeartSeriesResponse = {
+      'activities-heart': datesBetween(request.start, request.end).map((dateTime) => {
+        const rhr = num(restingByDate.get(dateTime)?.beatsPerMinute);
+        return {
+          dateTime,
+          value: {
+            customHeartRateZones: [],
+            heartRateZones: zonesOf(
+              boundsByDate.get(dateTime),
+              azmByDate.get(dateTime),
+              levelsByDate.get(dateTime),
+            ),
+            ...(rhr !== null && { restingHeartRate: rhr }),
+          },
+        };
+      }),
+    };
+    return answer;
+  },
+  legacyPath: (request) => `/1/user/-/activities/heart/date/${request.start}/${request.end}.json`,
+  legacySchema: fitbitHeartSeriesResponseSchema,
+  isEmpty: (answer) =>
+    (answer as FitbitHeartSeriesResponse)['activities-heart'].every(
+      (day) =>
+        day.value.restingHeartRate === undefined &&
+        day.value.heartRateZones.every((zone) => zone.minutes === 0),
+    ),
+};
+
+/** One heart-rate sample at local wall time. */
+type Sample = { local: string; bpm: number };
+
+/**
+ * The day's dataset: every sample (`1sec`, datasetType "second") or the rounded mean of each
+ * minute's samples (`1min`), by local time, within the request's time window.
+ */
+function intradayOf(
+  request: HeartIntraday,
+  samples: Sample[],
+  restingHeartRate: number | null,
+): FitbitHeartIntradayResponse {
+  const inWindow = (time: string) =>
+    !request.time || (time.slice(0, 5) >= request.time.from && time.slice(0, 5) <= request.time.to);
+  const day = samples
+    .filter((sample) => sample.local.startsWith(request.date))
+    .sort((a, b) => (a.local < b.local ? -1 : a.local > b.local ? 1 : 0));
+  let dataset: Array<{ time: string; value: number }>;
+  if (request.detail === '1sec') {
+    dataset = day.map((sample) => ({ time: sample.local.slice(11, 19), value: sample.bpm }));
+  } else {
+    const minutes = new Map<string, { sum: number; count: number }>();
+    for (const sample of day) {
+      const key = `${sample.local.slice(11, 16)}:00`;
+      const bucket = minutes.get(key) ?? { sum: 0, count: 0 };
+      bucket.sum += sample.bpm;
+      bucket.count += 1;
+      minutes.set(key, bucket);
+    }
+    dataset = [...minutes].map(([time, bucket]) => ({
+      time,
+      value: Math.round(bucket.sum / bucket.count),
+    }));
+  }
+  return {
+    // Zones are left empty: neither the store nor a one-day Google read has them (decision 0062).
+    'activities-heart': [
+      {
+        customHeartRateZones: [],
+        dateTime: request.date,
+        heartRateZones: [],
+        value: String(restingHeartRate ?? 0),
+      },
+    ],
+    'activities-heart-intraday': {
+      dataset: dataset.filter((entry) => inWindow(entry.time)),
+      datasetInterval: 1,
+      datasetType: request.detail === '1sec' ? 'second' : 'minute',
+    },
+  };
+}
+
+export const heartIntradayFamily: FitbitFamily<HeartIntraday> = {
+  stored: (request) => ({
+    metricKeys: ['heart_rate', 'resting_heart_rate'],
+    ...instantsOfDays(request.date, request.date),
+  }),
+  fromStore(request, readings: readonly StoredReading[]) {
+    const daily = instantsOfDailyReadings(request.date, request.date).from.getTime();
+    const resting = readings.find(
+      (reading) =>
+        reading.metricKey === 'resting_heart_rate' && reading.recordedAt.getTime() === daily,
+    );
+    const samples = readings
+      .filter((reading) => reading.metricKey === 'heart_rate' && reading.value !== null)
+      .map((reading) => ({
+        local: localTime(reading.recordedAt, reading.utcOffsetMinutes ?? 0),
+        bpm: reading.value!,
+      }));
+    return intradayOf(request, samples, resting?.value ?? null);
+  },
+  async google(request, api) {
+    const [points, resting] = await settled([
+      api.listCivil('heart-rate', 'sample_time.civil_time', request.date, request.date),
+      api.listDaily('daily-resting-heart-rate', request.date, request.date),
+    ]);
+    const samples: Sample[] = [];
+    for (const point of points) {
+      const body = bodyOf(point, 'heartRate');
+      const time = record(body.sampleTime);
+      const bpm = num(body.beatsPerMinute);
+      if (typeof time.physicalTime !== 'string' || bpm === null) continue;
+      samples.push({ local: localTime(time.physicalTime, offsetOf(time.utcOffset)), bpm });
+    }
+    const rhr = num(bodyOf(resting[0] ?? {}, 'dailyRestingHeartRate').beatsPerMinute);
+    return intradayOf(request, samples, rhr);
+  },
+  legacyPath: (request) =>
+    `/1/user/-/activities/heart/date/${request.date}/1d/${request.detail}${request.time ? `/time/${request.time.from}/${request.time.to}` : ''}.json`,
+  legacySchema: fitbitHeartIntradayResponseSchema,
+  isEmpty: (answer) =>
+    (answer as FitbitHeartIntradayResponse)['activities-heart-intraday'].dataset.length === 0,
+};
