@@ -1,11 +1,12 @@
 import { useMemo, useState } from 'react';
-import { useLocation } from 'react-router';
+import { Link as RouterLink, useLocation } from 'react-router';
 import { useQueries } from '@tanstack/react-query';
 import { z } from 'zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -15,7 +16,13 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { LIMITS, participantSchema, type Participant } from '@trialpulse/shared';
+import {
+  LIMITS,
+  participantSchema,
+  trialSchema,
+  type Participant,
+  type Trial,
+} from '@trialpulse/shared';
 import { FITBIT_DATA_MESSAGES } from '@trialpulse/shared/device-data/fitbit-resource-path';
 import { EChart, timeAxisChart, type EChartOption } from '@/components/charts';
 import { userMessage } from '@/lib/api-client';
@@ -37,6 +44,7 @@ import {
 
 const stateSchema = z.object({
   participants: z.array(participantSchema).min(1).max(LIMITS.multiRowSelectionCap),
+  trial: trialSchema.nullish(),
 });
 const COLORS = [
   '#1976d2',
@@ -67,10 +75,10 @@ export function FitbitParticipantsDataPage() {
       </Alert>
     );
   }
-  return <Comparison participants={parsed.data.participants} />;
+  return <Comparison participants={parsed.data.participants} trial={parsed.data.trial ?? null} />;
 }
 
-function Comparison({ participants }: { participants: Participant[] }) {
+function Comparison({ participants, trial }: { participants: Participant[]; trial: Trial | null }) {
   const [form, setForm] = useState<CompareForm>({
     resource: 'steps',
     period: '7d',
@@ -159,6 +167,16 @@ function Comparison({ participants }: { participants: Participant[] }) {
 
   return (
     <Stack spacing={2} data-testid="fitbit-participants-data-page">
+      {trial && (
+        <Paper variant="outlined" sx={{ px: 2, py: 1 }} data-testid="return-to-trial-bar">
+          <Link component={RouterLink} to="/TrialPage" state={{ trial }}>
+            Return to Main Trial Page
+          </Link>{' '}
+          <Typography component="span" color="text.secondary">
+            — {trial.trialNumber} {trial.trialName}
+          </Typography>
+        </Paper>
+      )}
       <Typography variant="h1" component="h1" sx={{ fontSize: 28 }}>
         Fitbit data of {participants.length} participants
       </Typography>
