@@ -99,6 +99,7 @@ function OneDay({ participant }: { participant: Participant }) {
             htmlInput: { max: todayText(), 'data-testid': 'one-day-date' },
           }}
           size="small"
+          sx={{ width: 200 }}
         />
         <Summary label="Heart-rate points" value={heartSeries.count.toLocaleString('en-US')} />
         {heartSeries.count > 0 && (
