@@ -26,7 +26,9 @@ describe('Fitbit views in the browser (demo data)', () => {
 
   beforeAll(async () => {
     smtp = await startTestSmtpServer();
-    server = await startServer({ env: { SMTP_URL: smtp.url } });
+    // Two days of backfill: the sync's heart-rate cursor then covers all of yesterday, so the
+    // data call answers the demo's stored 1-second day (decision 0068), not the simulator live.
+    server = await startServer({ env: { SMTP_URL: smtp.url, SYNC_BACKFILL_DAYS: '2' } });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await signInWithEmailedCode(page, server.baseUrl, DEMO.sysAdmin, smtp);
