@@ -107,9 +107,9 @@ describe('Fitbit views in the browser (demo data)', () => {
     await page.waitForFunction(
       (participantIds) =>
         participantIds.every((id) =>
-          [
-            ...document.querySelectorAll(`[data-testid^="compare-cell-"][data-testid$="-${id}"]`),
-          ].some((cell) => /\d/.test(cell.textContent ?? '')),
+          Array.from(
+            document.querySelectorAll(`[data-testid^="compare-cell-"][data-testid$="-${id}"]`),
+          ).some((cell) => /\d/.test(cell.textContent ?? '')),
         ),
       ids,
       { timeout: 30_000 },
