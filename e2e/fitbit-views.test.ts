@@ -58,8 +58,18 @@ describe('Fitbit views in the browser (demo data)', () => {
   }
 
   it('the one-day page draws the 86,400 heart-rate points of a whole day', async () => {
-    await remember('GLUCO-001');
+    const { participant } = await remember('GLUCO-001');
     const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    // The demo stores that day (the participant's clock, UTC−5) at every second.
+    const from = new Date(Date.parse(`${day}T05:00:00Z`)).toISOString();
+    const to = new Date(Date.parse(`${day}T05:00:00Z`) + 86_400_000).toISOString();
+    const stored = await apiFromPage(
+      page,
+      'GET',
+      `/api/participantReadings/${participant.id}/fitbit?metric=heart_rate&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&pageIndex=0&pageSize=10`,
+    );
+    expect(stored.status).toBe(200);
+    expect((stored.body as { total: number }).total).toBe(86_400);
     await page.goto(`${server.baseUrl}/FitbitParticipant1DayData?day=${day}`);
     await page.getByTestId('fitbit-one-day-page').waitFor();
     const box = page.getByTestId('one-day-chart-box');
