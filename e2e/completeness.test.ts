@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSmtpServer, type TestSmtpServer } from '../apps/server/src/modules/mail/test-support';
-import { launchBrowser, screenshotPath } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
-import { DEMO, signInWithEmailedCode } from './support/session';
+import { screenshotPath } from './support/browser';
+import { startBrowserSession, type BrowserSession } from './support/browser-session';
+import type { RunningServer } from './support/server';
+import { DEMO } from './support/session';
 
 /**
  * The completeness grid on the demo data (decision 0053): the participant whose Fitbit
@@ -11,23 +11,18 @@ import { DEMO, signInWithEmailedCode } from './support/session';
  * (SLEEP-002) show in the warning colour; a new wear-hours threshold recolours the days.
  */
 describe('data completeness in the browser', () => {
+  let session: BrowserSession;
   let server: RunningServer;
-  let smtp: TestSmtpServer;
-  let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    smtp = await startTestSmtpServer();
-    server = await startServer({ env: { SMTP_URL: smtp.url } });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    await signInWithEmailedCode(page, server.baseUrl, DEMO.admin, smtp);
+    session = await startBrowserSession({
+      signIn: DEMO.admin,
+      viewport: { width: 1600, height: 1000 },
+    });
+    ({ server, page } = session);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.close();
-  });
+  afterAll(() => session?.close());
 
   async function openCompleteness(trialNumber: string) {
     await page.goto(`${server.baseUrl}/`);
@@ -48,24 +43,36 @@ describe('data completeness in the browser', () => {
     await page.getByTestId('participants-table').waitFor();
     const strips = page.locator('[data-testid^="completeness-strip-"]');
     await strips.first().waitFor();
-    expect(await page.locator('[data-testid^="completeness-strip-"][data-health="warning"]').count()).toBe(1);
+    expect(
+      await page.locator('[data-testid^="completeness-strip-"][data-health="warning"]').count(),
+    ).toBe(1);
 
     await page.getByTestId('trial-completeness-link').click();
     await page.getByTestId('completeness-grid').waitFor();
     const warning = await background('legend-warning');
-    expect(await page.getByTestId('completeness-health-SLEEP-002').getAttribute('data-health')).toBe('warning');
+    expect(
+      await page.getByTestId('completeness-health-SLEEP-002').getAttribute('data-health'),
+    ).toBe('warning');
     expect(await background('completeness-health-SLEEP-002')).toBe(warning);
-    expect(await page.getByTestId('completeness-health-SLEEP-002').textContent()).toContain('Battery empty');
-    expect(await page.getByTestId('completeness-health-SLEEP-001').getAttribute('data-health')).toBe('ok');
+    expect(await page.getByTestId('completeness-health-SLEEP-002').textContent()).toContain(
+      'Battery empty',
+    );
+    expect(
+      await page.getByTestId('completeness-health-SLEEP-001').getAttribute('data-health'),
+    ).toBe('ok');
     expect(await background('completeness-health-SLEEP-001')).not.toBe(warning);
     await page.screenshot({ path: screenshotPath('completeness-sleep'), fullPage: true });
   });
 
   it('recolours the grid when an Admin lowers the wear-hours threshold', async () => {
     const cells = page.locator('[data-testid^="completeness-cell-SLEEP-001-"]');
-    const partialBefore = await page.locator('[data-testid^="completeness-cell-SLEEP-001-"][data-state="partial"]').count();
+    const partialBefore = await page
+      .locator('[data-testid^="completeness-cell-SLEEP-001-"][data-state="partial"]')
+      .count();
     expect(partialBefore).toBeGreaterThan(0);
-    const firstPartial = page.locator('[data-testid^="completeness-cell-SLEEP-001-"][data-state="partial"]').first();
+    const firstPartial = page
+      .locator('[data-testid^="completeness-cell-SLEEP-001-"][data-state="partial"]')
+      .first();
     const cellId = (await firstPartial.getAttribute('data-testid'))!;
     const colourBefore = await background(cellId);
 
@@ -77,17 +84,27 @@ describe('data completeness in the browser', () => {
 
     await page.locator(`[data-testid="${cellId}"][data-state="valid"]`).waitFor();
     expect(await background(cellId)).not.toBe(colourBefore);
-    expect(await page.locator('[data-testid^="completeness-cell-SLEEP-001-"][data-state="partial"]').count()).toBe(0);
+    expect(
+      await page
+        .locator('[data-testid^="completeness-cell-SLEEP-001-"][data-state="partial"]')
+        .count(),
+    ).toBe(0);
     expect(await cells.count()).toBe(14);
-    expect(await page.getByTestId('completeness-thresholds').textContent()).toContain('at least 6 wear hours');
+    expect(await page.getByTestId('completeness-thresholds').textContent()).toContain(
+      'at least 6 wear hours',
+    );
   });
 
   it('shows the participant whose connection needs re-consent in the warning colour', async () => {
     await openCompleteness('TP-2026-002');
     const warning = await background('legend-warning');
-    expect(await page.getByTestId('completeness-health-GLUCO-002').getAttribute('data-health')).toBe('warning');
+    expect(
+      await page.getByTestId('completeness-health-GLUCO-002').getAttribute('data-health'),
+    ).toBe('warning');
     expect(await background('completeness-health-GLUCO-002')).toBe(warning);
-    expect(await page.getByTestId('completeness-health-GLUCO-002').textContent()).toContain('Needs re-consent');
+    expect(await page.getByTestId('completeness-health-GLUCO-002').textContent()).toContain(
+      'Needs re-consent',
+    );
     // Below threshold only: the participant who needs re-consent stays listed.
     await page.getByTestId('completeness-below-only').click();
     await page.getByTestId('completeness-row-GLUCO-002').waitFor();

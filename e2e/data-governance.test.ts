@@ -1,35 +1,91 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { METRICS_MESSAGES } from '@trialpulse/shared';
-import {
-  startTestSmtpServer,
-  type TestSmtpServer,
-} from '../apps/server/src/modules/mail/test-support';
-import { launchBrowser, screenshotPath } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
-import { DEMO, apiFromPage, logOut, signInWithEmailedCode } from './support/session';
+import type { Db } from '../apps/server/src/db/client';
+import { teams } from '../apps/server/src/db/schema';
+import { DEMO_TEAM_NAMES } from '../apps/server/src/db/seed/demo-seed';
+import { createMetricsRepository } from '../apps/server/src/modules/metrics/metrics.repository';
+import { screenshotPath } from './support/browser';
+import { startBrowserSession, type BrowserSession } from './support/browser-session';
+import { DEMO, apiFromPage, logOut } from './support/session';
+
+/**
+ * The Fitbit tracker's storage settings these scenarios start from, whatever the demo seed
+ * enables (the sync demo keeps more): the system administrator has enabled seven metrics
+ * (not calories, not VO2 max), the team keeps three of them.
+ */
+const TRACKER_START = {
+  enabled: [
+    'steps',
+    'distance',
+    'floors',
+    'heart_rate',
+    'resting_heart_rate',
+    'sleep_duration',
+    'spo2',
+  ],
+  kept: ['steps', 'resting_heart_rate', 'sleep_duration'],
+};
+
+/** Writes TRACKER_START for the demo team's 'Fitbit Smartwatches & Trackers' through the metrics repository. */
+async function setTrackerStart(db: Db) {
+  const repository = createMetricsRepository(db);
+  const [team] = await db
+    .select({ id: teams.id })
+    .from(teams)
+    .where(eq(teams.teamName, DEMO_TEAM_NAMES.active));
+  const device = (await repository.storageDevices(team!.id)).find(
+    (row) => row.device_name === 'Fitbit Smartwatches & Trackers',
+  )!;
+  const catalog = await repository.catalog('TRACKER');
+  const metric = (key: string) => catalog.find((row) => row.metric_key === key)!;
+  await repository.transaction(async (tx) => {
+    await repository.replaceDeviceSettings(
+      tx,
+      team!.id,
+      device.team_supported_device_id,
+      TRACKER_START.enabled.map((key) => ({
+        metricCatalogId: metric(key).id,
+        metricKey: key,
+        metricName: metric(key).metric_name,
+        metricUnits: metric(key).units,
+        isEnabled: true,
+        retentionDays: 365,
+      })),
+    );
+    const ids = [device.team_supported_device_id];
+    for (const selection of await repository.teamSelections(team!.id, ids, tx)) {
+      await repository.deleteSelections(tx, team!.id, ids, selection.metricKey);
+    }
+    for (const key of TRACKER_START.kept) {
+      await repository.upsertSelection(tx, {
+        teamId: team!.id,
+        deviceId: device.team_supported_device_id,
+        metricCatalogId: metric(key).id,
+        metricKey: key,
+        metricName: metric(key).metric_name,
+        units: metric(key).units,
+        retentionDays: 365,
+      });
+    }
+  });
+}
 
 /**
  * Device Metrics Manager (Sys_Admin), Team Data Retention (the team's Admin) and the
- * Database Info tables in Chromium, against the demo data.
+ * Database Info tables in Chromium, against the demo data with the tracker's storage
+ * settings set to TRACKER_START.
  */
 describe('data governance pages in the browser', () => {
-  let server: RunningServer;
-  let smtp: TestSmtpServer;
-  let browser: Browser;
+  let session: BrowserSession;
   let page: Page;
 
   beforeAll(async () => {
-    smtp = await startTestSmtpServer();
-    server = await startServer({ env: { SMTP_URL: smtp.url } });
-    browser = await launchBrowser();
-    page = await browser.newPage();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.close();
-  });
+    session = await startBrowserSession({ prepare: setTrackerStart });
+    ({ page } = session);
+  }, 180_000);
+  afterAll(() => session?.close());
 
   /** Picks an option of an MUI select by its test id. */
   async function choose(selectTestId: string, option: string | RegExp) {
@@ -50,11 +106,8 @@ describe('data governance pages in the browser', () => {
   let devices: { id: number; device_name: string }[];
   const deviceId = (name: string) => devices.find((device) => device.device_name === name)!.id;
 
-  // Skipped at the end of stop 21: fails since the device-data branches were merged together
-  // (the demo's background sync and two-layer metric seed change the data these scenarios
-  // expect). Each passed on its own branch; re-enable after the fix — see the closing note.
-  it.skip('Sys_Admin enables metrics for a team device in the available-metrics mode', async () => {
-    await signInWithEmailedCode(page, server.baseUrl, DEMO.sysAdmin, smtp);
+  it('Sys_Admin enables metrics for a team device in the available-metrics mode', async () => {
+    await session.signIn(DEMO.sysAdmin);
     await page.getByRole('button', { name: 'Sys Admin' }).click();
     await page.getByTestId('nav-device-metrics').click();
     await page.getByTestId('instructions-panel').waitFor();
@@ -111,8 +164,7 @@ describe('data governance pages in the browser', () => {
     expect(await page.getByTestId('available-row-calories').textContent()).toContain('Yes');
   });
 
-  // Skipped with the first scenario of this file, whose browser page and sign-in it continues.
-  it.skip('Sys_Admin edits rows inline in the settings mode: validation, NEW rows, bulk actions, dialogs', async () => {
+  it('Sys_Admin edits rows inline in the settings mode: validation, NEW rows, bulk actions, dialogs', async () => {
     const manual = deviceId('Omron manual readings');
     await choose('device-select', /^Omron manual readings/);
     await page.getByTestId('device-settings').waitFor();
@@ -201,15 +253,14 @@ describe('data governance pages in the browser', () => {
     expect(await settingsOf(teamId, manual)).toEqual([]);
   });
 
-  // Skipped with the first scenario of this file, whose browser page and sign-in it continues.
-  it.skip('the Database Info participant table pages through 120 rows 50 at a time and filters', async () => {
+  it('the Database Info participant table pages through 120 rows 50 at a time and filters', async () => {
     const trials = (await apiFromPage(page, 'GET', '/api/userTrials/')).body as {
       trialId: number;
       trialNumber: string;
     }[];
     const trial = trials.find((entry) => entry.trialNumber === 'TP-2026-003')!;
-    const existing = (await apiFromPage(page, 'GET', '/api/sysAdminParticipantsData?pageSize=10')).body
-      .total as number;
+    const existing = (await apiFromPage(page, 'GET', '/api/sysAdminParticipantsData?pageSize=10'))
+      .body.total as number;
     for (let index = existing; index < 120; index += 1) {
       const added = await apiFromPage(page, 'POST', '/api/trialParticipants', {
         trialId: trial.trialId,
@@ -245,12 +296,9 @@ describe('data governance pages in the browser', () => {
     await page.screenshot({ path: screenshotPath('db-info-participants'), fullPage: true });
   });
 
-  // Skipped at the end of stop 21: fails since the device-data branches were merged together
-  // (the demo's background sync and two-layer metric seed change the data these scenarios
-  // expect). Each passed on its own branch; re-enable after the fix — see the closing note.
-  it.skip("the team's Admin selects among the enabled metrics on the retention page", async () => {
+  it("the team's Admin selects among the enabled metrics on the retention page", async () => {
     await logOut(page);
-    await signInWithEmailedCode(page, server.baseUrl, DEMO.admin, smtp);
+    await session.signIn(DEMO.admin);
     await page.getByTestId('nav-data-management').click();
     await page.getByTestId('team-data-retention-page').waitFor();
     expect(await page.getByTestId('page-title').textContent()).toBe(

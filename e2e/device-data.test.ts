@@ -1,13 +1,8 @@
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { OMRON_MESSAGES } from '@trialpulse/shared/device-data/device-data.schemas';
-import {
-  startTestSmtpServer,
-  type TestSmtpServer,
-} from '../apps/server/src/modules/mail/test-support';
-import { openDatabase } from '../apps/server/src/db/client';
+import type { Db } from '../apps/server/src/db/client';
 import { participants } from '../apps/server/src/db/schema';
 import {
   createReadingsService,
@@ -15,9 +10,10 @@ import {
 } from '../apps/server/src/modules/sync/readings.service';
 import { createReadingsRepository } from '../apps/server/src/modules/sync/readings.repository';
 import { createSyncRepository } from '../apps/server/src/modules/sync/sync.repository';
-import { launchBrowser, screenshotPath } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
-import { DEMO, apiFromPage, signInWithEmailedCode } from './support/session';
+import { screenshotPath } from './support/browser';
+import { startBrowserSession, type BrowserSession } from './support/browser-session';
+import type { RunningServer } from './support/server';
+import { DEMO, apiFromPage } from './support/session';
 
 type ApiTrial = { trialId: number; trialNumber: string };
 type ApiParticipant = { id: number; participant_code: string };
@@ -27,98 +23,83 @@ const HOUR = 3_600_000;
 /**
  * Stored readings for the demo participants, written through the readings service (the
  * demo sync does not produce them yet): Fitbit steps and Omron blood pressure for
- * SLEEP-001, Dexcom glucose for GLUCO-001. The server is stopped meanwhile when it runs on
- * its embedded database (one process at a time), and started again on the same data.
+ * SLEEP-001, Dexcom glucose for GLUCO-001; written between two starts of the server
+ * (startServerWithData).
  */
-async function seedStoredReadings(dataDir: string) {
-  const database = process.env.DATABASE_URL
-    ? await openDatabase({ kind: 'postgres', connectionString: process.env.DATABASE_URL })
-    : await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'db') });
-  try {
-    const byCode = async (code: string) =>
-      (
-        await database.db
-          .select({ id: participants.id, teamId: participants.teamId })
-          .from(participants)
-          .where(eq(participants.participantCode, code))
-      )[0]!;
-    const sleep = await byCode('SLEEP-001');
-    const gluco = await byCode('GLUCO-001');
-    const now = Date.now();
-    const rows: ReadingInput[] = [];
-    for (let day = 1; day <= 12; day += 1) {
-      const midnight = new Date(Math.floor((now - day * 24 * HOUR) / (24 * HOUR)) * 24 * HOUR);
+async function seedStoredReadings(db: Db) {
+  const byCode = async (code: string) =>
+    (
+      await db
+        .select({ id: participants.id, teamId: participants.teamId })
+        .from(participants)
+        .where(eq(participants.participantCode, code))
+    )[0]!;
+  const sleep = await byCode('SLEEP-001');
+  const gluco = await byCode('GLUCO-001');
+  const now = Date.now();
+  const rows: ReadingInput[] = [];
+  for (let day = 1; day <= 12; day += 1) {
+    const midnight = new Date(Math.floor((now - day * 24 * HOUR) / (24 * HOUR)) * 24 * HOUR);
+    rows.push({
+      participantId: sleep.id,
+      teamId: sleep.teamId,
+      brand: 'Fitbit',
+      upstream: 'google-health',
+      metricKey: 'steps',
+      recordedAt: midnight,
+      value: 6000 + day * 100,
+    });
+    const at = new Date(now - day * 24 * HOUR);
+    for (const [metricKey, value] of [
+      ['systolic', 118 + day],
+      ['diastolic', 76],
+      ['pulse', 66],
+    ] as const) {
       rows.push({
         participantId: sleep.id,
         teamId: sleep.teamId,
-        brand: 'Fitbit',
-        upstream: 'google-health',
-        metricKey: 'steps',
-        recordedAt: midnight,
-        value: 6000 + day * 100,
-      });
-      const at = new Date(now - day * 24 * HOUR);
-      for (const [metricKey, value] of [
-        ['systolic', 118 + day],
-        ['diastolic', 76],
-        ['pulse', 66],
-      ] as const) {
-        rows.push({
-          participantId: sleep.id,
-          teamId: sleep.teamId,
-          brand: 'Omron',
-          upstream: 'omron',
-          metricKey,
-          recordedAt: at,
-          utcOffsetMinutes: -300,
-          value,
-          dataSource: 'HEM-7600T',
-        });
-      }
-    }
-    for (let step = 1; step <= 30; step += 1) {
-      rows.push({
-        participantId: gluco.id,
-        teamId: gluco.teamId,
-        brand: 'Dexcom',
-        upstream: 'dexcom',
-        metricKey: 'egv',
-        recordedAt: new Date(now - 2 * HOUR - step * 300_000),
-        utcOffsetMinutes: -480,
-        value: 100 + step,
-        valueJson: { trend: 'flat', status: null, generation: 'g6', displayDevice: 'iOS' },
+        brand: 'Omron',
+        upstream: 'omron',
+        metricKey,
+        recordedAt: at,
+        utcOffsetMinutes: -300,
+        value,
+        dataSource: 'HEM-7600T',
       });
     }
-    await createReadingsService({
-      readings: createReadingsRepository(database.db),
-      sync: createSyncRepository(database.db),
-    }).store(rows);
-  } finally {
-    await database.close();
   }
+  for (let step = 1; step <= 30; step += 1) {
+    rows.push({
+      participantId: gluco.id,
+      teamId: gluco.teamId,
+      brand: 'Dexcom',
+      upstream: 'dexcom',
+      metricKey: 'egv',
+      recordedAt: new Date(now - 2 * HOUR - step * 300_000),
+      utcOffsetMinutes: -480,
+      value: 100 + step,
+      valueJson: { trend: 'flat', status: null, generation: 'g6', displayDevice: 'iOS' },
+    });
+  }
+  await createReadingsService({
+    readings: createReadingsRepository(db),
+    sync: createSyncRepository(db),
+  }).store(rows);
 }
 
 describe('device data pages in the browser (demo data)', () => {
+  let session: BrowserSession;
   let server: RunningServer;
-  let smtp: TestSmtpServer;
-  let browser: Browser;
   let page: Page;
   const opened = new Map<string, { participant: unknown; trial: unknown }>();
 
   beforeAll(async () => {
-    smtp = await startTestSmtpServer();
-    const first = await startServer({ env: { SMTP_URL: smtp.url } });
-    const dataDir = first.dataDir;
-    const env = {
-      SMTP_URL: smtp.url,
-      SIMULATOR_BASE_PORT: String(new URL(first.simulators.googleHealth).port),
-    };
-    await first.stop();
-    await seedStoredReadings(dataDir);
-    server = await startServer({ dataDir, env });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await signInWithEmailedCode(page, server.baseUrl, DEMO.admin, smtp);
+    session = await startBrowserSession({
+      signIn: DEMO.admin,
+      viewport: { width: 1400, height: 1000 },
+      prepare: seedStoredReadings,
+    });
+    ({ server, page } = session);
     const trials = (await apiFromPage(page, 'GET', '/api/userTrials/')).body as ApiTrial[];
     for (const trial of trials) {
       const list = (await apiFromPage(page, 'GET', `/api/trialParticipants/${trial.trialId}`))
@@ -127,12 +108,7 @@ describe('device data pages in the browser (demo data)', () => {
         opened.set(participant.participant_code, { participant, trial });
     }
   }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.close();
-  });
+  afterAll(() => session?.close());
 
   /** Opens a data page for a participant as the app does: the participant and trial remembered as opened. */
   async function openFor(code: string, route: string) {

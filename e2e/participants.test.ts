@@ -1,30 +1,23 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSmtpServer, type TestSmtpServer } from '../apps/server/src/modules/mail/test-support';
-import { launchBrowser, screenshotPath } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
-import { DEMO, apiFromPage, logOut, signInWithEmailedCode } from './support/session';
+import { screenshotPath } from './support/browser';
+import { startBrowserSession, type BrowserSession } from './support/browser-session';
+import type { RunningServer } from './support/server';
+import { DEMO, apiFromPage, logOut } from './support/session';
 
 type ApiParticipant = { id: number; participant_code: string; participant_code_suffix: string };
 
 describe('participants in the browser', () => {
+  let session: BrowserSession;
   let server: RunningServer;
-  let smtp: TestSmtpServer;
-  let browser: Browser;
   let page: Page;
   let trialId = 0;
 
   beforeAll(async () => {
-    smtp = await startTestSmtpServer();
-    server = await startServer({ env: { SMTP_URL: smtp.url } });
-    browser = await launchBrowser();
-    page = await browser.newPage();
+    session = await startBrowserSession();
+    ({ server, page } = session);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.close();
-  });
+  afterAll(() => session?.close());
 
   const participants = async () =>
     (await apiFromPage(page, 'GET', `/api/trialParticipants/${trialId}`)).body as ApiParticipant[];
@@ -33,7 +26,10 @@ describe('participants in the browser', () => {
     await page.goto(`${server.baseUrl}/`);
     const trialRow = page.getByTestId('trials-table').getByText('TP-2026-001');
     await trialRow.waitFor();
-    const trials = (await apiFromPage(page, 'GET', '/api/userTrials/')).body as { trialId: number; trialNumber: string }[];
+    const trials = (await apiFromPage(page, 'GET', '/api/userTrials/')).body as {
+      trialId: number;
+      trialNumber: string;
+    }[];
     trialId = trials.find((trial) => trial.trialNumber === 'TP-2026-001')!.trialId;
     await trialRow.click();
     await page.getByTestId('participants-table').waitFor();
@@ -50,7 +46,7 @@ describe('participants in the browser', () => {
   }
 
   it('a User adds a participant with a custom suffix and sees the conflict message on a duplicate', async () => {
-    await signInWithEmailedCode(page, server.baseUrl, DEMO.user, smtp);
+    await session.signIn(DEMO.user);
     await openFirstTrial();
     await page.getByTestId('add-participant-button').click();
     await page.getByTestId('phi-banner').waitFor();
@@ -61,7 +57,11 @@ describe('participants in the browser', () => {
 
     await addParticipant('77_1');
     await page.getByTestId('participants-table').waitFor();
-    await expect.poll(async () => (await participants()).some((p) => p.participant_code_suffix === '77_1'), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(async () => (await participants()).some((p) => p.participant_code_suffix === '77_1'), {
+        timeout: 15_000,
+      })
+      .toBe(true);
     const created = (await participants()).find((p) => p.participant_code_suffix === '77_1')!;
     await page.getByTestId(`participant-row-${created.id}`).waitFor();
     await page.screenshot({ path: screenshotPath('trial-page'), fullPage: true });
@@ -80,13 +80,21 @@ describe('participants in the browser', () => {
     await dialog.getByLabel('Code Suffix').fill('78');
     await page.getByTestId('edit-participant-save').click();
     await expect
-      .poll(async () => (await participants()).find((p) => p.id === created.id)?.participant_code_suffix, { timeout: 15_000 })
+      .poll(
+        async () =>
+          (await participants()).find((p) => p.id === created.id)?.participant_code_suffix,
+        { timeout: 15_000 },
+      )
       .toBe('78');
     await page.getByTestId(`participant-row-${created.id}`).getByText(/-78$/).waitFor();
 
     await page.getByTestId(`participant-delete-${created.id}`).click();
     await page.getByTestId('delete-participant-confirm').click();
-    await expect.poll(async () => (await participants()).some((p) => p.id === created.id), { timeout: 15_000 }).toBe(false);
+    await expect
+      .poll(async () => (await participants()).some((p) => p.id === created.id), {
+        timeout: 15_000,
+      })
+      .toBe(false);
   });
 
   it('Ctrl+Shift+Q on the participant page does nothing for a User and opens the raw page for a Sys_Admin', async () => {
@@ -99,7 +107,7 @@ describe('participants in the browser', () => {
     expect(new URL(page.url()).pathname).toBe('/Participant');
     await logOut(page);
 
-    await signInWithEmailedCode(page, server.baseUrl, DEMO.sysAdmin, smtp);
+    await session.signIn(DEMO.sysAdmin);
     await openFirstTrial();
     await page.getByTestId(`participant-manage-${first.id}`).click();
     await page.getByTestId('participant-page').waitFor();

@@ -1,32 +1,26 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSmtpServer, type TestSmtpServer } from '../apps/server/src/modules/mail/test-support';
-import { launchBrowser, screenshotPath } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
-import { DEMO, apiFromPage, logOut, signInWithEmailedCode } from './support/session';
+import { screenshotPath } from './support/browser';
+import { startBrowserSession, type BrowserSession } from './support/browser-session';
+import type { RunningServer } from './support/server';
+import { DEMO, apiFromPage, logOut } from './support/session';
 
 describe('teams, trials and trial users in the browser', () => {
+  let session: BrowserSession;
   let server: RunningServer;
-  let smtp: TestSmtpServer;
-  let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    smtp = await startTestSmtpServer();
-    server = await startServer({ env: { SMTP_URL: smtp.url } });
-    browser = await launchBrowser();
-    page = await browser.newPage();
+    session = await startBrowserSession();
+    ({ server, page } = session);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.close();
-  });
+  afterAll(() => session?.close());
 
-  const row = (text: string) => page.getByTestId('trials-table').getByRole('row').filter({ hasText: text });
+  const row = (text: string) =>
+    page.getByTestId('trials-table').getByRole('row').filter({ hasText: text });
 
   it('Admin creates, searches, edits and pages trials; screenshot of the dashboard', async () => {
-    await signInWithEmailedCode(page, server.baseUrl, DEMO.admin, smtp);
+    await session.signIn(DEMO.admin);
     await page.getByTestId('trials-table').waitFor();
     await page.getByTestId('new-trial-button').click();
     const dialog = page.getByRole('dialog').filter({ hasText: 'New Trial' });
@@ -40,7 +34,9 @@ describe('teams, trials and trial users in the browser', () => {
     await row('E2E-100').waitFor();
 
     await page.getByTestId('trials-search').fill('Browser-made');
-    await expect.poll(() => page.getByTestId('trials-table').getByRole('row').count(), { timeout: 15_000 }).toBe(2); // header + 1
+    await expect
+      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), { timeout: 15_000 })
+      .toBe(2); // header + 1
     await page.getByTestId('trials-search').fill('');
 
     const trialId = (await apiFromPage(page, 'GET', '/api/userTrials/')).body.find(
@@ -63,9 +59,13 @@ describe('teams, trials and trial users in the browser', () => {
     }
     await page.reload();
     await page.getByTestId('trials-table').waitFor();
-    await expect.poll(() => page.getByTestId('trials-table').getByRole('row').count(), { timeout: 15_000 }).toBe(11);
+    await expect
+      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), { timeout: 15_000 })
+      .toBe(11);
     await page.getByRole('button', { name: /next page/i }).click();
-    await expect.poll(() => page.getByTestId('trials-table').getByRole('row').count(), { timeout: 15_000 }).toBeGreaterThan(1);
+    await expect
+      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), { timeout: 15_000 })
+      .toBeGreaterThan(1);
     await page.getByRole('button', { name: /previous page/i }).click();
     await page.screenshot({ path: screenshotPath('dashboard-trials'), fullPage: true });
   });
@@ -73,7 +73,9 @@ describe('teams, trials and trial users in the browser', () => {
   it('Admin adds and removes a trial user; the owner row cannot be deleted', async () => {
     await row('E2E-100').getByText('E2E-100').click();
     await page.getByTestId('trial-title').waitFor();
-    expect(await page.getByTestId('trial-title').textContent()).toBe('Trial: #E2E-100 - Browser-made trial, renamed');
+    expect(await page.getByTestId('trial-title').textContent()).toBe(
+      'Trial: #E2E-100 - Browser-made trial, renamed',
+    );
     await page.getByTestId('manage-trial-users-link').click();
     await page.getByTestId('trial-users-table').waitFor();
     await page.getByText('Trial Owner').waitFor();
@@ -82,7 +84,10 @@ describe('teams, trials and trial users in the browser', () => {
     const add = page.getByRole('dialog').filter({ hasText: 'Add User' });
     await add.getByLabel('User Email').selectOption(DEMO.user.username);
     await add.getByRole('button', { name: 'Save' }).click();
-    const userRow = page.getByTestId('trial-users-table').getByRole('row').filter({ hasText: DEMO.user.username });
+    const userRow = page
+      .getByTestId('trial-users-table')
+      .getByRole('row')
+      .filter({ hasText: DEMO.user.username });
     await userRow.waitFor();
     await page.screenshot({ path: screenshotPath('trial-users'), fullPage: true });
 
@@ -95,13 +100,22 @@ describe('teams, trials and trial users in the browser', () => {
   it('Admin deletes a trial', async () => {
     await page.goto(`${server.baseUrl}/`);
     await page.getByTestId('trials-table').waitFor();
-    const trials = (await apiFromPage(page, 'GET', '/api/userTrials/')).body as { trialId: number; trialNumber: string }[];
+    const trials = (await apiFromPage(page, 'GET', '/api/userTrials/')).body as {
+      trialId: number;
+      trialNumber: string;
+    }[];
     const target = trials.find((trial) => trial.trialNumber === 'PAGE-0')!;
     await page.getByTestId('trials-search').fill('PAGE-0');
     await page.getByTestId(`trial-row-delete-${target.trialId}`).click();
-    await page.getByRole('dialog').filter({ hasText: 'Delete Trial?' }).getByRole('button', { name: 'Delete', exact: true }).click();
+    await page
+      .getByRole('dialog')
+      .filter({ hasText: 'Delete Trial?' })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
     await expect
-      .poll(async () => ((await apiFromPage(page, 'GET', '/api/userTrials/')).body as unknown[]).length)
+      .poll(
+        async () => ((await apiFromPage(page, 'GET', '/api/userTrials/')).body as unknown[]).length,
+      )
       .toBe(trials.length - 1);
   });
 
@@ -119,9 +133,11 @@ describe('teams, trials and trial users in the browser', () => {
   });
 
   it('a User sees no add or delete trial buttons', async () => {
-    await signInWithEmailedCode(page, server.baseUrl, DEMO.user, smtp);
+    await session.signIn(DEMO.user);
     await page.getByTestId('trials-table').waitFor();
-    await expect.poll(() => page.getByTestId('trials-table').getByRole('row').count(), { timeout: 15_000 }).toBeGreaterThan(1);
+    await expect
+      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), { timeout: 15_000 })
+      .toBeGreaterThan(1);
     // Wait for real rows (the table shows skeleton rows while loading).
     await page.getByTestId('trials-table').getByText('TP-2026-001').waitFor();
     await page.screenshot({ path: screenshotPath('dashboard-user'), fullPage: true });

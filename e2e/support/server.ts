@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openDatabase, type Db } from '../../apps/server/src/db/client';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -17,7 +18,15 @@ export type RunningServer = {
   stop(): Promise<void>;
 };
 
-export type SimulatorUrls = { googleHealth: string; fitbitLegacy: string; omron: string; dexcom: string };
+/** Environment overrides of one server; `undefined` removes a variable (the server's own default applies). */
+export type ServerEnv = Record<string, string | undefined>;
+
+export type SimulatorUrls = {
+  googleHealth: string;
+  fitbitLegacy: string;
+  omron: string;
+  dexcom: string;
+};
 
 /**
  * Starts the real server (`apps/server/src/main.ts`, demo mode, the built web app) on a
@@ -26,29 +35,39 @@ export type SimulatorUrls = { googleHealth: string; fitbitLegacy: string; omron:
  * the session cookies; the simulators get a free block of four ports (SIMULATOR_BASE_PORT).
  * JSON log lines go to TEST_LOG_DIR for the run's log check; other output is kept apart.
  */
-export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
+export async function startServer(
+  options: { dataDir?: string; env?: ServerEnv } = {},
+): Promise<RunningServer> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'trialpulse-e2e-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const simulatorBasePort = Number(options.env?.SIMULATOR_BASE_PORT ?? (await freePortBlock(4)));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      TRIALPULSE_MODE: 'demo',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-      PUBLIC_URL: baseUrl,
-      SIMULATOR_BASE_PORT: String(simulatorBasePort),
-      // The demo's background sync backfills one day only, so the demo readings the
-      // scenarios expect are not rewritten by synced data while they run.
-      SYNC_BACKFILL_DAYS: '1',
-      ...options.env,
+  const env: ServerEnv = {
+    ...process.env,
+    TRIALPULSE_MODE: 'demo',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    PUBLIC_URL: baseUrl,
+    SIMULATOR_BASE_PORT: String(simulatorBasePort),
+    // The demo's background sync backfills one day only, so the demo readings the
+    // scenarios expect are not rewritten by synced data while they run.
+    SYNC_BACKFILL_DAYS: '1',
+    ...options.env,
+  };
+  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const logFile = process.env.TEST_LOG_DIR ? path.join(process.env.TEST_LOG_DIR, `e2e-server-${port}.log`) : undefined;
+  );
+  const logFile = process.env.TEST_LOG_DIR
+    ? path.join(process.env.TEST_LOG_DIR, `e2e-server-${port}.log`)
+    : undefined;
   let terminal = '';
   const onOutput = (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n')) {
@@ -76,10 +95,46 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
   };
 }
 
+/**
+ * Starts the demo server once (migrations and the demo seed), stops it, lets `prepare`
+ * write the scenario's own starting data into its database, and starts it again on the
+ * same data directory and simulator ports. The server is stopped meanwhile because its
+ * embedded database has one owner at a time; with DATABASE_URL the same steps apply.
+ */
+export async function startServerWithData(
+  prepare: (db: Db) => Promise<void>,
+  options: { env?: ServerEnv } = {},
+): Promise<RunningServer> {
+  const first = await startServer(options);
+  const env = {
+    ...options.env,
+    SIMULATOR_BASE_PORT: String(new URL(first.simulators.googleHealth).port),
+  };
+  await first.stop();
+  await withServerDatabase(first.dataDir, prepare);
+  return startServer({ dataDir: first.dataDir, env });
+}
+
+/** Opens the database of a stopped server's data directory for `use`, then closes it. */
+export async function withServerDatabase<T>(
+  dataDir: string,
+  use: (db: Db) => Promise<T>,
+): Promise<T> {
+  const database = process.env.DATABASE_URL
+    ? await openDatabase({ kind: 'postgres', connectionString: process.env.DATABASE_URL })
+    : await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'db') });
+  try {
+    return await use(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
 async function waitUntilHealthy(baseUrl: string, child: ChildProcess, output: () => string) {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
+    if (child.exitCode !== null)
+      throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
     try {
       const response = await fetch(`${baseUrl}/api/health`);
       if (response.ok) return;

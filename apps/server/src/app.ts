@@ -221,6 +221,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     hasher,
     providers: deps.providers ?? providerSettingsFromConfig(config),
     logger: app.log,
+    ...(deps.enqueueSync && { enqueueSync: deps.enqueueSync }),
   });
   const { humanCheck, mail } = services;
   await app.register(mailPlugin, { mail, db: database.db, isDemo: config.isDemo });
@@ -268,6 +269,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(config.GOOGLE_HEALTH_WEBHOOK_SECRET && {
       googleSecret: config.GOOGLE_HEALTH_WEBHOOK_SECRET,
     }),
+    ...(config.OMRON_NOTIFICATION_SECRET && { omronSecret: config.OMRON_NOTIFICATION_SECRET }),
     ...(deps.enqueueSync && { enqueue: deps.enqueueSync }),
   });
   await app.register(metricsRoutes, { metrics: services.metrics });

@@ -58,6 +58,7 @@ import { createReadingsService } from './modules/sync/readings.service';
 import { createSyncStatusService } from './modules/sync/sync-status.service';
 import { createWeeklySummaryService } from './modules/sync/weekly-summary.service';
 import { createSyncRepository, createSyncRunsRepository } from './modules/sync/sync.repository';
+import type { EnqueueSync } from './modules/sync/webhooks.routes';
 
 export type ServiceDeps = {
   config: Config;
@@ -67,6 +68,8 @@ export type ServiceDeps = {
   /** Provider clients' settings (simulators in demo mode and tests). */
   providers: ProviderSettings;
   logger: JobLogger;
+  /** Queues a device sync (pg-boss in the running process): a new connection's backfill. */
+  enqueueSync?: EnqueueSync;
 };
 
 /**
@@ -189,6 +192,11 @@ export function createServices(deps: ServiceDeps) {
       encryptionKey,
       publicUrl,
       mail: () => mail,
+      ...(deps.enqueueSync && {
+        onLinked: (connectionId: number) =>
+          deps.enqueueSync!({ connectionId, kind: 'backfill', force: true }),
+      }),
+      log: (obj, msg) => deps.logger.warn(obj, msg),
     }),
   });
 

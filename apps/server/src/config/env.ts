@@ -108,6 +108,12 @@ const envSchema = z
      * (`Bearer <token>`, registered with the subscriber); without it the endpoint refuses all.
      */
     GOOGLE_HEALTH_WEBHOOK_SECRET: z.string().min(16).optional(),
+    /**
+     * The token in the Omron notification URI registered with Omron
+     * (`<PUBLIC_URL>/webhooks/omron?token=<secret>`; Omron documents no signature); without
+     * it the endpoint refuses all.
+     */
+    OMRON_NOTIFICATION_SECRET: z.string().min(16).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.TRIALPULSE_MODE !== 'production') return;

@@ -75,6 +75,12 @@ export function createDeviceLinkingService(deps: {
   encryptionKey: string;
   publicUrl: string;
   mail: () => Pick<MailService, 'enqueue' | 'deliverPending'>;
+  /**
+   * Called once a connection is linked (after its transaction commits): the sync module
+   * queues its backfill at once (decision 0103). A failure here never fails the link.
+   */
+  onLinked?: (connectionId: number) => Promise<unknown>;
+  log?: (obj: object, msg: string) => void;
 }) {
   const { repository, providers, clock, encryptionKey } = deps;
 
@@ -300,7 +306,7 @@ export function createDeviceLinkingService(deps: {
           .catch(() => null);
       }
       const now = clock.now();
-      await repository.transaction(async (tx) => {
+      const linkedId = await repository.transaction(async (tx) => {
         const catalogDeviceId = await repository.catalogDeviceFor(tx, participant.teamId, brand);
         if (catalogDeviceId === undefined) throw brandNotAllowed();
         const connectionId = await repository.saveLinkedConnection(tx, {
@@ -332,7 +338,12 @@ export function createDeviceLinkingService(deps: {
             expiresAt: tokens.expiresAt.toISOString(),
           },
         });
+        return connectionId;
       });
+      // The backfill starts now rather than at the next scheduler tick; polling remains the fallback.
+      if (deps.onLinked) {
+        await deps.onLinked(linkedId).catch((error: unknown) => deps.log?.({ err: error, connectionId: linkedId }, 'sync: could not queue the backfill of a new connection'));
+      }
       return {
         message: DEVICE_MESSAGES.authorized,
         participantId: participant.id,

@@ -37,6 +37,19 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
       .where(and(eq(deviceReadings.participantId, participantId), eq(deviceReadings.metricKey, metricKey)))
       .orderBy(deviceReadings.recordedAt);
 
+  /** The Google Health simulator's own call counters, read over its control API. */
+  const simulatorCalls = async (account: string) => {
+    const response = await fetch(`${sims.googleHealth.baseUrl}/__control/calls?account=${account}`);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      limitPerMinute: number;
+      accounts: Array<{ total: number; overQuota: number; faults: Record<string, number>; minutes: Array<{ start: string; calls: number }>; busiestMinute: number }>;
+      calls: Array<{ at: string; outcome: string }>;
+    };
+    return { ...body, account: body.accounts[0]! };
+  };
+  const clearSimulatorCalls = async () => expect((await fetch(`${sims.googleHealth.baseUrl}/__control/calls`, { method: 'DELETE' })).status).toBe(204);
+
   beforeAll(async () => {
     database = await createTestDatabase();
     sims = await startSyncSimulators();
@@ -47,6 +60,7 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
     await database?.close();
   });
 
+  // Tens of thousands of heart-rate samples: slow on a shared machine, hence the longer time limit.
   it('backfills a Google Health connection from enrolment: exactly what the simulator holds, only metrics enabled in both layers; a second sync adds nothing', async () => {
     const { teamId, participantId } = await fresh();
     const now = sims.clock.now();
@@ -118,7 +132,7 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
 
     const second = await run(connectionId, 'incremental');
     expect(second).toMatchObject({ outcome: 'succeeded', inserted: 0, updated: 0 });
-  });
+  }, 120_000);
 
   it('backfills Omron blood pressure and Dexcom glucose exactly; a second sync adds nothing', async () => {
     const { teamId, participantId: omronParticipant } = await fresh();
@@ -175,16 +189,34 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
     const now = sims.clock.now();
     await enrolledOn(db(), participantId, new Date(now.getTime() - 200 * DAY));
     const connectionId = await linkForSync(db(), sims, { teamId, participantId, brand: 'Fitbit', account: 'ben-okafor', metrics: ['steps', 'resting_heart_rate', 'weight', 'sleep_duration'] });
+    await clearSimulatorCalls();
     await sims.googleHealth.control.injectFault({ kind: 'rate-limit', times: 1, pathIncludes: 'weight' });
     const first = await run(connectionId);
     expect(first.outcome).toBe('backed_off');
     expect(first.errorType).toBe('rate_limit');
     expect(first.continueAt!.getTime()).toBeGreaterThan(now.getTime());
-    // Backing off: a run before the time makes no call.
+    // The simulator saw exactly the calls the run counted, the forced 429 among them.
+    const afterFirst = await simulatorCalls('ben-okafor');
+    expect(afterFirst.account.total).toBe(first.providerCalls);
+    expect(afterFirst.account.faults).toEqual({ 'rate-limit': 1 });
+    // Backing off: a run before the time makes no call (the simulator's count does not move).
     expect(await run(connectionId)).toMatchObject({ outcome: 'backed_off', providerCalls: 0 });
+    expect((await simulatorCalls('ben-okafor')).account.total).toBe(first.providerCalls);
     sims.clock.advance(2 * 60_000);
     const resumed = await run(connectionId);
     expect(resumed.outcome).toBe('succeeded');
+    // Read from the simulator's counters: every call accounted for, none refused for the
+    // quota, no minute over Google's 300 calls per user, none before the back-off ended.
+    const counters = await simulatorCalls('ben-okafor');
+    expect(counters.limitPerMinute).toBe(300);
+    expect(counters.account.total).toBe(first.providerCalls + resumed.providerCalls);
+    expect(counters.account.overQuota).toBe(0);
+    expect(counters.account.busiestMinute).toBeLessThanOrEqual(300);
+    const refusedAt = counters.calls.findIndex((call) => call.outcome === 'fault:rate-limit');
+    expect(refusedAt).toBeGreaterThanOrEqual(0);
+    const afterRefusal = counters.calls.slice(refusedAt + 1);
+    expect(afterRefusal.length).toBe(resumed.providerCalls);
+    for (const call of afterRefusal) expect(new Date(call.at).getTime()).toBeGreaterThanOrEqual(first.continueAt!.getTime());
     const [dupes] = (
       await db().execute<{ n: number }>(sql`select count(*)::int as n from (select metric_key, recorded_at from device_readings where participant_id = ${participantId} group by 1, 2 having count(*) > 1) d`)
     ).rows;
@@ -199,6 +231,7 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
     await db().delete(deviceReadings).where(eq(deviceReadings.participantId, participantId));
     await db().execute(sql`delete from sync_cursors where participant_device_id = ${connectionId}`);
     sims.clock.advance(60_000);
+    await clearSimulatorCalls();
     // A budget of 12 calls a minute for this connection (a window's pages — 200 nights of sleep
     // at 25 a page — must fit in one), used by two services (two worker processes).
     const LIMIT = 12;
@@ -222,6 +255,11 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
     }
     expect(result.outcome).toBe('succeeded');
     expect((await stored(participantId, 'steps')).length).toBeGreaterThan(150);
+    // The provider's side: no clock minute received more than the budget, none was refused.
+    const counters = await simulatorCalls('ben-okafor');
+    expect(counters.account.overQuota).toBe(0);
+    expect(counters.account.minutes.length).toBeGreaterThan(1);
+    expect(counters.account.busiestMinute).toBe(LIMIT);
   });
 
   it('an expired token mid-run is refreshed once and the run goes on; invalid_grant needs re-consent and keeps the readings', async () => {

@@ -17,6 +17,7 @@ import { encryptSecret } from '../../lib/crypto';
 import { createSimulatedClock } from '../../simulators/common/clock';
 import { submitConsent } from '../../simulators/common/consent-driver';
 import { startDexcomSimulator } from '../../simulators/dexcom';
+import { startFitbitLegacySimulator } from '../../simulators/fitbit-legacy';
 import { startGoogleHealthSimulator } from '../../simulators/google-health';
 import { startOmronSimulator } from '../../simulators/omron';
 import { submitConsent as submitSignedTokenConsent } from '../../simulators/signed-token-kit/consent-driver';
@@ -89,6 +90,8 @@ export async function startSyncSimulators(
   // Omron's ID tokens are checked against the real time: its clock follows the wall clock.
   const omron = await startOmronSimulator({ port: 0 });
   const dexcom = await startDexcomSimulator({ clock, port: 0 });
+  // The retired Fitbit Web API, still running until a test shuts it down.
+  const fitbitLegacy = await startFitbitLegacySimulator({ clock, port: 0, shutdownAt: null });
   const config = loadConfig({
     TRIALPULSE_MODE: 'test',
     APP_SECRET: randomBytes(32).toString('hex'),
@@ -96,7 +99,7 @@ export async function startSyncSimulators(
     PUBLIC_URL: 'http://localhost:5173',
     ...simulatorEnvironment({
       googleHealth: googleHealth.baseUrl,
-      fitbitLegacy: 'http://127.0.0.1:9',
+      fitbitLegacy: fitbitLegacy.baseUrl,
       omron: omron.baseUrl,
       dexcom: dexcom.baseUrl,
     }),
@@ -105,13 +108,16 @@ export async function startSyncSimulators(
   return {
     clock,
     googleHealth,
+    fitbitLegacy,
     omron,
     dexcom,
     providers,
     encryptionKey: config.TOKEN_ENCRYPTION_KEY,
     registry: createProviderRegistry(providers, { clock }),
     close: () =>
-      Promise.all([googleHealth.close(), omron.close(), dexcom.close()]).then(() => undefined),
+      Promise.all([googleHealth.close(), fitbitLegacy.close(), omron.close(), dexcom.close()]).then(
+        () => undefined,
+      ),
   };
 }
 export type SyncSimulators = Awaited<ReturnType<typeof startSyncSimulators>>;
@@ -128,31 +134,27 @@ const DEVICE_TYPE_OF: Record<DeviceBrand, string> = {
 };
 
 /**
- * A team device of the brand with `metrics` enabled in both layers (or `teamMetrics` in the
- * team layer only, to test the two-layer rule), and the participant linked to `account`
- * through the simulator's real consent page and code exchange. Returns the connection id.
+ * A team device of the brand (catalog and team-supported) with `metrics` enabled in both
+ * layers, `teamOnlyMetrics` in the team layer only and `adminOnlyMetrics` in the system
+ * administrator's only. Returns the catalog device.
  */
-export async function linkForSync(
+export async function enableMetrics(
   db: Db,
-  sims: SyncSimulators,
   input: {
     teamId: number;
-    participantId: number;
     brand: DeviceBrand;
-    account: string;
     metrics: readonly string[];
     teamOnlyMetrics?: readonly string[];
     adminOnlyMetrics?: readonly string[];
     retentionDays?: number;
   },
-): Promise<number> {
-  const upstream = UPSTREAM_OF[input.brand];
+): Promise<{ id: number }> {
   const [device] = await db
     .insert(globalDeviceCatalog)
     .values({
       manufacturer: input.brand,
       deviceType: DEVICE_TYPE_OF[input.brand],
-      deviceName: `${input.brand} sync ${input.teamId}-${input.participantId}-${++counter}`,
+      deviceName: `${input.brand} sync ${input.teamId}-${++counter}`,
     })
     .returning({ id: globalDeviceCatalog.id });
   const [supported] = await db
@@ -174,6 +176,33 @@ export async function linkForSync(
   const team = [...input.metrics, ...(input.teamOnlyMetrics ?? [])];
   if (admin.length) await db.insert(deviceMetricSettings).values(layer(admin));
   if (team.length) await db.insert(teamDeviceDataStorageSettings).values(layer(team));
+
+  return device!;
+}
+
+/**
+ * A team device of the brand with `metrics` enabled in both layers (or `teamMetrics` in the
+ * team layer only, to test the two-layer rule), and the participant linked to `account`
+ * through the simulator's real consent page and code exchange. Returns the connection id.
+ */
+export async function linkForSync(
+  db: Db,
+  sims: SyncSimulators,
+  input: {
+    teamId: number;
+    participantId: number;
+    brand: DeviceBrand;
+    account: string;
+    metrics: readonly string[];
+    teamOnlyMetrics?: readonly string[];
+    adminOnlyMetrics?: readonly string[];
+    retentionDays?: number;
+    /** A Fitbit connection made through the retired Fitbit Web API (default: Google Health). */
+    upstream?: 'fitbit-legacy';
+  },
+): Promise<number> {
+  const upstream = input.upstream ?? UPSTREAM_OF[input.brand];
+  const device = await enableMetrics(db, input);
 
   const client = sims.registry.client(upstream)!;
   const { state, codeVerifier } = generateAuthorizationSecrets();
@@ -199,7 +228,7 @@ export async function linkForSync(
     .values({
       teamId: input.teamId,
       participantId: input.participantId,
-      globalDeviceCatalogId: device!.id,
+      globalDeviceCatalogId: device.id,
       upstream,
       providerUserId,
       accessTokenEncrypted: encryptSecret(tokens.accessToken, sims.encryptionKey),

@@ -17,14 +17,19 @@ export const OMRON_WEBHOOK_PATH = '/webhooks/omron';
  * `Authorization` secret registered with the subscriber. A notification only enqueues a
  * targeted sync of the connection (the payload holds no values); polling stays the fallback.
  */
-export const syncWebhookRoutes: FastifyPluginAsync<{ db: Db; googleSecret?: string; enqueue?: EnqueueSync }> = async (app, options) => {
+export const syncWebhookRoutes: FastifyPluginAsync<{ db: Db; googleSecret?: string; omronSecret?: string; enqueue?: EnqueueSync }> = async (app, options) => {
   const runs = createSyncRunsRepository(options.db);
-  const expected = options.googleSecret ? Buffer.from(`Bearer ${options.googleSecret}`) : null;
-  const authorised = (header: string | undefined) => {
-    if (!expected || !header) return false;
-    const given = Buffer.from(header);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+  /** Constant-time comparison; nothing matches a secret that is not configured. */
+  const matcher = (secret: string | null) => {
+    const expected = secret ? Buffer.from(secret) : null;
+    return (given: unknown) => {
+      if (!expected || typeof given !== 'string') return false;
+      const bytes = Buffer.from(given);
+      return bytes.length === expected.length && timingSafeEqual(bytes, expected);
+    };
   };
+  const authorised = matcher(options.googleSecret ? `Bearer ${options.googleSecret}` : null);
+  const omronAuthorised = matcher(options.omronSecret ?? null);
   const streamKeys = new Set(GOOGLE_HEALTH_STREAMS.map((stream) => stream.key));
   const enqueue = async (upstream: 'google-health' | 'omron', providerUserId: string, stream: string | undefined) => {
     for (const connectionId of await runs.connectionIdsOfProviderUser(upstream, providerUserId)) {
@@ -53,12 +58,17 @@ export const syncWebhookRoutes: FastifyPluginAsync<{ db: Db; googleSecret?: stri
     return reply.code(204).send();
   });
 
+  // Omron documents no signature: the notification URI registered with Omron carries the
+  // secret (`?token=`; query strings are not logged). Omron expects 200 with no body.
   app.post(OMRON_WEBHOOK_PATH, { schema: { hide: true } }, async (request, reply) => {
+    if (!omronAuthorised((request.query as { token?: unknown } | undefined)?.token)) return reply.code(401).send({ error: 'unauthorized' });
     const body = request.body as { id?: unknown; type?: unknown } | null;
-    if (body && typeof body.id === 'string' && body.id.length <= 200) {
-      const type = body.type === 'bloodpressure' || body.type === 'weight' ? body.type : undefined;
-      await enqueue('omron', body.id, type);
+    if (!body || typeof body !== 'object' || typeof body.id !== 'string' || body.id.length === 0 || body.id.length > 200) {
+      return reply.code(400).send({ error: 'invalid notification' });
     }
-    return reply.code(204).send();
+    const type = body.type === 'bloodpressure' || body.type === 'weight' ? body.type : undefined;
+    // A type TrialPulse does not store (activity) needs no sync.
+    if (body.type === undefined || type) await enqueue('omron', body.id, type);
+    return reply.code(200).send();
   });
 };

@@ -6,6 +6,7 @@ import { type FaultController, applyTransportFault, isTransportFault } from '../
 import type { Grant, OAuthStore } from '../common/oauth';
 import { decodePageToken, encodePageToken } from '../common/page-token';
 import type { FixedWindowRateLimiter } from '../common/rate-limit';
+import type { GoogleCallLog } from './call-log';
 import { routeConfig } from '../common/server';
 import { trackerSyncedUntil, wearableModel } from '../common/wearable-model';
 import { type Operation, canRead, findDataType, hasAnyHealthScope } from './catalog';
@@ -27,6 +28,8 @@ export interface GoogleApiDeps {
   oauth: OAuthStore;
   faults: FaultController;
   limiter: FixedWindowRateLimiter;
+  /** The simulator's own count of calls per account (control API `/__control/calls`). */
+  calls?: GoogleCallLog;
 }
 
 interface Caller {
@@ -265,8 +268,10 @@ async function authenticate(
   }
   found.record.firstUsedAt ??= deps.clock.nowMs();
 
+  const path = request.url.split('?')[0]!;
   const fault = deps.faults.take('api', request.url, account.id);
   if (fault) {
+    deps.calls?.record(account.id, path, deps.clock.nowMs(), `fault:${fault.kind}`);
     if (isTransportFault(fault)) {
       if (await applyTransportFault(fault, request, reply)) return undefined;
     } else {
@@ -297,7 +302,9 @@ async function authenticate(
   }
 
   const now = deps.clock.nowMs();
-  if (deps.limiter.hit(account.id, now).limited) {
+  const limited = deps.limiter.hit(account.id, now).limited;
+  deps.calls?.record(account.id, path, now, limited ? 'over-quota' : 'ok');
+  if (limited) {
     await sendGoogleError(reply, googleErrors.rateLimited(account.healthUserId));
     return undefined;
   }

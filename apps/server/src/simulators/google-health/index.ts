@@ -14,6 +14,7 @@ import type {
 } from '../common/types';
 import { registerGoogleApiRoutes } from './api-routes';
 import { registerGoogleWebhooks } from './webhooks';
+import { createGoogleCallLog } from './call-log';
 import { googleErrors, sendGoogleError } from './errors';
 import { registerGoogleOAuthRoutes } from './oauth-routes';
 
@@ -85,12 +86,14 @@ async function buildGoogleHealthSimulator(
     'account-not-linked',
   ]);
   const limiter = new FixedWindowRateLimiter(GOOGLE_USER_REQUESTS_PER_MINUTE, 60_000);
+  const calls = createGoogleCallLog(GOOGLE_USER_REQUESTS_PER_MINUTE);
   const control = createSimulatorControl({
     clock,
     oauth,
     faults,
     rateLimiters: [limiter],
     accounts: () => SIMULATED_ACCOUNTS.map(summarizeAccount),
+    onReset: () => calls.reset(),
   });
 
   const app = createSimulatorApp(options);
@@ -113,7 +116,8 @@ async function buildGoogleHealthSimulator(
     faults,
     publishingStatus: options.publishingStatus ?? 'production',
   });
-  registerGoogleApiRoutes(app, { clock, oauth, faults, limiter });
+  registerGoogleApiRoutes(app, { clock, oauth, faults, limiter, calls });
+  calls.registerRoutes(app);
   registerGoogleWebhooks(app, { clock, oauth, ...(options.webhookCheckIntervalMs !== undefined && { checkIntervalMs: options.webhookCheckIntervalMs }) });
   registerControlRoutes(app, GOOGLE_HEALTH_SIMULATOR_NAME, control);
   await app.ready();

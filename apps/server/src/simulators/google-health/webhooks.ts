@@ -4,14 +4,17 @@
  * does (a `{"type":"verification"}` POST with the secret must get 201, one without must get
  * 401 or 403) and marks it ACTIVE or UNVERIFIED. Notifications (AUTOMATIC policy: every
  * linked account) are POSTed with `Authorization: <secret>` for each subscribed data type
- * whenever the simulated clock has moved on since the last check: on a timer, or at once
- * through `POST /__control/webhooks/check`. They carry no values: the receiver fetches.
+ * whenever new data has reached the simulator since the last check — the account's tracker
+ * uploaded (trackerSyncedUntil moved on the simulated clock) — with the uploaded interval:
+ * on a timer, or at once through `POST /__control/webhooks/check`. They carry no values:
+ * the receiver fetches.
  * Not simulated: signatures (X-HEALTHAPI-SIGNATURE), MANUAL subscriptions, patch.
  */
 import type { FastifyInstance } from 'fastify';
 import type { SimulatedClock } from '../common/clock';
 import { SIMULATED_ACCOUNTS } from '../common/accounts';
 import type { OAuthStore } from '../common/oauth';
+import { trackerSyncedUntil } from '../common/wearable-model';
 
 type Subscriber = {
   name: string;
@@ -22,7 +25,16 @@ type Subscriber = {
   createTime: string;
 };
 
-export type WebhookDelivery = { at: string; uri: string; healthUserId: string; dataType: string; status: number | null; error?: string };
+export type WebhookDelivery = {
+  at: string;
+  uri: string;
+  healthUserId: string;
+  dataType: string;
+  /** The interval of new data the notification announced. */
+  interval: { startTime: string; endTime: string };
+  status: number | null;
+  error?: string;
+};
 
 export type GoogleWebhooks = ReturnType<typeof registerGoogleWebhooks>;
 
@@ -104,11 +116,16 @@ export function registerGoogleWebhooks(
   function check(from: number, to: number) {
     if (to <= from) return;
     const linked = new Set(deps.oauth.linkedAccountIds());
-    const interval = { physicalTimeInterval: { startTime: new Date(from).toISOString(), endTime: new Date(to).toISOString() } };
     for (const subscriber of subscribers.values()) {
       if (subscriber.state !== 'ACTIVE') continue;
       for (const account of SIMULATED_ACCOUNTS) {
         if (!linked.has(account.id) || !account.healthUserId) continue;
+        // Only new data is announced: what the tracker uploaded between the two checks.
+        const uploadedFrom = trackerSyncedUntil(account, from);
+        const uploadedTo = trackerSyncedUntil(account, to);
+        if (uploadedTo <= uploadedFrom) continue;
+        const span = { startTime: new Date(uploadedFrom).toISOString(), endTime: new Date(uploadedTo).toISOString() };
+        const interval = { physicalTimeInterval: span };
         for (const dataType of subscriber.dataTypes) {
           const body = {
             data: {
@@ -121,7 +138,7 @@ export function registerGoogleWebhooks(
             },
           };
           pending = pending.then(async () => {
-            const entry: WebhookDelivery = { at: deps.clock.now().toISOString(), uri: subscriber.endpointUri, healthUserId: account.healthUserId, dataType, status: null };
+            const entry: WebhookDelivery = { at: deps.clock.now().toISOString(), uri: subscriber.endpointUri, healthUserId: account.healthUserId, dataType, interval: span, status: null };
             try {
               const response = await post(subscriber.endpointUri, body, subscriber.secret);
               entry.status = response.status;
