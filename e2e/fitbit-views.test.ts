@@ -1,12 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startTestSmtpServer,
-  type TestSmtpServer,
-} from '../apps/server/src/modules/mail/test-support';
-import { launchBrowser, screenshotPath } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
-import { DEMO, apiFromPage, signInWithEmailedCode } from './support/session';
+import { screenshotPath } from './support/browser';
+import { startBrowserSession, type BrowserSession } from './support/browser-session';
+import type { RunningServer } from './support/server';
+import { DEMO, apiFromPage } from './support/session';
 
 type ApiTrial = { trialId: number; trialNumber: string };
 type ApiParticipant = { id: number; participant_code: string };
@@ -18,20 +15,20 @@ type ApiParticipant = { id: number; participant_code: string };
  * provenance and the upstream's own answer to a Sys_Admin.
  */
 describe('Fitbit views in the browser (demo data)', () => {
+  let session: BrowserSession;
   let server: RunningServer;
-  let smtp: TestSmtpServer;
-  let browser: Browser;
   let page: Page;
   const opened = new Map<string, { participant: ApiParticipant; trial: ApiTrial }>();
 
   beforeAll(async () => {
-    smtp = await startTestSmtpServer();
     // Two days of backfill: the sync's heart-rate cursor then covers all of yesterday, so the
     // data call answers the demo's stored 1-second day (decision 0068), not the simulator live.
-    server = await startServer({ env: { SMTP_URL: smtp.url, SYNC_BACKFILL_DAYS: '2' } });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await signInWithEmailedCode(page, server.baseUrl, DEMO.sysAdmin, smtp);
+    session = await startBrowserSession({
+      signIn: DEMO.sysAdmin,
+      env: { SYNC_BACKFILL_DAYS: '2' },
+      viewport: { width: 1400, height: 1000 },
+    });
+    ({ server, page } = session);
     const trials = (await apiFromPage(page, 'GET', '/api/userTrials/')).body as ApiTrial[];
     for (const trial of trials) {
       const list = (await apiFromPage(page, 'GET', `/api/trialParticipants/${trial.trialId}`))
@@ -42,9 +39,7 @@ describe('Fitbit views in the browser (demo data)', () => {
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.close();
+    await session?.close();
   });
 
   async function remember(code: string) {
