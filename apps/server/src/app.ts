@@ -48,6 +48,7 @@ import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { sysAdminRoutes } from './modules/sysadmin/sysadmin.routes';
 import { completenessRoutes } from './modules/completeness/completeness.routes';
 import { fitbitDataRoutes } from './modules/device-data/fitbit/fitbit-data.routes';
+import { fitbitRawRoutes } from './modules/device-data/fitbit/fitbit-raw.routes';
 import { createServices } from './services';
 import { systemClock, type Clock } from './lib/clock';
 import { syncWebhookRoutes, type EnqueueSync } from './modules/sync/webhooks.routes';
@@ -254,6 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(participantsRoutes, { participants: services.participants });
   await app.register(devicesRoutes, { devices: services.devices, clock });
   await app.register(fitbitDataRoutes, { fitbitData: services.fitbitData });
+  await app.register(fitbitRawRoutes, { fitbitRaw: services.fitbitRaw });
   await app.register(exportRoutes, { exports: services.exports, clock });
   app.addHook('onClose', async () => services.jobQueue.stop());
   await app.register(deviceDataRoutes, { deviceData: services.deviceData });

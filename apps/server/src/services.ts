@@ -19,6 +19,7 @@ import { createDeviceDataRepository } from './modules/device-data/device-data.re
 import { createDeviceDataService } from './modules/device-data/device-data.service';
 import { createFitbitDataRepository } from './modules/device-data/fitbit/fitbit-data.repository';
 import { createFitbitDataService } from './modules/device-data/fitbit/fitbit-data.service';
+import { createFitbitRawService } from './modules/device-data/fitbit/fitbit-raw.service';
 import { createHumanCheck } from './modules/human-check/human-check.plugin';
 import { createDatabaseReplayStore } from './modules/human-check/human-check.repository';
 import { createHumanCheckService } from './modules/human-check/human-check.service';
@@ -232,6 +233,7 @@ export function createServices(deps: ServiceDeps) {
     readings,
     clock,
   });
+  const fitbitRaw = createFitbitRawService({ access, connections: deviceConnections, clock });
   const deviceData = createDeviceDataService({
     access,
     participants,
@@ -277,6 +279,7 @@ export function createServices(deps: ServiceDeps) {
     participants,
     devices,
     fitbitData,
+    fitbitRaw,
     exports,
     /** Enqueues jobs from requests; app.ts stops it on close. */
     jobQueue,

@@ -170,6 +170,7 @@ const ACCESS: Record<string, Access> = {
   'GET /api/participantOverview/:id': staff('data.view'),
   'POST /api/omronParticipantDataRaw/:id': staff('data.viewRaw'),
   'GET /api/dexcomParticipantDataRaw/:id/:query': staff('data.viewRaw'),
+  'GET /api/fitbitParticipantDataRaw/:participantId/*': staff('data.viewRaw'),
   'GET /api/deviceStatus': staff('device.connect'),
   'GET /api/fitbitDataLocalDB/:id': staff('data.view'),
   'POST /api/fitbitDataLocalDB/:id': staff('data.recompute'),

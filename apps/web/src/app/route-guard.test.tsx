@@ -13,7 +13,8 @@ describe('route guard', () => {
   it('shows a loading state until the session is known', async () => {
     start('/FitbitParticipant1DayData', { kind: 'signed-in', user: makeUser() });
     expect(screen.getByTestId('session-loading')).toBeTruthy();
-    expect(await screen.findByTestId('page-placeholder')).toBeTruthy();
+    // A data page opened without a participant says so (no call needed).
+    expect(await screen.findByTestId('fitbit-one-day-page-missing')).toBeTruthy();
   });
 
   it('sends a signed-out visitor from a protected route to /LoginPage', async () => {
@@ -88,10 +89,10 @@ describe('route guard', () => {
     expect(await screen.findByTestId('not-found-page')).toBeTruthy();
   });
 
-  it('renders placeholders inside the staff layout once signed in', async () => {
+  it('renders a page inside the staff layout once signed in', async () => {
     start('/FitbitParticipant1DayData', { kind: 'signed-in', user: makeUser() });
 
-    expect((await screen.findByTestId('page-title')).textContent).toBe('Fitbit one-day data');
+    expect(await screen.findByTestId('fitbit-one-day-page-missing')).toBeTruthy();
     expect(screen.getByTestId('navbar')).toBeTruthy();
     expect(screen.getByTestId('app-footer')).toBeTruthy();
   });

@@ -313,6 +313,21 @@ const PAGES: Partial<Record<RoutePath, PageRoute>> = {
   '/OmronParticipantDataRaw': {
     lazy: async () => ({ Component: (await deviceDataRoutes()).OmronRawRoute }),
   },
+  '/FitbitParticipant1DayData': {
+    lazy: async () => ({ Component: (await deviceDataRoutes()).FitbitOneDayRoute }),
+  },
+  '/FitbitParticipantsDataPage': {
+    lazy: async () => ({ Component: (await deviceDataRoutes()).FitbitParticipantsRoute }),
+  },
+  '/FitbitParticipantOverview': {
+    lazy: async () => ({ Component: (await deviceDataRoutes()).FitbitOverviewRoute }),
+  },
+  '/FitbitParticipantDataForm': {
+    lazy: async () => ({ Component: (await deviceDataRoutes()).FitbitDataFormRoute }),
+  },
+  '/FitbitParticipantDataRaw': {
+    lazy: async () => ({ Component: (await deviceDataRoutes()).FitbitRawRoute }),
+  },
   '/DexcomParticipantDataRaw': {
     lazy: async () => ({ Component: (await deviceDataRoutes()).DexcomRawRoute }),
   },

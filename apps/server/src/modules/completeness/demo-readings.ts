@@ -8,6 +8,7 @@ import {
   cgmReadings,
   dailyValue,
   heartRateMinutes,
+  heartRateSeconds,
   sleepSession,
   weight,
 } from './reading-generators';
@@ -22,7 +23,9 @@ const HOUR_MS = 3_600_000;
  * 0053). Deterministic: SLEEP-001 wears the tracker 7–14 hours a day (some days below the
  * 10-hour default, so a threshold change recolours them) and measures blood pressure most
  * mornings; SLEEP-002 left the tracker on the charger a week ago; GLUCO-001 has a CGM
- * with changing sensor usage; WEIGHT-001 steps on the scale. Skipped when any of them
+ * with changing sensor usage and one whole day of 1-second Fitbit heart rate (86,400
+ * samples, yesterday: the one-day view's full-resolution case, decision 0068); WEIGHT-001
+ * steps on the scale. Skipped when any of them
  * already has readings (a restart, or synced data).
  */
 export async function seedDemoReadings(deps: {
@@ -73,6 +76,7 @@ export async function seedDemoReadings(deps: {
     if (sleep2 && index < DAYS - 7) {
       readings.push(...heartRateMinutes(sleep2, at(8), (9 + (index % 4)) * 60, offset));
     }
+    if (gluco && index === DAYS - 1) readings.push(...heartRateSeconds(gluco, at(0), offset));
     if (gluco) {
       const usage = [1, 0.95, 0.6, 0.85, 1, 0.4, 0.9][index % 7]!;
       readings.push(...cgmReadings(gluco, at(0), Math.round(288 * usage), offset));

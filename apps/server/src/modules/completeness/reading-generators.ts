@@ -26,6 +26,32 @@ export function heartRateMinutes(
   return rows;
 }
 
+/**
+ * A whole local day of heart rate at Fitbit's 1-second detail: 86,400 samples from
+ * `localMidnight` (UTC instant), lower at night, a daytime wave and a short workout peak.
+ */
+export function heartRateSeconds(
+  owner: Owner,
+  localMidnight: Date,
+  utcOffsetMinutes: number,
+): ReadingInput[] {
+  const rows: ReadingInput[] = new Array(86_400);
+  for (let second = 0; second < 86_400; second += 1) {
+    const hour = second / 3600;
+    const awake = hour >= 7 && hour < 23;
+    const base = awake ? 72 + 8 * Math.sin((hour - 7) / 2.5) : 56 + 3 * Math.sin(hour * 2);
+    const workout = hour >= 18 && hour < 18.75 ? 55 * Math.sin(((hour - 18) / 0.75) * Math.PI) : 0;
+    const value = Math.round(base + workout + ((second * 7919) % 7) - 3);
+    rows[second] = hr(
+      owner,
+      new Date(localMidnight.getTime() + second * 1000),
+      utcOffsetMinutes,
+      value,
+    );
+  }
+  return rows;
+}
+
 function hr(owner: Owner, recordedAt: Date, utcOffsetMinutes: number, value: number): ReadingInput {
   return {
     ...owner,

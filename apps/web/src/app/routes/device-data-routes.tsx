@@ -8,6 +8,12 @@ import { ParticipantOverviewPage } from '@/features/participant-data/pages/parti
 import { ParticipantsDataPage } from '@/features/participant-data/pages/participants-data-page';
 import { RawDeviceDataPage } from '@/features/participant-data/pages/raw-device-data-page';
 import { FitbitDataPage } from '@/features/fitbit-data/data-page/pages/fitbit-data-page';
+import { StoredReadingsTable } from '@/features/participant-data/components/stored-readings-table';
+import { FitbitOneDayPage } from '@/features/fitbit-data/one-day/one-day-page';
+import { FitbitParticipantsDataPage } from '@/features/fitbit-data/multi/fitbit-participants-data-page';
+import { FitbitOverviewPage } from '@/features/fitbit-data/overview/fitbit-overview-page';
+import { FitbitDataFormPage } from '@/features/fitbit-data/data-form/fitbit-data-form-page';
+import { FitbitRawPage } from '@/features/fitbit-data/raw/fitbit-raw-page';
 
 /**
  * The device data routes (issue 18), loaded together on the first data page. Features never
@@ -19,6 +25,26 @@ export const OmronOverviewRoute = OmronOverviewPage;
 export const OmronParticipantsRoute = OmronParticipantsDataPage;
 export const ParticipantsDataRoute = ParticipantsDataPage;
 export const FitbitDataRoute = FitbitDataPage;
+export const FitbitOneDayRoute = FitbitOneDayPage;
+export const FitbitParticipantsRoute = FitbitParticipantsDataPage;
+export const FitbitOverviewRoute = FitbitOverviewPage;
+export const FitbitDataFormRoute = FitbitDataFormPage;
+
+/** /FitbitParticipantDataRaw: the Fitbit raw view with the stored-readings table (provenance). */
+export function FitbitRawRoute() {
+  return (
+    <FitbitRawPage
+      storedReadings={(participant) => (
+        <StoredReadingsTable
+          participantId={participant.id}
+          participantCode={participant.participant_code}
+          brand="Fitbit"
+          provenance
+        />
+      )}
+    />
+  );
+}
 
 export function ParticipantDataRoute() {
   return <ParticipantDataPage cgmSummary={(id) => <CgmSummary participantId={id} />} />;

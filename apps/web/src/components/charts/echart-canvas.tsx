@@ -8,6 +8,8 @@ export type EChartCanvasProps = {
   height: number;
   testId?: string;
   ariaLabel: string;
+  /** Called with the instance once created (a page that reads what was drawn, e.g. a point count). */
+  onChart?: (instance: echarts.ECharts) => void;
 };
 
 /**
@@ -15,9 +17,16 @@ export type EChartCanvasProps = {
  * removed series disappear), resized with its box, disposed on unmount. `data-chart-ready`
  * turns true once a frame is drawn (browser tests wait for it).
  */
-export default function EChartCanvas({ option, height, testId, ariaLabel }: EChartCanvasProps) {
+export default function EChartCanvas({
+  option,
+  height,
+  testId,
+  ariaLabel,
+  onChart,
+}: EChartCanvasProps) {
   const element = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
+  const onChartRef = useRef(onChart);
 
   useEffect(() => {
     const node = element.current;
@@ -25,6 +34,7 @@ export default function EChartCanvas({ option, height, testId, ariaLabel }: ECha
     const instance = echarts.init(node, undefined, { renderer: 'canvas' });
     chart.current = instance;
     instance.on('finished', () => node.setAttribute('data-chart-ready', 'true'));
+    onChartRef.current?.(instance);
     const observer = new ResizeObserver(() => instance.resize());
     observer.observe(node);
     return () => {

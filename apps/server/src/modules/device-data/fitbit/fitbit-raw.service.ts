@@ -1,0 +1,145 @@
+import { DEVICE_ERROR_REASONS } from '@trialpulse/shared';
+import {
+  FITBIT_DATA_MESSAGES,
+  FITBIT_DATA_REASONS,
+  datesBetween,
+  parseFitbitResourcePath,
+} from '@trialpulse/shared/device-data/fitbit-resource-path';
+import type { Clock } from '../../../lib/clock';
+import { AppError } from '../../../lib/errors';
+import type { Meta } from '../../../lib/request-meta';
+import type { AccessService } from '../../access/access.service';
+import type { AuthContext } from '../../auth/session-context';
+import {
+  ProviderError,
+  ProviderRateLimitedError,
+  ProviderRequestError,
+} from '../../devices/core/provider-errors';
+import type { DeviceConnectionsService } from '../../devices/device-connections.service';
+import type {
+  DailyRollupPoint,
+  GoogleHealthClient,
+} from '../../devices/fitbit/google-health.client';
+import type { FitbitLegacyClient } from '../../devices/fitbit/fitbit-legacy.client';
+import { GOOGLE_SERIES } from './fitbit-data.translator';
+
+const DAY_MS = 86_400_000;
+
+/** A legacy resource path as the data page builds it: plain segments, no traversal, `.json`. */
+const LEGACY_PATH =
+  /^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\/){1,8}[A-Za-z0-9_:-]+(?:\.[A-Za-z0-9_-]+)*\.json$/;
+
+export type FitbitRawAnswer = {
+  upstream: 'google-health' | 'fitbit-legacy';
+  /** What was asked of the upstream: the legacy path, or Google's data type and days. */
+  request: string;
+  answer: unknown;
+};
+
+const fail = (
+  status: number,
+  message: string,
+  options: { cause?: unknown; reason?: string } = {},
+) => new AppError(status, message, { displayToUser: true, ...options });
+
+/**
+ * /FitbitParticipantDataRaw (Sys_Admin): the upstream's own answer for a data page query,
+ * fetched now and not translated — a legacy connection gets the legacy path as asked
+ * (`/1/user/-/…`, sleep `/1.2/user/-/…`), a Google Health connection the `dailyRollUp`
+ * points of the query's data type (the call the data page's live path makes).
+ * @throws AppError 404 (another team, unseen trial), 400 (path), 409 (not linked),
+ * 429 'Too Many Requests', 502 (upstream or refresh failure).
+ */
+export function createFitbitRawService(deps: {
+  access: Pick<AccessService, 'requireParticipant'>;
+  connections: Pick<DeviceConnectionsService, 'withConnection'>;
+  clock: Clock;
+}) {
+  const { access, connections, clock } = deps;
+  return {
+    async get(
+      auth: AuthContext,
+      participantId: number,
+      resourcePath: string,
+      meta: Meta,
+    ): Promise<FitbitRawAnswer> {
+      const ref = await access.requireParticipant(auth, participantId, 'data.viewRaw');
+      const path = resourcePath.replace(/^\/+/, '');
+      if (path === '' || path.length > 300 || !LEGACY_PATH.test(path))
+        throw fail(400, FITBIT_DATA_MESSAGES.badRequest);
+      try {
+        return await connections.withConnection(
+          ref.teamId,
+          ref.id,
+          'Fitbit',
+          { userId: auth.userId },
+          meta,
+          async (client, token) => {
+            if (client.upstream === 'fitbit-legacy') {
+              const request = `/${path.startsWith('sleep/') ? '1.2' : '1'}/user/-/${path}`;
+              return {
+                upstream: 'fitbit-legacy',
+                request,
+                answer: await (client as FitbitLegacyClient).getResource(token, request),
+              };
+            }
+            const parsed = parseFitbitResourcePath(path, clock.now().toISOString().slice(0, 10));
+            if (!parsed.ok) throw fail(400, FITBIT_DATA_MESSAGES[parsed.error]);
+            const { dataType, maxDays } = GOOGLE_SERIES[parsed.request.resource];
+            const dates = datesBetween(parsed.request.start, parsed.request.end);
+            const points: DailyRollupPoint[] = [];
+            for (let index = 0; index < dates.length; index += maxDays) {
+              const last = dates[Math.min(index + maxDays, dates.length) - 1]!;
+              const endExclusive = new Date(Date.parse(`${last}T00:00:00Z`) + DAY_MS)
+                .toISOString()
+                .slice(0, 10);
+              points.push(
+                ...(await (client as GoogleHealthClient).dailyRollUp(
+                  token,
+                  dataType,
+                  dates[index]!,
+                  endExclusive,
+                )),
+              );
+            }
+            return {
+              upstream: 'google-health',
+              request: `dataTypes/${dataType}/dataPoints:dailyRollUp ${parsed.request.start}..${parsed.request.end}`,
+              answer: points,
+            };
+          },
+        );
+      } catch (error) {
+        throw asDataError(error);
+      }
+    },
+  };
+}
+
+/** The data page's errors (device-data spec §8), as getFitbitServerParticipantData answers them. */
+function asDataError(error: unknown): unknown {
+  if (error instanceof AppError) {
+    return error.reason === DEVICE_ERROR_REASONS.refreshFailed
+      ? new AppError(502, FITBIT_DATA_MESSAGES.refreshFailed, {
+          displayToUser: true,
+          reason: error.reason,
+          cause: error,
+        })
+      : error;
+  }
+  if (error instanceof ProviderRateLimitedError)
+    return fail(429, FITBIT_DATA_MESSAGES.tooManyRequests, {
+      cause: error,
+      reason: FITBIT_DATA_REASONS.rateLimited,
+    });
+  if (error instanceof ProviderRequestError)
+    return fail(400, FITBIT_DATA_MESSAGES.badRequest, { cause: error });
+  if (error instanceof ProviderError)
+    return fail(502, FITBIT_DATA_MESSAGES.couldNotGetData, {
+      cause: error,
+      reason: FITBIT_DATA_REASONS.upstreamFailed,
+    });
+  return error;
+}
+
+export type FitbitRawService = ReturnType<typeof createFitbitRawService>;

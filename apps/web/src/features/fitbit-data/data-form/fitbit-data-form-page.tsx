@@ -1,0 +1,170 @@
+import { useMemo, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import type { Participant, Trial } from '@trialpulse/shared';
+import { FITBIT_DATA_MESSAGES } from '@trialpulse/shared/device-data/fitbit-resource-path';
+import { DataPageFrame } from '@/components/participant-data';
+import { userMessage } from '@/lib/api-client';
+import { COMPARE_RESOURCES, dailyValues, type CompareResource } from '../multi/compare';
+import { fitbitDataKey, getFitbitData } from '../one-day/fitbit-call';
+import { defaultDay, todayText } from '../one-day/intraday';
+import { shift } from '../overview/overview';
+import { dataFormError, rangePath, type DataForm } from './data-form';
+
+/**
+ * /FitbitParticipantDataForm (device-data §2; decision 0069): a plain form for one daily
+ * series over chosen dates, answered as a table by date; each date opens that day at full
+ * resolution on /FitbitParticipant1DayData.
+ */
+export function FitbitDataFormPage() {
+  return (
+    <DataPageFrame title="Fitbit data form" testId="fitbit-data-form-page">
+      {(participant, trial) => <FormAndTable participant={participant} trial={trial} />}
+    </DataPageFrame>
+  );
+}
+
+function FormAndTable({ participant, trial }: { participant: Participant; trial: Trial | null }) {
+  const yesterday = useMemo(() => defaultDay(), []);
+  const [form, setForm] = useState<DataForm>({
+    resource: 'steps',
+    start: shift(yesterday, -6),
+    end: yesterday,
+  });
+  const [error, setError] = useState<string | null>(null);
+  const [submitted, setSubmitted] = useState<{
+    resource: CompareResource;
+    start: string;
+    end: string;
+  } | null>(null);
+  const answer = useQuery({
+    queryKey: fitbitDataKey(participant.id, submitted ? rangePath(submitted) : ''),
+    queryFn: () => getFitbitData(participant, rangePath(submitted!)),
+    enabled: submitted !== null,
+    retry: false,
+  });
+  const unit = COMPARE_RESOURCES.find((r) => r.value === (submitted?.resource ?? 'steps'))!.unit;
+  const rows = useMemo(
+    () =>
+      submitted && answer.data ? [...dailyValues(answer.data, submitted.resource)].reverse() : [],
+    [answer.data, submitted],
+  );
+  const submit = () => {
+    const failed = dataFormError(form, todayText());
+    setError(failed);
+    if (!failed)
+      setSubmitted({
+        resource: form.resource as CompareResource,
+        start: form.start,
+        end: form.end,
+      });
+  };
+  const date = (key: 'start' | 'end', label: string) => (
+    <TextField
+      type="date"
+      label={label}
+      value={form[key]}
+      onChange={(event) => setForm({ ...form, [key]: event.target.value })}
+      slotProps={{
+        inputLabel: { shrink: true },
+        htmlInput: { max: todayText(), 'data-testid': `data-form-${key}` },
+      }}
+      size="small"
+    />
+  );
+  return (
+    <Stack spacing={2}>
+      <Paper variant="outlined" sx={{ p: 2 }}>
+        <Stack
+          direction={{ xs: 'column', md: 'row' }}
+          spacing={2}
+          component="form"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit();
+          }}
+        >
+          <TextField
+            select
+            label="Resource"
+            value={form.resource}
+            onChange={(event) =>
+              setForm({ ...form, resource: event.target.value as CompareResource | '' })
+            }
+            slotProps={{
+              select: { native: true },
+              inputLabel: { shrink: true },
+              htmlInput: { 'data-testid': 'data-form-resource' },
+            }}
+            size="small"
+            sx={{ minWidth: 160 }}
+          >
+            <option value="">Select a resource</option>
+            {COMPARE_RESOURCES.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </TextField>
+          {date('start', 'Start date')}
+          {date('end', 'End date')}
+          <Button type="submit" variant="contained" data-testid="data-form-submit">
+            Show
+          </Button>
+        </Stack>
+      </Paper>
+      {error && (
+        <Alert severity="error" data-testid="data-form-error">
+          {error}
+        </Alert>
+      )}
+      {answer.isError && (
+        <Alert severity="warning">
+          {userMessage(answer.error, FITBIT_DATA_MESSAGES.couldNotGetData)}
+        </Alert>
+      )}
+      {rows.length > 0 && (
+        <Paper variant="outlined">
+          <Table size="small" data-testid="data-form-table">
+            <TableHead>
+              <TableRow>
+                <TableCell>Date</TableCell>
+                <TableCell align="right">
+                  {COMPARE_RESOURCES.find((r) => r.value === submitted?.resource)?.label} ({unit})
+                </TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {rows.map(([day, value]) => (
+                <TableRow key={day}>
+                  <TableCell>
+                    <Link
+                      component={RouterLink}
+                      to={`/FitbitParticipant1DayData?day=${day}`}
+                      state={{ participant, trial }}
+                    >
+                      {day}
+                    </Link>
+                  </TableCell>
+                  <TableCell align="right">{value.toLocaleString('en-US')}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </Paper>
+      )}
+    </Stack>
+  );
+}

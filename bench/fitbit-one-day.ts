@@ -1,0 +1,233 @@
+/**
+ * The one-day Fitbit view (issue 17), in one Chromium run against the built app served by
+ * the real server (demo mode): the time to draw a whole day of 1-second heart rate (86,400
+ * points) on /FitbitParticipant1DayData — from the data request to the first frame that
+ * shows it — against plain ECharts drawing the same points on a bare page of the same
+ * origin (same request, a line with LTTB sampling and zoom), goal ≤ 1.5×; and the login
+ * route's JavaScript in KiB gzip (goal ≤ 250). Prints figures and ratios; asserts nothing.
+ *
+ * The day is the demo's GLUCO-001 yesterday (86,400 stored samples). While the server does
+ * not answer heart-rate intraday yet, the bench serves both pages the same legacy-shaped
+ * 86,400-point answer (built like the demo's) and says so. Settings: BENCH_ROUNDS (5).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { Page } from 'playwright-core';
+import { startTestSmtpServer } from '../apps/server/src/modules/mail/test-support';
+import { launchBrowser, screenshotPath } from '../e2e/support/browser';
+import { ROOT, startServer } from '../e2e/support/server';
+import { DEMO, apiFromPage, signInWithEmailedCode } from '../e2e/support/session';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const GOAL = { ratio: 1.5, loginKiB: 250 };
+const DIST = path.join(ROOT, 'apps/web/dist');
+const ECHARTS = path.join(ROOT, 'node_modules/echarts/dist/echarts.min.js');
+
+type Participant = { id: number; participant_code: string; email?: string | null };
+
+async function main() {
+  if (!fs.existsSync(path.join(DIST, 'index.html'))) {
+    console.log('fitbit one-day: skipped (no web build: run `npm run build`)');
+    return;
+  }
+  const smtp = await startTestSmtpServer();
+  const server = await startServer({ env: { SMTP_URL: smtp.url } });
+  const browser = await launchBrowser();
+  try {
+    // --- The login route's JavaScript, as a fresh browser loads it ------------------------
+    const loginPage = await browser.newPage();
+    const scripts = new Set<string>();
+    loginPage.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.pathname.endsWith('.js')) scripts.add(url.pathname);
+    });
+    await loginPage.goto(`${server.baseUrl}/LoginPage`);
+    await loginPage.getByTestId('login-page').waitFor({ timeout: 30_000 });
+    await loginPage.waitForLoadState('networkidle');
+    let gzipBytes = 0;
+    for (const script of scripts)
+      gzipBytes += zlib.gzipSync(fs.readFileSync(path.join(DIST, script)), { level: 9 }).length;
+    const echartsOnLogin = [...scripts].some((script) => /echart/i.test(script));
+    await loginPage.close();
+
+    // --- The one-day page against plain ECharts --------------------------------------------
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await signInWithEmailedCode(page, server.baseUrl, DEMO.sysAdmin, smtp);
+    const trials = (await apiFromPage(page, 'GET', '/api/userTrials/')).body as Array<{
+      trialId: number;
+    }>;
+    let found: { participant: Participant; trial: unknown } | undefined;
+    for (const trial of trials) {
+      const list = (await apiFromPage(page, 'GET', `/api/trialParticipants/${trial.trialId}`))
+        .body as Participant[];
+      const participant = list.find((p) => p.participant_code === 'GLUCO-001');
+      if (participant) found = { participant, trial };
+    }
+    if (!found) throw new Error('demo participant GLUCO-001 not found');
+    const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const email = found.participant.email?.trim() ? found.participant.email : 'hidden';
+    const dataUrl = `/api/getFitbitServerParticipantData/${found.participant.id}/${encodeURIComponent(email)}/activities/heart/date/${day}/1d/1sec.json`;
+    const real = await apiFromPage(page, 'GET', dataUrl);
+    const realCount =
+      (real.body as { 'activities-heart-intraday'?: { dataset?: unknown[] } } | null)?.[
+        'activities-heart-intraday'
+      ]?.dataset?.length ?? 0;
+    let source = `the server (${realCount.toLocaleString('en-US')} points)`;
+    if (real.status !== 200 || realCount < 86_400) {
+      const body = JSON.stringify(legacyDay(day));
+      await page.route('**/api/getFitbitServerParticipantData/**/activities/heart/**', (route) =>
+        route.fulfill({ status: 200, contentType: 'application/json', body }),
+      );
+      source = `a legacy-shaped 86,400-point answer served by the bench (the server answered ${real.status} for heart intraday)`;
+    }
+    // The bare page: same origin (same cookies, same request), ECharts' own build, no app.
+    const echartsSource = fs.readFileSync(ECHARTS, 'utf8');
+    await page.route('**/__bench/plain-echarts', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'text/html',
+        body: '<!doctype html><html><body><div id="chart" style="width:1300px;height:440px"></div><script src="/__bench/echarts.min.js"></script></body></html>',
+      }),
+    );
+    await page.route('**/__bench/echarts.min.js', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/javascript', body: echartsSource }),
+    );
+    await page.evaluate((value) => {
+      localStorage.setItem('tp.currentParticipant', JSON.stringify(value.participant));
+      localStorage.setItem('tp.currentTrial', JSON.stringify(value.trial));
+    }, found);
+
+    const inPage: number[] = [];
+    const plain: number[] = [];
+    let points = 0;
+    for (let round = 0; round < ROUNDS; round += 1) {
+      // Alternate the order so neither side always runs on a warmer browser.
+      const order = round % 2 === 0 ? ['page', 'plain'] : ['plain', 'page'];
+      for (const which of order) {
+        if (which === 'page') {
+          const result = await drawInPage(
+            page,
+            `${server.baseUrl}/FitbitParticipant1DayData?day=${day}`,
+          );
+          inPage.push(result.ms);
+          points = result.points;
+        } else {
+          plain.push(
+            await drawPlain(page, `${server.baseUrl}/__bench/plain-echarts`, dataUrl, day),
+          );
+        }
+      }
+    }
+    // The last page drawn, for a look (the browser tests cannot draw it until the server
+    // serves heart-rate intraday).
+    await drawInPage(page, `${server.baseUrl}/FitbitParticipant1DayData?day=${day}`);
+    await page.screenshot({ path: screenshotPath('fitbit-one-day-bench'), fullPage: true });
+    const median = (values: number[]) =>
+      [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const ratio = median(inPage) / median(plain);
+    console.log('\nFitbit one-day view (Chromium, one run):');
+    console.log(`  data: ${source}`);
+    console.log(`  points drawn by the page: ${points.toLocaleString('en-US')}`);
+    console.log(
+      `  page  /FitbitParticipant1DayData: median ${median(inPage).toFixed(0)} ms (${inPage.map((v) => v.toFixed(0)).join(', ')})`,
+    );
+    console.log(
+      `  plain ECharts, same points:       median ${median(plain).toFixed(0)} ms (${plain.map((v) => v.toFixed(0)).join(', ')})`,
+    );
+    console.log(
+      `  ratio page / plain: ${ratio.toFixed(2)}× (goal ≤ ${GOAL.ratio}×) ${ratio <= GOAL.ratio ? 'met' : 'NOT met'}`,
+    );
+    console.log(
+      `  login route JavaScript: ${scripts.size} files, ${(gzipBytes / 1024).toFixed(1)} KiB gzip (goal ≤ ${GOAL.loginKiB}) ${gzipBytes / 1024 <= GOAL.loginKiB ? 'met' : 'NOT met'}; ECharts on the login route: ${echartsOnLogin ? 'yes' : 'no'}`,
+    );
+  } finally {
+    await browser.close();
+    await server.stop();
+    await smtp.close();
+  }
+}
+
+/** Opens the page and reads what it measured: request start → first frame with the day. */
+async function drawInPage(page: Page, url: string) {
+  await page.goto(url);
+  const handle = await page.waitForFunction(
+    () => {
+      const box = document.querySelector('[data-testid="one-day-chart-box"]');
+      const ms = box?.getAttribute('data-draw-ms');
+      return ms ? { ms: Number(ms), points: Number(box!.getAttribute('data-point-count')) } : null;
+    },
+    undefined,
+    { timeout: 120_000 },
+  );
+  return (await handle.jsonValue())!;
+}
+
+/** A bare page of the same origin: ECharts loaded first, then request → parse → draw, timed alike. */
+async function drawPlain(
+  page: Page,
+  blankUrl: string,
+  dataUrl: string,
+  day: string,
+): Promise<number> {
+  await page.goto(blankUrl);
+  await page.waitForFunction(() => 'echarts' in window);
+  return page.evaluate(
+    async ({ dataUrl, day }) => {
+      const echarts = (
+        window as unknown as {
+          echarts: {
+            init(el: HTMLElement): {
+              setOption(o: unknown): void;
+              on(e: string, f: () => void): void;
+            };
+          };
+        }
+      ).echarts;
+      const start = performance.now();
+      const body = (await (await fetch(dataUrl)).json()) as {
+        'activities-heart-intraday': { dataset: Array<{ time: string; value: number }> };
+      };
+      const midnight = Date.parse(`${day}T00:00:00Z`);
+      const data = body['activities-heart-intraday'].dataset.map((point) => {
+        const [h, m, s] = point.time.split(':').map(Number);
+        return [midnight + (h! * 3600 + m! * 60 + s!) * 1000, point.value];
+      });
+      const chart = echarts.init(document.getElementById('chart')!);
+      return new Promise<number>((resolve) => {
+        chart.on('finished', () => resolve(performance.now() - start));
+        chart.setOption({
+          animation: false,
+          useUTC: true,
+          xAxis: { type: 'time' },
+          yAxis: { type: 'value', scale: true },
+          dataZoom: [{ type: 'inside' }, { type: 'slider' }],
+          series: [{ type: 'line', data, showSymbol: false, sampling: 'lttb' }],
+        });
+      });
+    },
+    { dataUrl, day },
+  );
+}
+
+/** A legacy 1-second heart-rate day (provider-apis §1.7), values as the demo seed makes them. */
+function legacyDay(day: string) {
+  const dataset = Array.from({ length: 86_400 }, (_, second) => {
+    const hour = second / 3600;
+    const awake = hour >= 7 && hour < 23;
+    const base = awake ? 72 + 8 * Math.sin((hour - 7) / 2.5) : 56 + 3 * Math.sin(hour * 2);
+    const workout = hour >= 18 && hour < 18.75 ? 55 * Math.sin(((hour - 18) / 0.75) * Math.PI) : 0;
+    return {
+      time: new Date(second * 1000).toISOString().slice(11, 19),
+      value: Math.round(base + workout + ((second * 7919) % 7) - 3),
+    };
+  });
+  return {
+    'activities-heart': [
+      { dateTime: day, value: { customHeartRateZones: [], heartRateZones: [] } },
+    ],
+    'activities-heart-intraday': { dataset, datasetInterval: 1, datasetType: 'second' },
+  };
+}
+
+await main();

@@ -1,0 +1,187 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshotPath } from './support/browser';
+import { startBrowserSession, type BrowserSession } from './support/browser-session';
+import type { RunningServer } from './support/server';
+import { DEMO, apiFromPage } from './support/session';
+
+type ApiTrial = { trialId: number; trialNumber: string };
+type ApiParticipant = { id: number; participant_code: string };
+
+/**
+ * The Fitbit views on demo data (issue 17): the one-day page draws the demo's whole day of
+ * 1-second heart rate (GLUCO-001, yesterday: 86,400 stored samples), the multi-participant
+ * page compares two participants, and the raw page shows stored readings with their
+ * provenance and the upstream's own answer to a Sys_Admin.
+ */
+describe('Fitbit views in the browser (demo data)', () => {
+  let session: BrowserSession;
+  let server: RunningServer;
+  let page: Page;
+  const opened = new Map<string, { participant: ApiParticipant; trial: ApiTrial }>();
+
+  beforeAll(async () => {
+    // Two days of backfill: the sync's heart-rate cursor then covers all of yesterday, so the
+    // data call answers the demo's stored 1-second day (decision 0068), not the simulator live.
+    session = await startBrowserSession({
+      signIn: DEMO.sysAdmin,
+      env: { SYNC_BACKFILL_DAYS: '2' },
+      viewport: { width: 1400, height: 1000 },
+    });
+    ({ server, page } = session);
+    const trials = (await apiFromPage(page, 'GET', '/api/userTrials/')).body as ApiTrial[];
+    for (const trial of trials) {
+      const list = (await apiFromPage(page, 'GET', `/api/trialParticipants/${trial.trialId}`))
+        .body as ApiParticipant[];
+      for (const participant of list)
+        opened.set(participant.participant_code, { participant, trial });
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  async function remember(code: string) {
+    const entry = opened.get(code);
+    expect(entry, code).toBeDefined();
+    await page.evaluate((value) => {
+      localStorage.setItem('tp.currentParticipant', JSON.stringify(value.participant));
+      localStorage.setItem('tp.currentTrial', JSON.stringify(value.trial));
+    }, entry!);
+    return entry!;
+  }
+
+  it('the one-day page draws the 86,400 heart-rate points of a whole day', async () => {
+    const { participant } = await remember('GLUCO-001');
+    const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    // The demo stores that day (the participant's clock, UTC−5) at every second.
+    const from = new Date(Date.parse(`${day}T05:00:00Z`)).toISOString();
+    const to = new Date(Date.parse(`${day}T05:00:00Z`) + 86_400_000).toISOString();
+    const stored = await apiFromPage(
+      page,
+      'GET',
+      `/api/participantReadings/${participant.id}/fitbit?metric=heart_rate&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&pageIndex=0&pageSize=10`,
+    );
+    expect(stored.status).toBe(200);
+    expect((stored.body as { total: number }).total).toBe(86_400);
+    await page.goto(`${server.baseUrl}/FitbitParticipant1DayData?day=${day}`);
+    await page.getByTestId('fitbit-one-day-page').waitFor();
+    const box = page.getByTestId('one-day-chart-box');
+    // The count is read from the ECharts instance's option (what the chart was given to draw).
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('[data-testid="one-day-chart-box"]')
+          ?.getAttribute('data-point-count') === '86400',
+      undefined,
+      { timeout: 60_000 },
+    );
+    expect(await box.getAttribute('data-point-count')).toBe('86400');
+    await page
+      .getByTestId('one-day-chart')
+      .and(page.locator('[data-chart-ready="true"]'))
+      .waitFor();
+    await page.screenshot({ path: screenshotPath('fitbit-one-day'), fullPage: true });
+  });
+
+  it('the multi-participant page compares two participants chosen on the trial page', async () => {
+    const { trial } = await remember('SLEEP-001');
+    const second = opened.get('SLEEP-002')!;
+    await page.goto(`${server.baseUrl}/TrialPage`);
+    for (const code of ['SLEEP-001', 'SLEEP-002']) {
+      await page
+        .getByTestId(`participant-row-${opened.get(code)!.participant.id}`)
+        .getByRole('checkbox')
+        .check();
+    }
+    expect(second.trial.trialId).toBe(trial.trialId);
+    await page.getByTestId('view-participants-data-button').click();
+    await page.getByTestId('participants-data-page').waitFor();
+    await page.getByLabel('Device').selectOption('fitbit');
+    await page.getByTestId('participants-data-continue').click();
+    await page.waitForURL(/\/FitbitParticipantsDataPage$/);
+    await page.getByTestId('fitbit-participants-data-page').waitFor();
+    await page.getByTestId('compare-period').selectOption('30d');
+    await page.getByTestId('compare-submit').click();
+    const table = page.getByTestId('compare-table');
+    await table.getByText('SLEEP-001 (steps)').waitFor();
+    await table.getByText('SLEEP-002 (steps)').waitFor();
+    // Both columns hold numbers for the same days (a row per date).
+    const ids = ['SLEEP-001', 'SLEEP-002'].map((code) => opened.get(code)!.participant.id);
+    await page.waitForFunction(
+      (participantIds) =>
+        participantIds.every((id) =>
+          Array.from(
+            document.querySelectorAll(`[data-testid^="compare-cell-"][data-testid$="-${id}"]`),
+          ).some((cell) => /\d/.test(cell.textContent ?? '')),
+        ),
+      ids,
+      { timeout: 30_000 },
+    );
+    const rows = await table.locator('tbody tr').count();
+    expect(rows).toBe(30);
+    // Row selection is capped at 4 (device-data §5).
+    const boxes = table.locator('tbody input[type="checkbox"]');
+    for (let index = 0; index < 5; index += 1) await boxes.nth(index).click();
+    await page
+      .getByTestId('compare-cap-message')
+      .getByText('At most 4 rows can be selected.')
+      .waitFor();
+    expect(await table.locator('tbody input[type="checkbox"]:checked').count()).toBe(4);
+    await page
+      .getByTestId('compare-selected-chart')
+      .and(page.locator('[data-chart-ready="true"]'))
+      .waitFor();
+    await page.screenshot({ path: screenshotPath('fitbit-participants-compare'), fullPage: true });
+  });
+
+  it('the raw page shows a Sys_Admin the stored readings with provenance and the upstream answer', async () => {
+    await remember('SLEEP-001');
+    await page.goto(`${server.baseUrl}/FitbitParticipantDataRaw`);
+    await page.getByTestId('fitbit-raw-page').waitFor();
+    const table = page.getByTestId('readings-table-fitbit');
+    for (const header of ['Upstream', 'Sync run', 'Synced (UTC)', 'Source']) {
+      await table.getByRole('columnheader', { name: header }).first().waitFor();
+    }
+    const firstRow = page.getByTestId('reading-row-fitbit').first();
+    await firstRow.getByText('google-health').waitFor();
+    await page.getByTestId('raw-fetch-upstream').click();
+    await page
+      .getByTestId('raw-upstream-request')
+      .getByText(/google-health: dataTypes\/steps\/dataPoints:dailyRollUp/)
+      .waitFor();
+    const answer = JSON.parse(
+      (await page.getByTestId('raw-upstream-json').textContent()) ?? 'null',
+    ) as Array<{
+      date: string;
+      values: { countSum?: unknown };
+    }>;
+    expect(answer.length).toBeGreaterThan(0);
+    expect(answer[0]!.values).toHaveProperty('countSum');
+    await page.screenshot({ path: screenshotPath('fitbit-raw'), fullPage: true });
+  });
+
+  it("the overview and the data form show the participant's daily values", async () => {
+    await remember('SLEEP-001');
+    await page.goto(`${server.baseUrl}/FitbitParticipantOverview`);
+    await page.getByTestId('overview-tile-steps').getByTestId('overview-tile-value').waitFor();
+    expect(
+      await page
+        .getByTestId('overview-tile-steps')
+        .getByTestId('overview-tile-value')
+        .textContent(),
+    ).toMatch(/\d/);
+    await page.screenshot({ path: screenshotPath('fitbit-overview'), fullPage: true });
+    await page.getByTestId('overview-link-form').click();
+    await page.getByTestId('fitbit-data-form-page').waitFor();
+    await page.getByTestId('data-form-resource').selectOption('');
+    await page.getByTestId('data-form-submit').click();
+    await page.getByTestId('data-form-error').getByText('Please select a resource').waitFor();
+    await page.getByTestId('data-form-resource').selectOption('steps');
+    await page.getByTestId('data-form-submit').click();
+    await page.getByTestId('data-form-table').waitFor();
+    expect(await page.getByTestId('data-form-table').locator('tbody tr').count()).toBe(7);
+    await page.screenshot({ path: screenshotPath('fitbit-data-form'), fullPage: true });
+  });
+});
