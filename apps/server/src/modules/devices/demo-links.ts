@@ -37,7 +37,7 @@ export async function linkDemoDevices(deps: {
   /** The participant connected before the legacy Fitbit API shut down (needs re-consent). */
   legacyParticipantCode: string;
   /** Answers the provider's consent page for `account`; returns the redirect to our callback. */
-  consent: (brand: DeviceBrandName, authorizeUrl: URL, choice: { account: string }) => Promise<URL>;
+  consent: (authorizeUrl: URL, choice: { account: string }) => Promise<URL>;
   providers: ProviderRegistry;
   encryptionKey: string;
   now?: () => Date;
@@ -63,7 +63,7 @@ export async function linkDemoDevices(deps: {
     try {
       const { state, codeVerifier } = generateAuthorizationSecrets();
       const url = await client.authorizationUrl({ state, ...(client.supportsPkce && { codeVerifier }) });
-      const redirect = await deps.consent(link.brand, url, { account: link.account });
+      const redirect = await deps.consent(url, { account: link.account });
       const code = redirect.searchParams.get('code');
       if (!code || redirect.searchParams.get('state') !== state) continue;
       const tokens = await client.exchangeCode(code, client.supportsPkce ? codeVerifier : undefined);
