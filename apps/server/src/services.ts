@@ -82,8 +82,8 @@ export function createServices(deps: ServiceDeps) {
   const { config, database, clock, hasher } = deps;
   const db = database.db;
   const encryptionKey = config.TOKEN_ENCRYPTION_KEY;
-  /** The public address without a trailing slash: links in mails are built on it. */
-  const publicUrl = config.PUBLIC_URL.replace(/\/+$/, '');
+  /** The public address (config: without a trailing slash); links in mails are built on it. */
+  const publicUrl = config.PUBLIC_URL;
 
   // Cross-cutting: mail outbox, human check, access checks.
   const mail = createMailOutbox(
