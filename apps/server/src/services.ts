@@ -172,6 +172,7 @@ export function createServices(deps: ServiceDeps) {
     // Trials and participants call each other (codes; the trial cascade): built just below.
     trials: { trialCode: (q, trial) => trials.trialCode(q, trial) },
     teams,
+    teamAdmin,
   });
   const trialsRepository = createTrialsRepository(db);
   const trials = createTrialsService({ repository: trialsRepository, access, participants, teams });
