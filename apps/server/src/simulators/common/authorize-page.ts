@@ -19,6 +19,8 @@ export interface ConsentPageInput {
   selectedAccountId?: string;
   /** Radio buttons with details (default), or a drop-down with the details listed below it. */
   accountInput?: 'radio' | 'select';
+  /** The drop-down's label (default "Account"). */
+  accountLabel?: string;
   /** False: scopes are listed, not offered as checkboxes (no partial consent). Default true. */
   partialConsent?: boolean;
   /** A line of small print under the form's heading. */
@@ -44,7 +46,8 @@ export function renderConsentPage(input: ConsentPageInput): string {
     .join('\n      ');
   const accounts =
     input.accountInput === 'select'
-      ? `<select id="${CONSENT_FIELDS.account}" name="${CONSENT_FIELDS.account}" aria-label="Account">
+      ? `<label for="${CONSENT_FIELDS.account}">${escapeHtml(input.accountLabel ?? 'Account')}</label>
+      <select id="${CONSENT_FIELDS.account}" name="${CONSENT_FIELDS.account}">
         ${input.accounts.map((account) => `<option value="${escapeHtml(account.id)}"${account.id === selected ? ' selected' : ''}>${escapeHtml(account.label)}</option>`).join('\n        ')}
       </select>
       <ul class="hints">

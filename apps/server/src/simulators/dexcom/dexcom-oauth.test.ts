@@ -85,6 +85,7 @@ describe('Dexcom OAuth with an oauth4webapi client', () => {
     const html = await response.text();
     expect(readConsentForm(html).accounts).toEqual(DEXCOM_ACCOUNTS.map((a) => a.id));
     expect(html).toContain('<select');
+    expect(html).toContain('<label for="account">Sandbox user</label>');
     expect(html).not.toMatch(/type="password"/);
   });
 

@@ -61,6 +61,7 @@ export function registerDexcomOAuthRoutes(app: FastifyInstance, ctx: DexcomConte
         formAction: '/v2/oauth2/login/consent',
         hiddenFields: { request_id: requestId },
         accountInput: 'select',
+        accountLabel: 'Sandbox user',
         note: 'Sandbox users need no password.',
       }),
     );
