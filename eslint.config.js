@@ -147,16 +147,9 @@ export const TABLE_EXCEPTIONS = {
       'The trial-users list and "add user" lookup join account emails and team membership for display.',
   },
   participants: {
-    tables: [
-      'participantDevices',
-      'deviceReadings',
-      'teamAllowedBrands',
-      'teamSupportedDevices',
-      'globalDeviceCatalog',
-      'trials',
-    ],
+    tables: ['participantDevices', 'deviceReadings', 'trials'],
     reason:
-      "Reads only: counts what a deletion takes with it for the audit row, answers the spec's /teamAllowedDevices and /teamSupportedDevices, and joins trials so the paged list applies the access module's trial scope in the same query (decision 0042).",
+      "Reads only: counts what a deletion takes with it for the audit row, and joins trials so the paged list applies the access module's trial scope in the same query (decision 0042).",
   },
   devices: {
     tables: [
@@ -185,21 +178,14 @@ export const TABLE_EXCEPTIONS = {
       'Reads only: the sync jobs walk every linked connection with its participant, team and metric settings in batches (one query per batch).',
   },
   'device-data': {
-    tables: [
-      'deviceReadings',
-      'syncRuns',
-      'participantDevices',
-      'globalDeviceCatalog',
-      'participants',
-    ],
+    tables: ['deviceReadings', 'participants'],
     reason:
-      "Reads only: the data views read stored readings and the latest sync run per connection (read model of the sync module), and the participant's email to check the Fitbit call's {email} segment (decision 0061).",
+      "Reads only: the raw data pages page through stored readings (read model of the sync module; connections and sync coverage come from the devices and readings services), and the participant's email checks the Fitbit call's {email} segment (decision 0061).",
   },
   export: {
     tables: [
       'participants',
       'trials',
-      'trialUsers',
       'deviceReadings',
       'participantDevices',
       'globalDeviceCatalog',
@@ -229,7 +215,6 @@ export const TABLE_EXCEPTIONS = {
     tables: [
       'teams',
       'globalDeviceCatalog',
-      'participantDevices',
       'teamSupportedDevices',
       'participants',
       'deviceReadings',

@@ -86,8 +86,8 @@ export function createServices(deps: ServiceDeps) {
   const { config, database, clock, hasher } = deps;
   const db = database.db;
   const encryptionKey = config.TOKEN_ENCRYPTION_KEY;
-  /** The public address without a trailing slash: links in mails are built on it. */
-  const publicUrl = config.PUBLIC_URL.replace(/\/+$/, '');
+  /** The public address (config: without a trailing slash); links in mails are built on it. */
+  const publicUrl = config.PUBLIC_URL;
 
   // Cross-cutting: mail outbox, human check, access checks.
   const mail = createMailOutbox(
@@ -176,6 +176,7 @@ export function createServices(deps: ServiceDeps) {
     // Trials and participants call each other (codes; the trial cascade): built just below.
     trials: { trialCode: (q, trial) => trials.trialCode(q, trial) },
     teams,
+    teamAdmin,
   });
   const trialsRepository = createTrialsRepository(db);
   const trials = createTrialsService({ repository: trialsRepository, access, participants, teams });

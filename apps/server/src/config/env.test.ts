@@ -23,6 +23,12 @@ const productionEnv = () => ({
 });
 
 describe('configuration', () => {
+  it('keeps the public address without a trailing slash, so links never get a double one', () => {
+    expect(loadConfig({ ...productionEnv(), PUBLIC_URL: 'https://trialpulse.example.org/' }).PUBLIC_URL).toBe(
+      'https://trialpulse.example.org',
+    );
+  });
+
   it('names every bad key in one message', () => {
     try {
       loadConfig({ ...productionEnv(), PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });

@@ -162,7 +162,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     ...env,
     ...secrets,
     HOST: host,
-    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    // Without a trailing slash: links in mails and callbacks are built on it.
+    PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     isProduction: env.TRIALPULSE_MODE === 'production',
     isDemo: env.TRIALPULSE_MODE === 'demo',
   };

@@ -43,7 +43,7 @@ export function createCompletenessDigestFor(deps: {
       logger: deps.logger,
       clock,
     }),
-    publicUrl: config.PUBLIC_URL.replace(/\/+$/, ''),
+    publicUrl: config.PUBLIC_URL,
     clock,
   });
 }

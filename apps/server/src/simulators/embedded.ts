@@ -4,13 +4,11 @@
  * what they need (the environment that points the provider clients at the simulators, and
  * a consent function for linking demo participants).
  */
-import type { DeviceBrandName } from '@trialpulse/shared';
 import { submitConsent, type ConsentChoice } from './common/consent-driver';
 import { DEFAULT_DEXCOM_CLIENT } from './dexcom';
 import { DEFAULT_FITBIT_CLIENT } from './fitbit-legacy';
 import { DEFAULT_GOOGLE_CLIENT } from './google-health';
 import { DEFAULT_OMRON_CLIENT } from './omron';
-import { submitConsent as submitSignedTokenConsent } from './signed-token-kit/consent-driver';
 import type { AllSimulators } from './index';
 
 export { startAllSimulators, type AllSimulators, type StartAllOptions } from './index';
@@ -52,16 +50,11 @@ export function environmentOf(sims: AllSimulators): Record<string, string> {
 
 /**
  * Answers a simulator's consent page as a participant would (sign in as `choice.account`,
- * allow or deny) and returns the redirect to our callback. Dexcom's sign-in page comes
- * from the signed-token kit; the others from the common consent page.
+ * default the preselected one; allow or deny) and returns the redirect to our callback.
  */
 export async function consentAtSimulator(
-  brand: DeviceBrandName,
   authorizeUrl: string | URL,
   choice: ConsentChoice = {},
 ): Promise<URL> {
-  if (brand === 'Dexcom') {
-    return submitSignedTokenConsent(authorizeUrl.toString(), choice.account ?? 'SandboxUser1', choice.decision ?? 'allow');
-  }
   return (await submitConsent(authorizeUrl, choice)).redirect;
 }

@@ -8,7 +8,6 @@ import {
   jsonb,
   pgEnum,
   pgTable,
-  smallint,
   text,
   unique,
 } from 'drizzle-orm/pg-core';
@@ -138,15 +137,6 @@ export const participantDevices = pgTable(
     lastRefreshedAt: timestamptz('last_refreshed_at'),
     lastSyncAt: timestamptz('last_sync_at'),
     lastSyncError: text('last_sync_error'),
-    /**
-     * What the provider last reported of the participant's device (device list or sync):
-     * battery status (High/Medium/Low/Empty), level in %, the device's own last upload to
-     * the provider, and when we saw it. Null until a device list was fetched.
-     */
-    deviceBattery: text('device_battery'),
-    deviceBatteryLevel: smallint('device_battery_level'),
-    deviceLastSyncAt: timestamptz('device_last_sync_at'),
-    deviceSeenAt: timestamptz('device_seen_at'),
     notes: text('notes'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -174,9 +164,10 @@ export const participantDevices = pgTable(
 
 /**
  * A connection's device list as last read from the provider (battery, version, last sync,
- * or the error entry of a failed read): the trial table's status cycle answers from it and
- * reads the provider again only when it is older than the cycle (decision 0041). Owned by
- * the devices module; sync may write it too when it talks to the provider anyway.
+ * or the error entry of a failed read), written by every device-list read: the trial
+ * table's status cycle answers from it and reads the provider again only when it is older
+ * than the cycle (decision 0041); the completeness grid takes battery and last upload from
+ * it (decisions 0050, 0027). Owned by the devices module.
  */
 export const participantDeviceStatus = pgTable(
   'participant_device_status',

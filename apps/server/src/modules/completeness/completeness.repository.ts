@@ -1,5 +1,5 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
-import { COMPLETENESS_DEFAULTS, type CompletenessThresholds } from '@trialpulse/shared';
+import { COMPLETENESS_DEFAULTS, rolesFor, type CompletenessThresholds } from '@trialpulse/shared';
 import type { Db } from '../../db/client';
 import {
   completenessAlertStates,
@@ -145,7 +145,7 @@ export function createCompletenessRepository(db: Db) {
             sql`(${teams.subscriptionStarts} IS NULL OR ${teams.subscriptionStarts} <= ${now.toISOString()}::timestamptz)`,
             sql`(${teams.subscriptionEnds} IS NULL OR ${teams.subscriptionEnds} > ${now.toISOString()}::timestamptz)`,
             or(
-              inArray(teamUserMappings.role, ['Sys_Admin', 'Admin']),
+              inArray(teamUserMappings.role, [...rolesFor('trial.viewAll')]),
               sql`${trialUsers.id} IS NOT NULL`,
             ),
           ),

@@ -10,14 +10,13 @@ import {
 } from '@trialpulse/shared';
 import { recordAudit } from '../../lib/audit';
 import type { Clock } from '../../lib/clock';
+import type { Meta } from '../../lib/request-meta';
 import type { AuthContext } from '../auth/session-context';
 import type { ConnectionHealthRow } from '../devices/device-connections.service';
 import type { AccessService } from '../access/access.service';
 import type { ReadingsService } from '../sync/readings.service';
 import type { CompletenessRepository } from './completeness.repository';
 import { buildRow, dayRange, isoDay, worstFirst } from './day-states';
-
-type Meta = { requestId: string };
 
 /** Participants per aggregate query: bounds the rows a CSV or digest holds at once. */
 const CHUNK = 200;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { DeviceBrandName } from '@trialpulse/shared';
 import type { Db } from '../../db/client';
-import { globalDeviceCatalog, participantDevices } from '../../db/schema';
+import { globalDeviceCatalog, participantDevices, participantDeviceStatus } from '../../db/schema';
 import { allowAllBrands } from '../devices/test-support';
 
 const UPSTREAM = { Fitbit: 'google-health', Omron: 'omron', Dexcom: 'dexcom' } as const;
@@ -30,19 +30,40 @@ export async function addConnection(
     .from(globalDeviceCatalog)
     .where(eq(globalDeviceCatalog.manufacturer, options.brand))
     .limit(1);
-  await db.insert(participantDevices).values({
-    teamId: options.teamId,
-    participantId: options.participantId,
-    globalDeviceCatalogId: catalog!.id,
-    upstream: UPSTREAM[options.brand],
-    accessTokenEncrypted: options.needsReconsent ? null : 'not-a-real-token',
-    refreshTokenEncrypted: options.needsReconsent ? null : 'not-a-real-token',
-    authorizationStatus: options.needsReconsent ? 'error' : 'authorized',
-    authorizationDate: options.authorizedAt,
-    needsReconsent: options.needsReconsent ?? false,
-    deviceBattery: options.battery ?? null,
-    deviceBatteryLevel: options.batteryLevel ?? null,
-    deviceLastSyncAt: options.deviceLastSyncAt ?? null,
-    createdAt: options.authorizedAt,
-  });
+  const [connection] = await db
+    .insert(participantDevices)
+    .values({
+      teamId: options.teamId,
+      participantId: options.participantId,
+      globalDeviceCatalogId: catalog!.id,
+      upstream: UPSTREAM[options.brand],
+      accessTokenEncrypted: options.needsReconsent ? null : 'not-a-real-token',
+      refreshTokenEncrypted: options.needsReconsent ? null : 'not-a-real-token',
+      authorizationStatus: options.needsReconsent ? 'error' : 'authorized',
+      authorizationDate: options.authorizedAt,
+      needsReconsent: options.needsReconsent ?? false,
+      createdAt: options.authorizedAt,
+    })
+    .returning({ id: participantDevices.id });
+  // What the provider's device list last said (battery, last upload), as a status read stores it.
+  const { battery = null, batteryLevel = null, deviceLastSyncAt = null } = options;
+  if (battery !== null || batteryLevel !== null || deviceLastSyncAt !== null) {
+    await db.insert(participantDeviceStatus).values({
+      participantDeviceId: connection!.id,
+      teamId: options.teamId,
+      checkedAt: options.authorizedAt,
+      devices: [
+        {
+          device: options.brand,
+          deviceVersion: null,
+          deviceType: null,
+          batteryLevel,
+          battery,
+          lastSyncTime: deviceLastSyncAt?.toISOString() ?? null,
+          hasError: false,
+          errorType: null,
+        },
+      ],
+    });
+  }
 }

@@ -7,7 +7,7 @@ import { encryptSecret } from '../../lib/crypto';
 import { generateAuthorizationSecrets, type ProviderUpstream } from './core/provider-client';
 import type { ProviderRegistry } from './core/provider-registry';
 import { createDevicesRepository } from './devices.repository';
-import { deviceReportOf } from './device-connections.service';
+import { deviceEntriesOf } from './device-connections.service';
 
 /**
  * Demo mode: links some demo participants to simulator accounts, so the device status
@@ -37,7 +37,7 @@ export async function linkDemoDevices(deps: {
   /** The participant connected before the legacy Fitbit API shut down (needs re-consent). */
   legacyParticipantCode: string;
   /** Answers the provider's consent page for `account`; returns the redirect to our callback. */
-  consent: (brand: DeviceBrandName, authorizeUrl: URL, choice: { account: string }) => Promise<URL>;
+  consent: (authorizeUrl: URL, choice: { account: string }) => Promise<URL>;
   providers: ProviderRegistry;
   encryptionKey: string;
   now?: () => Date;
@@ -63,7 +63,7 @@ export async function linkDemoDevices(deps: {
     try {
       const { state, codeVerifier } = generateAuthorizationSecrets();
       const url = await client.authorizationUrl({ state, ...(client.supportsPkce && { codeVerifier }) });
-      const redirect = await deps.consent(link.brand, url, { account: link.account });
+      const redirect = await deps.consent(url, { account: link.account });
       const code = redirect.searchParams.get('code');
       if (!code || redirect.searchParams.get('state') !== state) continue;
       const tokens = await client.exchangeCode(code, client.supportsPkce ? codeVerifier : undefined);
@@ -94,9 +94,13 @@ export async function linkDemoDevices(deps: {
       });
       if (connectionId === undefined) continue;
       linked += 1;
-      // The battery and last upload the completeness grid shows, as a device list would record them.
+      // The device list as the status call stores it: battery and last upload for the grid.
       const devices = await client.listDevices(tokens.accessToken);
-      await repository.recordDeviceReport(connectionId, { ...deviceReportOf(devices), seenAt: at });
+      await repository.saveDeviceStatus(
+        { id: connectionId, teamId: participant.teamId },
+        deviceEntriesOf(link.brand, devices),
+        at,
+      );
     } catch (error) {
       deps.log?.(`demo device link ${link.participantCode}/${link.brand} failed: ${(error as Error).message}`);
     }

@@ -254,10 +254,22 @@ export function createDeviceConnectionsService(deps: {
   }
 
   /**
-   * An authorised connection's devices as the spec's authorised device entries. A provider
-   * failure becomes one entry with its error type (the status cycle goes on).
+   * An authorised connection's devices as the spec's authorised device entries, stored as
+   * the connection's device status (`participant_device_status`: the batched status call
+   * and the completeness grid read it; decisions 0041, 0050, 0027). A provider failure
+   * becomes one entry with its error type (the status cycle goes on).
    */
   async function devicesOfConnection(
+    row: ConnectionRow,
+    actor: Actor,
+    meta: Meta,
+  ): Promise<AuthorisedDeviceEntry[]> {
+    const entries = await readDevices(row, actor, meta);
+    await repository.saveDeviceStatus(row, entries, clock.now());
+    return entries;
+  }
+
+  async function readDevices(
     row: ConnectionRow,
     actor: Actor,
     meta: Meta,
@@ -267,12 +279,7 @@ export function createDeviceConnectionsService(deps: {
       const devices = await withAccessToken(row, actor, meta, (client, token) =>
         client.listDevices(token),
       );
-      // The battery and last upload feed the completeness grid (decision 0050).
-      await repository.recordDeviceReport(row.id, {
-        ...deviceReportOf(devices),
-        seenAt: clock.now(),
-      });
-      return devices.map((device) => presentDevice(brand, device));
+      return deviceEntriesOf(brand, devices);
     } catch (error) {
       const cause = error instanceof AppError ? (error.cause ?? error) : error;
       // An API that is gone for good (the retired legacy Fitbit Web API) needs re-consent.
@@ -465,10 +472,8 @@ export function createDeviceConnectionsService(deps: {
     ): Promise<AuthorisedDeviceEntry[]> {
       const row = await repository.findConnection(repository.db, teamId, participantId, brand);
       if (!row || connectionStatusOf(row) !== 'authorized') return [];
-      const entries = await devicesOfConnection(row, actor, meta);
-      // What the provider just said also answers the batched status call (decision 0041).
-      await repository.saveDeviceStatus(row, entries, clock.now());
-      return entries;
+      // Stored too: what the provider just said also answers the batched status call.
+      return devicesOfConnection(row, actor, meta);
     },
 
     devicesOfConnection,
@@ -546,16 +551,19 @@ export function createConnectionHealth(deps: {
       participantIds: readonly number[],
     ): Promise<ConnectionHealthRow[]> {
       const rows = await deps.repository.connectionsOfParticipants(teamId, participantIds);
-      return rows.map((row) => ({
-        participantId: row.participantId,
-        brand: row.brand,
-        status: connectionStatusOf(row),
-        needsReconsent: row.needsReconsent,
-        battery: row.deviceBattery,
-        batteryLevel: row.deviceBatteryLevel,
-        lastSyncAt: latestOf(row.deviceLastSyncAt, row.lastSyncAt),
-        connectedAt: row.authorizationDate ?? row.createdAt,
-      }));
+      return rows.map(({ connection: row, statusDevices }) => {
+        const report = deviceReportOf(statusDevices ?? []);
+        return {
+          participantId: row.participantId,
+          brand: row.brand,
+          status: connectionStatusOf(row),
+          needsReconsent: row.needsReconsent,
+          battery: report.battery,
+          batteryLevel: report.batteryLevel,
+          lastSyncAt: latestOf(report.lastSyncAt, row.lastSyncAt),
+          connectedAt: row.authorizationDate ?? row.createdAt,
+        };
+      });
     },
   };
 }
@@ -563,10 +571,11 @@ export function createConnectionHealth(deps: {
 const latestOf = (a: Date | null, b: Date | null) => (a && b ? (a > b ? a : b) : (a ?? b));
 
 /**
- * What to remember of a device list: the battery of the first device that reports one
- * (the tracker; scales and CGMs report none) and the most recent upload of any device.
+ * What the completeness grid takes from a stored device list: the battery of the first
+ * device that reports one (the tracker; scales and CGMs report none) and the most recent
+ * upload of any device. An error entry reports neither.
  */
-export function deviceReportOf(devices: readonly ProviderDevice[]): {
+function deviceReportOf(devices: readonly AuthorisedDeviceEntry[]): {
   battery: string | null;
   batteryLevel: number | null;
   lastSyncAt: Date | null;
@@ -582,6 +591,14 @@ export function deviceReportOf(devices: readonly ProviderDevice[]): {
     batteryLevel: withBattery?.batteryLevel ?? null,
     lastSyncAt: uploads.length > 0 ? new Date(Math.max(...uploads)) : null,
   };
+}
+
+/** A provider's device list as the spec's authorised device entries. */
+export function deviceEntriesOf(
+  brand: DeviceBrandName,
+  devices: readonly ProviderDevice[],
+): AuthorisedDeviceEntry[] {
+  return devices.map((device) => presentDevice(brand, device));
 }
 
 function presentDevice(brand: DeviceBrandName, device: ProviderDevice): AuthorisedDeviceEntry {

@@ -42,10 +42,9 @@ export function createDeviceStatusService(deps: {
     const running = reading.get(row.id);
     if (running) return running;
     const read = limit(async () => {
+      // devicesOfConnection stores what it read as the connection's status.
       const devices = await connections.devicesOfConnection(row, actor, meta);
-      const checkedAt = clock.now();
-      await repository.saveDeviceStatus(row, devices, checkedAt);
-      return { devices, checkedAt };
+      return { devices, checkedAt: clock.now() };
     }).finally(() => reading.delete(row.id));
     reading.set(row.id, read);
     return read;

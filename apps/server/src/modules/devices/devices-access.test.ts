@@ -174,7 +174,7 @@ describe('participant portal', () => {
     // Authorise Omron from the portal, through the provider and the callback.
     const started = await account.post('/api/Participants/me/deviceAuthorization', { participantId, brand: 'Omron' });
     expect(started.statusCode, started.body).toBe(200);
-    const redirect = await consentAtProvider('Omron', started.json().authorizeUrl);
+    const redirect = await consentAtProvider(started.json().authorizeUrl);
     const completed = await postCallback(account, 'Omron', redirect);
     expect(completed.statusCode, completed.body).toBe(200);
 

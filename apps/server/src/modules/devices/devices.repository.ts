@@ -261,31 +261,22 @@ export function createDevicesRepository(db: Db) {
       }));
     },
 
-    /** Every connection of these participants of the team (sync health of the completeness grid). */
-    async connectionsOfParticipants(teamId: number, participantIds: readonly number[]): Promise<ConnectionRow[]> {
+    /**
+     * Every connection of these participants of the team with its stored device list, if
+     * any (sync health of the completeness grid).
+     */
+    async connectionsOfParticipants(teamId: number, participantIds: readonly number[]) {
       if (participantIds.length === 0) return [];
       const rows = await db
-        .select(connectionColumns)
+        .select({ ...connectionColumns, statusDevices: participantDeviceStatus.devices })
         .from(participantDevices)
         .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
+        .leftJoin(participantDeviceStatus, eq(participantDeviceStatus.participantDeviceId, participantDevices.id))
         .where(and(eq(participantDevices.teamId, teamId), inArray(participantDevices.participantId, [...participantIds])));
-      return rows.map(toConnection);
-    },
-
-    /** What the provider's device list said of the connection's device: battery and last upload. */
-    async recordDeviceReport(
-      connectionId: number,
-      report: { battery: string | null; batteryLevel: number | null; lastSyncAt: Date | null; seenAt: Date },
-    ): Promise<void> {
-      await db
-        .update(participantDevices)
-        .set({
-          deviceBattery: report.battery,
-          deviceBatteryLevel: report.batteryLevel,
-          deviceLastSyncAt: report.lastSyncAt,
-          deviceSeenAt: report.seenAt,
-        })
-        .where(eq(participantDevices.id, connectionId));
+      return rows.map((row) => ({
+        connection: toConnection(row),
+        statusDevices: row.statusDevices as AuthorisedDeviceEntry[] | null,
+      }));
     },
 
     /** Stores a fresh grant: one row per (participant, catalog device), replaced on re-consent. */

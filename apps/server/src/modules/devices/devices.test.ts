@@ -240,7 +240,7 @@ describe('callbacks', () => {
     const participant = await newParticipant();
     const started = await user.post('/api/deviceAuthorization', { participantId: participant.id, brand: 'Dexcom' });
     expect(started.json().authorizeUrl).toContain(sims.dexcom.baseUrl);
-    const redirect = await consentAtProvider('Dexcom', started.json().authorizeUrl);
+    const redirect = await consentAtProvider(started.json().authorizeUrl);
     expect(redirect.pathname).toBe('/dexcom-callback');
     const mismatch = await postCallback(user, 'Dexcom', redirect, { email: 'someone-else@study.example.org' });
     expect(mismatch.statusCode).toBe(400);

@@ -71,17 +71,16 @@ export async function linkAsStaff(
 ) {
   const started = await staff.post('/api/deviceAuthorization', { participantId, brand });
   expect(started.statusCode, started.body).toBe(200);
-  const redirect = await consentAtProvider(brand, started.json().authorizeUrl, choice);
+  const redirect = await consentAtProvider(started.json().authorizeUrl, choice);
   return postCallback(staff, brand, redirect, extra);
 }
 
 /** Answers a provider's consent page as the participant would; returns the redirect. */
 export async function consentAtProvider(
-  brand: DeviceBrandName,
   authorizeUrl: string,
   choice: ConsentChoice = {},
 ): Promise<URL> {
-  return consentAtSimulator(brand, authorizeUrl, choice);
+  return consentAtSimulator(authorizeUrl, choice);
 }
 
 export async function connectionRow(db: Db, participantId: number) {

@@ -1,15 +1,7 @@
 import { and, asc, count, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { ListQuery, PARTICIPANT_LIST_SORT_COLUMNS } from '@trialpulse/shared';
 import type { Db, DbOrTx } from '../../db/client';
-import {
-  deviceReadings,
-  globalDeviceCatalog,
-  participantDevices,
-  participants,
-  teamAllowedBrands,
-  teamSupportedDevices,
-  trials,
-} from '../../db/schema';
+import { deviceReadings, participantDevices, participants, trials } from '../../db/schema';
 import { defineList, selectPage, textSort, totalRows } from '../../lib/paging';
 
 export type ParticipantRow = typeof participants.$inferSelect;
@@ -223,35 +215,6 @@ export function createParticipantsRepository(db: Db) {
         .delete(participants)
         .where(and(eq(participants.trialId, trialId), eq(participants.teamId, teamId)))
         .returning({ id: participants.id, participantCode: participants.participantCode });
-    },
-
-    /** The team's switched-on brands, in the enum's order (Fitbit, Omron, Dexcom). */
-    async allowedBrands(teamId: number) {
-      return db
-        .select({ brand_name: teamAllowedBrands.brandName })
-        .from(teamAllowedBrands)
-        .where(and(eq(teamAllowedBrands.teamId, teamId), eq(teamAllowedBrands.isActive, true)))
-        .orderBy(asc(teamAllowedBrands.brandName));
-    },
-
-    /** The team's switched-on catalog devices. */
-    async supportedDevices(teamId: number) {
-      return db
-        .select({
-          id: teamSupportedDevices.id,
-          device_name: globalDeviceCatalog.deviceName,
-          global_device_catalog_id: teamSupportedDevices.globalDeviceCatalogId,
-          device_type: globalDeviceCatalog.deviceType,
-        })
-        .from(teamSupportedDevices)
-        .innerJoin(
-          globalDeviceCatalog,
-          eq(globalDeviceCatalog.id, teamSupportedDevices.globalDeviceCatalogId),
-        )
-        .where(
-          and(eq(teamSupportedDevices.teamId, teamId), eq(teamSupportedDevices.isActive, true)),
-        )
-        .orderBy(asc(globalDeviceCatalog.deviceName), asc(teamSupportedDevices.id));
     },
   };
 }

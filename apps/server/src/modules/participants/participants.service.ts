@@ -32,6 +32,7 @@ import {
   type TrialRef,
 } from '../access/access.service';
 import type { AuthContext } from '../auth/session-context';
+import type { TeamAdminService } from '../team-admin/team-admin.service';
 import type { TeamsService } from '../teams/teams.service';
 import type { TrialsService } from '../trials/trials.service';
 import type {
@@ -83,8 +84,10 @@ export function createParticipantsService(deps: {
   trials: Pick<TrialsService, 'trialCode'>;
   /** The team's participant counter (the teams module owns the teams table). */
   teams: Pick<TeamsService, 'setCounts'>;
+  /** The team's allowed brands and supported devices (the team-admin module owns them). */
+  teamAdmin: Pick<TeamAdminService, 'allowedBrandsOf' | 'supportedDevicesOf'>;
 }) {
-  const { repository, access, trials, teams } = deps;
+  const { repository, access, trials, teams, teamAdmin } = deps;
 
   /** Recounts the team's participants (under the team row lock) into its counter. */
   async function recountParticipants(tx: DbOrTx, teamId: number): Promise<number | undefined> {
@@ -412,13 +415,13 @@ export function createParticipantsService(deps: {
     /** The brands the caller's own team allows; another team id answers 404. */
     async allowedDevices(auth: AuthContext, teamIdParam: number): Promise<AllowedDevice[]> {
       const teamId = access.requireOwnTeam(auth, teamIdParam, 'participant.view');
-      return repository.allowedBrands(teamId);
+      return teamAdmin.allowedBrandsOf(teamId);
     },
 
     /** The catalog devices the caller's own team supports; another team id answers 404. */
     async supportedDevices(auth: AuthContext, teamIdParam: number): Promise<SupportedDevice[]> {
       const teamId = access.requireOwnTeam(auth, teamIdParam, 'participant.view');
-      return repository.supportedDevices(teamId);
+      return teamAdmin.supportedDevicesOf(teamId);
     },
   };
 }

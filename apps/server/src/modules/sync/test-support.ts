@@ -20,7 +20,6 @@ import { startDexcomSimulator } from '../../simulators/dexcom';
 import { startFitbitLegacySimulator } from '../../simulators/fitbit-legacy';
 import { startGoogleHealthSimulator } from '../../simulators/google-health';
 import { startOmronSimulator } from '../../simulators/omron';
-import { submitConsent as submitSignedTokenConsent } from '../../simulators/signed-token-kit/consent-driver';
 import { generateAuthorizationSecrets } from '../devices/core/provider-client';
 import { createProviderRegistry } from '../devices/core/provider-registry';
 import { providerSettingsFromConfig } from '../devices/core/provider-settings';
@@ -210,10 +209,7 @@ export async function linkForSync(
     state,
     ...(client.supportsPkce && { codeVerifier }),
   });
-  const redirect =
-    input.brand === 'Dexcom'
-      ? await submitSignedTokenConsent(url.toString(), input.account, 'allow')
-      : (await submitConsent(url, { account: input.account })).redirect;
+  const { redirect } = await submitConsent(url, { account: input.account });
   const tokens = await client.exchangeCode(
     redirect.searchParams.get('code')!,
     client.supportsPkce ? codeVerifier : undefined,

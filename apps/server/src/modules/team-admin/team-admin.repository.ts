@@ -162,6 +162,35 @@ export function createTeamAdminRepository(db: Db) {
         });
     },
 
+    /** The team's switched-on brands, in the enum's order (Fitbit, Omron, Dexcom). */
+    async activeBrandsOf(teamId: number) {
+      return db
+        .select({ brand_name: teamAllowedBrands.brandName })
+        .from(teamAllowedBrands)
+        .where(and(eq(teamAllowedBrands.teamId, teamId), eq(teamAllowedBrands.isActive, true)))
+        .orderBy(asc(teamAllowedBrands.brandName));
+    },
+
+    /** The team's switched-on catalog devices. */
+    async activeSupportedDevicesOf(teamId: number) {
+      return db
+        .select({
+          id: teamSupportedDevices.id,
+          device_name: globalDeviceCatalog.deviceName,
+          global_device_catalog_id: teamSupportedDevices.globalDeviceCatalogId,
+          device_type: globalDeviceCatalog.deviceType,
+        })
+        .from(teamSupportedDevices)
+        .innerJoin(
+          globalDeviceCatalog,
+          eq(globalDeviceCatalog.id, teamSupportedDevices.globalDeviceCatalogId),
+        )
+        .where(
+          and(eq(teamSupportedDevices.teamId, teamId), eq(teamSupportedDevices.isActive, true)),
+        )
+        .orderBy(asc(globalDeviceCatalog.deviceName), asc(teamSupportedDevices.id));
+    },
+
     /** Which of the given ids exist in the global device catalog. */
     async existingCatalogIds(tx: DbOrTx, ids: readonly number[]) {
       if (ids.length === 0) return new Set<number>();

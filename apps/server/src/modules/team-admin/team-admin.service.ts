@@ -84,6 +84,19 @@ export function createTeamAdminService(deps: {
   }
 
   return {
+    /**
+     * The team's switched-on brands (Fitbit, Omron, Dexcom order), for the participant pages'
+     * /teamAllowedDevices. No access check: the calling service checked the caller's team.
+     */
+    allowedBrandsOf(teamId: number) {
+      return repository.activeBrandsOf(teamId);
+    },
+
+    /** The team's switched-on catalog devices (/teamSupportedDevices); no access check either. */
+    supportedDevicesOf(teamId: number) {
+      return repository.activeSupportedDevicesOf(teamId);
+    },
+
     /** Every team with its full record. */
     async listTeams(): Promise<TeamRecord[]> {
       return (await repository.listTeams()).map(presentTeam);

@@ -92,6 +92,18 @@ describe('clock, rate limiter, page tokens, faults, PRNG', () => {
     });
   });
 
+  it('takes a usage set by the control API for the current window only', () => {
+    const limiter = new FixedWindowRateLimiter(10, 3_600_000);
+    const t = Date.parse('2026-01-01T10:59:30Z');
+    limiter.setCount('client', 10, t);
+    expect(limiter.hit('client', t)).toMatchObject({
+      limited: true,
+      remaining: 0,
+      resetSeconds: 30,
+    });
+    expect(limiter.hit('client', t + 30_000).limited).toBe(false);
+  });
+
   it('page tokens are bound to their query', () => {
     const token = encodePageToken(1234, 'query-a');
     expect(decodePageToken(token, 'query-a')).toBe(1234);

@@ -4,7 +4,8 @@
  *
  * A "civil ms" value is the local wall time encoded as if it were UTC
  * (`Date.UTC(y, m, d, h, mi, s)`), which makes local arithmetic plain integer arithmetic.
- * A "day number" counts days since 1970-01-01.
+ * A "day number" counts days since 1970-01-01 (Omron and Dexcom call it a local day
+ * index and address times as day number + minute of day).
  */
 
 export const MINUTE_MS = 60_000;
@@ -18,10 +19,15 @@ export function utcOffsetSeconds(timeZone: string, utcMs: number): number {
   let offset = offsetCache.get(key);
   if (offset === undefined) {
     offset = computeOffsetSeconds(timeZone, hour * HOUR_MS);
-    if (offsetCache.size > 50_000) offsetCache.clear();
+    if (offsetCache.size > 200_000) offsetCache.clear();
     offsetCache.set(key, offset);
   }
   return offset;
+}
+
+/** The zone's UTC offset in minutes at the given instant (e.g. -300 for New York in winter). */
+export function utcOffsetMinutes(timeZone: string, utcMs: number): number {
+  return utcOffsetSeconds(timeZone, utcMs) / 60;
 }
 
 /** Local wall time (as civil ms) of an instant in a zone. */
@@ -42,6 +48,21 @@ export function civilToUtcMs(timeZone: string, civilMs: number): number {
     return toCivilMs(timeZone, earlier) === civilMs ? earlier : second;
   }
   return first;
+}
+
+/** The instant at which the zone's clocks show `minuteOfDay` on local day number `localDay`. */
+export function localToEpoch(timeZone: string, localDay: number, minuteOfDay: number): number {
+  return civilToUtcMs(timeZone, localDay * DAY_MS + minuteOfDay * MINUTE_MS);
+}
+
+/** Local day number of an instant in a zone. */
+export function localDayIndex(timeZone: string, utcMs: number): number {
+  return Math.floor(toCivilMs(timeZone, utcMs) / DAY_MS);
+}
+
+/** `YYYY-MM-DD` → day number, or null when it is not a real date. */
+export function parseDay(date: string): number | null {
+  return isValidDate(date) ? dayNumberOf(date) : null;
 }
 
 /** `YYYY-MM-DD` → day number. */
@@ -101,6 +122,16 @@ export function weekdayOf(date: string): number {
 export function formatCivil(civilMs: number, withMillis = false): string {
   const iso = new Date(civilMs).toISOString();
   return withMillis ? iso.slice(0, 23) : iso.slice(0, 19);
+}
+
+/** `YYYY-MM-DDTHH:mm:ss` of an instant in UTC (no zone suffix). */
+export function formatUtcDateTime(utcMs: number): string {
+  return formatCivil(utcMs);
+}
+
+/** `YYYY-MM-DDTHH:mm:ss` of an instant shifted by `offsetMinutes` (no zone suffix). */
+export function formatLocalDateTime(utcMs: number, offsetMinutes: number): string {
+  return formatCivil(utcMs + offsetMinutes * MINUTE_MS);
 }
 
 /** `HH:mm:ss` of civil ms. */

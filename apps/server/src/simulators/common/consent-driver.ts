@@ -2,8 +2,9 @@ import { CONSENT_FIELDS } from './authorize-page';
 
 /**
  * Drives a simulator's consent page over HTTP the way a browser would: GET the authorize
- * URL, read the form, tick or untick, then submit it with the Allow or Deny button. Used by
- * tests and scripts; it understands only the page renderConsentPage() produces.
+ * URL, read the form, pick the account (radio or drop-down), tick or untick scopes, then
+ * submit it with the Allow or Deny button. Used by tests, scripts and demo mode (through
+ * simulators/embedded.ts); it understands only the page renderConsentPage() produces.
  */
 
 export interface ConsentChoice {
@@ -33,6 +34,9 @@ export async function submitConsent(
     throw new Error(`Consent page answered ${pageResponse.status}: ${page.slice(0, 300)}`);
   }
   const form = readConsentForm(page);
+  if (choice.account !== undefined && !form.accounts.includes(choice.account)) {
+    throw new Error(`The consent page does not offer the account ${choice.account}`);
+  }
   const body = new URLSearchParams(form.hidden);
   const account = choice.account ?? form.selectedAccount;
   if (account !== undefined) body.append(CONSENT_FIELDS.account, account);
@@ -75,11 +79,11 @@ export function readConsentForm(page: string): {
   const accounts: string[] = [];
   let selectedAccount: string | undefined;
   for (const match of page.matchAll(
-    /<input type="radio" name="account" value="([^"]+)"( checked)?>/g,
+    /<input type="radio" name="account" value="([^"]+)"( checked)?>|<option value="([^"]+)"( selected)?>/g,
   )) {
-    const value = decode(match[1] ?? '');
+    const value = decode(match[1] ?? match[3] ?? '');
     accounts.push(value);
-    if (match[2]) selectedAccount = value;
+    if (match[2] ?? match[4]) selectedAccount = value;
   }
   const scopes = [...page.matchAll(/<input type="checkbox" name="scope" value="([^"]+)"/g)].map(
     (m) => decode(m[1] ?? ''),

@@ -170,6 +170,47 @@ export function isTransportFault(fault: InjectedFault): boolean {
   );
 }
 
+/** Renders a fault that has a body (429, 5xx, expired token, …) in the provider's error shape. */
+export type FaultResponder = (fault: InjectedFault, reply: FastifyReply) => FastifyReply;
+
+/**
+ * Takes and applies the first matching fault. Returns true when the request has been
+ * answered (or its connection dropped) and the handler must stop.
+ */
+export async function applyFault(
+  faults: FaultController,
+  route: RouteKind,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  respond: FaultResponder,
+  accountId?: string,
+): Promise<boolean> {
+  const path = request.url.split('?')[0] ?? '';
+  const fault = faults.take(route, path, accountId);
+  if (!fault) return false;
+  if (isTransportFault(fault)) return applyTransportFault(fault, request, reply);
+  respond(fault, reply);
+  return true;
+}
+
+/**
+ * Applies faults to the OAuth routes (authorize, token, revoke) before routing, classified
+ * by path. Data routes (`api`) are left to their handler, which applies faults after
+ * authentication so a fault can target one account.
+ */
+export function installOAuthFaultHook(
+  app: FastifyInstance,
+  faults: FaultController,
+  classify: (path: string) => RouteKind,
+  respond: FaultResponder,
+): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const route = classify(request.url.split('?')[0] ?? '');
+    if (route === 'api' || route === 'control' || route === 'other') return;
+    if (await applyFault(faults, route, request, reply, respond)) return reply;
+  });
+}
+
 /**
  * Installs the hook that cuts the body of a request marked by a `truncated-json` fault in
  * half. The status and headers stay as they were and Content-Length matches the cut body,

@@ -1,6 +1,6 @@
 /**
- * Shared simulator building blocks. Other simulators (Omron, Dexcom) import from here; keep
- * these exports stable.
+ * The one toolkit of the provider simulators (Google Health, legacy Fitbit, Omron, Dexcom);
+ * keep these exports stable.
  */
 export * from './types';
 export * from './clock';
@@ -17,3 +17,5 @@ export * from './control-routes';
 export * from './accounts';
 export * from './wearable-model';
 export * from './consent-driver';
+export * from './signed-tokens';
+export * from './signed-token-provider';

@@ -251,7 +251,11 @@ export class OAuthStore {
 
   /** Accounts with a live grant (webhook notifications go to these only). */
   linkedAccountIds(): string[] {
-    return [...new Set([...this.grants.values()].filter((grant) => !grant.revoked).map((grant) => grant.accountId))];
+    return [
+      ...new Set(
+        [...this.grants.values()].filter((grant) => !grant.revoked).map((grant) => grant.accountId),
+      ),
+    ];
   }
 
   reset(): void {
@@ -340,6 +344,31 @@ export function pkceMatches(
   return computed === challenge;
 }
 
+/** The registered client with this id (a query or form value of any type). */
+export function findClient(
+  clients: OAuthClientConfig[],
+  clientId: unknown,
+): OAuthClientConfig | undefined {
+  return typeof clientId === 'string' ? clients.find((c) => c.clientId === clientId) : undefined;
+}
+
+/** Exact or wildcard match; without a list any http://localhost:* or http://127.0.0.1:* URI. */
+export function isRedirectAllowed(client: OAuthClientConfig, redirectUri: string): boolean {
+  return redirectUriAllowed(client.redirectUris ?? LOOPBACK_REDIRECTS, redirectUri);
+}
+
+/** The redirect back to the client with the given parameters added to its query. */
+export function redirectWith(
+  redirectUri: string,
+  params: Record<string, string | undefined>,
+): string {
+  const url = new URL(redirectUri);
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined) url.searchParams.set(key, value);
+  }
+  return url.toString();
+}
+
 /** Whether a redirect URI is allowed by the client's list (exact, or `*` wildcards). */
 export function redirectUriAllowed(patterns: string[], uri: string): boolean {
   let parsed: URL;
@@ -375,6 +404,24 @@ export function parseFormBody(text: string): FormBody {
   const body: FormBody = {};
   for (const [key, value] of new URLSearchParams(text)) (body[key] ??= []).push(value);
   return body;
+}
+
+/**
+ * The form as one string per field, the last value winning (as most servers read a repeated
+ * field); for providers whose forms never repeat a field. A JSON object body is read the
+ * same way; anything else gives an empty record.
+ */
+export function formValues(body: unknown): Record<string, string | undefined> {
+  if (!body || typeof body !== 'object') return {};
+  const values: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(body)) {
+    values[key] = Array.isArray(value)
+      ? (value.at(-1) as string | undefined)
+      : typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : undefined;
+  }
+  return values;
 }
 
 /** First value of a form field. */

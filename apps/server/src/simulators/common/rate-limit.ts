@@ -10,6 +10,8 @@ export interface RateLimitResult {
   remaining: number;
   /** Milliseconds until the window resets. */
   resetInMs: number;
+  /** The same, in whole seconds rounded up (for Retry-After style headers). */
+  resetSeconds: number;
   limited: boolean;
 }
 
@@ -45,16 +47,23 @@ export class FixedWindowRateLimiter {
     return this.result(counter && counter.window === window ? counter.count : 0, window, nowMs);
   }
 
+  /** Sets how many requests `key` has already made in the current window (control API). */
+  setCount(key: string, count: number, nowMs: number): void {
+    this.counters.set(key, { window: Math.floor(nowMs / this.windowMs), count });
+  }
+
   reset(): void {
     this.counters = new Map();
   }
 
   private result(count: number, window: number, nowMs: number): RateLimitResult {
+    const resetInMs = (window + 1) * this.windowMs - nowMs;
     return {
       limit: this.limit,
       count,
       remaining: Math.max(0, this.limit - count),
-      resetInMs: (window + 1) * this.windowMs - nowMs,
+      resetInMs,
+      resetSeconds: Math.ceil(resetInMs / 1000),
       limited: count > this.limit,
     };
   }

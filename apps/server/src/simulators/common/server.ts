@@ -54,7 +54,7 @@ export function requestBaseUrl(request: FastifyRequest): string {
 }
 
 /** Listens on the given (default: free) port and wraps the app as a RunningSimulator. */
-export async function listenSimulator<Control extends SimulatorControl>(
+export async function listenSimulator<Control extends SimulatorControl<unknown>>(
   name: string,
   app: FastifyInstance,
   control: Control,

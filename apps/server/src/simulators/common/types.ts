@@ -34,7 +34,7 @@ export interface SimulatorOptions {
 }
 
 /** A simulator listening on a port. */
-export interface RunningSimulator<Control extends SimulatorControl = SimulatorControl> {
+export interface RunningSimulator<Control extends SimulatorControl<unknown> = SimulatorControl> {
   name: string;
   /** e.g. `http://127.0.0.1:54321`; every provider URL is relative to it. */
   baseUrl: string;
@@ -59,8 +59,11 @@ export interface TokenFilter {
   token?: string;
 }
 
-/** Programmatic controls shared by all simulators (mirrored by the `/__control` routes). */
-export interface SimulatorControl {
+/**
+ * Programmatic controls shared by all simulators (mirrored by the `/__control` routes).
+ * `Account` is what `accounts()` lists: the Fitbit/Google people, or a provider's own.
+ */
+export interface SimulatorControl<Account = AccountSummary> {
   readonly clock: SimulatedClock;
   now(): Date;
   advanceClock(ms: number): Date;
@@ -76,5 +79,24 @@ export interface SimulatorControl {
   resetRateLimits(): void;
   /** Drops tokens, faults and rate-limit counters and resets the clock. */
   reset(): void;
-  accounts(): AccountSummary[];
+  accounts(): Account[];
+}
+
+/** A simulated account as the Omron and Dexcom control APIs list it. */
+export interface ProviderAccountSummary {
+  id: string;
+  name: string;
+  description: string;
+}
+
+/** The controls of the signed-token providers (Omron, Dexcom): two more than the common ones. */
+export interface ProviderSimulatorControl extends SimulatorControl<ProviderAccountSummary> {
+  /** Mints a token response for an account without the browser flow (demo seeding, tests). */
+  issueTokens(input: {
+    accountId: string;
+    clientId?: string;
+    scope?: string;
+  }): Record<string, unknown>;
+  /** Sets how many calls were already counted in the current rate-limit window. */
+  setRateLimitUsage(used: number, key?: string): void;
 }

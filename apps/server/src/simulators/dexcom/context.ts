@@ -4,9 +4,9 @@ import type { FaultController } from '../common/faults';
 import type { OAuthClientConfig } from '../common/types';
 import type { DexcomAccount } from './accounts';
 import type { DexcomData } from './data';
-import type { AuthorizationStore } from '../signed-token-kit/oauth';
-import type { WindowCounter } from '../signed-token-kit/rate-limit';
-import type { TokenStore } from '../signed-token-kit/tokens';
+import type { AuthorizationStore } from '../common/signed-token-provider';
+import type { FixedWindowRateLimiter } from '../common/rate-limit';
+import type { TokenStore } from '../common/signed-tokens';
 
 export type DexcomContext = {
   clock: SimulatedClock;
@@ -16,5 +16,5 @@ export type DexcomContext = {
   tokens: TokenStore;
   authorizations: AuthorizationStore;
   data: DexcomData;
-  rateLimit: WindowCounter;
+  rateLimit: FixedWindowRateLimiter;
 };

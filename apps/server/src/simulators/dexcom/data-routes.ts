@@ -8,9 +8,9 @@ import type { DexcomContext } from './context';
 import type { RangeResource } from './data';
 import { deviceRecords } from './devices';
 import { dexcomError, respondToDexcomFault, tooManyRequests, unauthorized } from './errors';
-import { applyFault } from '../signed-token-kit/fault-hook';
-import { DAY_MS } from '../signed-token-kit/time-zone';
-import type { GrantInfo } from '../signed-token-kit/tokens';
+import { applyFault } from '../common/faults';
+import { DAY_MS } from '../common/civil-time';
+import type { GrantInfo } from '../common/signed-tokens';
 import { dexcomUserId } from './user-id';
 
 export const MAX_WINDOW_DAYS = 30;
@@ -129,8 +129,8 @@ async function gate(
     )
   )
     return undefined;
-  const hit = ctx.rateLimit.hit(checked.grant.clientId);
-  if (!hit.allowed) {
+  const hit = ctx.rateLimit.hit(checked.grant.clientId, ctx.clock.nowMs());
+  if (hit.limited) {
     tooManyRequests(reply, hit.resetSeconds, hit.limit);
     return undefined;
   }

@@ -11,7 +11,7 @@ import {
   type GlucoseModel,
   type SensorSession,
 } from './glucose-model';
-import { gaussian, hexFromParts, seededRandom, uuidFromParts } from '../signed-token-kit/random';
+import { gaussian, hexFromParts, seededRandom, uuidFromParts } from '../common/prng';
 import {
   DAY_MS,
   formatLocalDateTime,
@@ -22,7 +22,7 @@ import {
   MINUTE_MS,
   parseDay,
   utcOffsetMinutes,
-} from '../signed-token-kit/time-zone';
+} from '../common/civil-time';
 
 export type Generation = 'g6' | 'g7' | 'g715day';
 
@@ -385,7 +385,7 @@ export function displayApp(account: DexcomAccount, device: DisplayDevice): strin
 export function displayTime(account: DexcomAccount, device: DisplayDevice, t: number): string {
   const offset = utcOffsetMinutes(account.timeZone, t);
   const local = formatLocalDateTime(t, offset);
-  return RECEIVERS.includes(device) ? local : `${local}${formatOffset(offset)}`;
+  return RECEIVERS.includes(device) ? local : `${local}${formatOffset(offset * 60)}`;
 }
 
 /** `raw` is the model's glucose at t, `previousRaw` five minutes earlier (for the trend). */

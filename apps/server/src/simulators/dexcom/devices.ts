@@ -4,7 +4,7 @@
  */
 import type { DexcomAccount, DisplayDevice } from './accounts';
 import { displayApp, displayTime, transmitterId, type DexcomData } from './data';
-import { formatUtcDateTime, localToEpoch } from '../signed-token-kit/time-zone';
+import { formatUtcDateTime, localToEpoch } from '../common/civil-time';
 
 const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 

@@ -6,7 +6,7 @@ import {
   startDexcomSimulator,
   type RunningDexcomSimulator,
 } from './index';
-import { readConsentForm, submitConsent } from '../signed-token-kit/consent-driver';
+import { readConsentForm, submitConsent } from '../common/consent-driver';
 import {
   dexcomErrorSchema,
   dexcomListSchema,
@@ -50,7 +50,10 @@ async function exchange(
   extra = {},
 ) {
   const state = oauth.generateRandomState();
-  const callback = await submitConsent(loginUrl(state, extra), account, 'allow');
+  const { redirect: callback } = await submitConsent(loginUrl(state, extra), {
+    account,
+    decision: 'allow',
+  });
   const params = oauth.validateAuthResponse(as, client, callback, state);
   return oauth.authorizationCodeGrantRequest(
     as,
@@ -77,11 +80,13 @@ async function egvs(accessToken: string) {
 
 describe('Dexcom OAuth with an oauth4webapi client', () => {
   it('offers SandboxUser1…7 in a drop-down without a password', async () => {
-    const page = await readConsentForm(loginUrl('s'));
-    expect(page.status).toBe(200);
-    expect(page.form?.accounts).toEqual(DEXCOM_ACCOUNTS.map((a) => a.id));
-    expect(page.html).toContain('<select');
-    expect(page.html).not.toMatch(/type="password"/);
+    const response = await fetch(loginUrl('s'));
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(readConsentForm(html).accounts).toEqual(DEXCOM_ACCOUNTS.map((a) => a.id));
+    expect(html).toContain('<select');
+    expect(html).toContain('<label for="account">Sandbox user</label>');
+    expect(html).not.toMatch(/type="password"/);
   });
 
   it('completes authorize → token → refresh with rotation; the old refresh token is dead', async () => {
@@ -148,13 +153,19 @@ describe('Dexcom OAuth with an oauth4webapi client', () => {
   });
 
   it('answers Deny with error=access_denied', async () => {
-    const callback = await submitConsent(loginUrl('deny-state'), 'SandboxUser2', 'deny');
+    const { redirect: callback } = await submitConsent(loginUrl('deny-state'), {
+      account: 'SandboxUser2',
+      decision: 'deny',
+    });
     expect(callback.searchParams.get('error')).toBe('access_denied');
     expect(callback.searchParams.get('state')).toBe('deny-state');
   });
 
   it('wants the client secret in the body: Basic alone is invalid_client (401)', async () => {
-    const callback = await submitConsent(loginUrl('b'), 'SandboxUser3', 'allow');
+    const { redirect: callback } = await submitConsent(loginUrl('b'), {
+      account: 'SandboxUser3',
+      decision: 'allow',
+    });
     const response = await fetch(sim.endpoints.token, {
       method: 'POST',
       headers: {
@@ -172,7 +183,10 @@ describe('Dexcom OAuth with an oauth4webapi client', () => {
   });
 
   it('rejects a reused or foreign code and an unknown grant type', async () => {
-    const callback = await submitConsent(loginUrl('c'), 'SandboxUser4', 'allow');
+    const { redirect: callback } = await submitConsent(loginUrl('c'), {
+      account: 'SandboxUser4',
+      decision: 'allow',
+    });
     const code = callback.searchParams.get('code')!;
     const post = (body: Record<string, string>) =>
       fetch(sim.endpoints.token, {

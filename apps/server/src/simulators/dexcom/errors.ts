@@ -5,7 +5,7 @@
  * for a bad or expired access token, 400 for bad dates, 429 over the hourly limit.
  */
 import type { FastifyReply } from 'fastify';
-import type { FaultResponder } from '../signed-token-kit/fault-hook';
+import type { FaultResponder } from '../common/faults';
 
 export function dexcomError(
   reply: FastifyReply,

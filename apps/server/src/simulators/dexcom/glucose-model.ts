@@ -6,7 +6,7 @@
  * early failures, days without a sensor) are laid out once per account from its start day.
  */
 import type { DexcomAccount, DisplayDevice } from './accounts';
-import { gaussian, hashParts, seededRandom, valueNoise } from '../signed-token-kit/random';
+import { gaussian, hashParts, seededRandom, valueNoise } from '../common/prng';
 import {
   DAY_MS,
   HOUR_MS,
@@ -14,7 +14,7 @@ import {
   localToEpoch,
   MINUTE_MS,
   utcOffsetMinutes,
-} from '../signed-token-kit/time-zone';
+} from '../common/civil-time';
 
 export const READING_MS = 5 * MINUTE_MS;
 

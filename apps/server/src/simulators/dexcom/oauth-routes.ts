@@ -6,13 +6,16 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DexcomContext } from './context';
 import { tokenError } from './errors';
-import { renderConsentPage, renderErrorPage } from '../signed-token-kit/consent-page';
-import { findClient, isRedirectAllowed, redirectWith } from '../signed-token-kit/oauth';
-import type { IssuedTokens } from '../signed-token-kit/tokens';
+import { renderConsentPage, renderErrorPage } from '../common/authorize-page';
+import { findClient, formValues, isRedirectAllowed, redirectWith } from '../common/oauth';
+import type { IssuedTokens } from '../common/signed-tokens';
 
 type Form = Record<string, string | undefined>;
 
 export const DEXCOM_SCOPE = 'offline_access';
+
+const PROVIDER = 'Dexcom Sandbox';
+const ACCENT = '#58a618';
 
 export function registerDexcomOAuthRoutes(app: FastifyInstance, ctx: DexcomContext) {
   app.get('/v2/oauth2/login', async (request, reply) => {
@@ -43,23 +46,29 @@ export function registerDexcomOAuthRoutes(app: FastifyInstance, ctx: DexcomConte
     });
     return reply.type('text/html; charset=utf-8').send(
       renderConsentPage({
-        title: 'Dexcom Sandbox (simulator): log in and authorize',
-        accent: '#58a618',
+        providerName: PROVIDER,
+        accent: ACCENT,
         clientId: client.clientId,
         scopes: [
-          'Estimated glucose values, events, calibrations, alerts and devices (offline access)',
+          {
+            value: DEXCOM_SCOPE,
+            label:
+              'Estimated glucose values, events, calibrations, alerts and devices (offline access)',
+          },
         ],
-        accounts: ctx.accounts.map((a) => ({ id: a.id, label: a.id, description: a.description })),
-        action: '/v2/oauth2/login/consent',
-        requestId,
+        partialConsent: false,
+        accounts: ctx.accounts.map((a) => ({ id: a.id, label: a.id, detail: a.description })),
+        formAction: '/v2/oauth2/login/consent',
+        hiddenFields: { request_id: requestId },
         accountInput: 'select',
+        accountLabel: 'Sandbox user',
         note: 'Sandbox users need no password.',
       }),
     );
   });
 
   app.post('/v2/oauth2/login/consent', async (request, reply) => {
-    const form = (request.body ?? {}) as Form;
+    const form = formValues(request.body);
     const pending = form.request_id ? ctx.authorizations.takePending(form.request_id) : undefined;
     if (!pending)
       return errorPage(reply, 'invalid_request', 'The login request expired or was already used');
@@ -84,7 +93,7 @@ export function registerDexcomOAuthRoutes(app: FastifyInstance, ctx: DexcomConte
         'Content-Type must be application/x-www-form-urlencoded',
       );
     }
-    const form = (request.body ?? {}) as Form;
+    const form = formValues(request.body);
     const client = findClient(ctx.clients, form.client_id);
     // Dexcom takes the secret in the body; a Basic header alone does not authenticate.
     if (
@@ -165,5 +174,5 @@ function errorPage(reply: FastifyReply, error: string, description: string) {
   return reply
     .code(400)
     .type('text/html; charset=utf-8')
-    .send(renderErrorPage('Dexcom (simulator)', error, description));
+    .send(renderErrorPage(PROVIDER, ACCENT, error, description));
 }

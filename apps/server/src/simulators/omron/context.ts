@@ -5,9 +5,9 @@ import type { OmronData } from './data';
 import type { SimulatedClock } from '../common/clock';
 import type { FaultController } from '../common/faults';
 import type { OAuthClientConfig } from '../common/types';
-import type { AuthorizationStore } from '../signed-token-kit/oauth';
-import type { WindowCounter } from '../signed-token-kit/rate-limit';
-import type { IssuedTokens, TokenStore } from '../signed-token-kit/tokens';
+import type { AuthorizationStore } from '../common/signed-token-provider';
+import type { FixedWindowRateLimiter } from '../common/rate-limit';
+import type { IssuedTokens, TokenStore } from '../common/signed-tokens';
 
 export type OmronContext = {
   clock: SimulatedClock;
@@ -17,7 +17,7 @@ export type OmronContext = {
   tokens: TokenStore;
   authorizations: AuthorizationStore;
   data: OmronData;
-  rateLimit: WindowCounter;
+  rateLimit: FixedWindowRateLimiter;
   idTokenTtlSeconds: number;
   /** Issuer for ID tokens: the configured one, or the origin the request came to. */
   issuerFor(request?: FastifyRequest): string;

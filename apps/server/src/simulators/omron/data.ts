@@ -5,7 +5,7 @@
  * (measurement time plus the phone app's sync delay) has passed on the simulator clock.
  */
 import type { OmronAccount } from './accounts';
-import { gaussian, hashParts, seededRandom } from '../signed-token-kit/random';
+import { gaussian, hashParts, seededRandom } from '../common/prng';
 import {
   DAY_MS,
   formatLocalDateTime,
@@ -16,7 +16,7 @@ import {
   MINUTE_MS,
   parseDay,
   utcOffsetMinutes,
-} from '../signed-token-kit/time-zone';
+} from '../common/civil-time';
 
 export const OMRON_TYPES = ['bloodpressure', 'weight', 'activity'] as const;
 export type OmronType = (typeof OMRON_TYPES)[number];
@@ -307,7 +307,7 @@ function recordTimes(account: OmronAccount, type: OmronType, measuredAt: number)
     id: prefix * 1e10 + TYPE_NUMBER[type] * 1e9 + Math.floor(measuredAt / MINUTE_MS),
     dateTime: `${formatUtcDateTime(measuredAt)}Z`,
     dateTimeLocal: formatLocalDateTime(measuredAt, offset),
-    dateTimeUtcOffset: formatOffset(offset),
+    dateTimeUtcOffset: formatOffset(offset * 60),
   };
 }
 

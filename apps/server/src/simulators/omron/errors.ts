@@ -6,7 +6,7 @@
  * success envelope's `status` field: a simulator choice, documented in the README.
  */
 import type { FastifyReply } from 'fastify';
-import type { FaultResponder } from '../signed-token-kit/fault-hook';
+import type { FaultResponder } from '../common/faults';
 
 export function tokenError(reply: FastifyReply, error: string, description?: string): FastifyReply {
   return reply

@@ -4,7 +4,7 @@
  * One key pair per process, made on first use; clients fetch it from the JWKS route.
  */
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { hexFromParts } from '../signed-token-kit/random';
+import { hexFromParts } from '../common/prng';
 
 let keys: { privateKey: KeyObject; publicKey: KeyObject; kid: string } | undefined;
 

@@ -4,15 +4,21 @@
  * upload notifications, a rate limit, and a control API for forcing faults in tests.
  * See README.md in this folder.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { createSimulatedClock, type SimulatedClock } from '../common/clock';
-import { FaultController, type FaultKind } from '../common/faults';
+import { registerControlRoutes } from '../common/control-routes';
+import type { FaultKind } from '../common/faults';
+import {
+  createSignedTokenProvider,
+  SIGNED_TOKEN_FAULT_KINDS,
+  startSignedTokenProvider,
+  type SignedTokenProviderOptions,
+} from '../common/signed-token-provider';
 import type {
   ListenOptions,
   OAuthClientConfig,
+  ProviderSimulatorControl,
   RunningSimulator,
-  SimulatorOptions,
 } from '../common/types';
 import { OMRON_ACCOUNTS } from './accounts';
 import { DEFAULT_OMRON_SCOPE, type OmronContext } from './context';
@@ -22,29 +28,19 @@ import { signIdToken } from './id-token';
 import { registerMeasurementRoute } from './measurement-route';
 import { createNotifier, type NotificationDelivery } from './notifications';
 import { registerOmronOAuthRoutes } from './oauth-routes';
-import { registerControlRoutes, type ProviderSimulatorControl } from '../signed-token-kit/control';
-import { installFaultHooks } from '../signed-token-kit/fault-hook';
-import { createAuthorizationStore, registerFormParser } from '../signed-token-kit/oauth';
-import { createWindowCounter } from '../signed-token-kit/rate-limit';
-import { SIGNED_TOKEN_FAULT_KINDS, startBuilt } from '../signed-token-kit/server';
-import { HOUR_MS } from '../signed-token-kit/time-zone';
-import { createTokenStore } from '../signed-token-kit/tokens';
 
 export { OMRON_ACCOUNTS, type OmronAccount } from './accounts';
 export type { OmronType } from './data';
 export type { NotificationDelivery } from './notifications';
 
-export type OmronSimulatorOptions = SimulatorOptions & {
-  /** Key of the self-verifying tokens; keep it stable so stored tokens survive restarts. */
-  tokenSecret?: string;
+/**
+ * Defaults: access tokens 3600 s (IdentityServer's default; Omron's is not public), refresh
+ * tokens 30 days, 10,000 measurement calls per client per clock hour (invented: Omron
+ * publishes none).
+ */
+export type OmronSimulatorOptions = SignedTokenProviderOptions & {
   /** `iss` of ID tokens. Default: the origin each request was sent to. */
   issuer?: string;
-  /** Default 3600 (IdentityServer's default; Omron's is not public). */
-  accessTokenTtlSeconds?: number;
-  /** Default 30 days; every refresh rotates the token and starts a new period. */
-  refreshTokenTtlSeconds?: number;
-  /** Measurement calls per client per clock hour. Default 10,000 (invented: Omron publishes none). */
-  rateLimitPerHour?: number;
   /** The partner's notification URI; can also be set through the control API. */
   notificationUri?: string;
   /** How often (real ms) the clock is checked for new uploads between control calls. Default 15 s. */
@@ -91,7 +87,7 @@ export async function createOmronSimulator(
 export async function startOmronSimulator(
   options: OmronSimulatorOptions & ListenOptions = {},
 ): Promise<RunningOmronSimulator> {
-  return startBuilt('omron', buildOmronSimulator(options), options, (baseUrl) => ({
+  return startSignedTokenProvider('omron', buildOmronSimulator(options), options, (baseUrl) => ({
     authorization: `${baseUrl}/connect/authorize`,
     token: `${baseUrl}/connect/token`,
     revocation: `${baseUrl}/connect/revocation`,
@@ -101,18 +97,18 @@ export async function startOmronSimulator(
 }
 
 function buildOmronSimulator(options: OmronSimulatorOptions) {
-  const clock: SimulatedClock =
-    options.clock ??
-    createSimulatedClock({ start: options.startTime, frozen: options.frozenClock });
-  const clients = options.clients ?? [DEFAULT_OMRON_CLIENT];
-  const accounts = OMRON_ACCOUNTS;
-  let baseUrl: string | undefined;
-  const tokens = createTokenStore({
-    secret: options.tokenSecret ?? 'trialpulse-omron-simulator',
-    clock,
-    accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600,
-    refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? 30 * 24 * 3600,
-    accessClaims: (grant) => ({
+  const provider = createSignedTokenProvider('Omron', options, {
+    defaults: {
+      client: DEFAULT_OMRON_CLIENT,
+      tokenSecret: 'trialpulse-omron-simulator',
+      accessTokenTtlSeconds: 3600,
+      refreshTokenTtlSeconds: 30 * 24 * 3600,
+      rateLimitPerHour: 10_000,
+      codeTtlSeconds: 300,
+      scope: DEFAULT_OMRON_SCOPE,
+    },
+    accounts: OMRON_ACCOUNTS.map((a) => ({ id: a.id, name: a.name, description: a.description })),
+    accessClaims: (grant, baseUrl) => ({
       iss: options.issuer ?? baseUrl ?? 'omron-simulator',
       aud: 'omronapi',
       sub: grant.accountId,
@@ -120,15 +116,20 @@ function buildOmronSimulator(options: OmronSimulatorOptions) {
       idp: 'local',
       amr: ['pwd'],
     }),
+    classify: (path) => {
+      if (path.startsWith('/__control')) return 'control';
+      if (path.startsWith('/api/')) return 'api';
+      if (path === '/connect/token') return 'token';
+      if (path === '/connect/revocation') return 'revoke';
+      if (path.startsWith('/connect/authorize')) return 'authorize';
+      return 'other';
+    },
+    respondToFault: respondToOmronFault,
+    tokenBody: (issued) => ctx.tokenResponse(issued, ctx.issuerFor()),
   });
+  const { app, clock, tokens } = provider;
+  const accounts = OMRON_ACCOUNTS;
   const data = createOmronData();
-  const faults = new FaultController(OMRON_FAULT_KINDS);
-  const rateLimit = createWindowCounter({
-    limit: options.rateLimitPerHour ?? 10_000,
-    windowMs: HOUR_MS,
-    clock,
-  });
-  const authorizations = createAuthorizationStore({ clock, codeTtlSeconds: 300 });
   const notifier = createNotifier({
     clock,
     data,
@@ -140,17 +141,19 @@ function buildOmronSimulator(options: OmronSimulatorOptions) {
 
   const ctx: OmronContext = {
     clock,
-    faults,
+    faults: provider.faults,
     accounts,
-    clients,
+    clients: provider.clients,
     tokens,
-    authorizations,
+    authorizations: provider.authorizations,
     data,
-    rateLimit,
+    rateLimit: provider.rateLimit,
     idTokenTtlSeconds: 300,
     issuerFor: (request) =>
       options.issuer ??
-      (request ? `${request.protocol}://${request.host}` : (baseUrl ?? 'omron-simulator')),
+      (request
+        ? `${request.protocol}://${request.host}`
+        : (provider.baseUrl() ?? 'omron-simulator')),
     tokenResponse(issued, issuer, nonce) {
       const scopes = issued.grant.scope.split(' ');
       const body: Record<string, unknown> = {};
@@ -179,22 +182,6 @@ function buildOmronSimulator(options: OmronSimulatorOptions) {
     },
   };
 
-  // forceCloseConnections: a pending slow fault never keeps close() waiting.
-  const app = Fastify({ logger: options.logger ?? false, forceCloseConnections: true });
-  registerFormParser(app);
-  installFaultHooks(
-    app,
-    faults,
-    (path) => {
-      if (path.startsWith('/__control')) return 'control';
-      if (path.startsWith('/api/')) return 'api';
-      if (path === '/connect/token') return 'token';
-      if (path === '/connect/revocation') return 'revoke';
-      if (path.startsWith('/connect/authorize')) return 'authorize';
-      return 'other';
-    },
-    respondToOmronFault,
-  );
   app.setErrorHandler((error, _request, reply) => {
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     return apiError(
@@ -207,41 +194,19 @@ function buildOmronSimulator(options: OmronSimulatorOptions) {
   registerOmronOAuthRoutes(app, ctx);
   registerMeasurementRoute(app, ctx);
 
+  const base = provider.control;
   const control: OmronSimulatorControl = {
-    clock,
-    now: () => clock.now(),
+    ...base,
     advanceClock(ms) {
-      const now = clock.advance(ms);
+      const now = base.advanceClock(ms);
       notifier.checkNow();
       return now;
     },
     setClock(time) {
-      const now = clock.set(time);
+      const now = base.setClock(time);
       notifier.checkNow();
       return now;
     },
-    injectFault: (spec) => faults.inject(spec),
-    faults: () => faults.list(),
-    clearFaults: () => faults.clear(),
-    expireAccessTokens: (filter) => tokens.expireAccessTokens(filter),
-    revokeTokens: (filter) => tokens.revokeGrants(filter),
-    resetRateLimits: () => rateLimit.reset(),
-    issueTokens({ accountId, clientId, scope }) {
-      if (!accounts.some((a) => a.id === accountId))
-        throw new RangeError(`Unknown Omron account: ${accountId}`);
-      const client = clients.find((c) => c.clientId === (clientId ?? clients[0]?.clientId));
-      if (!client) throw new RangeError(`Unknown client: ${clientId}`);
-      const issued = tokens.issue({
-        accountId,
-        clientId: client.clientId,
-        scope: scope ?? DEFAULT_OMRON_SCOPE,
-      });
-      return ctx.tokenResponse(issued, ctx.issuerFor());
-    },
-    setRateLimitUsage(used, key) {
-      rateLimit.setUsed(key ?? clients[0]?.clientId ?? '', used);
-    },
-    accounts: () => accounts.map((a) => ({ id: a.id, name: a.name, description: a.description })),
     setNotificationUri: (uri) => notifier.setUri(uri),
     triggerNotification(accountId, type) {
       if (!accounts.some((a) => a.id === accountId))
@@ -250,25 +215,14 @@ function buildOmronSimulator(options: OmronSimulatorOptions) {
     },
     notificationsSettled: () => notifier.settled(),
     reset() {
-      clock.reset();
-      faults.clear();
-      tokens.reset();
-      rateLimit.reset();
-      authorizations.reset();
+      base.reset();
       notifier.reset();
     },
   };
 
-  registerControlRoutes(
-    app,
-    'omron',
-    control,
-    () => ({
-      notificationUri: notifier.uri,
-      linkedAccounts: tokens.linkedAccounts(),
-      rateLimitPerHour: rateLimit.limit,
-    }),
-    (scope) => {
+  registerControlRoutes(app, 'omron', control, {
+    state: () => ({ notificationUri: notifier.uri, ...provider.state() }),
+    more: (scope) => {
       scope.put('/__control/notifications', async (request) => {
         const body = z.strictObject({ uri: z.url().nullable() }).parse(request.body);
         notifier.setUri(body.uri);
@@ -285,14 +239,8 @@ function buildOmronSimulator(options: OmronSimulatorOptions) {
         return control.triggerNotification(body.accountId, body.type);
       });
     },
-  );
+  });
   app.addHook('onClose', async () => notifier.close());
 
-  return {
-    app,
-    control,
-    setBaseUrl: (url: string) => {
-      baseUrl = url;
-    },
-  };
+  return { app, control, setBaseUrl: provider.setBaseUrl };
 }

@@ -14,9 +14,10 @@ import {
   type OmronType,
 } from './data';
 import { apiError, respondToOmronFault, tooManyRequests, unauthorized } from './errors';
-import { applyFault } from '../signed-token-kit/fault-hook';
-import type { GrantInfo } from '../signed-token-kit/tokens';
-import { parseDay } from '../signed-token-kit/time-zone';
+import { applyFault } from '../common/faults';
+import { formValues } from '../common/oauth';
+import type { GrantInfo } from '../common/signed-tokens';
+import { parseDay } from '../common/civil-time';
 
 /** JSON keys of the result lists, per `type` value. */
 export const RESULT_KEYS: Record<OmronType, 'bloodPressure' | 'weight' | 'activity'> = {
@@ -33,13 +34,10 @@ export function registerMeasurementRoute(app: FastifyInstance, ctx: OmronContext
     if (!grant) return reply;
     if (await applyFault(ctx.faults, 'api', request, reply, respondToOmronFault, grant.accountId))
       return reply;
-    const hit = ctx.rateLimit.hit(grant.clientId);
-    if (!hit.allowed) return tooManyRequests(reply, hit.resetSeconds);
+    const hit = ctx.rateLimit.hit(grant.clientId, ctx.clock.nowMs());
+    if (hit.limited) return tooManyRequests(reply, hit.resetSeconds);
 
-    const form = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<
-      string,
-      string | undefined
-    >;
+    const form = formValues(request.body);
     if (!form.since) return apiError(reply, 400, 'The since parameter is required (yyyy-MM-dd).');
     const sinceDay = parseDay(form.since);
     if (sinceDay === null) return apiError(reply, 400, `Invalid since date: ${form.since}`);

@@ -7,17 +7,22 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OMRON_SCOPES, type OmronContext } from './context';
 import { tokenError } from './errors';
 import { jwks } from './id-token';
-import { renderConsentPage, renderErrorPage } from '../signed-token-kit/consent-page';
+import { renderConsentPage, renderErrorPage } from '../common/authorize-page';
 import {
   findClient,
+  formValues,
   isRedirectAllowed,
-  readBasicAuth,
+  pkceMatches,
+  readClientCredentials,
   redirectWith,
-  verifyPkce,
-} from '../signed-token-kit/oauth';
+  type FormBody,
+} from '../common/oauth';
 import type { OAuthClientConfig } from '../common/types';
 
 type Form = Record<string, string | undefined>;
+
+const PROVIDER = 'OMRON connect';
+const ACCENT = '#005eb8';
 
 export function registerOmronOAuthRoutes(app: FastifyInstance, ctx: OmronContext) {
   app.get('/.well-known/openid-configuration', async (request) => {
@@ -88,24 +93,20 @@ export function registerOmronOAuthRoutes(app: FastifyInstance, ctx: OmronContext
     });
     return reply.type('text/html; charset=utf-8').send(
       renderConsentPage({
-        title: 'OMRON connect (simulator) — sign in and allow access',
-        accent: '#005eb8',
+        providerName: PROVIDER,
+        accent: ACCENT,
         clientId: client.clientId,
-        scopes,
-        accounts: ctx.accounts.map((a) => ({
-          id: a.id,
-          label: a.name,
-          description: a.description,
-        })),
-        action: '/connect/authorize/consent',
-        requestId,
-        accountInput: 'radio',
+        scopes: scopes.map((scope) => ({ value: scope, label: scope })),
+        partialConsent: false,
+        accounts: ctx.accounts.map((a) => ({ id: a.id, label: a.name, detail: a.description })),
+        formAction: '/connect/authorize/consent',
+        hiddenFields: { request_id: requestId },
       }),
     );
   });
 
   app.post('/connect/authorize/consent', async (request, reply) => {
-    const form = (request.body ?? {}) as Form;
+    const form = formValues(request.body);
     const pending = form.request_id ? ctx.authorizations.takePending(form.request_id) : undefined;
     if (!pending)
       return errorPage(reply, 'invalid_request', 'The sign-in request expired or was already used');
@@ -132,7 +133,7 @@ export function registerOmronOAuthRoutes(app: FastifyInstance, ctx: OmronContext
   app.post('/connect/token', async (request, reply) => {
     const form = formBody(request);
     if (!form) return tokenError(reply, 'invalid_request');
-    const client = authenticateClient(ctx.clients, request, form);
+    const client = authenticateClient(ctx.clients, request);
     if (!client) return tokenError(reply, 'invalid_client');
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
 
@@ -144,7 +145,8 @@ export function registerOmronOAuthRoutes(app: FastifyInstance, ctx: OmronContext
         return tokenError(reply, 'invalid_grant');
       }
       if (code.codeChallenge && code.codeChallengeMethod) {
-        if (!verifyPkce(form.code_verifier, code.codeChallenge, code.codeChallengeMethod)) {
+        const verifier = form.code_verifier;
+        if (!verifier || !pkceMatches(verifier, code.codeChallenge, code.codeChallengeMethod)) {
           return tokenError(reply, 'invalid_grant');
         }
       }
@@ -171,7 +173,7 @@ export function registerOmronOAuthRoutes(app: FastifyInstance, ctx: OmronContext
   app.post('/connect/revocation', async (request, reply) => {
     const form = formBody(request);
     if (!form) return tokenError(reply, 'invalid_request');
-    const client = authenticateClient(ctx.clients, request, form);
+    const client = authenticateClient(ctx.clients, request);
     if (!client) return tokenError(reply, 'invalid_client');
     if (!form.token) return tokenError(reply, 'invalid_request');
     const hint = form.token_type_hint;
@@ -188,27 +190,29 @@ export function registerOmronOAuthRoutes(app: FastifyInstance, ctx: OmronContext
 function authenticateClient(
   clients: OAuthClientConfig[],
   request: FastifyRequest,
-  form: Form,
 ): OAuthClientConfig | undefined {
-  const basic = readBasicAuth(request.headers.authorization);
-  if (basic === 'malformed') return undefined;
-  const id = basic ? basic.id : form.client_id;
-  const secret = basic ? basic.secret : form.client_secret;
-  const client = findClient(clients, id);
-  return client?.clientSecret !== undefined && secret === client.clientSecret ? client : undefined;
+  const credentials = readClientCredentials(
+    request.headers.authorization,
+    (request.body ?? {}) as FormBody,
+  );
+  if (credentials.method !== 'basic' && credentials.method !== 'post') return undefined;
+  const client = findClient(clients, credentials.clientId);
+  return client?.clientSecret !== undefined && credentials.clientSecret === client.clientSecret
+    ? client
+    : undefined;
 }
 
 function formBody(request: FastifyRequest): Form | undefined {
   const type = request.headers['content-type'] ?? '';
   if (!type.startsWith('application/x-www-form-urlencoded')) return undefined;
-  return (request.body ?? {}) as Form;
+  return formValues(request.body);
 }
 
 function errorPage(reply: FastifyReply, error: string, description: string) {
   return reply
     .code(400)
     .type('text/html; charset=utf-8')
-    .send(renderErrorPage('OMRON connect (simulator)', error, description));
+    .send(renderErrorPage(PROVIDER, ACCENT, error, description));
 }
 
 export function originOf(request: FastifyRequest): string {

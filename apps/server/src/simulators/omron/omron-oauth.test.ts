@@ -7,7 +7,7 @@ import {
   startOmronSimulator,
   type RunningOmronSimulator,
 } from './index';
-import { readConsentForm, submitConsent } from '../signed-token-kit/consent-driver';
+import { readConsentForm, submitConsent } from '../common/consent-driver';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const REDIRECT_URI = 'http://localhost:3000/omron-callback';
@@ -54,7 +54,10 @@ async function authorize(options: { pkce?: boolean; scope?: string; verifier?: s
           code_challenge_method: 'S256',
         }),
   }).toString();
-  const callback = await submitConsent(url.href, ACCOUNT, 'allow');
+  const { redirect: callback } = await submitConsent(url.href, {
+    account: ACCOUNT,
+    decision: 'allow',
+  });
   const params = oauth.validateAuthResponse(as, client, callback, state);
   return oauth.authorizationCodeGrantRequest(
     as,
@@ -163,7 +166,7 @@ describe('Omron OAuth with an oauth4webapi client', () => {
       scope: SCOPE,
       state: 'st-123',
     })}`;
-    const callback = await submitConsent(url, ACCOUNT, 'deny');
+    const { redirect: callback } = await submitConsent(url, { account: ACCOUNT, decision: 'deny' });
     expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT_URI);
     expect(callback.searchParams.get('error')).toBe('access_denied');
     expect(callback.searchParams.get('state')).toBe('st-123');
@@ -172,10 +175,10 @@ describe('Omron OAuth with an oauth4webapi client', () => {
 
   it('offers every simulated account on the consent page and refuses unknown clients and redirect URIs', async () => {
     const base = { response_type: 'code', scope: SCOPE, state: 's' };
-    const page = await readConsentForm(
+    const page = await fetch(
       `${as.authorization_endpoint}?${new URLSearchParams({ ...base, client_id: client.client_id, redirect_uri: REDIRECT_URI })}`,
     );
-    expect(page.form?.accounts).toEqual(OMRON_ACCOUNTS.map((a) => a.id));
+    expect(readConsentForm(await page.text()).accounts).toEqual(OMRON_ACCOUNTS.map((a) => a.id));
 
     const unknownClient = await fetch(
       `${as.authorization_endpoint}?${new URLSearchParams({ ...base, client_id: 'nope', redirect_uri: REDIRECT_URI })}`,
@@ -259,5 +262,6 @@ async function codeFor(redirectUri: string): Promise<string> {
     scope: SCOPE,
     state: 'x',
   })}`;
-  return (await submitConsent(url, ACCOUNT, 'allow')).searchParams.get('code')!;
+  const { redirect } = await submitConsent(url, { account: ACCOUNT, decision: 'allow' });
+  return redirect.searchParams.get('code')!;
 }

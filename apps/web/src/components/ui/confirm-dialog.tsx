@@ -20,8 +20,9 @@ export type ConfirmDialogProps = {
   confirmDisabled?: boolean;
   /** A failure stays in the dialog (spec §8). */
   error?: string | null;
-  /** Test ids: `<testId>-dialog`, `<testId>-error`, `<testId>-confirm`. */
+  /** Test ids: `<testId>-dialog`, `<testId>-error`, `<testId>-confirm` (or `confirmTestId`). */
   testId: string;
+  confirmTestId?: string;
 };
 
 /** A small "are you sure?" modal with Cancel and a red confirm button. */
@@ -35,9 +36,16 @@ export function ConfirmDialog({
   confirmDisabled = false,
   error,
   testId,
+  confirmTestId,
 }: ConfirmDialogProps) {
   return (
-    <Dialog open onClose={pending ? undefined : onClose} fullWidth maxWidth="xs" data-testid={`${testId}-dialog`}>
+    <Dialog
+      open
+      onClose={pending ? undefined : onClose}
+      fullWidth
+      maxWidth="xs"
+      data-testid={`${testId}-dialog`}
+    >
       <DialogTitle>{title}</DialogTitle>
       <DialogContent>
         <Stack spacing={2}>
@@ -58,7 +66,7 @@ export function ConfirmDialog({
           variant="contained"
           onClick={onConfirm}
           disabled={pending || confirmDisabled}
-          data-testid={`${testId}-confirm`}
+          data-testid={confirmTestId ?? `${testId}-confirm`}
         >
           {confirmLabel}
         </Button>

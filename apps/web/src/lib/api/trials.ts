@@ -8,9 +8,11 @@ export type { Trial };
 /** The trials list's cache entry (mutations of trials invalidate it). */
 export const trialsQueryKey = ['trials'] as const;
 
-/** `GET /api/userTrials/`: the selected team's trials the caller may see. */
+/** `GET /api/userTrials/`: the selected team's trials the caller may see (paged or whole). */
+export const userTrialsPath = '/userTrials/';
+
 export async function getTrials(): Promise<Trial[]> {
-  return z.array(trialSchema).parse(await api.get<unknown>('/userTrials/'));
+  return z.array(trialSchema).parse(await api.get<unknown>(userTrialsPath));
 }
 
 export function useTrials() {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AllSimulators, startAllSimulators } from '../../../simulators';
-import { submitConsent } from '../../../simulators/signed-token-kit/consent-driver';
+import { submitConsent } from '../../../simulators/common/consent-driver';
 import { type TokenSet, generateAuthorizationSecrets } from '../core/provider-client';
 import {
   ProviderInvalidGrantError,
@@ -37,7 +37,7 @@ async function link(account: string): Promise<TokenSet> {
   const url = await client.authorizationUrl({ state, codeVerifier });
   // Dexcom has no PKCE: the verifier is not used.
   expect(url.searchParams.has('code_challenge')).toBe(false);
-  const redirect = await submitConsent(url.href, account, 'allow');
+  const { redirect } = await submitConsent(url.href, { account, decision: 'allow' });
   expect(redirect.searchParams.get('state')).toBe(state);
   return log.add(await client.exchangeCode(redirect.searchParams.get('code') ?? '', codeVerifier));
 }

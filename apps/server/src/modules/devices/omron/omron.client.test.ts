@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AllSimulators, startAllSimulators } from '../../../simulators';
 import { OMRON_ACCOUNTS } from '../../../simulators/omron';
-import { submitConsent } from '../../../simulators/signed-token-kit/consent-driver';
+import { submitConsent } from '../../../simulators/common/consent-driver';
 import { type TokenSet, generateAuthorizationSecrets } from '../core/provider-client';
 import {
   ProviderAuthError,
@@ -39,7 +39,7 @@ async function link(account: string): Promise<TokenSet> {
   const { state, codeVerifier } = generateAuthorizationSecrets();
   const url = await client.authorizationUrl({ state, codeVerifier });
   expect(url.searchParams.get('code_challenge_method')).toBe('S256');
-  const redirect = await submitConsent(url.href, account, 'allow');
+  const { redirect } = await submitConsent(url.href, { account, decision: 'allow' });
   expect(redirect.searchParams.get('state')).toBe(state);
   return log.add(await client.exchangeCode(redirect.searchParams.get('code') ?? '', codeVerifier));
 }
@@ -94,7 +94,7 @@ describe('Omron client', () => {
   it('fails the exchange when the PKCE verifier does not match', async () => {
     const { state, codeVerifier } = generateAuthorizationSecrets();
     const url = await client.authorizationUrl({ state, codeVerifier });
-    const redirect = await submitConsent(url.href, MARIA, 'allow');
+    const { redirect } = await submitConsent(url.href, { account: MARIA, decision: 'allow' });
     await expectFailure(
       client.exchangeCode(
         redirect.searchParams.get('code') ?? '',

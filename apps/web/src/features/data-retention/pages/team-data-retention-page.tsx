@@ -3,11 +3,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import CircularProgress from '@mui/material/CircularProgress';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import MenuItem from '@mui/material/MenuItem';
@@ -21,6 +17,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import {
   LIMITS,
   METRICS_MESSAGES,
@@ -340,19 +337,22 @@ function MetricSelection({
           </Stack>
         </Paper>
       </Stack>
-      <Dialog
-        open={removals !== null}
-        onClose={() => setRemovals(null)}
-        aria-labelledby="remove-metrics-title"
-      >
-        <DialogTitle id="remove-metrics-title">Stop storing these metrics?</DialogTitle>
-        <DialogContent>
+      {removals !== null && (
+        <ConfirmDialog
+          title="Stop storing these metrics?"
+          confirmLabel="Remove and save"
+          onConfirm={() => void commit()}
+          onClose={() => setRemovals(null)}
+          pending={false}
+          testId="remove-metrics"
+          confirmTestId="confirm-removal"
+        >
           <DialogContentText>
             New readings of these metrics will no longer be stored. The next purge deletes the
             readings already stored:
           </DialogContentText>
           <List dense>
-            {(removals ?? []).map((entry) => (
+            {removals.map((entry) => (
               <ListItem key={entry.key} data-testid={`purge-count-${entry.key}`}>
                 {entry.name}:{' '}
                 {entry.readings === null
@@ -361,19 +361,8 @@ function MetricSelection({
               </ListItem>
             ))}
           </List>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setRemovals(null)}>Cancel</Button>
-          <Button
-            variant="contained"
-            color="error"
-            onClick={() => void commit()}
-            data-testid="confirm-removal"
-          >
-            Remove and save
-          </Button>
-        </DialogActions>
-      </Dialog>
+        </ConfirmDialog>
+      )}
     </>
   );
 }

@@ -2,11 +2,7 @@ import { useMemo, useState } from 'react';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
@@ -25,6 +21,7 @@ import AddIcon from '@mui/icons-material/Add';
 import CloseIcon from '@mui/icons-material/Close';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import EditOutlined from '@mui/icons-material/EditOutlined';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import {
   LIMITS,
   METRICS_MESSAGES,
@@ -459,39 +456,31 @@ export function DeviceSettingsTable({ settings, metrics, saving, onSave, onBanne
           </TableBody>
         </Table>
       </TableContainer>
-      <Dialog
-        open={confirm !== null}
-        onClose={() => setConfirm(null)}
-        aria-labelledby="delete-setting-title"
-      >
-        <DialogTitle id="delete-setting-title">
-          {confirm?.kind === 'many'
-            ? METRICS_MESSAGES.deleteSettingsTitle
-            : METRICS_MESSAGES.deleteSettingTitle}
-        </DialogTitle>
-        <DialogContent>
+      {confirm !== null && (
+        <ConfirmDialog
+          title={
+            confirm.kind === 'many'
+              ? METRICS_MESSAGES.deleteSettingsTitle
+              : METRICS_MESSAGES.deleteSettingTitle
+          }
+          confirmLabel="Delete"
+          onConfirm={() =>
+            confirm.kind === 'many'
+              ? void deleteRows(new Set(selected), 'delete-many')
+              : void deleteRows(new Set([confirm.key]), 'delete-one')
+          }
+          onClose={() => setConfirm(null)}
+          pending={false}
+          testId="delete-setting"
+          confirmTestId="confirm-delete"
+        >
           <DialogContentText>
-            {confirm?.kind === 'many'
+            {confirm.kind === 'many'
               ? `Delete the ${selected.size} selected metric settings? Teams can no longer store these metrics for this device.`
-              : `Delete the metric setting "${settings.find((setting) => confirm?.kind === 'one' && keyOf(setting) === confirm.key)?.metric_name ?? ''}"? Teams can no longer store this metric for this device.`}
+              : `Delete the metric setting "${settings.find((setting) => keyOf(setting) === confirm.key)?.metric_name ?? ''}"? Teams can no longer store this metric for this device.`}
           </DialogContentText>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setConfirm(null)}>Cancel</Button>
-          <Button
-            color="error"
-            variant="contained"
-            data-testid="confirm-delete"
-            onClick={() =>
-              confirm?.kind === 'many'
-                ? void deleteRows(new Set(selected), 'delete-many')
-                : confirm && void deleteRows(new Set([confirm.key]), 'delete-one')
-            }
-          >
-            Delete
-          </Button>
-        </DialogActions>
-      </Dialog>
+        </ConfirmDialog>
+      )}
     </Stack>
   );
 }

@@ -5,12 +5,9 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Chip, { type ChipProps } from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { DEVICE_MESSAGES, type ConnectionStatus, type DeviceConnection } from '@trialpulse/shared';
 import { useNotify } from '@/components/notifications';
 import { userMessage } from '@/lib/api-client';
@@ -158,40 +155,20 @@ function EnrolmentCard({ enrolment }: { enrolment: PortalEnrolment }) {
         </Stack>
       </CardContent>
       {revoking && (
-        <Dialog
-          open
-          onClose={revoke.isPending ? undefined : () => setRevoking(null)}
-          fullWidth
-          maxWidth="xs"
+        <ConfirmDialog
+          title={`Revoke ${revoking.brand} access?`}
+          confirmLabel="Revoke"
+          onConfirm={() => void handleRevoke(revoking)}
+          onClose={() => setRevoking(null)}
+          pending={revoke.isPending}
+          error={revokeError}
+          testId="portal-revoke"
         >
-          <DialogTitle>Revoke {revoking.brand} access?</DialogTitle>
-          <DialogContent>
-            <Stack spacing={2}>
-              <Typography>
-                Your study team will no longer receive {revoking.brand} data for{' '}
-                {enrolment.trialName}. You can authorise again at any time.
-              </Typography>
-              {revokeError && (
-                <Alert severity="error" data-testid="portal-revoke-error">
-                  {revokeError}
-                </Alert>
-              )}
-            </Stack>
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={() => setRevoking(null)} disabled={revoke.isPending}>
-              Cancel
-            </Button>
-            <Button
-              color="error"
-              variant="contained"
-              disabled={revoke.isPending}
-              onClick={() => void handleRevoke(revoking)}
-            >
-              Revoke
-            </Button>
-          </DialogActions>
-        </Dialog>
+          <Typography>
+            Your study team will no longer receive {revoking.brand} data for {enrolment.trialName}.
+            You can authorise again at any time.
+          </Typography>
+        </ConfirmDialog>
       )}
     </Card>
   );

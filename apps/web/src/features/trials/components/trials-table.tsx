@@ -26,7 +26,7 @@ import {
   useServerList,
 } from '@/components/data-table';
 import { useCan } from '@/lib/session';
-import { trialsQueryKey, type Trial } from '@/lib/api/trials';
+import { trialsQueryKey, userTrialsPath, type Trial } from '@/lib/api/trials';
 import { trialErrorMessage } from '../utils/trial-error-message';
 import { DeleteTrialDialog } from './delete-trial-dialog';
 import { TrialFormDialog } from './trial-form-dialog';
@@ -51,7 +51,12 @@ export function TrialsTable() {
   const navigate = useNavigate();
   const persisted = usePersistedTableState(TABLE_ID, COLUMN_IDS);
   // Only the page the table shows comes from the server (decision 0040).
-  const list = useServerList({ queryKey: trialsQueryKey, path: '/userTrials/', rowSchema: trialSchema, persisted });
+  const list = useServerList({
+    queryKey: trialsQueryKey,
+    path: userTrialsPath,
+    rowSchema: trialSchema,
+    persisted,
+  });
   const trials = list.query;
   const [modal, setModal] = useState<TrialModal>({ kind: 'none' });
   const closeModal = () => setModal({ kind: 'none' });

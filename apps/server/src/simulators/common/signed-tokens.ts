@@ -4,9 +4,10 @@
  * an earlier run keep working after the simulator restarts (demo mode depends on that).
  * Only rotation, revocation and forced expiry live in memory, and a restart forgets them.
  */
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { SimulatedClock } from '../common/clock';
-import type { TokenFilter } from '../common/types';
+import { createHmac, randomUUID } from 'node:crypto';
+import type { SimulatedClock } from './clock';
+import { secretMatches } from './oauth';
+import type { TokenFilter } from './types';
 
 export type TokenStoreOptions = {
   secret: string;
@@ -229,7 +230,7 @@ export function verifyJwt(token: string, secret: string): Record<string, unknown
   const parts = token.split('.');
   if (parts.length !== 3) return null;
   const [header, body, signature] = parts as [string, string, string];
-  if (!safeEqual(signature, hmac(`${header}.${body}`, secret))) return null;
+  if (!secretMatches(hmac(`${header}.${body}`, secret), signature)) return null;
   return parseJson(body);
 }
 
@@ -242,7 +243,7 @@ function verifyOpaque(token: string, secret: string): Record<string, unknown> | 
   const parts = token.split('.');
   if (parts.length !== 2) return null;
   const [body, signature] = parts as [string, string];
-  if (!safeEqual(signature, hmac(body, secret))) return null;
+  if (!secretMatches(hmac(body, secret), signature)) return null;
   return parseJson(body);
 }
 
@@ -261,12 +262,6 @@ function base64url(text: string): string {
 
 function hmac(data: string, secret: string): string {
   return createHmac('sha256', secret).update(data).digest('base64url');
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 function addTo(map: Map<string, Set<string>>, key: string, value: string) {
