@@ -213,9 +213,11 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
 
   const csvRows = (text: string) => parse(text, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
 
-  /** The readings a data table holds, as comparable tuples. */
-  const tupleOfRow = (row: Record<string, unknown>) =>
-    `${row.participant_id}|${row.metric_key}|${row.recorded_at_utc}|${Number(row.value)}`;
+  /** The readings a data table holds, as comparable tuples (instants as ISO 8601 UTC, fractions only when there are any). */
+  const tupleOfRow = (row: Record<string, unknown>) => {
+    expect(String(row.recorded_at_utc)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d*[1-9])?Z$/);
+    return `${row.participant_id}|${row.metric_key}|${new Date(String(row.recorded_at_utc)).toISOString()}|${Number(row.value)}`;
+  };
   const expected = () => stored.map((r) => `${r.participantId}|${r.metricKey}|${r.recordedAt.toISOString()}|${r.value}`).sort();
 
   it('refuses a Viewer (403) and a signed-out caller (401) on every call', async () => {

@@ -120,11 +120,11 @@ describe(`stored readings as CSV, formatted by the database (${MODE})`, () => {
     expect(Object.keys(records[0]!)).toEqual([...READINGS_CSV_COLUMNS]);
     expect(records.map((record) => `${record.metric_key} ${record.recorded_at_utc}`)).toEqual([
       'heart_rate 2026-10-05T01:00:00.123Z',
-      'heart_rate 2026-10-05T02:00:00.000Z',
-      'sleep 2026-10-05T22:13:20.000Z',
-      'steps 2026-10-05T00:00:00.000Z',
-      'steps 2026-10-06T00:00:00.000Z',
-      'weight 2026-10-05T00:00:03.000Z',
+      'heart_rate 2026-10-05T02:00:00Z',
+      'sleep 2026-10-05T22:13:20Z',
+      'steps 2026-10-05T00:00:00Z',
+      'steps 2026-10-06T00:00:00Z',
+      'weight 2026-10-05T00:00:03Z',
     ]);
     const [hr1, hr2, sleep, steps1, steps2, weight] = records as [
       Record<string, string>,
@@ -138,7 +138,7 @@ describe(`stored readings as CSV, formatted by the database (${MODE})`, () => {
       metric_name: 'Heart Rate',
       units: 'bpm',
       recorded_at_utc: '2026-10-05T01:00:00.123Z',
-      local_time: '2026-10-04T20:00:00',
+      local_time: '2026-10-04T20:00:00.123',
       utc_offset_minutes: '-300',
       end_at_utc: '',
       value: '61.5',
@@ -154,7 +154,7 @@ describe(`stored readings as CSV, formatted by the database (${MODE})`, () => {
     expect(sleep).toMatchObject({
       metric_name: 'sleep',
       units: '',
-      end_at_utc: '2026-10-06T03:46:40.000Z',
+      end_at_utc: '2026-10-06T03:46:40Z',
       local_time: '2026-10-05T23:13:20',
       value: '',
     });

@@ -117,7 +117,6 @@ const integer = (value: number) => {
   return String(value);
 };
 type KeysetPosition = { k_metric: string; k_at: string; k_brand: string };
-const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /**
  * The SELECT behind both ways: literals only (COPY takes no parameters), every value
@@ -153,7 +152,11 @@ function selectText(
     labels.metrics.length === 0
       ? otherwise
       : `(case r.metric_key ${labels.metrics.map((metric) => `when ${literal(metric.metricKey)} then ${label(pick(metric))}`).join(' ')} else ${otherwise} end)`;
-  const utc = (column: string) => `to_char(${column} at time zone 'UTC', ${ISO_UTC})`;
+  // ISO 8601 from the timestamp's own text (DateStyle ISO, which node-postgres's date
+  // parsing needs too): "2026-10-05T01:00:00.123Z", fractions only when there are any.
+  // About three times cheaper than to_char, the largest cost of the whole row.
+  const isoUtc = (column: string) =>
+    `replace((${column} at time zone 'UTC')::text, ' ', 'T') || 'Z'`;
   const columns = [
     `${integer(query.participantId)}::text as participant_id`,
     `${label(labels.participantCode)} as participant_code`,
@@ -161,12 +164,12 @@ function selectText(
     `r.metric_key`,
     `${byMetric((metric) => metric.metricName, neutraliseSql('r.metric_key'))} as metric_name`,
     `${byMetric((metric) => metric.units || null, 'null::text')} as units`,
-    `${utc('r.recorded_at')} as recorded_at_utc`,
+    `${isoUtc('r.recorded_at')} as recorded_at_utc`,
     // Daily readings (no offset) carry their date; samples the local wall time then.
-    `case when r.utc_offset_minutes is null then to_char(r.recorded_at at time zone 'UTC', 'YYYY-MM-DD')
-       else to_char((r.recorded_at at time zone 'UTC') + make_interval(mins => r.utc_offset_minutes), 'YYYY-MM-DD"T"HH24:MI:SS') end as local_time`,
+    `case when r.utc_offset_minutes is null then (r.recorded_at at time zone 'UTC')::date::text
+       else replace(((r.recorded_at at time zone 'UTC') + make_interval(mins => r.utc_offset_minutes))::text, ' ', 'T') end as local_time`,
     `r.utc_offset_minutes::text as utc_offset_minutes`,
-    `${utc('r.end_at')} as end_at_utc`,
+    `${isoUtc('r.end_at')} as end_at_utc`,
     `r.value::text as value`,
     `${neutraliseSql('r.value_json::text')} as value_json`,
     `${neutraliseSql('r.data_source')} as data_source`,
