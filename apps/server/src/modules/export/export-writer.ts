@@ -81,6 +81,8 @@ export const EXPORT_ZIP_LEVEL = 1;
 
 /** Bytes of a streamed data file between two progress reports (heartbeat and cancel check). */
 const REPORT_EVERY_BYTES = 4 << 20;
+/** Bytes handed to the ZIP at a time (and the deflate stream's output buffer). */
+const BATCH_BYTES = 1 << 20;
 
 /** Excel's last row; a longer single tab continues on a sheet named "… (2)". */
 const XLSX_MAX_ROWS = 1_048_576;
@@ -572,7 +574,7 @@ class ZipWriter {
     private readonly date: Date,
     level: number,
   ) {
-    this.archive = new ZipArchive({ zlib: { level } });
+    this.archive = new ZipArchive({ zlib: { level, chunkSize: BATCH_BYTES } });
     this.output = fs.createWriteStream(zipPath);
     this.done = new Promise<void>((resolve, reject) => {
       this.output.on('close', () => resolve());
@@ -598,14 +600,30 @@ class ZipWriter {
     let bytes = 0;
     let reported = 0;
     const report = options.report;
+    // Chunks from the database socket are small (tens of KB); each one that reaches the
+    // deflate stream and the file costs a thread-pool round trip, so they go on in batches.
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const take = () => {
+      const batch = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+      return batch;
+    };
     const tap = new Transform({
       transform(chunk: Buffer | string, _encoding, callback) {
         const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
         hash.update(buffer);
         bytes += buffer.length;
-        if (!report || bytes - reported < REPORT_EVERY_BYTES) return callback(null, buffer);
+        pending.push(buffer);
+        pendingBytes += buffer.length;
+        if (pendingBytes < BATCH_BYTES) return callback();
+        if (!report || bytes - reported < REPORT_EVERY_BYTES) return callback(null, take());
         reported = bytes;
-        report(bytes).then((goOn) => (goOn ? callback(null, buffer) : callback(new ExportCancelled())), callback);
+        report(bytes).then((goOn) => (goOn ? callback(null, take()) : callback(new ExportCancelled())), callback);
+      },
+      flush(callback) {
+        callback(null, pendingBytes > 0 ? take() : undefined);
       },
     });
     const appended = new Promise<void>((resolve, reject) => {
