@@ -32,7 +32,10 @@ const result = await runExport(database.db, Number(jobIdText), {
   storage: exportStorageFor({ DATA_DIR: dataDir! }),
   logger: quiet,
   readingsFor: (db) => createReadingsService({ readings: createReadingsRepository(db), sync: createSyncRepository(db) }),
-}, process.env.BENCH_EXPORT_PAGE_SIZE ? { pageSize: Number(process.env.BENCH_EXPORT_PAGE_SIZE) } : {});
+}, {
+  ...(process.env.BENCH_EXPORT_PAGE_SIZE && { pageSize: Number(process.env.BENCH_EXPORT_PAGE_SIZE) }),
+  ...(process.env.BENCH_EXPORT_ZIP_LEVEL && { zipLevel: Number(process.env.BENCH_EXPORT_ZIP_LEVEL) }),
+});
 const ms = performance.now() - started;
 sample();
 clearInterval(sampler);

@@ -2,12 +2,15 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { finished } from 'node:stream/promises';
+import { Readable, Transform } from 'node:stream';
+import { finished, pipeline } from 'node:stream/promises';
 import { ZipArchive } from 'archiver';
 import { stringify } from 'csv-stringify/sync';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { EXPORT_PRODUCT_NAME, safeFileNamePart, type ExportExtra, type ExportFormat, type ExportMode } from '@trialpulse/shared';
 import type { DeviceBrand } from '../../db/schema';
+import { neutralise } from '../../lib/csv-safe';
+import { READINGS_CSV_COLUMNS, type ReadingsCsv, type ReadingsCsvLabels } from '../sync/readings-csv';
 import type { ReadingsQuery, StoredReading } from '../sync/readings.service';
 import { FHIR_MAPPINGS, OMH_MAPPINGS, toFhirObservation, toOpenMHealth, type SubjectInfo } from './export-standards';
 
@@ -48,12 +51,16 @@ export type ExportResult = { files: ExportFileEntry[]; totalRows: number };
 type WrittenFile = ExportFileEntry & { filePath: string };
 
 export type ExportIo = {
-  /** Pages of stored readings (ReadingsService.iterate). */
+  /** Pages of stored readings (ReadingsService.iterate): XLSX data and the optional files. */
   iterate(query: ReadingsQuery, options: { pageSize?: number }): AsyncIterable<StoredReading[]>;
+  /** The readings as CSV formatted by the database (ReadingsService.csv): CSV data files. */
+  csv(query: ReadingsQuery, labels: ReadingsCsvLabels, options: { header: boolean }): ReadingsCsv;
   /** Called after each page with the share done (0–1); false stops the export (cancelled). */
   progress(fraction: number): Promise<boolean>;
   /** Rows per page read from the database (default EXPORT_PAGE_SIZE). */
   pageSize?: number;
+  /** Deflate level of the ZIP (default EXPORT_ZIP_LEVEL; the bench compares levels). */
+  zipLevel?: number;
 };
 
 export class ExportCancelled extends Error {
@@ -66,35 +73,23 @@ export class ExportCancelled extends Error {
 /** Rows per database page: one page (objects and its CSV text) is what an export holds in memory. */
 export const EXPORT_PAGE_SIZE = 10_000;
 
+/**
+ * Deflate level of the ZIP (decision 0049): 1, zlib's fastest. Readings CSV repeats itself
+ * so much that level 6 saves little space and costs most of an export's time.
+ */
+export const EXPORT_ZIP_LEVEL = 1;
+
+/** Bytes of a streamed data file between two progress reports (heartbeat and cancel check). */
+const REPORT_EVERY_BYTES = 4 << 20;
+/** Bytes handed to the ZIP at a time (and the deflate stream's output buffer). */
+const BATCH_BYTES = 1 << 20;
+
 /** Excel's last row; a longer single tab continues on a sheet named "… (2)". */
 const XLSX_MAX_ROWS = 1_048_576;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export const DATA_COLUMNS = [
-  'participant_id',
-  'participant_code',
-  'device',
-  'metric_key',
-  'metric_name',
-  'units',
-  'recorded_at_utc',
-  'local_time',
-  'utc_offset_minutes',
-  'end_at_utc',
-  'value',
-  'value_json',
-  'data_source',
-  'upstream',
-] as const;
-
-/**
- * Spreadsheet formula injection (OWASP CSV injection): a text cell starting with = + - @
- * (or a tab or carriage return) is prefixed with an apostrophe so no spreadsheet runs it.
- * Numbers stay numbers (a negative trend rate is data, not a formula).
- */
-export function neutralise(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
+/** The data files' columns (decision 0046), as the readings module writes them. */
+export const DATA_COLUMNS = READINGS_CSV_COLUMNS;
 
 type Cell = string | number | null;
 
@@ -102,7 +97,15 @@ type Cell = string | number | null;
 function localTime(reading: StoredReading): string {
   if (reading.utcOffsetMinutes === null) return reading.recordedAt.toISOString().slice(0, 10);
   const local = new Date(reading.recordedAt.getTime() + reading.utcOffsetMinutes * 60_000);
-  return local.toISOString().slice(0, 19);
+  return isoUtc(local).slice(0, -1);
+}
+
+/**
+ * ISO 8601 in UTC as the database writes it in the CSV data (readings-csv.ts): fractions
+ * of a second only when there are any ("…T08:00:00Z", "…T08:00:00.12Z").
+ */
+function isoUtc(at: Date): string {
+  return at.toISOString().replace(/\.?0+Z$/, 'Z');
 }
 
 function dataRow(reading: StoredReading, code: string, device: string, metric: MetricInfo | undefined): Cell[] {
@@ -113,10 +116,10 @@ function dataRow(reading: StoredReading, code: string, device: string, metric: M
     reading.metricKey,
     neutralise(metric?.metricName ?? reading.metricKey),
     metric?.units ? neutralise(metric.units) : null,
-    reading.recordedAt.toISOString(),
+    isoUtc(reading.recordedAt),
     localTime(reading),
     reading.utcOffsetMinutes,
-    reading.endAt ? reading.endAt.toISOString() : null,
+    reading.endAt ? isoUtc(reading.endAt) : null,
     reading.value,
     reading.valueJson === null || reading.valueJson === undefined ? null : neutralise(JSON.stringify(reading.valueJson)),
     reading.dataSource ? neutralise(reading.dataSource) : null,
@@ -192,49 +195,15 @@ function sheetNamer() {
 }
 
 /**
- * The data files in one of the two modes and formats. Separate tabs: one CSV per
- * participant and metric, or one XLSX sheet each; single tab: one long table.
+ * The XLSX data file (exceljs streaming writer, loaded only for XLSX): separate tabs, one
+ * sheet per participant and metric; single tab, one long table.
  */
-function createDataSink(plan: ExportPlan, workDir: string) {
-  const base = `${EXPORT_PRODUCT_NAME}-${safeFileNamePart(plan.request.fileName)}`;
+async function createXlsxSink(plan: ExportPlan, workDir: string) {
+  const { default: excel } = await import('exceljs');
   const separate = plan.request.exportMode === 'separate-tabs';
-  const entries: WrittenFile[] = [];
-
-  if (plan.request.format === 'csv') {
-    let current: { key: string; file: CsvFile } | undefined;
-    const usedNames = new Set<string>();
-    const open = async (key: string, name: string) => {
-      if (current?.key === key) return current.file;
-      if (current) entries.push(await current.file.close());
-      let unique = name;
-      for (let n = 2; usedNames.has(unique); n += 1) unique = name.replace(/-Data\.csv$/, `-${n}-Data.csv`);
-      usedNames.add(unique);
-      current = { key, file: new CsvFile(unique, path.join(workDir, `data-${usedNames.size}.csv`), DATA_COLUMNS) };
-      return current.file;
-    };
-    return {
-      async write(code: string, metricKey: string, rows: Cell[][]) {
-        const file = separate
-          ? await open(`${code}|${metricKey}`, `${base}-${safeFileNamePart(code)}-${safeFileNamePart(metricKey)}-Data.csv`)
-          : await open('all', `${base}-Data.csv`);
-        await file.rowsOf(rows);
-      },
-      /** Separate tabs: a participant's metric without rows still gets its (header-only) file. */
-      async ensure(code: string, metricKey: string) {
-        if (separate) await this.write(code, metricKey, []);
-      },
-      async close() {
-        if (!current && !separate) await open('all', `${base}-Data.csv`);
-        if (current) entries.push(await current.file.close());
-        current = undefined;
-        return entries;
-      },
-    };
-  }
-
-  const name = `${base}-Data.xlsx`;
+  const name = `${EXPORT_PRODUCT_NAME}-${safeFileNamePart(plan.request.fileName)}-Data.xlsx`;
   const filePath = path.join(workDir, 'data.xlsx');
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: filePath, useStyles: false, useSharedStrings: false });
+  const workbook = new excel.stream.xlsx.WorkbookWriter({ filename: filePath, useStyles: false, useSharedStrings: false });
   const nameSheet = sheetNamer();
   let sheet: { key: string; worksheet: ExcelJS.Worksheet; rows: number; title: string } | undefined;
   let totalRows = 0;
@@ -259,15 +228,15 @@ function createDataSink(plan: ExportPlan, workDir: string) {
       // Let the workbook's zip stream drain before the next page.
       await new Promise((resolve) => setImmediate(resolve));
     },
+    /** Separate tabs: a participant's metric without rows still gets its (header-only) sheet. */
     async ensure(code: string, metricKey: string) {
       if (separate) openSheet(`${code}|${metricKey}`, `${code}-${metricKey}`);
     },
-    async close() {
+    async close(): Promise<WrittenFile[]> {
       if (!sheet) openSheet('all', 'Data');
       sheet?.worksheet.commit();
       await workbook.commit();
-      entries.push(await describeFile(name, filePath, totalRows));
-      return entries;
+      return [await describeFile(name, filePath, totalRows)];
     },
   };
 }
@@ -341,26 +310,185 @@ function dictionaryRows(plan: ExportPlan): Cell[][] {
 }
 
 /**
- * Builds the ZIP of one export at `zipPath`: streams the stored readings participant by
- * participant (keyset pages, never one big result) into the data files and the optional
- * files in `workDir`, then zips them with the data dictionary and the manifest. Memory
- * holds one page of readings and one participant's adherence days.
+ * Builds the ZIP of one export at `zipPath`, written as it goes (decision 0048). CSV data:
+ * the readings as CSV formatted by the database (`COPY … TO STDOUT` on PostgreSQL), one
+ * stream per participant and metric piped straight into the ZIP entry, hashed and counted
+ * on the way. XLSX data and the optional files (FHIR, Open mHealth, adherence): a pass over
+ * keyset pages of readings into files in `workDir`, zipped after. Then the data dictionary
+ * and the manifest. Memory holds a stream's buffers, one page of readings and one
+ * participant's adherence days, whatever the size of the export.
+ * Throws ExportCancelled when `io.progress` answers false (the job was cancelled).
  */
 export async function writeExport(plan: ExportPlan, io: ExportIo, workDir: string, zipPath: string): Promise<ExportResult> {
   const base = `${EXPORT_PRODUCT_NAME}-${safeFileNamePart(plan.request.fileName)}`;
-  const from = new Date(`${plan.request.startDate}T00:00:00Z`);
-  const to = new Date(Date.parse(`${plan.request.endDate}T00:00:00Z`) + DAY_MS);
+  const range = {
+    from: new Date(`${plan.request.startDate}T00:00:00Z`),
+    to: new Date(Date.parse(`${plan.request.endDate}T00:00:00Z`) + DAY_MS),
+  };
+  const extras = new Set(plan.request.extras);
+  const csv = plan.request.format === 'csv';
+  const objectPass = !csv || extras.size > 0;
+  // Progress: reading shares 0–90 % between the CSV streams and the pass over pages.
+  const share = 0.9 / ((csv ? 1 : 0) + (objectPass ? 1 : 0));
+  const check = async (fraction: number) => {
+    if (!(await io.progress(fraction))) throw new ExportCancelled();
+  };
+
+  const zip = new ZipWriter(zipPath, plan.exportedAt, io.zipLevel ?? EXPORT_ZIP_LEVEL);
+  try {
+    const files: ExportFileEntry[] = [];
+    let totalRows = 0;
+    if (csv) {
+      const data = await streamCsvData(plan, io, zip, range, (done) => done * share);
+      files.push(...data.files);
+      totalRows = data.rows;
+    }
+    const written: WrittenFile[] = [];
+    if (objectPass) {
+      const pass = await readingsPass(plan, io, workDir, range, (done) => (csv ? share : 0) + done * share);
+      written.push(...pass.files);
+      if (!csv) totalRows = pass.rows;
+    }
+    const dictionary = new CsvFile(`${base}-data-dictionary.csv`, path.join(workDir, 'dictionary.csv'), [
+      'metric_key',
+      'metric_name',
+      'units',
+      'category',
+      'description',
+      'provider_source',
+      'loinc',
+      'open_mhealth_schema',
+    ]);
+    await dictionary.rowsOf(dictionaryRows(plan));
+    written.push(await dictionary.close());
+
+    // The files of the work directory: zipping a large XLSX takes a while, keep reporting.
+    await check(0.92);
+    const totalBytes = written.reduce((sum, entry) => sum + entry.bytes, 0) || 1;
+    let zipped = 0;
+    for (const entry of written) {
+      const before = zipped;
+      await zip.appendStream(entry.name, fs.createReadStream(entry.filePath), {
+        // An XLSX is a ZIP already: stored, not deflated again.
+        store: entry.name.endsWith('.xlsx'),
+        report: (bytes) => io.progress(0.92 + (0.07 * (before + bytes)) / totalBytes),
+      });
+      zipped += entry.bytes;
+      files.push({ name: entry.name, rows: entry.rows, bytes: entry.bytes, sha256: entry.sha256 });
+    }
+
+    const manifest = {
+      product: EXPORT_PRODUCT_NAME,
+      softwareVersion: plan.softwareVersion,
+      exportedAt: plan.exportedAt.toISOString(),
+      jobId: plan.jobId,
+      request: plan.request,
+      device: { id: plan.device.id, name: plan.device.friendlyName, brand: plan.device.brand, deviceType: plan.device.deviceType },
+      participants: plan.participants,
+      dateRange: {
+        startDate: plan.request.startDate,
+        endDate: plan.request.endDate,
+        from: range.from.toISOString(),
+        toExclusive: range.to.toISOString(),
+        timeBasis: 'UTC',
+      },
+      columns: DATA_COLUMNS,
+      totalRows,
+      files,
+    };
+    await zip.appendStream(`${base}-manifest.json`, Readable.from([JSON.stringify(manifest, null, 2) + '\n']), {});
+    await zip.finish();
+    await check(0.99);
+    return { files, totalRows };
+  } catch (error) {
+    zip.abort();
+    throw error;
+  }
+}
+
+type Range = { from: Date; to: Date };
+
+/**
+ * CSV data straight from the database into the ZIP. Separate tabs: one entry per
+ * participant and metric (a header-only file when it has no readings); single tab: one
+ * entry, the streams one after another under one header. Reports after each stream and
+ * every few MB (the heartbeat; false stops the export).
+ */
+async function streamCsvData(plan: ExportPlan, io: ExportIo, zip: ZipWriter, range: Range, at: (done: number) => number) {
+  const base = `${EXPORT_PRODUCT_NAME}-${safeFileNamePart(plan.request.fileName)}`;
+  const labels = (participant: ExportPlan['participants'][number]): ReadingsCsvLabels => ({
+    participantCode: participant.participantCode,
+    device: plan.device.friendlyName,
+    metrics: plan.metrics,
+  });
+  const parts = plan.participants.flatMap((participant) =>
+    plan.request.metrics.map((metricKey) => ({
+      participant,
+      metricKey,
+      query: {
+        teamId: plan.teamId,
+        participantId: participant.participantId,
+        metricKeys: [metricKey],
+        brand: plan.device.brand,
+        ...range,
+      } satisfies ReadingsQuery,
+    })),
+  );
+  let done = 0;
+  const report = () => io.progress(at(done / Math.max(parts.length, 1)));
+  const files: ExportFileEntry[] = [];
+  let rows = 0;
+
+  if (plan.request.exportMode === 'separate-tabs') {
+    const usedNames = new Set<string>();
+    for (const part of parts) {
+      const name = `${base}-${safeFileNamePart(part.participant.participantCode)}-${safeFileNamePart(part.metricKey)}-Data.csv`;
+      let unique = name;
+      for (let n = 2; usedNames.has(unique); n += 1) unique = name.replace(/-Data\.csv$/, `-${n}-Data.csv`);
+      usedNames.add(unique);
+      const source = io.csv(part.query, labels(part.participant), { header: true });
+      const { bytes, sha256 } = await zip.appendStream(unique, source.stream, { report });
+      files.push({ name: unique, rows: source.rows(), bytes, sha256 });
+      rows += source.rows();
+      done += 1;
+      if (!(await report())) throw new ExportCancelled();
+    }
+    return { files, rows };
+  }
+
+  async function* oneTable(): AsyncGenerator<Buffer | string> {
+    if (parts.length === 0) yield `${DATA_COLUMNS.join(',')}\n`;
+    for (const [index, part] of parts.entries()) {
+      const source = io.csv(part.query, labels(part.participant), { header: index === 0 });
+      yield* source.stream;
+      rows += source.rows();
+      done += 1;
+      if (!(await report())) throw new ExportCancelled();
+    }
+  }
+  const name = `${base}-Data.csv`;
+  const { bytes, sha256 } = await zip.appendStream(name, Readable.from(oneTable()), { report });
+  files.push({ name, rows, bytes, sha256 });
+  return { files, rows };
+}
+
+/**
+ * One pass over the readings, participant by participant in keyset pages: the XLSX data
+ * (when the format is XLSX) and the optional files, written into `workDir`.
+ */
+async function readingsPass(plan: ExportPlan, io: ExportIo, workDir: string, range: Range, at: (done: number) => number) {
+  const base = `${EXPORT_PRODUCT_NAME}-${safeFileNamePart(plan.request.fileName)}`;
   const exportedAt = plan.exportedAt.toISOString();
   const metricsByKey = new Map(plan.metrics.map((metric) => [metric.metricKey, metric]));
   const extras = new Set(plan.request.extras);
 
-  const data = createDataSink(plan, workDir);
+  const data = plan.request.format === 'xlsx' ? await createXlsxSink(plan, workDir) : null;
   const fhir = extras.has('fhir') ? new TextFile(`${base}-fhir-observations.ndjson`, path.join(workDir, 'fhir.ndjson')) : null;
   const omh = extras.has('openmhealth') ? new TextFile(`${base}-openmhealth.json`, path.join(workDir, 'omh.json')) : null;
   const adherence = extras.has('adherence') ? createAdherence(plan, workDir) : null;
   await omh?.write('[');
   let omhFirst = true;
-  let totalRows = 0;
+  let rows = 0;
 
   const participantCount = plan.participants.length;
   for (const [index, participant] of plan.participants.entries()) {
@@ -371,8 +499,7 @@ export async function writeExport(plan: ExportPlan, io: ExportIo, workDir: strin
       participantId: participant.participantId,
       metricKeys: plan.request.metrics,
       brand: plan.device.brand,
-      from,
-      to,
+      ...range,
     };
     for await (const page of io.iterate(query, { pageSize: io.pageSize ?? EXPORT_PAGE_SIZE })) {
       // A page is ordered by metric: split it where the metric changes.
@@ -381,17 +508,18 @@ export async function writeExport(plan: ExportPlan, io: ExportIo, workDir: strin
         const metricKey = page[start]!.metricKey;
         let end = start;
         while (end < page.length && page[end]!.metricKey === metricKey) end += 1;
-        const slice = page.slice(start, end);
         seen.add(metricKey);
-        const metric = metricsByKey.get(metricKey);
-        await data.write(
-          participant.participantCode,
-          metricKey,
-          slice.map((reading) => dataRow(reading, participant.participantCode, plan.device.friendlyName, metric)),
-        );
+        if (data) {
+          const metric = metricsByKey.get(metricKey);
+          await data.write(
+            participant.participantCode,
+            metricKey,
+            page.slice(start, end).map((reading) => dataRow(reading, participant.participantCode, plan.device.friendlyName, metric)),
+          );
+        }
         start = end;
       }
-      totalRows += page.length;
+      rows += page.length;
       if (fhir) {
         const lines: string[] = [];
         for (const reading of page) {
@@ -415,85 +543,111 @@ export async function writeExport(plan: ExportPlan, io: ExportIo, workDir: strin
       }
       if (adherence) for (const reading of page) adherence.add(reading);
       const within = seen.size / Math.max(plan.request.metrics.length, 1);
-      if (!(await io.progress((0.9 * (index + Math.min(within, 0.99))) / participantCount))) throw new ExportCancelled();
+      if (!(await io.progress(at((index + Math.min(within, 0.99)) / participantCount)))) throw new ExportCancelled();
     }
-    for (const metricKey of plan.request.metrics) if (!seen.has(metricKey)) await data.ensure(participant.participantCode, metricKey);
+    if (data) for (const metricKey of plan.request.metrics) if (!seen.has(metricKey)) await data.ensure(participant.participantCode, metricKey);
     await adherence?.flush(participant);
-    if (!(await io.progress((0.9 * (index + 1)) / participantCount))) throw new ExportCancelled();
+    if (!(await io.progress(at((index + 1) / participantCount)))) throw new ExportCancelled();
   }
 
-  const written: WrittenFile[] = [...(await data.close())];
-  if (fhir) written.push(await fhir.close());
+  const files: WrittenFile[] = data ? await data.close() : [];
+  if (fhir) files.push(await fhir.close());
   if (omh) {
     await omh.write(omhFirst ? ']\n' : '\n]\n');
-    written.push(await omh.close());
+    files.push(await omh.close());
   }
-  if (adherence) written.push(await adherence.close());
-  const dictionary = new CsvFile(`${base}-data-dictionary.csv`, path.join(workDir, 'dictionary.csv'), [
-    'metric_key',
-    'metric_name',
-    'units',
-    'category',
-    'description',
-    'provider_source',
-    'loinc',
-    'open_mhealth_schema',
-  ]);
-  await dictionary.rowsOf(dictionaryRows(plan));
-  written.push(await dictionary.close());
-  const files: ExportFileEntry[] = written.map(({ name, rows, bytes, sha256 }) => ({ name, rows, bytes, sha256 }));
+  if (adherence) files.push(await adherence.close());
+  return { files, rows };
+}
 
-  const manifest = {
-    product: EXPORT_PRODUCT_NAME,
-    softwareVersion: plan.softwareVersion,
-    exportedAt,
-    jobId: plan.jobId,
-    request: plan.request,
-    device: { id: plan.device.id, name: plan.device.friendlyName, brand: plan.device.brand, deviceType: plan.device.deviceType },
-    participants: plan.participants,
-    dateRange: { startDate: plan.request.startDate, endDate: plan.request.endDate, from: from.toISOString(), toExclusive: to.toISOString(), timeBasis: 'UTC' },
-    columns: DATA_COLUMNS,
-    totalRows,
-    files,
-  };
+/**
+ * The ZIP being written: entries one at a time from streams (back-pressure from the file
+ * down to the database socket), each hashed and counted on the way into the archive.
+ */
+class ZipWriter {
+  private readonly archive: ZipArchive;
+  private readonly output: fs.WriteStream;
+  private readonly done: Promise<void>;
 
-  if (!(await io.progress(0.92))) throw new ExportCancelled();
-  const output = fs.createWriteStream(zipPath);
-  const archive = new ZipArchive({ zlib: { level: 6 } });
-  let stopArchive: (error: Error) => void = () => undefined;
-  const archiveDone = new Promise<void>((resolve, reject) => {
-    stopArchive = reject;
-    output.on('close', () => resolve());
-    output.on('error', reject);
-    archive.on('error', reject);
-    archive.on('warning', reject);
-  });
-  archive.pipe(output);
-  // Zipping a large export takes a while: keep reporting (the heartbeat) and stop on cancel.
-  const totalBytes = written.reduce((sum, entry) => sum + entry.bytes, 0) || 1;
-  let reporting = false;
-  archive.on('progress', (progress) => {
-    if (reporting) return;
-    reporting = true;
-    io.progress(0.92 + (0.07 * Math.min(progress.fs.processedBytes, totalBytes)) / totalBytes)
-      .then((goOn) => {
-        if (goOn) return;
-        archive.abort();
-        output.destroy();
-        stopArchive(new ExportCancelled());
-      })
-      .catch((error: Error) => {
-        archive.abort();
-        output.destroy();
-        stopArchive(error);
-      })
-      .finally(() => {
-        reporting = false;
-      });
-  });
-  for (const entry of written) archive.file(entry.filePath, { name: entry.name, date: plan.exportedAt });
-  archive.append(JSON.stringify(manifest, null, 2) + '\n', { name: `${base}-manifest.json`, date: plan.exportedAt });
-  await Promise.all([archive.finalize(), archiveDone]);
-  if (!(await io.progress(0.99))) throw new ExportCancelled();
-  return { files, totalRows };
+  constructor(
+    zipPath: string,
+    private readonly date: Date,
+    level: number,
+  ) {
+    this.archive = new ZipArchive({ zlib: { level, chunkSize: BATCH_BYTES } });
+    this.output = fs.createWriteStream(zipPath);
+    this.done = new Promise<void>((resolve, reject) => {
+      this.output.on('close', () => resolve());
+      this.output.on('error', reject);
+      this.archive.on('error', reject);
+      this.archive.on('warning', reject);
+    });
+    // Observed by whoever waits on an entry or the end; an abort must not surface twice.
+    this.done.catch(() => undefined);
+    this.archive.pipe(this.output);
+  }
+
+  /**
+   * Adds `source` as the entry `name` and resolves once it is in the archive, with its
+   * size and SHA-256. `report(bytes)` runs every few MB; false stops with ExportCancelled.
+   */
+  async appendStream(
+    name: string,
+    source: Readable,
+    options: { store?: boolean; report?: (bytes: number) => Promise<boolean> },
+  ): Promise<{ bytes: number; sha256: string }> {
+    const hash = createHash('sha256');
+    let bytes = 0;
+    let reported = 0;
+    const report = options.report;
+    // Chunks from the database socket are small (tens of KB); each one that reaches the
+    // deflate stream and the file costs a thread-pool round trip, so they go on in batches.
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const take = () => {
+      const batch = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+      return batch;
+    };
+    const tap = new Transform({
+      transform(chunk: Buffer | string, _encoding, callback) {
+        const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+        hash.update(buffer);
+        bytes += buffer.length;
+        pending.push(buffer);
+        pendingBytes += buffer.length;
+        if (pendingBytes < BATCH_BYTES) return callback();
+        if (!report || bytes - reported < REPORT_EVERY_BYTES) return callback(null, take());
+        reported = bytes;
+        report(bytes).then((goOn) => (goOn ? callback(null, take()) : callback(new ExportCancelled())), callback);
+      },
+      flush(callback) {
+        callback(null, pendingBytes > 0 ? take() : undefined);
+      },
+    });
+    const appended = new Promise<void>((resolve, reject) => {
+      const onEntry = (entry: { name: string }) => {
+        if (entry.name !== name) return;
+        this.archive.off('entry', onEntry);
+        resolve();
+      };
+      this.archive.on('entry', onEntry);
+      this.done.catch(reject);
+    });
+    this.archive.append(tap, { name, date: this.date, store: options.store ?? false });
+    await Promise.all([pipeline(source, tap), appended]);
+    return { bytes, sha256: hash.digest('hex') };
+  }
+
+  /** Writes the central directory and closes the file. */
+  async finish(): Promise<void> {
+    await Promise.all([this.archive.finalize(), this.done]);
+  }
+
+  /** Stops writing (cancel or failure); the caller removes the part file. */
+  abort(): void {
+    this.archive.abort();
+    this.output.destroy();
+  }
 }

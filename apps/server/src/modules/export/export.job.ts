@@ -20,13 +20,15 @@ export const EXPORT_SILENT_MS = 5 * 60 * 1000;
 const RUN_EXPIRE_SECONDS = 60 * 60;
 
 /** The stored-readings service on a database (built where services are composed). */
-export type ReadingsFor = (db: Db) => Pick<ReadingsService, 'iterate'>;
+export type ReadingsFor = (db: Db) => Pick<ReadingsService, 'iterate' | 'csv'>;
 
 export type ExportJobOptions = {
   clock?: Clock;
   storage?: ExportStorage;
   /** Rows per database page (tests use small pages to see many heartbeats). */
   pageSize?: number;
+  /** Deflate level of the ZIP (default EXPORT_ZIP_LEVEL; the bench compares levels). */
+  zipLevel?: number;
   /** Least time between two progress writes (ms; 0 = every page). */
   heartbeatMs?: number;
   /** Tests only: runs after each page is written (to cancel or crash mid-export). */
@@ -96,7 +98,9 @@ export async function runExport(
       plan,
       {
         iterate: (query, iterateOptions) => readings.iterate(query, iterateOptions),
+        csv: (query, labels, csvOptions) => readings.csv(query, labels, csvOptions),
         pageSize: options.pageSize,
+        zipLevel: options.zipLevel,
         async progress(fraction) {
           page += 1;
           if (options.afterPage) await options.afterPage({ id: jobId, fileName: params.fileName }, page);

@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,7 +16,7 @@ import { createStaffUser, createTeam, signIn, type TestClient } from '../../test
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { createParticipants, readingsServiceFor } from '../sync/test-support';
 import type { ReadingInput, StoredReading } from '../sync/readings.service';
-import { exportStorageFor, EXPORT_SWEEP, exportJobDefinitions, runExport } from './export.job';
+import { exportStorageFor, EXPORT_SWEEP, exportJobDefinitions, runExport, sweepExports } from './export.job';
 import { DATA_COLUMNS } from './export-writer';
 import { serverExportBounds } from './export.routes';
 import { createExportDevice } from './test-support';
@@ -213,9 +214,11 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
 
   const csvRows = (text: string) => parse(text, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
 
-  /** The readings a data table holds, as comparable tuples. */
-  const tupleOfRow = (row: Record<string, unknown>) =>
-    `${row.participant_id}|${row.metric_key}|${row.recorded_at_utc}|${Number(row.value)}`;
+  /** The readings a data table holds, as comparable tuples (instants as ISO 8601 UTC, fractions only when there are any). */
+  const tupleOfRow = (row: Record<string, unknown>) => {
+    expect(String(row.recorded_at_utc)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d*[1-9])?Z$/);
+    return `${row.participant_id}|${row.metric_key}|${new Date(String(row.recorded_at_utc)).toISOString()}|${Number(row.value)}`;
+  };
   const expected = () => stored.map((r) => `${r.participantId}|${r.metricKey}|${r.recordedAt.toISOString()}|${r.value}`).sort();
 
   it('refuses a Viewer (403) and a signed-out caller (401) on every call', async () => {
@@ -549,6 +552,147 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     release();
   });
 });
+
+// A worker in its own process needs a database server both processes reach: PostgreSQL
+// (TEST_DATABASE_URL). The in-process variant of this case runs in export.test.ts on both.
+if (process.env.TEST_DATABASE_URL) {
+  describe('export worker processes on one PostgreSQL', () => {
+    let t: TestApp;
+    let user: TestClient;
+    let body: Record<string, unknown>;
+    let storedRows = 0;
+    const children: ChildProcess[] = [];
+
+    /** A worker process running the export job `jobId` (test-worker.ts). */
+    const startWorker = (jobId: number, hold: boolean) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'test-worker.ts'), String(jobId)], {
+        env: {
+          ...process.env,
+          DATABASE_URL: t.database.connectionString!,
+          EXPORT_TEST_DATA_DIR: t.config.DATA_DIR,
+          EXPORT_TEST_HOLD: hold ? '1' : '0',
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      children.push(child);
+      let output = '';
+      const exited = new Promise<string>((resolve) => child.once('exit', () => resolve(output)));
+      const held = new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('held\n')) resolve();
+        });
+        void exited.then(() => reject(new Error(`worker exited before it held: ${output}`)));
+      });
+      held.catch(() => undefined);
+      return { child, held, exited };
+    };
+    const kill = async (worker: ReturnType<typeof startWorker>) => {
+      worker.child.kill('SIGKILL');
+      await worker.exited;
+      expect(worker.child.signalCode).toBe('SIGKILL');
+    };
+
+    const root = () => path.join(t.config.DATA_DIR, 'exports');
+    const jobRow = async (id: number) => (await t.database.db.select().from(exportJobs).where(eq(exportJobs.id, id)))[0]!;
+    const createJob = async (fileName: string) => {
+      const created = await user.post('/api/dataExport/batchDataExport', { ...body, fileName });
+      expect(created.statusCode, created.body).toBe(200);
+      return created.json().jobId as number;
+    };
+
+    beforeAll(async () => {
+      t = await createTestApp();
+      const db = t.database.db;
+      const { teamId, trialId, participantIds } = await createParticipants(db, 2);
+      const { deviceId } = await createExportDevice(db, teamId);
+      const account = await createStaffUser(db, { role: 'User', teamId });
+      await db.insert(trialUsers).values({ teamId, trialId, userId: account.id });
+      user = await signIn(t.app, db, account);
+      // Two days of minute heart rate per participant: a few data files to be half-way through.
+      const todayMs = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+      const rows: ReadingInput[] = participantIds.flatMap((participantId) =>
+        Array.from({ length: 2 * 1440 }, (_, minute) => ({
+          teamId,
+          participantId,
+          brand: 'Fitbit' as const,
+          upstream: 'google-health' as const,
+          metricKey: 'heart_rate',
+          recordedAt: new Date(todayMs - 3 * DAY + minute * 60_000),
+          utcOffsetMinutes: 60,
+          value: 60 + (minute % 40),
+        })),
+      );
+      await readingsServiceFor(db).store(rows);
+      storedRows = rows.length;
+      body = {
+        trialId,
+        deviceId,
+        participantIds,
+        startDate: dateOf(todayMs - 5 * DAY),
+        endDate: dateOf(todayMs - DAY),
+        metrics: ['heart_rate', 'steps'],
+        exportMode: 'separate-tabs',
+        format: 'csv',
+      };
+    });
+    afterAll(async () => {
+      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await t?.close();
+    });
+
+    it('a worker process killed mid-export: the half-written ZIP is never served; a retry in another process builds it whole', async () => {
+      const id = await createJob('killed');
+      const first = startWorker(id, true);
+      await first.held;
+      // Mid-export: processing, a part file with the first data file in it, nothing to download.
+      expect(await jobRow(id)).toMatchObject({ status: 'processing', filePath: null });
+      const part = path.join(root(), 'parts', `${id}.zip.part`);
+      expect(fs.existsSync(part)).toBe(true);
+      await kill(first);
+      expect(fs.statSync(part).size).toBeGreaterThan(0);
+
+      expect(await jobRow(id)).toMatchObject({ status: 'processing', filePath: null });
+      expect((await user.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(409);
+      expect(fs.existsSync(path.join(root(), 'files', `${id}.zip`))).toBe(false);
+
+      // pg-boss runs the job again once the dead run expires; the retry takes over a job
+      // silent for longer than the takeover time.
+      await t.database.db.execute(sql`update export_jobs set updated_at = now() - interval '10 minutes' where id = ${id}`);
+      const retry = startWorker(id, false);
+      const output = await retry.exited;
+      expect(JSON.parse(output.trim().split('\n').at(-1)!)).toMatchObject({ status: 'completed', rows: storedRows });
+
+      const download = await user.get(`/api/dataExport/jobs/${id}/download`);
+      expect(download.statusCode).toBe(200);
+      expect((await jobRow(id)).fileSize).toBe(download.rawPayload.length);
+      const zip = await JSZip.loadAsync(download.rawPayload);
+      const manifest = JSON.parse(await zip.file('TrialPulse-killed-manifest.json')!.async('string'));
+      expect(manifest.totalRows).toBe(storedRows);
+      expect(manifest.files).toHaveLength(2 * 2 + 1);
+      for (const file of manifest.files as { name: string; sha256: string; bytes: number }[]) {
+        const bytes = await zip.file(file.name)!.async('nodebuffer');
+        expect(createHash('sha256').update(bytes).digest('hex'), file.name).toBe(file.sha256);
+      }
+      expect(fs.readdirSync(path.join(root(), 'parts')).filter((name) => name.startsWith(`${id}.`))).toEqual([]);
+    });
+
+    it('a worker process killed mid-export and never retried: the sweeper fails the job and removes its part file', async () => {
+      const id = await createJob('abandoned');
+      const worker = startWorker(id, true);
+      await worker.held;
+      await kill(worker);
+      expect(fs.readdirSync(path.join(root(), 'parts')).filter((name) => name.startsWith(`${id}.`)).length).toBeGreaterThan(0);
+
+      await t.database.db.execute(sql`update export_jobs set updated_at = now() - interval '4 hours' where id = ${id}`);
+      const swept = await sweepExports(t.database.db, exportStorageFor(t.config), new Date());
+      expect(swept.stale).toBeGreaterThanOrEqual(1);
+      expect(await jobRow(id)).toMatchObject({ status: 'failed', filePath: null });
+      expect(fs.readdirSync(path.join(root(), 'parts')).filter((name) => name.startsWith(`${id}.`))).toEqual([]);
+      expect((await user.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(409);
+    });
+  });
+}
 
 /**
  * The FHIR R4 Observation structure (hl7.org/fhir/R4/observation.html) as a JSON schema,

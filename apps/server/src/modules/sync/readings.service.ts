@@ -10,6 +10,7 @@ import {
 } from './readings.repository';
 import type { SyncRepository } from './sync.repository';
 import { dailySummaries, type DailySummary } from './daily-summary';
+import { readingsCsv, type ReadingsCsv, type ReadingsCsvLabels } from './readings-csv';
 
 export type { DailySummary, ReadingInput, ReadingsQuery, StoredReading, UpsertCounts };
 
@@ -60,6 +61,20 @@ export function createReadingsService(deps: {
         after = page.at(-1);
       }
     },
+
+    // --- Export read path (issue 19, decision 0048): the same readings as CSV, streamed.
+    /**
+     * Readings of a participant in [from, to) as CSV formatted by the database (see
+     * readings-csv.ts): `COPY … TO STDOUT` on PostgreSQL, keyset batches on PGlite.
+     */
+    csv(
+      query: ReadingsQuery,
+      labels: ReadingsCsvLabels,
+      options: { header: boolean; batchSize?: number },
+    ): ReadingsCsv {
+      return readingsCsv(readings.db, query, labels, options);
+    },
+    // --- end of the export read path.
 
     /** Per metric and brand: rows stored, earliest and latest reading. */
     stats(teamId: number, participantId: number, brand?: DeviceBrand) {
