@@ -28,6 +28,7 @@ import { createDevicesRepository } from '../apps/server/src/modules/devices/devi
 import {
   dailySummariesFromReadings,
   rebuildReadingDays,
+  refreshReadingDays,
 } from '../apps/server/src/modules/sync/daily-summary';
 import { createReadingsRepository } from '../apps/server/src/modules/sync/readings.repository';
 import { createReadingsService } from '../apps/server/src/modules/sync/readings.service';
@@ -119,6 +120,9 @@ const before = await time('before: grid rows from the raw readings (GROUP BY)', 
 const after = await time('after: grid rows from the day summary', () =>
   rowsAfter(team.id, participantsOfTrial, days, COMPLETENESS_DEFAULTS),
 );
+await time('after: the day summary query alone', () =>
+  readings.dailySummaries(team.id, participantIds, from, to),
+);
 const grid = await time(
   `after: GET /api/trials/:id/completeness?days=90 (${PARTICIPANTS} rows)`,
   async () => {
@@ -132,11 +136,41 @@ const grid = await time(
 const request = await time('a small signed-in request (digest opt-in, fixed cost)', () =>
   admin.get(`/api/trials/${trialId}/completeness/digest`),
 );
+// The write path's cost of keeping the summary: one participant-day of minute heart rate
+// (1,440 readings) stored with changed values each run, into the full table, and the
+// summary refresh of that day alone (what the write path adds).
+let version = 0;
+const oneDay = () => {
+  version += 1;
+  return Array.from({ length: 1440 }, (_, minute) => ({
+    participantId: participantIds[0]!,
+    teamId: team.id,
+    brand: 'Fitbit' as const,
+    metricKey: 'heart_rate',
+    recordedAt: new Date(Date.parse(`${to}T00:00:00Z`) + minute * 60_000),
+    utcOffsetMinutes: 0,
+    value: 60 + ((minute + version) % 40),
+    upstream: 'google-health' as const,
+  }));
+};
+const store = await time('write path: store 1,440 changed readings (one day)', () =>
+  readings.store(oneDay()),
+);
+const refresh = await time('of which: refresh of that day summary alone', () =>
+  db.transaction((tx) =>
+    refreshReadingDays(tx, [
+      { participantId: participantIds[0]!, teamId: team.id, metricKey: 'heart_rate', day: to },
+    ]),
+  ),
+);
 const sameFigures =
   JSON.stringify(await rowsBefore(team.id, participantsOfTrial, days, COMPLETENESS_DEFAULTS)) ===
   JSON.stringify(await rowsAfter(team.id, participantsOfTrial, days, COMPLETENESS_DEFAULTS));
 console.log(
   `before ÷ count(*): ${(before / reference).toFixed(2)}×   after ÷ count(*): ${(after / reference).toFixed(2)}×   ` +
     `HTTP grid ÷ count(*): ${(grid / reference).toFixed(2)}× (small request ${(request / reference).toFixed(2)}×)   speed-up: ${(before / after).toFixed(1)}×   same rows: ${sameFigures ? 'yes' : 'NO'}`,
+);
+console.log(
+  `write path: the summary refresh is ${((refresh / store) * 100).toFixed(0)} % of storing one changed day`,
 );
 await ctx.close();

@@ -164,6 +164,7 @@ export async function rebuildReadingDays(db: Db): Promise<void> {
     await tx.execute(sql`
       insert into device_reading_days (participant_id, team_id, metric_key, day, readings, minutes, value_sum, first_at, last_at)
       ${readingDaysFromScratch()}`);
+    await tx.execute(sql`analyze device_reading_days`);
   });
 }
 
