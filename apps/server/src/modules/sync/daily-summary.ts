@@ -78,29 +78,32 @@ export async function refreshReadingDays(
       select distinct k.p, k.t, k.m, k.d from json_to_recordset(${payload}::json) as k(p integer, t integer, m text, d date)
     ),
     fresh as (
-      select k.p, k.t, k.m, k.d,
-             count(*)::int as readings,
-             count(distinct floor(date_part('epoch', r.recorded_at) / 60))::int as minutes,
-             sum(r.value) as value_sum,
-             min(r.recorded_at) as first_at,
-             max(r.recorded_at) as last_at
+      -- LATERAL: one index range scan per key, on the partitions of its range only (a join
+      -- lets the planner hash the keys against every partition).
+      select k.p, k.t, k.m, k.d, f.readings, f.minutes, f.value_sum, f.first_at, f.last_at
         from keys k
-        join device_readings r
-          on r.participant_id = k.p and r.team_id = k.t and r.metric_key = k.m
-         and r.recorded_at >= (k.d::timestamp at time zone 'UTC') - ${sql.raw(BEFORE_DAY)}
-         and r.recorded_at < (k.d::timestamp at time zone 'UTC') + ${sql.raw(AFTER_DAY)}
-         and ${readingDay('r')} = k.d
-       group by k.p, k.t, k.m, k.d
+        cross join lateral (
+          select count(*)::int as readings,
+                 count(distinct floor(date_part('epoch', r.recorded_at) / 60))::int as minutes,
+                 sum(r.value) as value_sum,
+                 min(r.recorded_at) as first_at,
+                 max(r.recorded_at) as last_at
+            from device_readings r
+           where r.participant_id = k.p and r.team_id = k.t and r.metric_key = k.m
+             and r.recorded_at >= (k.d::timestamp at time zone 'UTC') - ${sql.raw(BEFORE_DAY)}
+             and r.recorded_at < (k.d::timestamp at time zone 'UTC') + ${sql.raw(AFTER_DAY)}
+             and ${readingDay('r')} = k.d
+        ) f
     ),
     emptied as (
-      delete from device_reading_days s using keys k
-       where s.participant_id = k.p and s.team_id = k.t and s.metric_key = k.m and s.day = k.d
-         and not exists (select 1 from fresh f where f.p = k.p and f.t = k.t and f.m = k.m and f.d = k.d)
+      delete from device_reading_days s using fresh f
+       where s.participant_id = f.p and s.team_id = f.t and s.metric_key = f.m and s.day = f.d
+         and f.readings = 0
       returning 1
     ),
     saved as (
       insert into device_reading_days as s (participant_id, team_id, metric_key, day, readings, minutes, value_sum, first_at, last_at)
-      select p, t, m, d, readings, minutes, value_sum, first_at, last_at from fresh
+      select p, t, m, d, readings, minutes, value_sum, first_at, last_at from fresh where readings > 0
       on conflict (participant_id, team_id, metric_key, day) do update set
         readings = excluded.readings,
         minutes = excluded.minutes,
