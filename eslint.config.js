@@ -79,6 +79,8 @@ export const TABLE_OWNERS = {
     'syncStates',
     'syncCallBudgets',
     'fitbitWeeklySummaries',
+    // Derived from deviceReadings on its write path and purge (decision 0058).
+    'deviceReadingDays',
   ],
   metrics: ['metricCatalog', 'deviceMetricSettings', 'teamDeviceDataStorageSettings'],
   export: ['exportJobs'],

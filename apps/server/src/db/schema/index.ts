@@ -10,4 +10,5 @@ export * from './exports';
 export * from './audit';
 export * from './mail';
 export * from './sync';
+export * from './reading-days';
 export * from './completeness';

@@ -236,13 +236,15 @@ export function createRowsBuilder(deps: {
         deps.readings.dailySummaries(teamId, ids, days[0]!, days.at(-1)!),
         deps.devices.healthOfParticipants(teamId, ids),
       ]);
+      const summariesOf = groupBy(summaries, (summary) => summary.participantId);
+      const healthOf = groupBy(health, (connection) => connection.participantId);
       for (const participant of chunk) {
         rows.push(
           buildRow(
             participant,
             days,
-            summaries.filter((summary) => summary.participantId === participant.id),
-            health.filter((connection) => connection.participantId === participant.id),
+            summariesOf.get(participant.id) ?? [],
+            healthOf.get(participant.id) ?? [],
             thresholds,
             now,
           ),
@@ -254,3 +256,14 @@ export function createRowsBuilder(deps: {
 }
 
 export type RowsFor = ReturnType<typeof createRowsBuilder>;
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}

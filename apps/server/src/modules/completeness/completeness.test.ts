@@ -6,7 +6,9 @@ import { createManualClock } from '../../lib/clock';
 import { createStaffUser, createTeam, signIn, type TestClient } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { addParticipant, createTrial } from '../participants/test-support';
+import { dailySummariesFromReadings } from '../sync/daily-summary';
 import { readingsServiceFor } from '../sync/test-support';
+import { createRowsBuilder } from './completeness.service';
 import { addConnection } from './test-support';
 import {
   bloodPressure,
@@ -35,9 +37,10 @@ describe(`data completeness grid (${MODE})`, { timeout: 60_000 }, () => {
     number
   > = {} as never;
   let teamId: number;
+  let clock: ReturnType<typeof createManualClock>;
 
   beforeAll(async () => {
-    const clock = createManualClock(NOW);
+    clock = createManualClock(NOW);
     ctx = await createTestApp({ clock });
     const db = ctx.database.db;
     const team = await createTeam(db, { maxTrials: 10, maxParticipants: 100, hiddenFields: [] });
@@ -361,5 +364,51 @@ describe(`data completeness grid (${MODE})`, { timeout: 60_000 }, () => {
         })
       ).statusCode,
     ).toBe(404);
+  });
+  it('after a sync batch adds and updates readings, the grid equals one computed from the raw readings', async () => {
+    const db = ctx.database.db;
+    const readings = readingsServiceFor(db, () => NOW);
+    const owner = { participantId: ids.newYork, teamId };
+    await readings.store([
+      // New minutes on a day with data, a new day, and a moved hour (offset corrected:
+      // New York's 12 June hour becomes 13 June).
+      ...heartRateMinutes(owner, at('2026-06-12T12:00:00Z'), 600, NYC),
+      ...heartRateMinutes(owner, at('2026-06-14T12:00:00Z'), 90, NYC),
+      ...heartRateMinutes(owner, at('2026-06-13T02:00:00Z'), 60, 0),
+      dailyValue(owner, '2026-06-14', 'steps', 4321),
+      ...cgmReadings({ participantId: ids.cgm, teamId }, at('2026-06-13T00:00:00Z'), 100, 0),
+    ]);
+    const data = await grid(admin, 30);
+    // The day figures of every row, built again from the raw readings (one GROUP BY).
+    const fromRaw = createRowsBuilder({
+      readings: {
+        dailySummaries: (team, participantIds, from, to) =>
+          dailySummariesFromReadings(db, team, participantIds, from, to),
+      },
+      devices: { healthOfParticipants: async () => [] },
+      clock,
+    });
+    const measures = (row: CompletenessRow) => ({
+      participantId: row.participantId,
+      wearMinutes: row.wearMinutes,
+      steps: row.steps,
+      sleepMinutes: row.sleepMinutes,
+      bpReadings: row.bpReadings,
+      weightReadings: row.weightReadings,
+      cgmReadings: row.cgmReadings,
+    });
+    const expected = await fromRaw(
+      teamId,
+      data.rows.map((row) => ({ id: row.participantId, code: row.participantCode })),
+      data.days,
+      data.thresholds,
+    );
+    expect(data.rows.map(measures)).toEqual(expected.map(measures));
+    const newYork = rowOf(data, 'newYork');
+    expect(onDay(data, newYork, 'wearMinutes', '2026-06-12')).toBe(600);
+    expect(onDay(data, newYork, 'wearMinutes', '2026-06-13')).toBe(60);
+    expect(onDay(data, newYork, 'wearMinutes', '2026-06-14')).toBe(90);
+    expect(onDay(data, newYork, 'steps', '2026-06-14')).toBe(4321);
+    expect(onDay(data, rowOf(data, 'cgm'), 'cgmReadings', '2026-06-13')).toBe(100);
   });
 });

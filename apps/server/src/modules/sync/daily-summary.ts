@@ -1,5 +1,13 @@
-import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client';
+
+/**
+ * The per-day summary of stored readings (`device_reading_days`, decision 0058): one row per
+ * participant, metric and local civil day with the readings counted, distinct minutes, the
+ * sum of values and the first and last `recorded_at`. The write path (`refreshReadingDays`
+ * in the readings upsert's transaction) and the retention purge keep it equal to what
+ * `device_readings` holds; the completeness grid reads it instead of the raw readings.
+ */
 
 /** One participant's civil day as the completeness grid needs it. */
 export type DailySummary = {
@@ -15,20 +23,200 @@ export type DailySummary = {
   cgmReadings: number;
 };
 
+/** A (participant, metric, local day) whose summary row must be recomputed. */
+export type ReadingDayKey = {
+  participantId: number;
+  teamId: number;
+  metricKey: string;
+  day: string;
+};
+
+/**
+ * The local civil date a reading of `alias` (a `device_readings` row) counts on (decision
+ * 0051): its instant — a session's end — plus its UTC offset (null: 0), as a date. Epoch
+ * arithmetic in double precision: cheaper per row than interval and time-zone functions.
+ */
+export function readingDay(alias: string): SQL {
+  const r = sql.raw(alias);
+  return sql`(date '1970-01-01' + floor((date_part('epoch', coalesce(${r}.end_at, ${r}.recorded_at)) + coalesce(${r}.utc_offset_minutes, 0) * 60) / 86400)::int)`;
+}
+
+/**
+ * Where a day's readings lie on `recorded_at` (partition pruning, the key's range): a sample
+ * of day D lies in [D − 14 h, D + 36 h) for offsets UTC−12 … UTC+14; a session counts on its
+ * end and may start up to a day earlier, hence 38 h before.
+ */
+const BEFORE_DAY = "interval '38 hours'";
+const AFTER_DAY = "interval '36 hours'";
+
+/** Advisory lock space of the summary rows: key (20058, participant id). */
+const LOCK_SPACE = 20058;
+
+/**
+ * Recomputes the summary rows of `keys` from `device_readings`, in the caller's transaction:
+ * one set-based statement (a key whose day lost its last reading loses its row; a row whose
+ * figures are unchanged is not rewritten). Takes a transaction-scoped advisory lock per
+ * participant first, so two transactions writing one participant's day cannot each save a
+ * count that misses the other's rows: the second recomputes after the first commits.
+ */
+export async function refreshReadingDays(
+  tx: DbOrTx,
+  keys: readonly ReadingDayKey[],
+): Promise<void> {
+  if (keys.length === 0) return;
+  const participantIds = [...new Set(keys.map((key) => Math.trunc(key.participantId)))].sort(
+    (a, b) => a - b,
+  );
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${LOCK_SPACE}, id) from unnest(${`{${participantIds.join(',')}}`}::int[]) as id order by id`,
+  );
+  const payload = JSON.stringify(
+    keys.map((key) => ({ p: key.participantId, t: key.teamId, m: key.metricKey, d: key.day })),
+  );
+  await tx.execute(sql`
+    with keys as (
+      select distinct k.p, k.t, k.m, k.d from json_to_recordset(${payload}::json) as k(p integer, t integer, m text, d date)
+    ),
+    fresh as (
+      -- LATERAL: one index range scan per key, on the partitions of its range only (a join
+      -- lets the planner hash the keys against every partition).
+      select k.p, k.t, k.m, k.d, f.readings, f.minutes, f.value_sum, f.first_at, f.last_at
+        from keys k
+        cross join lateral (
+          select count(*)::int as readings,
+                 count(distinct floor(date_part('epoch', r.recorded_at) / 60))::int as minutes,
+                 sum(r.value) as value_sum,
+                 min(r.recorded_at) as first_at,
+                 max(r.recorded_at) as last_at
+            from device_readings r
+           where r.participant_id = k.p and r.team_id = k.t and r.metric_key = k.m
+             and r.recorded_at >= (k.d::timestamp at time zone 'UTC') - ${sql.raw(BEFORE_DAY)}
+             and r.recorded_at < (k.d::timestamp at time zone 'UTC') + ${sql.raw(AFTER_DAY)}
+             and ${readingDay('r')} = k.d
+        ) f
+    ),
+    emptied as (
+      delete from device_reading_days s using fresh f
+       where s.participant_id = f.p and s.team_id = f.t and s.metric_key = f.m and s.day = f.d
+         and f.readings = 0
+      returning 1
+    ),
+    saved as (
+      insert into device_reading_days as s (participant_id, team_id, metric_key, day, readings, minutes, value_sum, first_at, last_at)
+      select p, t, m, d, readings, minutes, value_sum, first_at, last_at from fresh where readings > 0
+      on conflict (participant_id, team_id, metric_key, day) do update set
+        readings = excluded.readings,
+        minutes = excluded.minutes,
+        value_sum = excluded.value_sum,
+        first_at = excluded.first_at,
+        last_at = excluded.last_at
+      where (s.readings, s.minutes, s.value_sum, s.first_at, s.last_at)
+        is distinct from (excluded.readings, excluded.minutes, excluded.value_sum, excluded.first_at, excluded.last_at)
+      returning 1
+    )
+    select (select count(*) from emptied) as emptied, (select count(*) from saved) as saved`);
+}
+
+/**
+ * The summary keys whose counted readings overlap [from, to) on `recorded_at`: the days a
+ * dropped month partition held (retention purge), to refresh after the drop.
+ */
+export async function readingDaysOverlapping(
+  tx: DbOrTx,
+  from: Date,
+  to: Date,
+): Promise<ReadingDayKey[]> {
+  const result = await tx.execute<{ p: number; t: number; m: string; d: string }>(sql`
+    select participant_id as p, team_id as t, metric_key as m, to_char(day, 'YYYY-MM-DD') as d
+      from device_reading_days
+     where first_at < ${to.toISOString()}::timestamptz and last_at >= ${from.toISOString()}::timestamptz`);
+  return result.rows.map((row) => ({
+    participantId: Number(row.p),
+    teamId: Number(row.t),
+    metricKey: row.m,
+    day: row.d,
+  }));
+}
+
+/**
+ * The summary computed from scratch over every stored reading, in the table's shape (the
+ * migration's backfill runs the same SELECT). Tests compare the maintained table with it.
+ */
+export function readingDaysFromScratch(): SQL {
+  return sql`
+    select participant_id, team_id, metric_key, day,
+           count(*)::int as readings,
+           count(distinct floor(date_part('epoch', recorded_at) / 60))::int as minutes,
+           sum(value) as value_sum,
+           min(recorded_at) as first_at,
+           max(recorded_at) as last_at
+      from (select r.*, ${readingDay('r')} as day from device_readings r) r
+     where recorded_at >= (day::timestamp at time zone 'UTC') - ${sql.raw(BEFORE_DAY)}
+       and recorded_at < (day::timestamp at time zone 'UTC') + ${sql.raw(AFTER_DAY)}
+     group by participant_id, team_id, metric_key, day`;
+}
+
+/**
+ * Rebuilds the whole summary from the stored readings (what migration 0011 did once). For
+ * readings written around the write path — the bench's generated fixture; never needed by
+ * the application, whose every write of readings goes through `refreshReadingDays`.
+ */
+export async function rebuildReadingDays(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`delete from device_reading_days`);
+    await tx.execute(sql`
+      insert into device_reading_days (participant_id, team_id, metric_key, day, readings, minutes, value_sum, first_at, last_at)
+      ${readingDaysFromScratch()}`);
+    await tx.execute(sql`analyze device_reading_days`);
+  });
+}
+
+const GRID_METRICS = sql`('heart_rate', 'steps', 'sleep_duration', 'systolic', 'weight', 'egv')`;
+
+/**
+ * Per participant and civil day in [fromDay, toDay] (inclusive), from the summary table:
+ * at most one row per participant, metric and day is read, never a reading. Wear minutes
+ * are the heart-rate day's distinct minutes; steps and sleep the day's sums (null without
+ * any); blood pressure counts systolic readings. Days without any of these are absent.
+ */
+export async function dailySummaries(
+  db: Db,
+  teamId: number,
+  participantIds: readonly number[],
+  fromIso: string,
+  toIso: string,
+): Promise<DailySummary[]> {
+  if (participantIds.length === 0) return [];
+  const ids = sql.raw(participantIds.map((id) => String(Math.trunc(id))).join(','));
+  const result = await db.execute(sql`
+    SELECT participant_id AS "participantId",
+           to_char(day, 'YYYY-MM-DD') AS "day",
+           coalesce(sum(minutes) FILTER (WHERE metric_key = 'heart_rate'), 0)::int AS "wearMinutes",
+           sum(value_sum) FILTER (WHERE metric_key = 'steps') AS "steps",
+           sum(value_sum) FILTER (WHERE metric_key = 'sleep_duration') AS "sleepMinutes",
+           coalesce(sum(readings) FILTER (WHERE metric_key = 'systolic'), 0)::int AS "bpReadings",
+           coalesce(sum(readings) FILTER (WHERE metric_key = 'weight'), 0)::int AS "weightReadings",
+           coalesce(sum(readings) FILTER (WHERE metric_key = 'egv'), 0)::int AS "cgmReadings"
+      FROM device_reading_days
+     WHERE team_id = ${teamId}
+       AND participant_id IN (${ids})
+       AND metric_key IN ${GRID_METRICS}
+       AND day BETWEEN ${fromIso}::date AND ${toIso}::date
+     GROUP BY participant_id, day
+     ORDER BY participant_id, day`);
+  return result.rows.map(toDailySummary);
+}
+
 /** Local days can start up to 14 h before and end up to 12 h after the UTC day (UTC−12…UTC+14). */
 const MARGIN_BEFORE = "interval '14 hours'";
 const MARGIN_AFTER = "interval '36 hours'";
 
 /**
- * Per participant and civil day in [fromDay, toDay] (inclusive), computed by PostgreSQL
- * with one GROUP BY: no reading leaves the database. A reading counts on the local date of
- * its instant shifted by its `utc_offset_minutes` (samples and sessions); daily metrics,
- * stored at 00:00 UTC with a null offset, count on their UTC date (decision 0051). A sleep
- * session counts on the day it ends (the wake-up day, as Fitbit's dateOfSleep). Days
- * without any reading are absent. The time filter is on `recorded_at`, so only the
- * partitions of the range are read.
+ * The same figures computed from the raw readings with one GROUP BY (how the grid was built
+ * before the summary table): the reference the tests compare the summary with, and the
+ * bench's "before". The time filter on `recorded_at` reads only the range's partitions.
  */
-export async function dailySummaries(
+export async function dailySummariesFromReadings(
   db: Db,
   teamId: number,
   participantIds: readonly number[],
@@ -40,9 +228,7 @@ export async function dailySummaries(
   const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / 86_400_000;
   const fromDay = dayNumber(fromIso);
   const toDay = dayNumber(toIso);
-  // Arithmetic on epoch seconds as double precision (date_part; extract() answers numeric,
-  // several times slower per row) instead of interval and time-zone functions; the sort
-  // behind count(DISTINCT minute) gets memory enough not to spill.
+  // The sort behind count(DISTINCT minute) gets memory enough not to spill.
   const result = await db.transaction(async (tx) => {
     await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
     return tx.execute(sql`
@@ -61,7 +247,7 @@ export async function dailySummaries(
           FROM device_readings
          WHERE team_id = ${teamId}
            AND participant_id IN (${ids})
-           AND metric_key IN ('heart_rate', 'steps', 'sleep_duration', 'systolic', 'weight', 'egv')
+           AND metric_key IN ${GRID_METRICS}
            AND recorded_at >= ${fromIso}::date - ${sql.raw(MARGIN_BEFORE)}
            AND recorded_at < ${toIso}::date + ${sql.raw(MARGIN_AFTER)}
       ) readings
@@ -69,7 +255,11 @@ export async function dailySummaries(
      GROUP BY participant_id, day_number
      ORDER BY participant_id, day_number`);
   });
-  return result.rows.map((row) => ({
+  return result.rows.map(toDailySummary);
+}
+
+function toDailySummary(row: Record<string, unknown>): DailySummary {
+  return {
     participantId: Number(row.participantId),
     day: String(row.day),
     wearMinutes: Number(row.wearMinutes),
@@ -78,5 +268,5 @@ export async function dailySummaries(
     bpReadings: Number(row.bpReadings),
     weightReadings: Number(row.weightReadings),
     cgmReadings: Number(row.cgmReadings),
-  }));
+  };
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { deviceReadings, type DeviceBrand, type DeviceUpstream } from '../../db/schema';
+import { readingDay, type ReadingDayKey } from './daily-summary';
 
 /** One reading to store; values in the metric catalog's units (see db/schema/sync.ts). */
 export type ReadingInput = {
@@ -86,8 +87,12 @@ export function createReadingsRepository(db: Db) {
      * Merges at most UPSERT_BATCH_SIZE rows in one statement. Rows must be unique on the
      * key (the service de-duplicates) and their partitions must exist (`ensurePartitions`).
      */
-    async upsertBatch(tx: DbOrTx, rows: readonly ReadingInput[], syncRunId: number | null): Promise<UpsertCounts> {
-      if (rows.length === 0) return { inserted: 0, updated: 0 };
+    async upsertBatch(
+      tx: DbOrTx,
+      rows: readonly ReadingInput[],
+      syncRunId: number | null,
+    ): Promise<UpsertCounts & { touched: ReadingDayKey[] }> {
+      if (rows.length === 0) return { inserted: 0, updated: 0, touched: [] };
       const payload = JSON.stringify(
         rows.map((row) => ({
           p: row.participantId,
@@ -105,7 +110,9 @@ export function createReadingsRepository(db: Db) {
       );
       // `existing` and `written` see the same snapshot, so existing = keys already stored
       // before this statement; RETURNING xmax is not allowed on a partitioned table.
-      const result = await tx.execute<{ existing: number; written: number }>(sql`
+      // `touched` (decision 0058): the local days of the rows written, and the days a changed
+      // row counted on before (its offset or end may have moved it), for the day summary.
+      const result = await tx.execute<{ existing: number; written: number; touched: [number, number, string, string][] }>(sql`
         with input as (
           select * from json_to_recordset(${payload}::json) as r(
             p integer, t integer, m text, at timestamptz, b device_brand, e timestamptz,
@@ -113,7 +120,7 @@ export function createReadingsRepository(db: Db) {
           )
         ),
         existing as (
-          select count(*)::int as n from input r
+          select r.p, r.t, r.m, r.at, r.b, ${readingDay('d')} as day from input r
           join device_readings d
             on d.participant_id = r.p and d.team_id = r.t and d.metric_key = r.m
            and d.recorded_at = r.at and d.brand = r.b
@@ -137,15 +144,27 @@ export function createReadingsRepository(db: Db) {
           where (d.end_at, d.utc_offset_minutes, d.value, d.value_json, d.upstream, d.data_source)
             is distinct from
             (excluded.end_at, excluded.utc_offset_minutes, excluded.value, excluded.value_json, excluded.upstream, excluded.data_source)
-          returning 1
+          returning d.participant_id as p, d.team_id as t, d.metric_key as m, d.recorded_at as at, d.brand as b, ${readingDay('d')} as day
+        ),
+        touched as (
+          select p, t, m, day from written
+          union
+          select e.p, e.t, e.m, e.day from existing e join written w using (p, t, m, at, b)
         )
-        select (select n from existing) as existing, (select count(*)::int from written) as written`);
+        select (select count(*)::int from existing) as existing, (select count(*)::int from written) as written,
+               (select coalesce(json_agg(json_build_array(p, t, m, to_char(day, 'YYYY-MM-DD'))), '[]') from touched) as touched`);
       const counts = result.rows[0];
       const existing = Number(counts?.existing ?? 0);
       const written = Number(counts?.written ?? 0);
       // Clamped: a concurrent writer of the same keys can skew the snapshot's arithmetic.
       const inserted = Math.max(0, rows.length - existing);
-      return { inserted, updated: Math.max(0, written - inserted) };
+      const touched = (counts?.touched ?? []).map(([participantId, teamId, metricKey, day]) => ({
+        participantId: Number(participantId),
+        teamId: Number(teamId),
+        metricKey,
+        day,
+      }));
+      return { inserted, updated: Math.max(0, written - inserted), touched };
     },
 
     /** Readings of a participant in [from, to), by metric then time; at most `limit` rows. */

@@ -9,7 +9,7 @@ import {
   type UpsertCounts,
 } from './readings.repository';
 import type { SyncRepository } from './sync.repository';
-import { dailySummaries, type DailySummary } from './daily-summary';
+import { dailySummaries, refreshReadingDays, type DailySummary, type ReadingDayKey } from './daily-summary';
 import { readingsCsv, type ReadingsCsv, type ReadingsCsvLabels } from './readings-csv';
 
 export type { DailySummary, ReadingInput, ReadingsQuery, StoredReading, UpsertCounts };
@@ -83,8 +83,8 @@ export function createReadingsService(deps: {
 
     /**
      * Per participant and local civil day in [fromDay, toDay]: wear minutes, steps, sleep,
-     * blood-pressure, weight and CGM counts, aggregated in SQL (completeness grid, CSV).
-     * Days without readings are absent.
+     * blood-pressure, weight and CGM counts, read from the day summary the write path keeps
+     * (completeness grid, CSV; decision 0058). Days without readings are absent.
      */
     dailySummaries(teamId: number, participantIds: readonly number[], fromDay: string, toDay: string): Promise<DailySummary[]> {
       return dailySummaries(readings.db, teamId, participantIds, fromDay, toDay);
@@ -129,7 +129,8 @@ export function createReadingsService(deps: {
      * The sync's write path: de-duplicates on the key (last one wins), drops readings with
      * impossible instants, creates missing partitions, then merges in batches of
      * UPSERT_BATCH_SIZE inside one transaction, in which `within` also runs (the cursor
-     * moves with the rows it covers, so a crash never leaves one without the other).
+     * moves with the rows it covers, so a crash never leaves one without the other) and the
+     * day summary of the days whose rows changed is recomputed (decision 0058).
      */
     async store(
       rows: readonly ReadingInput[],
@@ -155,12 +156,17 @@ export function createReadingsService(deps: {
         await readings.ensurePartitions(batch.map((row) => row.recordedAt));
         return readings.transaction(async (tx) => {
           const counts: UpsertCounts = { inserted: 0, updated: 0 };
+          const touched: ReadingDayKey[] = [];
           for (let start = 0; start < batch.length; start += UPSERT_BATCH_SIZE) {
             const part = await readings.upsertBatch(tx, batch.slice(start, start + UPSERT_BATCH_SIZE), options.syncRunId ?? null);
             counts.inserted += part.inserted;
             counts.updated += part.updated;
+            touched.push(...part.touched);
           }
           if (options.within) await options.within(tx, counts);
+          // The day summary of the days the rows changed (decision 0058), last: its lock is
+          // held only until the commit that follows.
+          await refreshReadingDays(tx, touched);
           return counts;
         });
       };

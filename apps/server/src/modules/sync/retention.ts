@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { recordAudit } from '../../lib/audit';
+import { readingDay, readingDaysOverlapping, refreshReadingDays } from './daily-summary';
 
 /**
  * Retention purge (issue 15, decision 0036). A (team, metric, brand) keeps its readings for
@@ -76,6 +77,9 @@ export async function purgeExpiredReadings(db: Db, options: { now: Date; runId: 
     await db.transaction(async (tx) => {
       await tx.execute(sql`alter table device_readings detach partition ${table}`);
       await tx.execute(sql`drop table ${table}`);
+      // The day summary of the days the month held (decision 0058).
+      const lower = new Date(Date.UTC(upper.getUTCFullYear(), upper.getUTCMonth() - 1, 1));
+      await refreshReadingDays(tx, await readingDaysOverlapping(tx, lower, upper));
     });
     droppedPartitions.push(partition.name);
     for (const group of groups) count(Number(group.team_id), group.metric_key, Number(group.n));
@@ -85,7 +89,9 @@ export async function purgeExpiredReadings(db: Db, options: { now: Date; runId: 
   for (const policy of policies) {
     const cutoff = cutoffOf(policy);
     for (;;) {
-      const result = await db.execute<{ n: number }>(sql`
+      // Each batch and the day summary of its days in one transaction (decision 0058).
+      const result = await db.transaction(async (tx) => {
+        const gone = await tx.execute<{ p: number; t: number; m: string; d: string; n: number }>(sql`
         with doomed as (
           select participant_id, team_id, metric_key, recorded_at, brand from device_readings
           where team_id = ${policy.teamId} and metric_key = ${policy.metricKey} and brand = ${policy.brand}::device_brand
@@ -95,10 +101,16 @@ export async function purgeExpiredReadings(db: Db, options: { now: Date; runId: 
           delete from device_readings d using doomed x
           where d.participant_id = x.participant_id and d.team_id = x.team_id and d.metric_key = x.metric_key
             and d.recorded_at = x.recorded_at and d.brand = x.brand
-          returning 1
+          returning d.participant_id as p, d.team_id as t, d.metric_key as m, ${readingDay('d')} as day
         )
-        select count(*)::int as n from gone`);
-      const n = Number(result.rows[0]?.n ?? 0);
+        select p, t, m, to_char(day, 'YYYY-MM-DD') as d, count(*)::int as n from gone group by p, t, m, day`);
+        await refreshReadingDays(
+          tx,
+          gone.rows.map((row) => ({ participantId: Number(row.p), teamId: Number(row.t), metricKey: row.m, day: row.d })),
+        );
+        return gone;
+      });
+      const n = result.rows.reduce((sum, row) => sum + Number(row.n), 0);
       if (n > 0) count(policy.teamId, policy.metricKey, n);
       if (n < batchSize) break;
     }

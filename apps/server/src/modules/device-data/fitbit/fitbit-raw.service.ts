@@ -85,8 +85,13 @@ export function createFitbitRawService(deps: {
             }
             const parsed = parseFitbitResourcePath(path, clock.now().toISOString().slice(0, 10));
             if (!parsed.ok) throw fail(400, FITBIT_DATA_MESSAGES[parsed.error]);
-            const { dataType, maxDays } = GOOGLE_SERIES[parsed.request.resource];
-            const dates = datesBetween(parsed.request.start, parsed.request.end);
+            // Google Health's own answer is shown for the daily series (its dailyRollUp);
+            // the other paths have no one upstream call to show.
+            const series = parsed.request;
+            if (series.kind !== 'activities-series')
+              throw fail(400, FITBIT_DATA_MESSAGES.badRequest);
+            const { dataType, maxDays } = GOOGLE_SERIES[series.resource];
+            const dates = datesBetween(series.start, series.end);
             const points: DailyRollupPoint[] = [];
             for (let index = 0; index < dates.length; index += maxDays) {
               const last = dates[Math.min(index + maxDays, dates.length) - 1]!;
@@ -104,7 +109,7 @@ export function createFitbitRawService(deps: {
             }
             return {
               upstream: 'google-health',
-              request: `dataTypes/${dataType}/dataPoints:dailyRollUp ${parsed.request.start}..${parsed.request.end}`,
+              request: `dataTypes/${dataType}/dataPoints:dailyRollUp ${series.start}..${series.end}`,
               answer: points,
             };
           },
