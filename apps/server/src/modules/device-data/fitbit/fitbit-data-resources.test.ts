@@ -885,6 +885,8 @@ describe('stored readings', () => {
     { name: 'body weight logs', path: `body/log/weight/date/${START}/${END}.json` },
     { name: 'body fat logs', path: `body/log/fat/date/${START}/${END}.json` },
     { name: 'cardio fitness score', path: `cardioscore/date/${START}/${END}.json` },
+    { name: 'SpO2 (average and bounds)', path: `spo2/date/${START}/${END}.json` },
+    { name: 'SpO2 of one night', path: `spo2/date/${DAY}.json` },
     {
       name: 'lightly active minutes',
       path: `activities/minutesLightlyActive/date/${START}/${END}.json`,
@@ -913,7 +915,14 @@ describe('stored readings', () => {
     );
     await syncInto(
       participant,
-      ['daily-resting-heart-rate', 'weight', 'body-fat', 'daily-vo2-max', 'activity-level'],
+      [
+        'daily-resting-heart-rate',
+        'weight',
+        'body-fat',
+        'daily-vo2-max',
+        'activity-level',
+        'daily-oxygen-saturation',
+      ],
       new Date('2026-10-30T00:00:00Z'),
       new Date('2026-11-10T00:00:00Z'),
     );
@@ -935,10 +944,10 @@ describe('stored readings', () => {
     },
   );
 
-  it('paths the store cannot answer (sleep levels, SpO2 bounds, heart zones) still go upstream', async () => {
+  it('paths the store cannot answer (sleep levels, heart zones) still go upstream', async () => {
     await syncInto(
       participant,
-      ['sleep', 'daily-oxygen-saturation'],
+      ['sleep'],
       new Date('2026-10-30T00:00:00Z'),
       new Date('2026-11-10T00:00:00Z'),
     );
@@ -950,7 +959,6 @@ describe('stored readings', () => {
     });
     for (const path of [
       `sleep/date/${START}/${END}.json`,
-      `spo2/date/${START}/${END}.json`,
       `activities/heart/date/${START}/${END}.json`,
     ]) {
       const response = await user.get(dataPath(participant, path));
