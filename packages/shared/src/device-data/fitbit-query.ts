@@ -1,4 +1,4 @@
-import { periodStart, type FitbitPeriod } from './fitbit-resource-path';
+import { addDays, periodStart, type FitbitPeriod } from './fitbit-resource-path';
 
 /**
  * The Fitbit query of the data page (device-data spec §3 "Fitbit query", §4 category
@@ -127,9 +127,7 @@ export const FITBIT_CATEGORY_OPTIONS = {
     distance: series('Distance'),
     floors: series('Floors'),
     calories: series('Calories'),
-    elevation: series('Elevation'),
     minutesSedentary: series('Minutes sedentary'),
-    activityCalories: series('Activity calories'),
     activeMinutes: series('Active minutes (lightly, fairly, very)'),
     activityLogs: { label: 'Activity logs', periods: NONE, maxDays: 1, shape: 'list' },
   },
@@ -360,6 +358,9 @@ export function fitbitQueryRange(
   return { start: periodStart(today, query.period as FitbitPeriod), end: today };
 }
 
+/** The longest window of one body-log call (fat logs: 30 days, weight logs 31). */
+const BODY_LOG_DAYS = 30;
+
 /**
  * The resource paths (device-data §7, legacy Fitbit Web API form without `/1/user/-/`) of a
  * valid query. Most queries ask one path; active minutes asks the three tracker series.
@@ -367,7 +368,11 @@ export function fitbitQueryRange(
  */
 export function fitbitResourcePaths(query: FitbitQueryForm, today: string): string[] {
   const option = chosenOption(query);
-  const { start, end } = fitbitQueryRange(query, today);
+  // Log lists have no period: their range is the start date alone.
+  const { start, end } =
+    optionSpec(query)?.shape === 'list'
+      ? { start: query.startDate, end: query.startDate }
+      : fitbitQueryRange(query, today);
   const range = `date/${start}/${end}.json`;
   const time =
     query.includeTime && query.startTime && query.endTime
@@ -391,8 +396,18 @@ export function fitbitResourcePaths(query: FitbitQueryForm, today: string): stri
         );
       }
       return [`activities/${option}/${range}`];
-    case 'body':
-      return [`body/${option}/${range}`];
+    case 'body': {
+      // Body logs (weight logs carry BMI and fat), asked in the log call's 30-day windows
+      // (provider-apis §1.9; decision 0063).
+      const log = option === 'fat' ? 'fat' : 'weight';
+      const paths: string[] = [];
+      for (let first = start; first <= end; first = addDays(first, BODY_LOG_DAYS)) {
+        const last =
+          addDays(first, BODY_LOG_DAYS - 1) < end ? addDays(first, BODY_LOG_DAYS - 1) : end;
+        paths.push(`body/log/${log}/date/${first}/${last}.json`);
+      }
+      return paths;
+    }
     case 'heart':
       if (option === 'intraday') {
         return [`activities/heart/date/${start}/1d/${query.heartDetailLevel}${time}.json`];

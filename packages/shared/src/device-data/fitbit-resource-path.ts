@@ -47,7 +47,8 @@ export type FitbitActivitySeries = keyof typeof FITBIT_ACTIVITY_SERIES;
 export const FITBIT_INTRADAY_RESOURCES = ['steps', 'distance', 'floors', 'calories'] as const;
 export type FitbitIntradayResource = (typeof FITBIT_INTRADAY_RESOURCES)[number];
 export const FITBIT_ACTIVITY_DETAILS = ['1min', '15min'] as const;
-export const FITBIT_HEART_DETAILS = ['1sec', '1min'] as const;
+export const FITBIT_HEART_DETAILS = ['1sec', '1min', '5min', '15min'] as const;
+export type FitbitHeartDetail = (typeof FITBIT_HEART_DETAILS)[number];
 
 /** Periods of the by-period form (provider-apis §1.5); `max` is not offered. */
 export const FITBIT_PERIODS = ['1d', '7d', '30d', '1w', '1m', '3m', '6m', '1y'] as const;
@@ -95,7 +96,7 @@ export type FitbitResourceRequest =
   | {
       kind: 'heart-intraday';
       date: string;
-      detail: (typeof FITBIT_HEART_DETAILS)[number];
+      detail: FitbitHeartDetail;
       time?: FitbitTimeWindow;
     }
   | { kind: 'body-log'; resource: 'weight' | 'fat'; start: string; end: string }
@@ -106,6 +107,14 @@ export type FitbitResourceRequest =
   | { kind: 'foods-series'; resource: 'caloriesIn' | 'water'; start: string; end: string }
   | {
       kind: 'activities-list';
+      beforeDate?: string;
+      afterDate?: string;
+      sort: 'asc' | 'desc';
+      limit: number;
+    }
+  | {
+      /** Sleep v1.2 log list (provider-apis §1.8), paged like the activity log list. */
+      kind: 'sleep-list';
       beforeDate?: string;
       afterDate?: string;
       sort: 'asc' | 'desc';
@@ -241,7 +250,7 @@ export function parseFitbitResourcePath(
     case 'activities': {
       const [second, ...after] = rest;
       if (second === undefined) return missing;
-      if (second === 'list') return after.length ? bad : activitiesList(params);
+      if (second === 'list') return after.length ? bad : logList('activities-list', params);
       if (second === 'heart') return heart(after, today);
       const tracker = second === 'tracker';
       const [resource, dateWord, first, last, ...more] = tracker ? after : [second, ...after];
@@ -302,6 +311,8 @@ export function parseFitbitResourcePath(
     case 'sleep':
     case 'spo2':
     case 'cardioscore': {
+      if (category === 'sleep' && rest[0] === 'list')
+        return rest.length > 1 ? bad : logList('sleep-list', params);
       const [dateWord, first, last, ...more] = rest;
       if (dateWord !== 'date') return dateWord === undefined ? missing : bad;
       if (first === undefined) return missing;
@@ -353,7 +364,7 @@ export function parseFitbitResourcePath(
       return ok({
         kind: 'heart-intraday',
         date,
-        detail: detail as '1sec',
+        detail: detail as FitbitHeartDetail,
         ...(window.time && { time: window.time }),
       });
     }
@@ -362,8 +373,11 @@ export function parseFitbitResourcePath(
     return ok({ kind: 'heart-series', start: span.start, end: span.end });
   }
 
-  function activitiesList(query: Record<string, string | undefined>): ParsedResourcePath {
-    const { beforeDate, afterDate, sort, limit } = query;
+  function logList(
+    kind: 'activities-list' | 'sleep-list',
+    query: Record<string, string | undefined>,
+  ): ParsedResourcePath {
+    const { beforeDate, afterDate, sort, limit, offset } = query;
     if (
       (beforeDate === undefined) === (afterDate === undefined) ||
       sort === undefined ||
@@ -374,13 +388,15 @@ export function parseFitbitResourcePath(
     const count = Number(limit);
     if (!isDate(resolveDay(date)) || !Number.isInteger(count) || count < 1 || count > 100)
       return bad;
+    // The legacy lists page with `next`/`previous`: the offset must be 0.
+    if (offset !== undefined && offset !== '0') return bad;
     if (
       (beforeDate !== undefined && sort !== 'desc') ||
       (afterDate !== undefined && sort !== 'asc')
     )
       return bad;
     return ok({
-      kind: 'activities-list',
+      kind,
       ...(beforeDate !== undefined
         ? { beforeDate: resolveDay(date)! }
         : { afterDate: resolveDay(date)! }),

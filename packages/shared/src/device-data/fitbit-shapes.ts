@@ -191,6 +191,19 @@ export const fitbitFoodSeriesResponseSchema = z.record(
   z.array(fitbitSeriesEntrySchema),
 );
 
+/** Fitbit's pagination of the log lists (provider-apis §1.8, §1.13). */
+const fitbitPaginationSchema = z
+  .object({
+    afterDate: z.string().optional(),
+    beforeDate: z.string().optional(),
+    limit: z.number(),
+    next: z.string(),
+    offset: z.number(),
+    previous: z.string(),
+    sort: z.string(),
+  })
+  .passthrough();
+
 /** `activities/list.json`: activity (exercise) logs and Fitbit's pagination. */
 export const fitbitActivityLogListResponseSchema = z.object({
   activities: z.array(
@@ -209,19 +222,16 @@ export const fitbitActivityLogListResponseSchema = z.object({
       })
       .passthrough(),
   ),
-  pagination: z
-    .object({
-      afterDate: z.string().optional(),
-      beforeDate: z.string().optional(),
-      limit: z.number(),
-      next: z.string(),
-      offset: z.number(),
-      previous: z.string(),
-      sort: z.string(),
-    })
-    .passthrough(),
+  pagination: fitbitPaginationSchema,
 });
 export type FitbitActivityLogListResponse = z.infer<typeof fitbitActivityLogListResponseSchema>;
+
+/** `sleep/list.json` (v1.2): sleep logs and the same pagination. */
+export const fitbitSleepListResponseSchema = z.object({
+  sleep: fitbitSleepResponseSchema.shape.sleep,
+  pagination: fitbitPaginationSchema,
+});
+export type FitbitSleepListResponse = z.infer<typeof fitbitSleepListResponseSchema>;
 
 /** Any answer of getFitbitServerParticipantData (the route's response schema). */
 export const fitbitDataResponseSchema = z.union([

@@ -150,27 +150,52 @@ export const bodyLogFamily: FitbitFamily<BodyLog> = {
   },
 };
 
+type Spo2Night = { dateTime: string; value: { avg: number; min: number; max: number } };
+
+const spo2Answer = (request: Spo2, nights: Spo2Night[]): FitbitSpo2Response => {
+  const sorted = [...nights].sort((a, b) => (a.dateTime < b.dateTime ? -1 : 1));
+  return request.single ? (sorted[0] ?? {}) : sorted;
+};
+
 /**
  * SpO2 per night (the main sleep's wake date): Google's daily average and bounds as Fitbit's
- * avg/min/max. Live only: the store keeps the average alone.
+ * avg/min/max. Stored readings answer it when they hold the bounds (sync keeps them since
+ * decision 0064; older readings without them go upstream).
  */
 export const spo2Family: FitbitFamily<Spo2> = {
+  stored: (request) => ({
+    metricKeys: ['spo2'],
+    ...instantsOfDailyReadings(request.start, request.end),
+  }),
+  fromStore(request, readings: readonly StoredReading[]) {
+    const nights: Spo2Night[] = [];
+    for (const reading of readings) {
+      if (reading.metricKey !== 'spo2' || reading.value === null) continue;
+      const bounds = record(reading.valueJson);
+      const [min, max] = [num(bounds.min), num(bounds.max)];
+      if (min === null || max === null) return undefined;
+      nights.push({
+        dateTime: reading.recordedAt.toISOString().slice(0, 10),
+        value: { avg: reading.value, min, max },
+      });
+    }
+    return spo2Answer(request, nights);
+  },
   async google(request, api) {
-    const nights = (await api.listDaily('daily-oxygen-saturation', request.start, request.end))
-      .flatMap((point) => {
-        const body = bodyOf(point, 'dailyOxygenSaturation');
-        const dateTime = dateOfObject(body.date);
-        const [avg, min, max] = [
-          num(body.averagePercentage),
-          num(body.lowerBoundPercentage),
-          num(body.upperBoundPercentage),
-        ];
-        if (!dateTime || avg === null || min === null || max === null) return [];
-        return [{ dateTime, value: { avg, min, max } }];
-      })
-      .sort((a, b) => (a.dateTime < b.dateTime ? -1 : 1));
-    const answer: FitbitSpo2Response = request.single ? (nights[0] ?? {}) : nights;
-    return answer;
+    const nights = (
+      await api.listDaily('daily-oxygen-saturation', request.start, request.end)
+    ).flatMap((point) => {
+      const body = bodyOf(point, 'dailyOxygenSaturation');
+      const dateTime = dateOfObject(body.date);
+      const [avg, min, max] = [
+        num(body.averagePercentage),
+        num(body.lowerBoundPercentage),
+        num(body.upperBoundPercentage),
+      ];
+      if (!dateTime || avg === null || min === null || max === null) return [];
+      return [{ dateTime, value: { avg, min, max } }];
+    });
+    return spo2Answer(request, nights);
   },
   legacyPath: (request) =>
     request.single

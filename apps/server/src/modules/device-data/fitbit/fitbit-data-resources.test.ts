@@ -16,6 +16,7 @@ import {
   fitbitHeartIntradayResponseSchema,
   fitbitHeartSeriesResponseSchema,
   fitbitOverviewResponseSchema,
+  fitbitSleepListResponseSchema,
   fitbitSleepResponseSchema,
   fitbitSpo2ResponseSchema,
   fitbitWeightResponseSchema,
@@ -316,6 +317,97 @@ const GOOGLE_CASES: Case[] = [
       }
     },
   },
+  ...(['5min', '15min'] as const).map((detail): Case => ({
+    name: `heart intraday ${detail}${detail === '15min' ? ' with a time window' : ''}`,
+    path: `activities/heart/date/${DAY}/1d/${detail}${detail === '15min' ? '/time/06:10/18:44' : ''}.json`,
+    schema: fitbitHeartIntradayResponseSchema,
+    empty: `activities/heart/date/2030-01-01/1d/${detail}.json`,
+    async check(answer, token) {
+      const step = detail === '5min' ? 5 : 15;
+      const window = detail === '15min' ? ['06:10:00', '18:44:59'] : ['00:00:00', '23:59:59'];
+      const samples = (
+        await held(
+          token,
+          'heart-rate',
+          civil('heart_rate', 'sample_time.civil_time', DAY, '2026-11-04'),
+        )
+      )
+        .map((sample) => {
+          const time = (
+            sample.sampleTime as {
+              civilTime: { time: { hours?: number; minutes?: number; seconds?: number } };
+            }
+          ).civilTime.time;
+          const pad = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
+          return {
+            time: `${pad(time.hours)}:${pad(time.minutes)}:${pad(time.seconds)}`,
+            bucket: `${pad(time.hours)}:${pad((time.minutes ?? 0) - ((time.minutes ?? 0) % step))}:00`,
+            bpm: Number(sample.beatsPerMinute),
+          };
+        })
+        .filter((sample) => sample.time >= window[0]! && sample.time <= window[1]!);
+      const buckets = new Map<string, number[]>();
+      for (const sample of samples)
+        buckets.set(sample.bucket, [...(buckets.get(sample.bucket) ?? []), sample.bpm]);
+      const expected = [...buckets]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([time, values]) => ({
+          time,
+          value: Math.round(values.reduce((a, b) => a + b, 0) / values.length),
+        }));
+      const intraday = answer['activities-heart-intraday'] as {
+        dataset: Array<{ time: string; value: number }>;
+        datasetInterval: number;
+        datasetType: string;
+      };
+      expect(intraday.datasetInterval).toBe(step);
+      expect(intraday.datasetType).toBe('minute');
+      expect(expected.length).toBeGreaterThan(10);
+      expect(intraday.dataset).toEqual(expected);
+    },
+  })),
+  ...(
+    [
+      { subject: 'beforeDate', date: END, sort: 'desc', limit: 3 },
+      { subject: 'afterDate', date: START, sort: 'asc', limit: 2 },
+    ] as const
+  ).map(({ subject, date, sort, limit }): Case => ({
+    name: `sleep log list ${subject} (${sort}, limit ${limit})`,
+    path: `sleep/list.json?${subject}=${date}&sort=${sort}&offset=0&limit=${limit}`,
+    schema: fitbitSleepListResponseSchema,
+    empty:
+      subject === 'beforeDate'
+        ? 'sleep/list.json?beforeDate=2020-01-01&sort=desc&offset=0&limit=3'
+        : 'sleep/list.json?afterDate=2030-01-01&sort=asc&offset=0&limit=3',
+    async check(answer, token) {
+      const member = 'sleep.interval.civil_end_time';
+      const sessions = (
+        await held(
+          token,
+          'sleep',
+          subject === 'beforeDate'
+            ? `${member} < "${date}T00:00:00"`
+            : `${member} >= "${date}T00:00:00"`,
+        )
+      )
+        .map((s) => ({
+          start: Date.parse(String((s.interval as Json).startTime)),
+          minutesAsleep: Number((s.summary as Json).minutesAsleep),
+        }))
+        .sort((a, b) => (sort === 'asc' ? a.start - b.start : b.start - a.start))
+        .slice(0, limit);
+      expect(sessions).toHaveLength(limit);
+      const logs = answer.sleep as Array<{
+        minutesAsleep: number;
+        duration: number;
+        startTime: string;
+        levels: { data: unknown[] };
+      }>;
+      expect(logs.map((log) => log.minutesAsleep)).toEqual(sessions.map((s) => s.minutesAsleep));
+      expect(logs.every((log) => log.levels.data.length > 0)).toBe(true);
+      expect(answer.pagination).toMatchObject({ [subject]: date, limit, offset: 0, sort });
+    },
+  })),
   {
     name: 'body weight logs',
     path: `body/log/weight/date/${END}/30d.json`,
@@ -786,9 +878,15 @@ describe('stored readings', () => {
   const STORED = [
     { name: 'heart intraday 1sec', path: `activities/heart/date/${DAY}/1d/1sec.json` },
     { name: 'heart intraday 1min', path: `activities/heart/date/${DAY}/1d/1min.json` },
+    {
+      name: 'heart intraday 15min',
+      path: `activities/heart/date/${DAY}/1d/15min/time/06:10/18:44.json`,
+    },
     { name: 'body weight logs', path: `body/log/weight/date/${START}/${END}.json` },
     { name: 'body fat logs', path: `body/log/fat/date/${START}/${END}.json` },
     { name: 'cardio fitness score', path: `cardioscore/date/${START}/${END}.json` },
+    { name: 'SpO2 (average and bounds)', path: `spo2/date/${START}/${END}.json` },
+    { name: 'SpO2 of one night', path: `spo2/date/${DAY}.json` },
     {
       name: 'lightly active minutes',
       path: `activities/minutesLightlyActive/date/${START}/${END}.json`,
@@ -817,7 +915,14 @@ describe('stored readings', () => {
     );
     await syncInto(
       participant,
-      ['daily-resting-heart-rate', 'weight', 'body-fat', 'daily-vo2-max', 'activity-level'],
+      [
+        'daily-resting-heart-rate',
+        'weight',
+        'body-fat',
+        'daily-vo2-max',
+        'activity-level',
+        'daily-oxygen-saturation',
+      ],
       new Date('2026-10-30T00:00:00Z'),
       new Date('2026-11-10T00:00:00Z'),
     );
@@ -839,10 +944,10 @@ describe('stored readings', () => {
     },
   );
 
-  it('paths the store cannot answer (sleep levels, SpO2 bounds, heart zones) still go upstream', async () => {
+  it('paths the store cannot answer (sleep levels, heart zones) still go upstream', async () => {
     await syncInto(
       participant,
-      ['sleep', 'daily-oxygen-saturation'],
+      ['sleep'],
       new Date('2026-10-30T00:00:00Z'),
       new Date('2026-11-10T00:00:00Z'),
     );
@@ -854,7 +959,6 @@ describe('stored readings', () => {
     });
     for (const path of [
       `sleep/date/${START}/${END}.json`,
-      `spo2/date/${START}/${END}.json`,
       `activities/heart/date/${START}/${END}.json`,
     ]) {
       const response = await user.get(dataPath(participant, path));

@@ -26,7 +26,7 @@ import { activityIntradayFamily, activitySeriesFamily } from './fitbit-data.tran
 import { googleApi, type FitbitFamily } from './fitbit-family';
 import { heartIntradayFamily, heartSeriesFamily } from './fitbit-heart.translator';
 import { activityLogListFamily, foodsLogFamily, foodsSeriesFamily } from './fitbit-logs.translator';
-import { sleepFamily } from './fitbit-sleep.translator';
+import { sleepFamily, sleepListFamily } from './fitbit-sleep.translator';
 
 const fail = (
   status: number,
@@ -51,6 +51,7 @@ const FAMILIES: { [K in Kind]: FitbitFamily<Extract<FitbitResourceRequest, { kin
   'foods-log': foodsLogFamily,
   'foods-series': foodsSeriesFamily,
   'activities-list': activityLogListFamily,
+  'sleep-list': sleepListFamily,
 };
 
 const familyOf = <R extends FamilyRequest>(request: R) =>

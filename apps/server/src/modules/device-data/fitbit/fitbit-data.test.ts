@@ -1,6 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FITBIT_DATA_MESSAGES, FITBIT_DATA_REASONS, datesBetween } from '@trialpulse/shared/device-data/fitbit-resource-path';
+import {
+  FITBIT_DATA_MESSAGES,
+  FITBIT_DATA_REASONS,
+  datesBetween,
+} from '@trialpulse/shared/device-data/fitbit-resource-path';
 import { globalDeviceCatalog, participantDevices, syncCursors, teams } from '../../../db/schema';
 import { createManualClock } from '../../../lib/clock';
 import { decryptSecret, encryptSecret } from '../../../lib/crypto';
@@ -12,7 +16,12 @@ import { generateAuthorizationSecrets } from '../../devices/core/provider-client
 import { providerSettingsFromConfig } from '../../devices/core/provider-settings';
 import { clearFaults, control, countRequests, injectFault } from '../../devices/core/test-support';
 import { createFitbitLegacyClient } from '../../devices/fitbit/fitbit-legacy.client';
-import { allowAllBrands, connectionRow, linkAsStaff, simulatorEnv } from '../../devices/test-support';
+import {
+  allowAllBrands,
+  connectionRow,
+  linkAsStaff,
+  simulatorEnv,
+} from '../../devices/test-support';
 import { addParticipant, createTrial } from '../../participants/test-support';
 import { readingsServiceFor } from '../../sync/test-support';
 import { signIn } from '../../trials/test-support';
@@ -68,7 +77,13 @@ async function newParticipant() {
 /** A participant linked through Google Health (the default upstream). */
 async function googleParticipant() {
   const participant = await newParticipant();
-  const linked = await linkAsStaff(user, participant.id, 'Fitbit', {}, { email: participant.email });
+  const linked = await linkAsStaff(
+    user,
+    participant.id,
+    'Fitbit',
+    {},
+    { email: participant.email },
+  );
   expect(linked.statusCode, linked.body).toBe(200);
   clock.advance(1000);
   return participant;
@@ -80,23 +95,28 @@ async function legacyParticipant() {
   const client = createFitbitLegacyClient(providerSettingsFromConfig(ctx.config)['fitbit-legacy']!);
   const secrets = generateAuthorizationSecrets();
   const { redirect } = await submitConsent(await client.authorizationUrl(secrets));
-  const tokens = await client.exchangeCode(redirect.searchParams.get('code')!, secrets.codeVerifier);
+  const tokens = await client.exchangeCode(
+    redirect.searchParams.get('code')!,
+    secrets.codeVerifier,
+  );
   const [catalog] = await db()
     .select({ id: globalDeviceCatalog.id })
     .from(globalDeviceCatalog)
     .where(eq(globalDeviceCatalog.manufacturer, 'Fitbit'));
   const key = ctx.config.TOKEN_ENCRYPTION_KEY;
-  await db().insert(participantDevices).values({
-    teamId,
-    participantId: participant.id,
-    globalDeviceCatalogId: catalog!.id,
-    upstream: 'fitbit-legacy',
-    accessTokenEncrypted: encryptSecret(tokens.accessToken, key),
-    refreshTokenEncrypted: encryptSecret(tokens.refreshToken, key),
-    tokenExpiresAt: new Date(clock.now().getTime() + 3_600_000),
-    authorizationStatus: 'authorized',
-    authorizationDate: clock.now(),
-  });
+  await db()
+    .insert(participantDevices)
+    .values({
+      teamId,
+      participantId: participant.id,
+      globalDeviceCatalogId: catalog!.id,
+      upstream: 'fitbit-legacy',
+      accessTokenEncrypted: encryptSecret(tokens.accessToken, key),
+      refreshTokenEncrypted: encryptSecret(tokens.refreshToken, key),
+      tokenExpiresAt: new Date(clock.now().getTime() + 3_600_000),
+      authorizationStatus: 'authorized',
+      authorizationDate: clock.now(),
+    });
   return participant;
 }
 
@@ -114,53 +134,87 @@ async function googleDaily(token: string, dataType: string, start: string, endEx
     const [year, month, day] = d.split('-').map(Number);
     return { date: { year, month, day } };
   };
-  const response = await fetch(`${sims.googleHealth.baseUrl}/v4/users/me/dataTypes/${dataType}/dataPoints:dailyRollUp`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ range: { start: date(start), end: date(endExclusive) } }),
-  });
+  const response = await fetch(
+    `${sims.googleHealth.baseUrl}/v4/users/me/dataTypes/${dataType}/dataPoints:dailyRollUp`,
+    {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ range: { start: date(start), end: date(endExclusive) } }),
+    },
+  );
   expect(response.status).toBe(200);
-  type Point = Record<string, unknown> & { civilStartTime: { date: { year: number; month: number; day: number } } };
+  type Point = Record<string, unknown> & {
+    civilStartTime: { date: { year: number; month: number; day: number } };
+  };
   const body = (await response.json()) as { rollupDataPoints?: Point[] };
   const byDate = new Map<string, Record<string, unknown>>();
   for (const point of body.rollupDataPoints ?? []) {
     const { year, month, day } = point.civilStartTime.date;
     const key = Object.keys(point).find((k) => !k.startsWith('civil'))!;
-    byDate.set(`${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`, point[key] as Record<string, unknown>);
+    byDate.set(
+      `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`,
+      point[key] as Record<string, unknown>,
+    );
   }
   return byDate;
 }
 
-const EXPECTED_FROM_GOOGLE: Record<(typeof RESOURCES)[number], { dataType: string; value: (v: Record<string, unknown> | undefined) => string }> = {
+const EXPECTED_FROM_GOOGLE: Record<
+  (typeof RESOURCES)[number],
+  { dataType: string; value: (v: Record<string, unknown> | undefined) => string }
+> = {
   steps: { dataType: 'steps', value: (v) => String(Number(v?.countSum ?? 0)) },
-  distance: { dataType: 'distance', value: (v) => String(Math.round(Number(v?.millimetersSum ?? 0) / 10) / 100_000) },
+  distance: {
+    dataType: 'distance',
+    value: (v) => String(Math.round(Number(v?.millimetersSum ?? 0) / 10) / 100_000),
+  },
   floors: { dataType: 'floors', value: (v) => String(Number(v?.countSum ?? 0)) },
-  calories: { dataType: 'total-calories', value: (v) => String(Math.round(Number(v?.kcalSum ?? 0))) },
+  calories: {
+    dataType: 'total-calories',
+    value: (v) => String(Math.round(Number(v?.kcalSum ?? 0))),
+  },
 };
 
 describe('activities daily series from Google Health', () => {
-  it.each(RESOURCES)('%s by range: the legacy shape with the simulator values', async (resource) => {
-    const participant = await googleParticipant();
-    const response = await user.get(dataPath(participant, `activities/${resource}/date/${START}/${END}.json`));
-    expect(response.statusCode, response.body).toBe(200);
-    const { dataType, value } = EXPECTED_FROM_GOOGLE[resource];
-    const held = await googleDaily(await accessTokenOf(participant.id), dataType, START, '2026-11-08');
-    expect(held.size).toBeGreaterThan(0);
-    expect(response.json()).toEqual({
-      [`activities-${resource}`]: datesBetween(START, END).map((dateTime) => ({ dateTime, value: value(held.get(dateTime)) })),
-    });
-  });
+  it.each(RESOURCES)(
+    '%s by range: the legacy shape with the simulator values',
+    async (resource) => {
+      const participant = await googleParticipant();
+      const response = await user.get(
+        dataPath(participant, `activities/${resource}/date/${START}/${END}.json`),
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      const { dataType, value } = EXPECTED_FROM_GOOGLE[resource];
+      const held = await googleDaily(
+        await accessTokenOf(participant.id),
+        dataType,
+        START,
+        '2026-11-08',
+      );
+      expect(held.size).toBeGreaterThan(0);
+      expect(response.json()).toEqual({
+        [`activities-${resource}`]: datesBetween(START, END).map((dateTime) => ({
+          dateTime,
+          value: value(held.get(dateTime)),
+        })),
+      });
+    },
+  );
 
   it('by period equals the same range, and a range longer than a rollup is asked in chunks', async () => {
     const participant = await googleParticipant();
     const byPeriod = await user.get(dataPath(participant, `activities/steps/date/${END}/7d.json`));
-    const byRange = await user.get(dataPath(participant, `activities/steps/date/${START}/${END}.json`));
+    const byRange = await user.get(
+      dataPath(participant, `activities/steps/date/${START}/${END}.json`),
+    );
     expect(byPeriod.statusCode, byPeriod.body).toBe(200);
     expect(byPeriod.json()).toEqual(byRange.json());
     // 15 days of calories: two total-calories rollups (at most 14 days each).
     const calls = countRequests(sims.googleHealth, 'total-calories');
     try {
-      const long = await user.get(dataPath(participant, 'activities/calories/date/2026-10-24/2026-11-07.json'));
+      const long = await user.get(
+        dataPath(participant, 'activities/calories/date/2026-10-24/2026-11-07.json'),
+      );
       expect(long.statusCode, long.body).toBe(200);
       expect(long.json()['activities-calories']).toHaveLength(15);
       expect(calls.count).toBe(2);
@@ -174,7 +228,9 @@ describe('activities daily series from Google Health', () => {
     await injectFault(sims.googleHealth.baseUrl, { kind: 'expired-token', target: 'api' });
     const tokenCalls = countRequests(sims.googleHealth, '/token');
     try {
-      const response = await user.get(dataPath(participant, `activities/steps/date/${START}/${END}.json`));
+      const response = await user.get(
+        dataPath(participant, `activities/steps/date/${START}/${END}.json`),
+      );
       expect(response.statusCode, response.body).toBe(200);
       expect(tokenCalls.count).toBe(1);
     } finally {
@@ -184,17 +240,31 @@ describe('activities daily series from Google Health', () => {
 
   it("429 answers 'Too Many Requests'", async () => {
     const participant = await googleParticipant();
-    await injectFault(sims.googleHealth.baseUrl, { kind: 'rate-limit', target: 'api', times: 'always' });
-    const response = await user.get(dataPath(participant, `activities/steps/date/${START}/${END}.json`));
+    await injectFault(sims.googleHealth.baseUrl, {
+      kind: 'rate-limit',
+      target: 'api',
+      times: 'always',
+    });
+    const response = await user.get(
+      dataPath(participant, `activities/steps/date/${START}/${END}.json`),
+    );
     expect(response.statusCode).toBe(429);
-    expect(response.json()).toMatchObject({ message: FITBIT_DATA_MESSAGES.tooManyRequests, displayToUser: true });
+    expect(response.json()).toMatchObject({
+      message: FITBIT_DATA_MESSAGES.tooManyRequests,
+      displayToUser: true,
+    });
   });
 
   it("a range without data answers 'Could not find any data!'", async () => {
     const participant = await googleParticipant();
-    const response = await user.get(dataPath(participant, 'activities/steps/date/2030-01-01/2030-01-07.json'));
+    const response = await user.get(
+      dataPath(participant, 'activities/steps/date/2030-01-01/2030-01-07.json'),
+    );
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toMatchObject({ message: FITBIT_DATA_MESSAGES.noData, reason: FITBIT_DATA_REASONS.noData });
+    expect(response.json()).toMatchObject({
+      message: FITBIT_DATA_MESSAGES.noData,
+      reason: FITBIT_DATA_REASONS.noData,
+    });
   });
 
   it('bad and incomplete paths answer the spec errors', async () => {
@@ -202,7 +272,11 @@ describe('activities daily series from Google Health', () => {
     const missing = await user.get(dataPath(participant, 'activities/steps/date/2026-11-01'));
     expect(missing.statusCode).toBe(400);
     expect(missing.json().message).toBe(FITBIT_DATA_MESSAGES.parametersMissing);
-    for (const path of ['activities/steps/date/2026-11-07/2026-11-01.json', 'activities/nothing/date/2026-11-01/7d.json', 'activities/steps/date/2026-13-01/7d.json']) {
+    for (const path of [
+      'activities/steps/date/2026-11-07/2026-11-01.json',
+      'activities/nothing/date/2026-11-01/7d.json',
+      'activities/steps/date/2026-13-01/7d.json',
+    ]) {
       const bad = await user.get(dataPath(participant, path));
       expect(bad.statusCode, path).toBe(400);
       expect(bad.json().message).toBe(FITBIT_DATA_MESSAGES.badRequest);
@@ -230,13 +304,19 @@ describe('activities daily series from the legacy Fitbit Web API', () => {
     await injectFault(sims.fitbitLegacy.baseUrl, { kind: 'expired-token', target: 'api' });
     const tokenCalls = countRequests(sims.fitbitLegacy, '/oauth2/token');
     try {
-      const response = await user.get(dataPath(participant, `activities/floors/date/${END}/1w.json`));
+      const response = await user.get(
+        dataPath(participant, `activities/floors/date/${END}/1w.json`),
+      );
       expect(response.statusCode, response.body).toBe(200);
       expect(tokenCalls.count).toBe(1);
     } finally {
       tokenCalls.stop();
     }
-    await injectFault(sims.fitbitLegacy.baseUrl, { kind: 'rate-limit', target: 'api', times: 'always' });
+    await injectFault(sims.fitbitLegacy.baseUrl, {
+      kind: 'rate-limit',
+      target: 'api',
+      times: 'always',
+    });
     const limited = await user.get(dataPath(participant, `activities/floors/date/${END}/1w.json`));
     expect(limited.statusCode).toBe(429);
     expect(limited.json().message).toBe(FITBIT_DATA_MESSAGES.tooManyRequests);
@@ -253,29 +333,49 @@ describe('stored readings', () => {
       const [row] = await connectionRow(db(), participant.id);
       // Store the same days as sync would: daily values at the date's 00:00 UTC.
       await readingsServiceFor(db()).store(
-        (live.json()[`activities-${resource}`] as { dateTime: string; value: string }[]).map((entry) => ({
-          teamId,
-          participantId: participant.id,
-          brand: 'Fitbit' as const,
-          upstream: row!.upstream,
-          metricKey: resource,
-          recordedAt: new Date(`${entry.dateTime}T00:00:00Z`),
-          value: Number(entry.value),
-        })),
+        (live.json()[`activities-${resource}`] as { dateTime: string; value: string }[]).map(
+          (entry) => ({
+            teamId,
+            participantId: participant.id,
+            brand: 'Fitbit' as const,
+            upstream: row!.upstream,
+            metricKey: resource,
+            recordedAt: new Date(`${entry.dateTime}T00:00:00Z`),
+            value: Number(entry.value),
+          }),
+        ),
       );
       await db()
         .insert(syncCursors)
-        .values({ participantDeviceId: row!.id, teamId, metricKey: resource, backfillFrom: new Date(`${START}T00:00:00Z`), syncedUntil: new Date('2026-11-08T00:00:00Z') });
+        .values({
+          participantDeviceId: row!.id,
+          teamId,
+          metricKey: resource,
+          backfillFrom: new Date(`${START}T00:00:00Z`),
+          syncedUntil: new Date('2026-11-08T00:00:00Z'),
+        });
       // The upstream is down: only the store can answer now.
-      await injectFault(sims.googleHealth.baseUrl, { kind: 'server-error', target: 'api', times: 'always', status: 503 });
+      await injectFault(sims.googleHealth.baseUrl, {
+        kind: 'server-error',
+        target: 'api',
+        times: 'always',
+        status: 503,
+      });
       const stored = await user.get(dataPath(participant, path));
       await clearFaults(sims.googleHealth.baseUrl);
       expect(stored.statusCode, stored.body).toBe(200);
       expect(stored.json()).toEqual(live.json());
     }
     // A range the store does not cover still goes upstream.
-    await injectFault(sims.googleHealth.baseUrl, { kind: 'server-error', target: 'api', times: 'always', status: 503 });
-    const uncovered = await user.get(dataPath(participant, 'activities/steps/date/2026-10-20/2026-10-26.json'));
+    await injectFault(sims.googleHealth.baseUrl, {
+      kind: 'server-error',
+      target: 'api',
+      times: 'always',
+      status: 503,
+    });
+    const uncovered = await user.get(
+      dataPath(participant, 'activities/steps/date/2026-10-20/2026-10-26.json'),
+    );
     expect(uncovered.statusCode).toBe(502);
     // 5xx messages are generic (error handler); the web shows the spec text for the reason.
     expect(uncovered.json().reason).toBe(FITBIT_DATA_REASONS.upstreamFailed);
@@ -290,7 +390,10 @@ describe('access and the email segment', () => {
     const viewersTrial = await createTrial(db(), admin, [viewerInTrial.email]);
     await createTrial(db(), admin, [viewerElsewhere.email]);
     const email = `fitbit-data-${process.pid}-${++counter}@study.example.org`;
-    const participant = { id: (await addParticipant(admin, { trialId: viewersTrial.id, email })).participantId, email };
+    const participant = {
+      id: (await addParticipant(admin, { trialId: viewersTrial.id, email })).participantId,
+      email,
+    };
     const linked = await linkAsStaff(admin, participant.id, 'Fitbit', {}, { email });
     expect(linked.statusCode, linked.body).toBe(200);
     clock.advance(1000);
@@ -305,7 +408,11 @@ describe('access and the email segment', () => {
       expect(refused.body).not.toContain('activities-steps');
     }
     const otherTeam = (await createTeam(db(), { hiddenFields: [] })).id;
-    const stranger = await signIn(ctx.app, db(), await createStaffUser(db(), { role: 'Admin', teamId: otherTeam }));
+    const stranger = await signIn(
+      ctx.app,
+      db(),
+      await createStaffUser(db(), { role: 'Admin', teamId: otherTeam }),
+    );
     const foreign = await stranger.get(dataPath(participant, path));
     expect(foreign.statusCode).toBe(404);
     expect(foreign.body).not.toContain('activities-steps');
@@ -314,21 +421,32 @@ describe('access and the email segment', () => {
   it('a wrong email is refused; with emails hidden the segment is not compared; it never reaches the logs', async () => {
     const participant = await googleParticipant();
     const path = `activities/steps/date/${START}/${END}.json`;
-    const wrong = await user.get(dataPath({ ...participant, email: 'someone-else@study.example.org' }, path));
+    const wrong = await user.get(
+      dataPath({ ...participant, email: 'someone-else@study.example.org' }, path),
+    );
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().message).toBe(FITBIT_DATA_MESSAGES.badRequest);
 
     // The same participant's team hiding emails: staff have no email to send.
-    await db().update(teams).set({ hiddenFields: ['email', 'notes'] }).where(eq(teams.id, teamId));
+    await db()
+      .update(teams)
+      .set({ hiddenFields: ['email', 'notes'] })
+      .where(eq(teams.id, teamId));
     try {
-      const hiddenUser = await signIn(ctx.app, db(), await createStaffUser(db(), { role: 'Admin', teamId }));
+      const hiddenUser = await signIn(
+        ctx.app,
+        db(),
+        await createStaffUser(db(), { role: 'Admin', teamId }),
+      );
       const anyEmail = await hiddenUser.get(dataPath({ ...participant, email: 'hidden' }, path));
       expect(anyEmail.statusCode, anyEmail.body).toBe(200);
     } finally {
       await db().update(teams).set({ hiddenFields: [] }).where(eq(teams.id, teamId));
     }
     // Every data call of the run (every participant) is logged with the email segment redacted.
-    const dataLines = ctx.logLines().filter((line) => line.includes('getFitbitServerParticipantData'));
+    const dataLines = ctx
+      .logLines()
+      .filter((line) => line.includes('getFitbitServerParticipantData'));
     expect(dataLines.length).toBeGreaterThan(0);
     for (const line of dataLines) expect(line).not.toMatch(/@|%40/);
     const logs = ctx.logLines().join('\n');

@@ -130,12 +130,16 @@ export const heartSeriesFamily: FitbitFamily<HeartSeries> = {
     ),
 };
 
+/** `datasetInterval` of each detail level (provider-apis §1.6–§1.7). */
+const INTERVAL = { '1sec': 1, '1min': 1, '5min': 5, '15min': 15 } as const;
+
 /** One heart-rate sample at local wall time. */
 type Sample = { local: string; bpm: number };
 
 /**
- * The day's dataset: every sample (`1sec`, datasetType "second") or the rounded mean of each
- * minute's samples (`1min`), by local time, within the request's time window.
+ * The day's dataset: every sample (`1sec`, datasetType "second") or the rounded mean of the
+ * samples of each 1, 5 or 15 minutes (`1min`, `5min`, `15min`; datasetType "minute" with
+ * datasetInterval 1, 5, 15, as the legacy API), by local time, within the request's time window.
  */
 function intradayOf(
   request: HeartIntraday,
@@ -145,15 +149,17 @@ function intradayOf(
   const inWindow = (time: string) =>
     !request.time || (time.slice(0, 5) >= request.time.from && time.slice(0, 5) <= request.time.to);
   const day = samples
-    .filter((sample) => sample.local.startsWith(request.date))
+    .filter((sample) => sample.local.startsWith(request.date) && inWindow(sample.local.slice(11)))
     .sort((a, b) => (a.local < b.local ? -1 : a.local > b.local ? 1 : 0));
   let dataset: Array<{ time: string; value: number }>;
   if (request.detail === '1sec') {
     dataset = day.map((sample) => ({ time: sample.local.slice(11, 19), value: sample.bpm }));
   } else {
     const minutes = new Map<string, { sum: number; count: number }>();
+    const step = INTERVAL[request.detail];
     for (const sample of day) {
-      const key = `${sample.local.slice(11, 16)}:00`;
+      const minute = Number(sample.local.slice(14, 16));
+      const key = `${sample.local.slice(11, 13)}:${String(minute - (minute % step)).padStart(2, '0')}:00`;
       const bucket = minutes.get(key) ?? { sum: 0, count: 0 };
       bucket.sum += sample.bpm;
       bucket.count += 1;
@@ -175,8 +181,8 @@ function intradayOf(
       },
     ],
     'activities-heart-intraday': {
-      dataset: dataset.filter((entry) => inWindow(entry.time)),
-      datasetInterval: 1,
+      dataset,
+      datasetInterval: INTERVAL[request.detail],
       datasetType: request.detail === '1sec' ? 'second' : 'minute',
     },
   };

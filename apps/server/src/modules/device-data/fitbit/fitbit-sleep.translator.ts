@@ -1,6 +1,8 @@
 import type { FitbitResourceRequest } from '@trialpulse/shared/device-data/fitbit-resource-path';
 import {
+  fitbitSleepListResponseSchema,
   fitbitSleepResponseSchema,
+  type FitbitSleepListResponse,
   type FitbitSleepLog,
   type FitbitSleepResponse,
 } from '@trialpulse/shared/device-data/fitbit-shapes';
@@ -123,4 +125,47 @@ export const sleepFamily: FitbitFamily<SleepRequest> = {
       : `/1.2/user/-/sleep/date/${request.start}/${request.end}.json`,
   legacySchema: fitbitSleepResponseSchema,
   isEmpty: (answer) => (answer as FitbitSleepResponse).sleep.length === 0,
+};
+
+type SleepList = Extract<FitbitResourceRequest, { kind: 'sleep-list' }>;
+
+/**
+ * `sleep/list.json` (v1.2): the `limit` sleep logs whose wake time is before a date (newest
+ * first) or from a date on (oldest first), as the activity log list (decision 0063); `next`
+ * is left empty (one page per request). Live only, as the sleep logs.
+ */
+export const sleepListFamily: FitbitFamily<SleepList> = {
+  async google(request, api) {
+    const member = 'sleep.interval.civil_end_time';
+    const filter = request.beforeDate
+      ? `${member} < "${request.beforeDate}T00:00:00"`
+      : `${member} >= "${request.afterDate}T00:00:00"`;
+    // Google lists newest first, 25 a page: before a date the first pages suffice; after a
+    // date every page is read (at most 500 nights).
+    const pages = request.beforeDate ? Math.ceil(request.limit / 25) : 20;
+    const points = await api.list('sleep', filter, 25, pages);
+    const logs = points
+      .map(sleepLogOf)
+      .filter((log): log is FitbitSleepLog => log !== null)
+      .sort((a, b) => (request.sort === 'asc' ? a.logId - b.logId : b.logId - a.logId))
+      .slice(0, request.limit);
+    const answer: FitbitSleepListResponse = {
+      sleep: logs,
+      pagination: {
+        ...(request.beforeDate
+          ? { beforeDate: request.beforeDate }
+          : { afterDate: request.afterDate! }),
+        limit: request.limit,
+        next: '',
+        offset: 0,
+        previous: '',
+        sort: request.sort,
+      },
+    };
+    return answer;
+  },
+  legacyPath: (request) =>
+    `/1.2/user/-/sleep/list.json?${request.beforeDate ? `beforeDate=${request.beforeDate}` : `afterDate=${request.afterDate}`}&sort=${request.sort}&offset=0&limit=${request.limit}`,
+  legacySchema: fitbitSleepListResponseSchema,
+  isEmpty: (answer) => (answer as FitbitSleepListResponse).sleep.length === 0,
 };

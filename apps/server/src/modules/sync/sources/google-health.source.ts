@@ -124,7 +124,14 @@ function dailyRollUpStream(
 }
 
 /** A daily list type (`…date` filter): one reading per civil day. */
-function dailyListStream(key: string, filterName: string, metricKey: string, read: (value: Json) => number | null): SyncStream {
+function dailyListStream(
+  key: string,
+  filterName: string,
+  metricKey: string,
+  read: (value: Json) => number | null,
+  /** What the reading keeps besides its value (e.g. SpO2 bounds), if anything. */
+  detail?: (value: Json) => unknown,
+): SyncStream {
   return {
     key,
     metrics: [metricKey],
@@ -139,7 +146,7 @@ function dailyListStream(key: string, filterName: string, metricKey: string, rea
         const body = record(jsonKey ? point[jsonKey] : undefined);
         const day = dateOf(body.date);
         const value = read(body);
-        if (day && value !== null) readings.push({ metricKey, recordedAt: day, value, dataSource: deviceOf(point) });
+        if (day && value !== null) readings.push({ metricKey, recordedAt: day, value, dataSource: deviceOf(point), ...(detail && { valueJson: detail(body) }) });
       }
       return readings;
     },
@@ -248,7 +255,8 @@ export const GOOGLE_HEALTH_STREAMS: readonly SyncStream[] = [
   ),
   sampleListStream('heart-rate', 'heart_rate', 'heartRate', 'heart_rate', 'intraday', (v) => num(v.beatsPerMinute)),
   dailyListStream('daily-resting-heart-rate', 'daily_resting_heart_rate', 'resting_heart_rate', (v) => num(v.beatsPerMinute)),
-  dailyListStream('daily-oxygen-saturation', 'daily_oxygen_saturation', 'spo2', (v) => num(v.averagePercentage)),
+  // The night's bounds too: the Fitbit data call answers spo2/date/… (avg, min, max) from them.
+  dailyListStream('daily-oxygen-saturation', 'daily_oxygen_saturation', 'spo2', (v) => num(v.averagePercentage), (v) => ({ min: num(v.lowerBoundPercentage), max: num(v.upperBoundPercentage) })),
   dailyListStream('daily-respiratory-rate', 'daily_respiratory_rate', 'breathing_rate', (v) => num(v.breathsPerMinute)),
   dailyListStream('daily-vo2-max', 'daily_vo2_max', 'vo2_max', (v) => num(v.vo2Max)),
   sleepStream,

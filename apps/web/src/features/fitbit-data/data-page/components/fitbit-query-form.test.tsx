@@ -30,7 +30,7 @@ describe('Fitbit query form: category defaults (device-data §4)', () => {
       'distance',
       'activities/distance/date/2026-11-14/2026-11-20.json',
     ],
-    ['body', 'bodyResourcePath', 'weight', 'body/weight/date/2026-11-14/2026-11-20.json'],
+    ['body', 'bodyResourcePath', 'weight', 'body/log/weight/date/2026-11-14/2026-11-20.json'],
     [
       'heart',
       'heartOptions',

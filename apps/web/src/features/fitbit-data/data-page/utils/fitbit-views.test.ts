@@ -22,7 +22,7 @@ describe('Fitbit answers as tables and charts', () => {
     expect(view.rows).toEqual([{ date: '2026-11-01', distance: 10 }]);
   });
 
-  it('body weight: logs and series both in pounds', () => {
+  it('body weight: logs of every 30-day window, in pounds', () => {
     const logs = toFitbitView(query('body'), [
       {
         weight: [
@@ -39,10 +39,14 @@ describe('Fitbit answers as tables and charts', () => {
       },
     ]);
     expect(logs.rows[0]).toMatchObject({ date: '2015-05-13 18:28:59', weight: 125, fat: 15.5 });
-    const series = toFitbitView(query('body'), [
-      { 'body-weight': [{ dateTime: '2019-03-01', value: '70' }] },
+    const windows = toFitbitView(query('body'), [
+      { weight: [{ date: '2019-03-01', time: '07:00:00', weight: 70, bmi: 22, logId: 2 }] },
+      { weight: [{ date: '2019-04-01', time: '07:00:00', weight: 71, bmi: 22.3, logId: 3 }] },
     ]);
-    expect(series.rows).toEqual([{ date: '2019-03-01', weight: 154.3 }]);
+    expect(windows.rows.map((row) => [row.date, row.weight, row.bmi])).toEqual([
+      ['2019-03-01 07:00:00', 154.3, 22],
+      ['2019-04-01 07:00:00', 156.5, 22.3],
+    ]);
   });
 
   it('heart-rate zones: one row per zone and day under the spec names, stacked bars', () => {

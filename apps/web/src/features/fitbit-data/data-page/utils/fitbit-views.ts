@@ -369,8 +369,14 @@ function sleepStagesView(answer: unknown): FitbitView {
   };
 }
 
-function weightLogsView(answer: unknown, resource: 'weight' | 'fat'): FitbitView {
-  const logs = list(record(answer, resource)[resource], resource).map((log) => record(log, 'log'));
+const TITLES = { weight: 'Weight', fat: 'Body fat', bmi: 'BMI' } as const;
+
+/** Body logs, one answer per 30-day window (decision 0063); BMI is read from the weight logs. */
+function weightLogsView(answers: unknown[], option: 'weight' | 'fat' | 'bmi'): FitbitView {
+  const resource = option === 'fat' ? 'fat' : 'weight';
+  const logs = answers.flatMap((answer) =>
+    list(record(answer, resource)[resource], resource).map((log) => record(log, 'log')),
+  );
   const rows = logs.map((log) => ({
     date: `${String(log.date)} ${String(log.time ?? '')}`.trim(),
     weight: num(log.weight) === null ? null : kgToLbs(num(log.weight)!),
@@ -379,7 +385,7 @@ function weightLogsView(answer: unknown, resource: 'weight' | 'fat'): FitbitView
     source: String(log.source ?? ''),
   }));
   return {
-    title: resource === 'weight' ? 'Weight' : 'Body fat',
+    title: TITLES[option],
     columns: [
       { key: 'date', header: 'Date' },
       { key: 'weight', header: 'Weight (lbs)' },
@@ -389,20 +395,17 @@ function weightLogsView(answer: unknown, resource: 'weight' | 'fat'): FitbitView
     ],
     rows,
     chart: timeAxisChart({
-      unit: resource === 'weight' ? 'lbs' : '%',
+      unit: { weight: 'lbs', fat: '%', bmi: 'kg/m²' }[option],
       series: [
         {
-          name: resource === 'weight' ? 'Weight' : 'Body fat',
+          name: TITLES[option],
           symbolOnly: true,
           color: '#2e7d32',
-          points: rows.map(
-            (r) =>
-              [at(r.date.replace(' ', 'T')), resource === 'weight' ? r.weight : r.fat] as const,
-          ),
+          points: rows.map((r) => [at(r.date.replace(' ', 'T')), r[option]] as const),
         },
       ],
     }),
-    chartLabel: 'Weight over time',
+    chartLabel: `${TITLES[option]} over time`,
   };
 }
 
@@ -593,15 +596,11 @@ export function toFitbitView(query: FitbitQueryForm, answers: unknown[]): Fitbit
     case 'healthMetrics/vo2max':
       return vo2MaxView(first);
     default: {
-      // Body answers may come as logs ({weight:[…]}) or as a series ({"body-weight":[…]}).
-      const body =
-        typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : {};
       if (
         query.category === 'body' &&
-        (option === 'weight' || option === 'fat') &&
-        Array.isArray(body[option])
+        (option === 'weight' || option === 'fat' || option === 'bmi')
       ) {
-        return weightLogsView(first, option);
+        return weightLogsView(answers, option);
       }
       const meta = SERIES_META[option];
       return seriesView(answers, meta?.label ?? option);
