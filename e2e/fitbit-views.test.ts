@@ -65,6 +65,24 @@ describe('Fitbit views in the browser (demo data)', () => {
     );
     expect(stored.status).toBe(200);
     expect((stored.body as { total: number }).total).toBe(86_400);
+    // The data call answers from storage once the sync's cursor covers the day (decision
+    // 0068): wait for the background backfill to be up to date, as a loaded machine may
+    // still be running it.
+    await expect
+      .poll(
+        async () => {
+          const answer = await apiFromPage(
+            page,
+            'GET',
+            `/api/deviceSync/participant/${participant.id}`,
+          );
+          return (
+            answer.body as { connections: { brand: string; state: string }[] }
+          ).connections.find((status) => status.brand === 'Fitbit')?.state;
+        },
+        { timeout: 120_000, interval: 1000 },
+      )
+      .toBe('up_to_date');
     await page.goto(`${server.baseUrl}/FitbitParticipant1DayData?day=${day}`);
     await page.getByTestId('fitbit-one-day-page').waitFor();
     const box = page.getByTestId('one-day-chart-box');
@@ -83,7 +101,7 @@ describe('Fitbit views in the browser (demo data)', () => {
       .and(page.locator('[data-chart-ready="true"]'))
       .waitFor();
     await page.screenshot({ path: screenshotPath('fitbit-one-day'), fullPage: true });
-  });
+  }, 300_000);
 
   it('the multi-participant page compares two participants chosen on the trial page', async () => {
     const { trial } = await remember('SLEEP-001');

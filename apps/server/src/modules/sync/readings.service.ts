@@ -128,9 +128,9 @@ export function createReadingsService(deps: {
     /**
      * The sync's write path: de-duplicates on the key (last one wins), drops readings with
      * impossible instants, creates missing partitions, then merges in batches of
-     * UPSERT_BATCH_SIZE inside one transaction, in which `within` also runs (the cursor
-     * moves with the rows it covers, so a crash never leaves one without the other) and the
-     * day summary of the days whose rows changed is recomputed (decision 0058).
+     * UPSERT_BATCH_SIZE, one transaction each, in which the day summary of the days whose
+     * rows changed is recomputed (decision 0058); `within` runs in the last one (the cursor
+     * moves with the last of the rows it covers, so a crash never leaves it ahead of them).
      */
     async store(
       rows: readonly ReadingInput[],
@@ -154,21 +154,29 @@ export function createReadingsService(deps: {
       const batch = [...unique.values()];
       const write = async () => {
         await readings.ensurePartitions(batch.map((row) => row.recordedAt));
-        return readings.transaction(async (tx) => {
-          const counts: UpsertCounts = { inserted: 0, updated: 0 };
-          const touched: ReadingDayKey[] = [];
-          for (let start = 0; start < batch.length; start += UPSERT_BATCH_SIZE) {
-            const part = await readings.upsertBatch(tx, batch.slice(start, start + UPSERT_BATCH_SIZE), options.syncRunId ?? null);
-            counts.inserted += part.inserted;
-            counts.updated += part.updated;
-            touched.push(...part.touched);
-          }
-          if (options.within) await options.within(tx, counts);
-          // The day summary of the days the rows changed (decision 0058), last: its lock is
-          // held only until the commit that follows.
-          await refreshReadingDays(tx, touched);
-          return counts;
-        });
+        // One transaction per batch of UPSERT_BATCH_SIZE rows, not one for the whole store:
+        // the embedded database has one connection, and a window of second-level heart rate
+        // (100,000+ rows) in one transaction kept every request waiting for its commit. Only
+        // the last batch runs `within` (the cursor), so a crash between batches leaves rows
+        // without the cursor, never the cursor without its rows; the re-run upserts them
+        // again and adds nothing (decision 0035).
+        const counts: UpsertCounts = { inserted: 0, updated: 0 };
+        const batches = Math.max(1, Math.ceil(batch.length / UPSERT_BATCH_SIZE));
+        for (let index = 0; index < batches; index += 1) {
+          if (index > 0) await new Promise((resolve) => setImmediate(resolve));
+          const part = batch.slice(index * UPSERT_BATCH_SIZE, (index + 1) * UPSERT_BATCH_SIZE);
+          await readings.transaction(async (tx) => {
+            const written = part.length > 0 ? await readings.upsertBatch(tx, part, options.syncRunId ?? null) : undefined;
+            const total = { inserted: counts.inserted + (written?.inserted ?? 0), updated: counts.updated + (written?.updated ?? 0) };
+            if (index === batches - 1 && options.within) await options.within(tx, total);
+            // The day summary of the days the rows changed (decision 0058), last: its lock is
+            // held only until the commit that follows.
+            await refreshReadingDays(tx, written?.touched ?? []);
+            counts.inserted = total.inserted;
+            counts.updated = total.updated;
+          });
+        }
+        return counts;
       };
       try {
         return { ...(await write()), rejected };

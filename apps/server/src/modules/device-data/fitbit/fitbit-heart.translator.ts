@@ -137,8 +137,8 @@ const INTERVAL = { '1sec': 1, '1min': 1, '5min': 5, '15min': 15 } as const;
 type Sample = { local: string; bpm: number };
 
 /**
- * The day's dataset: every sample (`1sec`, datasetType "second") or the rounded mean of the
- * samples of each 1, 5 or 15 minutes (`1min`, `5min`, `15min`; datasetType "minute" with
+ * The day's dataset: the rounded mean of the samples of each second (`1sec`, datasetType
+ * "second") or of each 1, 5 or 15 minutes (`1min`, `5min`, `15min`; datasetType "minute" with
  * datasetInterval 1, 5, 15, as the legacy API), by local time, within the request's time window.
  */
 function intradayOf(
@@ -151,25 +151,27 @@ function intradayOf(
   const day = samples
     .filter((sample) => sample.local.startsWith(request.date) && inWindow(sample.local.slice(11)))
     .sort((a, b) => (a.local < b.local ? -1 : a.local > b.local ? 1 : 0));
-  let dataset: Array<{ time: string; value: number }>;
-  if (request.detail === '1sec') {
-    dataset = day.map((sample) => ({ time: sample.local.slice(11, 19), value: sample.bpm }));
-  } else {
-    const minutes = new Map<string, { sum: number; count: number }>();
-    const step = INTERVAL[request.detail];
-    for (const sample of day) {
-      const minute = Number(sample.local.slice(14, 16));
-      const key = `${sample.local.slice(11, 13)}:${String(minute - (minute % step)).padStart(2, '0')}:00`;
-      const bucket = minutes.get(key) ?? { sum: 0, count: 0 };
-      bucket.sum += sample.bpm;
-      bucket.count += 1;
-      minutes.set(key, bucket);
-    }
-    dataset = [...minutes].map(([time, bucket]) => ({
-      time,
-      value: Math.round(bucket.sum / bucket.count),
-    }));
+  // One entry per second (`1sec`) or per 1, 5 or 15 minutes: the rounded mean of the samples
+  // in it. The legacy dataset is keyed by wall time, so two samples of one second (two
+  // sources, or sub-second instants) must not become two entries with the same time.
+  const step = INTERVAL[request.detail];
+  const keyOf = (local: string) => {
+    if (request.detail === '1sec') return local.slice(11, 19);
+    const minute = Number(local.slice(14, 16));
+    return `${local.slice(11, 13)}:${String(minute - (minute % step)).padStart(2, '0')}:00`;
+  };
+  const buckets = new Map<string, { sum: number; count: number }>();
+  for (const sample of day) {
+    const key = keyOf(sample.local);
+    const bucket = buckets.get(key) ?? { sum: 0, count: 0 };
+    bucket.sum += sample.bpm;
+    bucket.count += 1;
+    buckets.set(key, bucket);
   }
+  const dataset = [...buckets].map(([time, bucket]) => ({
+    time,
+    value: Math.round(bucket.sum / bucket.count),
+  }));
   return {
     // Zones are left empty: neither the store nor a one-day Google read has them (decision 0062).
     'activities-heart': [
