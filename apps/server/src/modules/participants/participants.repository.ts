@@ -10,7 +10,7 @@ import {
   teamSupportedDevices,
   trials,
 } from '../../db/schema';
-import { defineList, selectPage, textSort, totalRows } from '../../lib/paging';
+import { defineList, selectPage, textSort } from '../../lib/paging';
 
 export type ParticipantRow = typeof participants.$inferSelect;
 
@@ -85,9 +85,9 @@ export function createParticipantsRepository(db: Db) {
       visibleTrials: SQL,
       hidden: ReadonlySet<string>,
     ) {
-      return selectPage(query, participantList(hidden), (filter) =>
+      return selectPage(query, participantList(hidden), (filter, total) =>
         db
-          .select({ ...participantListColumns, total: totalRows })
+          .select({ ...participantListColumns, total })
           .from(participants)
           .innerJoin(
             trials,
