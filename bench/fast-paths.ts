@@ -9,7 +9,7 @@
  * Databases: PostgreSQL when DATABASE_URL is set (a scratch database `trialpulse_bench` is
  * created next to it, anew each run), and PGlite (files under .tmp/bench-pglite, anew).
  * Settings: BENCH_SECONDS (per slice, 3), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50),
- * BENCH_ONLY=postgres|pglite.
+ * BENCH_ONLY=postgres|pglite, BENCH_CPU_PROF (a directory for the server's CPU profile).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,24 +30,44 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const GOAL = { throughput: 0.5, p99: 3 };
 
 type Call = { name: string; path: string; paged: boolean };
-type Totals = { requests: number; seconds: number; p99s: number[]; non2xx: number; errors: number; bytes: number };
+type Totals = {
+  requests: number;
+  seconds: number;
+  p99s: number[];
+  non2xx: number;
+  errors: number;
+  bytes: number;
+};
 
 /** Starts the bench server on a database and waits for it to be ready. */
 async function startServer(target: { label: string; env: Record<string, string> }) {
-  const readyFile = path.join(os.tmpdir(), `trialpulse-bench-ready-${process.pid}-${target.label}.json`);
+  const readyFile = path.join(
+    os.tmpdir(),
+    `trialpulse-bench-ready-${process.pid}-${target.label}.json`,
+  );
   fs.rmSync(readyFile, { force: true });
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/support/bench-server.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, ...target.env, BENCH_READY_FILE: readyFile },
-    // Log lines are written (their cost is part of the figures) and thrown away.
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  // BENCH_CPU_PROF=<dir>: the server writes a CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const child = spawn(
+    process.execPath,
+    [...profile, '--import', 'tsx', path.join(ROOT, 'bench/support/bench-server.ts')],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...target.env, BENCH_READY_FILE: readyFile },
+      // Log lines are written (their cost is part of the figures) and thrown away.
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const deadline = Date.now() + 15 * 60_000;
   while (!fs.existsSync(readyFile)) {
-    if (child.exitCode !== null) throw new Error(`bench server (${target.label}) exited ${child.exitCode}:\n${stderr}`);
-    if (Date.now() > deadline) throw new Error(`bench server (${target.label}) not ready:\n${stderr}`);
+    if (child.exitCode !== null)
+      throw new Error(`bench server (${target.label}) exited ${child.exitCode}:\n${stderr}`);
+    if (Date.now() > deadline)
+      throw new Error(`bench server (${target.label}) not ready:\n${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   await new Promise((resolve) => setTimeout(resolve, 100)); // the file is written in one call
@@ -76,7 +96,11 @@ async function measureTarget(label: string, ready: BenchReady) {
   const calls: Call[] = [
     { name: 'GET /api/appVersion (bare)', path: '/api/appVersion', paged: false },
     { name: 'GET /api/auth/user', path: '/api/auth/user', paged: false },
-    { name: `GET /api/userTrials/ page of 10 (${ready.trials} trials)`, path: trialsPage, paged: true },
+    {
+      name: `GET /api/userTrials/ page of 10 (${ready.trials} trials)`,
+      path: trialsPage,
+      paged: true,
+    },
     {
       name: `GET /api/userTrials/ page 50, sorted desc, filtered`,
       path: '/api/userTrials/?pageIndex=0&pageSize=50&sortBy=trialName&sortDir=desc&filter=trial%201',
@@ -96,13 +120,23 @@ async function measureTarget(label: string, ready: BenchReady) {
   // Check each answer once before loading it: a benchmark of failures measures nothing.
   for (const call of calls) {
     const answer = await get(ready, call.path);
-    if (answer.status !== 200) throw new Error(`${label}: ${call.path} answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+    if (answer.status !== 200)
+      throw new Error(
+        `${label}: ${call.path} answered ${answer.status}: ${answer.body.slice(0, 300)}`,
+      );
     if (call.paged && !/"total":/.test(answer.body)) {
-      console.log(`  note: ${call.path} answered the whole list (${answer.body.length} bytes): paging not supported by this list yet`);
+      console.log(
+        `  note: ${call.path} answered the whole list (${answer.body.length} bytes): paging not supported by this list yet`,
+      );
     }
   }
 
-  const totals = new Map<string, Totals>(calls.map((call) => [call.name, { requests: 0, seconds: 0, p99s: [], non2xx: 0, errors: 0, bytes: 0 }]));
+  const totals = new Map<string, Totals>(
+    calls.map((call) => [
+      call.name,
+      { requests: 0, seconds: 0, p99s: [], non2xx: 0, errors: 0, bytes: 0 },
+    ]),
+  );
   await load(ready, calls[0]!, 1); // warm-up
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const call of calls) {
@@ -121,7 +155,9 @@ async function measureTarget(label: string, ready: BenchReady) {
   }
 
   const bare = summary(totals.get(calls[0]!.name)!);
-  console.log(`\n${label}: ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s per call`);
+  console.log(
+    `\n${label}: ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s per call`,
+  );
   console.log(
     `${'call'.padEnd(58)} ${'req/s'.padStart(8)} ${'p99 ms'.padStart(8)} ${'KB/req'.padStart(7)} ${'× req/s'.padStart(8)} ${'× p99'.padStart(7)}  goal`,
   );
@@ -159,23 +195,29 @@ function summary(total: Totals) {
 }
 
 function get(ready: BenchReady, urlPath: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; body: string; bytes: number; encoding?: string }>((resolve, reject) => {
-    http
-      .get(`${ready.baseUrl}${urlPath}`, { headers: { cookie: ready.cookie, ...headers } }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const raw = Buffer.concat(chunks);
-          resolve({
-            status: response.statusCode ?? 0,
-            body: response.headers['content-encoding'] ? '' : raw.toString(),
-            bytes: raw.length,
-            encoding: response.headers['content-encoding'],
-          });
-        });
-      })
-      .on('error', reject);
-  });
+  return new Promise<{ status: number; body: string; bytes: number; encoding?: string }>(
+    (resolve, reject) => {
+      http
+        .get(
+          `${ready.baseUrl}${urlPath}`,
+          { headers: { cookie: ready.cookie, ...headers } },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => {
+              const raw = Buffer.concat(chunks);
+              resolve({
+                status: response.statusCode ?? 0,
+                body: response.headers['content-encoding'] ? '' : raw.toString(),
+                bytes: raw.length,
+                encoding: response.headers['content-encoding'],
+              });
+            });
+          },
+        )
+        .on('error', reject);
+    },
+  );
 }
 
 /** The login page as Debian's Chromium loads it, with every response's bytes on the wire. */
@@ -190,7 +232,10 @@ async function measureLoginPage(ready: BenchReady) {
     return;
   }
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic'] });
+  const browser = await chromium.launch({
+    executablePath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic'],
+  });
   try {
     const page = await (await browser.newContext()).newPage();
     const responses: Response[] = [];
@@ -211,11 +256,22 @@ async function measureLoginPage(ready: BenchReady) {
     }
     // The same scripts as a browser without brotli gets them.
     let gzipBytes = 0;
-    for (const script of scripts) gzipBytes += (await get(ready, script, { 'accept-encoding': 'gzip' })).bytes;
-    const encodings = new Set(await Promise.all(responses.filter((r) => r.request().resourceType() === 'script').map(async (r) => (await r.allHeaders())['content-encoding'] ?? 'none')));
+    for (const script of scripts)
+      gzipBytes += (await get(ready, script, { 'accept-encoding': 'gzip' })).bytes;
+    const encodings = new Set(
+      await Promise.all(
+        responses
+          .filter((r) => r.request().resourceType() === 'script')
+          .map(async (r) => (await r.allHeaders())['content-encoding'] ?? 'none'),
+      ),
+    );
     console.log('\nlogin page (/LoginPage, Chromium, empty cache):');
-    console.log(`  JavaScript: ${scripts.length} files, ${(gzipBytes / 1024).toFixed(1)} KiB gzip (goal ≤ 250), ${(scriptWire / 1024).toFixed(1)} KiB as Chromium received it (${[...encodings].join(', ')})`);
-    console.log(`  every response on the wire (headers + bodies): ${(wire / 1024).toFixed(1)} KiB in ${responses.length} responses`);
+    console.log(
+      `  JavaScript: ${scripts.length} files, ${(gzipBytes / 1024).toFixed(1)} KiB gzip (goal ≤ 250), ${(scriptWire / 1024).toFixed(1)} KiB as Chromium received it (${[...encodings].join(', ')})`,
+    );
+    console.log(
+      `  every response on the wire (headers + bodies): ${(wire / 1024).toFixed(1)} KiB in ${responses.length} responses`,
+    );
   } finally {
     await browser.close();
   }
@@ -237,13 +293,20 @@ async function benchDatabaseUrl(base: string): Promise<string> {
   return url.toString();
 }
 
-console.log(`fast-paths bench: Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`);
+console.log(
+  `fast-paths bench: Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`,
+);
 const targets: { label: string; env: Record<string, string> }[] = [];
 const only = process.env.BENCH_ONLY;
 if (process.env.DATABASE_URL && only !== 'pglite') {
-  targets.push({ label: 'PostgreSQL', env: { BENCH_DATABASE_URL: await benchDatabaseUrl(process.env.DATABASE_URL) } });
+  targets.push({
+    label: 'PostgreSQL',
+    env: { BENCH_DATABASE_URL: await benchDatabaseUrl(process.env.DATABASE_URL) },
+  });
 } else if (only !== 'pglite') {
-  console.log('PostgreSQL: skipped (set DATABASE_URL to a server the bench may create a database on)');
+  console.log(
+    'PostgreSQL: skipped (set DATABASE_URL to a server the bench may create a database on)',
+  );
 }
 if (only !== 'postgres') {
   const dataDir = path.join(ROOT, '.tmp/bench-pglite');
@@ -255,7 +318,9 @@ let loginMeasured = false;
 for (const target of targets) {
   const { child, ready } = await startServer(target);
   try {
-    console.log(`\n${target.label}: ${ready.trials} trials, ${ready.participants} participants (seeding ${(ready.seededMs / 1000).toFixed(1)} s)`);
+    console.log(
+      `\n${target.label}: ${ready.trials} trials, ${ready.participants} participants (seeding ${(ready.seededMs / 1000).toFixed(1)} s)`,
+    );
     await measureTarget(target.label, ready);
     if (!loginMeasured) {
       await measureLoginPage(ready);

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCompress from '@fastify/compress';
+import helmet from 'helmet';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -159,7 +159,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(requestLogPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(fastifyCookie, { secret: config.APP_SECRET });
-  await app.register(fastifyHelmet, {
+  // Security headers: helmet's middleware built once (@fastify/helmet rebuilds it, parsing
+  // the CSP directives, on every request — decision 0044).
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -184,6 +186,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
     referrerPolicy: { policy: 'same-origin' },
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
   });
   // Answers over 1 KB leave compressed (brotli at a fast level, else gzip); the web build's
   // own .br/.gz files are served as they are (plugins/web-app). Request bodies are never

@@ -18,7 +18,7 @@ import { trials, users } from '../db/schema';
 import { errorHandlerPlugin } from '../plugins/error-handler';
 import { createStaffUser, createTeam } from '../test/fixtures';
 import { createTestDatabase } from '../test/test-database';
-import { defineList, listAnswer, selectPage, textSort, totalRows } from './paging';
+import { defineList, listAnswer, selectPage, textSort } from './paging';
 
 /**
  * The paging helper against a real database (PGlite, or PostgreSQL with
@@ -44,14 +44,14 @@ const trialList = defineList<(typeof SORTS)[number]>({
 const querySchema = listQuerySchema(SORTS);
 
 function listTrials(query: ListQuery<(typeof SORTS)[number]>, team = teamId) {
-  return selectPage(query, trialList, (filter) =>
+  return selectPage(query, trialList, (filter, total) =>
     database.db
       .select({
         id: trials.id,
         trialNumber: trials.trialNumber,
         trialName: trials.trialName,
         ownerEmail: users.email,
-        total: totalRows,
+        total,
       })
       .from(trials)
       .innerJoin(users, eq(users.id, trials.ownerUserId))

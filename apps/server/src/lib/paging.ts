@@ -5,19 +5,19 @@ import type { DbOrTx } from '../db/client';
 
 /**
  * Server-side paging, sorting and global filter for list calls (decision 0040): one query
- * answers the page and the number of rows the filter keeps (`count(*) over()` on each row
- * of the page), so a list call costs one round trip whatever the page.
+ * answers the page and the number of rows the filter keeps, so a list call costs one round
+ * trip whatever the page. Unfiltered, the total is an uncorrelated scalar subquery
+ * (`SELECT count(*)` over the same FROM and WHERE), which PostgreSQL runs once per query and
+ * can answer from an index, so the page reads only its rows in the ORDER BY's index order
+ * (decision 0043); filtered, it is `count(*) over()` (one pass of the filter).
  *
  * ```ts
- * const page = await selectPage(query, trialList, (filter) =>
- *   db.select({ ...columns, total: totalRows }).from(trials)
+ * const page = await selectPage(query, trialList, (filter, total) =>
+ *   db.select({ ...columns, total }).from(trials)
  *     .where(and(eq(trials.teamId, teamId), filter)).$dynamic());
  * return listAnswer(query, page, presentTrial);
  * ```
  */
-
-/** Select it as `total`: the number of rows the WHERE keeps, before LIMIT/OFFSET. */
-export const totalRows = sql<number>`count(*) over()`.mapWith(Number);
 
 /** How one list sorts and searches: which column ids sort by what, which columns the filter reads. */
 export type ListDefinition<TSort extends string> = {
@@ -63,11 +63,15 @@ export function orderOf<TSort extends string>(
 
 type RowOf<TSelect extends PgSelect> = Awaited<TSelect>[number];
 
+/** What `selectPage` hands the list's query to select as `total`. */
+export type TotalColumn = SQL<number>;
+
 /**
  * Runs a list query with the page, sort and filter of `query` and answers the rows with the
- * total. `build(filter)` makes the list's query as `$dynamic()`, selecting `total: totalRows`
- * and putting `filter` into its WHERE (`and(scope, filter)`); it must not order or limit.
- * Without a page (`query.page === null`) every row comes back, as the spec's calls answer.
+ * total. `build(filter, total)` makes the list's query as `$dynamic()`, selecting `total`
+ * as `total` and putting `filter` into its WHERE (`and(scope, filter)`); it must not order
+ * or limit. Without a page (`query.page === null`) every row comes back, as the spec's
+ * calls answer.
  *
  * A page past the end has no row to carry the total; only then a second, one-row query
  * reads it, so a table that asks for a page beyond the last still learns how many rows exist.
@@ -75,26 +79,43 @@ type RowOf<TSelect extends PgSelect> = Awaited<TSelect>[number];
 export async function selectPage<TSort extends string, TSelect extends PgSelect>(
   query: ListQuery<TSort>,
   definition: ListDefinition<TSort>,
-  build: (filter: SQL | undefined) => TSelect,
+  build: (filter: SQL | undefined, total: TotalColumn) => TSelect,
 ): Promise<Paged<RowOf<TSelect>>> {
   const filter = containsCondition(query.filter, definition.searchable);
-  const ordered = build(filter).orderBy(...orderOf(query, definition));
   if (!query.page) {
-    const rows = (await ordered) as RowOf<TSelect>[];
+    const rows = (await build(filter, noTotal).orderBy(
+      ...orderOf(query, definition),
+    )) as RowOf<TSelect>[];
     return { rows, total: rows.length };
   }
+  // Unfiltered: the same FROM and WHERE counted once (an InitPlan, from an index), and the
+  // page read in index order. Filtered: every row must pass the filter anyway, so one pass
+  // with a window count is cheaper than the filter evaluated twice (count and page).
+  const counted =
+    filter === undefined
+      ? sql<number>`(SELECT count(*) FROM (${build(filter, noTotal)}) AS counted)`.mapWith(Number)
+      : windowCount;
   const { index, size } = query.page;
-  const rows = (await ordered.limit(size).offset(index * size)) as RowOf<TSelect>[];
+  const rows = (await build(filter, counted)
+    .orderBy(...orderOf(query, definition))
+    .limit(size)
+    .offset(index * size)) as RowOf<TSelect>[];
   if (rows.length > 0) return { rows, total: totalOf(rows[0]) };
   if (index === 0) return { rows, total: 0 };
-  const [first] = (await build(filter).limit(1)) as RowOf<TSelect>[];
+  const [first] = (await build(filter, counted).limit(1)) as RowOf<TSelect>[];
   return { rows, total: first === undefined ? 0 : totalOf(first) };
 }
+
+/** The number of rows the WHERE keeps, on each row (read before LIMIT/OFFSET). */
+const windowCount = sql<number>`count(*) over()`.mapWith(Number);
+
+/** `total` where the answer does not need it (the whole list, the count's own subquery). */
+const noTotal = sql<number>`0`.mapWith(Number);
 
 function totalOf(row: unknown): number {
   const total = (row as { total?: unknown }).total;
   if (typeof total !== 'number') {
-    throw new Error('selectPage: the list query must select `total: totalRows`');
+    throw new Error('selectPage: the list query must select `total` as `build` receives it');
   }
   return total;
 }

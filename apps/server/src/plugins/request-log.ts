@@ -13,14 +13,23 @@ export function noteRejection(reply: FastifyReply, reason: string | null) {
  * One log line per request, written when the answer has gone (Fastify's own request
  * logging, two lines per request, is switched off in buildApp). When the level drops info
  * lines the hook does no work at all: nothing on the hot path is built to be thrown away.
+ *
+ * The line holds only the request id, method, path (the `req` serializer drops the query
+ * and replaces e-mail segments), status, time and the rejection reason code: no field the
+ * logger's redaction list names. So it is written by a child logger without path
+ * redaction, which cost about four times the rest of the line on every request
+ * (decision 0044); every other line keeps the redaction. Add nothing else to this line.
  */
 export const requestLogPlugin = fp(
   async (app: FastifyInstance) => {
-    if (!(app.log as unknown as Logger).isLevelEnabled('info')) return;
+    const log = app.log as unknown as Logger;
+    if (!log.isLevelEnabled('info')) return;
+    const lineLog = log.child({}, { redact: { paths: [], censor: '[redacted]' } });
     app.addHook('onResponse', async (request, reply) => {
       const reason = rejectReasons.get(reply);
-      request.log.info(
+      lineLog.info(
         {
+          reqId: request.id,
           req: request,
           statusCode: reply.statusCode,
           responseTime: Math.round(reply.elapsedTime * 100) / 100,

@@ -52,6 +52,9 @@ export const participants = pgTable(
       .where(sql`${t.email} IS NOT NULL`),
     index('participants_team_id_idx').on(t.teamId),
     index('participants_trial_id_team_id_idx').on(t.trialId, t.teamId),
+    // A trial's list pages in their orders (decision 0043): added order, by code.
+    index('participants_trial_id_id_idx').on(t.trialId, t.id),
+    index('participants_trial_id_code_idx').on(t.trialId, sql`lower(${t.participantCode})`, t.id),
     foreignKey({
       name: 'participants_trial_fk',
       columns: [t.trialId, t.teamId],

@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { check, foreignKey, index, integer, pgTable, text, unique, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  check,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  text,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { createdAt, identityId, timestamptz, updatedAt } from './columns';
 import { teams } from './teams';
 import { users } from './users';
@@ -32,8 +41,13 @@ export const trials = pgTable(
     unique('trials_id_team_id_unique').on(t.id, t.teamId),
     unique('trials_team_id_trial_code_unique').on(t.teamId, t.trialCode),
     // The service checks this under the team lock; the index makes it hold for any writer.
-    uniqueIndex('trials_team_id_trial_number_unique').on(t.teamId, sql`lower(btrim(${t.trialNumber}))`),
+    uniqueIndex('trials_team_id_trial_number_unique').on(
+      t.teamId,
+      sql`lower(btrim(${t.trialNumber}))`,
+    ),
     index('trials_owner_user_id_idx').on(t.ownerUserId),
+    // The trials list, newest first (read backwards), so a page reads only its rows (decision 0043).
+    index('trials_team_id_creation_date_idx').on(t.teamId, t.creationDate, t.id),
     check('trials_trial_notes_max_300', sql`char_length(${t.trialNotes}) <= 300`),
     check('trials_trial_code_format', sql`${t.trialCode} ~ '^[A-Za-z0-9_]{1,20}$'`),
     check('trials_trial_number_not_blank', sql`btrim(${t.trialNumber}) <> ''`),

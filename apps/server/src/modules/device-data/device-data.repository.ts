@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import type { ListQuery } from '@trialpulse/shared';
 import type { Db } from '../../db/client';
 import { deviceReadings, type DeviceBrand } from '../../db/schema';
-import { defineList, selectPage, textSort, totalRows } from '../../lib/paging';
+import { defineList, selectPage, textSort } from '../../lib/paging';
 
 /**
  * The stored readings of one participant and brand as a server-paged table
@@ -42,7 +42,7 @@ export function createDeviceDataRepository(db: Db) {
       if (scope.metricKeys && scope.metricKeys.length > 0) {
         conditions.push(inArray(deviceReadings.metricKey, [...scope.metricKeys]));
       }
-      return selectPage(query, readingsList, (filter) =>
+      return selectPage(query, readingsList, (filter, total) =>
         db
           .select({
             metricKey: deviceReadings.metricKey,
@@ -56,7 +56,7 @@ export function createDeviceDataRepository(db: Db) {
             dataSource: deviceReadings.dataSource,
             syncRunId: deviceReadings.syncRunId,
             syncedAt: deviceReadings.syncedAt,
-            total: totalRows,
+            total,
           })
           .from(deviceReadings)
           .where(and(...conditions, filter))

@@ -2,7 +2,7 @@ import { and, asc, count, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm
 import type { ListQuery, PARTICIPANT_LIST_SORT_COLUMNS } from '@trialpulse/shared';
 import type { Db, DbOrTx } from '../../db/client';
 import { deviceReadings, participantDevices, participants, trials } from '../../db/schema';
-import { defineList, selectPage, textSort, totalRows } from '../../lib/paging';
+import { defineList, selectPage, textSort } from '../../lib/paging';
 
 export type ParticipantRow = typeof participants.$inferSelect;
 
@@ -77,9 +77,9 @@ export function createParticipantsRepository(db: Db) {
       visibleTrials: SQL,
       hidden: ReadonlySet<string>,
     ) {
-      return selectPage(query, participantList(hidden), (filter) =>
+      return selectPage(query, participantList(hidden), (filter, total) =>
         db
-          .select({ ...participantListColumns, total: totalRows })
+          .select({ ...participantListColumns, total })
           .from(participants)
           .innerJoin(
             trials,

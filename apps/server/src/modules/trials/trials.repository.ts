@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, ne, notExists, sql, type SQL } from 'drizzle
 import type { ListQuery, TRIAL_LIST_SORT_COLUMNS } from '@trialpulse/shared';
 import type { Db, DbOrTx } from '../../db/client';
 import { teamUserMappings, trialUsers, trials, users } from '../../db/schema';
-import { defineList, selectPage, textSort, totalRows } from '../../lib/paging';
+import { defineList, selectPage, textSort } from '../../lib/paging';
 
 type TrialListSort = (typeof TRIAL_LIST_SORT_COLUMNS)[number];
 
@@ -42,9 +42,9 @@ export function createTrialsRepository(db: Db) {
      * answer shows.
      */
     async listTrials(query: ListQuery<TrialListSort>, visibleTrials: SQL) {
-      return selectPage(query, trialList, (filter) =>
+      return selectPage(query, trialList, (filter, total) =>
         db
-          .select({ ...listColumns, total: totalRows })
+          .select({ ...listColumns, total })
           .from(trials)
           .innerJoin(users, eq(users.id, trials.ownerUserId))
           .where(and(visibleTrials, filter))

@@ -31,7 +31,7 @@ describe('heart rate of one day in the legacy shape', () => {
       sample('2026-11-20T05:00:00.400Z', 63),
       sample('2026-11-20T05:00:01Z', 70),
     ];
-    const answer = heartIntradayFamily.fromStore(heartDay('1sec'), readings) as {
+    const answer = heartIntradayFamily.fromStore!(heartDay('1sec'), readings) as {
       'activities-heart-intraday': { dataset: { time: string; value: number }[] };
     };
     expect(answer['activities-heart-intraday'].dataset).toEqual([
@@ -46,7 +46,7 @@ describe('heart rate of one day in the legacy shape', () => {
       sample('2026-11-20T05:00:50Z', 61),
       sample('2026-11-20T05:01:10Z', 80),
     ];
-    const answer = heartIntradayFamily.fromStore(heartDay('1min'), readings) as {
+    const answer = heartIntradayFamily.fromStore!(heartDay('1min'), readings) as {
       'activities-heart-intraday': { dataset: { time: string; value: number }[] };
     };
     expect(answer['activities-heart-intraday'].dataset).toEqual([
