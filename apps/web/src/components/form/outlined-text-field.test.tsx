@@ -1,9 +1,11 @@
 import { render } from '@testing-library/react';
-import { ThemeProvider } from '@mui/material/styles';
+import { ThemeProvider, createTheme } from '@mui/material/styles';
 import TextField from '@mui/material/TextField';
 import { describe, expect, it } from 'vitest';
-import { theme } from '@/app/theme';
 import { OutlinedTextField, type OutlinedTextFieldProps } from './outlined-text-field';
+
+// As the app's theme sets it: TextField's default props apply to both.
+const theme = createTheme({ components: { MuiTextField: { defaultProps: { fullWidth: true } } } });
 
 function html(element: React.ReactElement) {
   const { container, unmount } = render(<ThemeProvider theme={theme}>{element}</ThemeProvider>);
