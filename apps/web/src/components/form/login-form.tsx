@@ -2,8 +2,8 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { loginInputSchema, type LoginInput } from '@trialpulse/shared';
+import { OutlinedTextField } from '@/components/form/outlined-text-field';
 import { textFieldProps } from '@/components/form/text-field-props';
 import { SubmitButton } from '@/components/ui/submit-button';
 
@@ -23,7 +23,14 @@ type LoginFormProps = {
 };
 
 /** Username and password, the same for staff and participant sign-in (both use the shared schema). */
-export function LoginForm({ onSubmit, error, submitting, idPrefix, label, autoFocus = false }: LoginFormProps) {
+export function LoginForm({
+  onSubmit,
+  error,
+  submitting,
+  idPrefix,
+  label,
+  autoFocus = false,
+}: LoginFormProps) {
   const {
     register,
     handleSubmit,
@@ -47,7 +54,7 @@ export function LoginForm({ onSubmit, error, submitting, idPrefix, label, autoFo
           {error}
         </Alert>
       )}
-      <TextField
+      <OutlinedTextField
         id={`${idPrefix}-username`}
         label="Username"
         autoComplete="username"
@@ -55,7 +62,7 @@ export function LoginForm({ onSubmit, error, submitting, idPrefix, label, autoFo
         slotProps={{ htmlInput: { 'data-testid': `${idPrefix}-username` } }}
         {...textFieldProps(register('username'), errors.username)}
       />
-      <TextField
+      <OutlinedTextField
         id={`${idPrefix}-password`}
         label="Password"
         type="password"

@@ -1,17 +1,21 @@
-import { solveAltchaPayload } from './altcha-pow';
-
 /**
  * Solves a challenge in a Web Worker when the browser allows one, else (no Worker, or the
  * worker could not start, e.g. blocked by a content security policy) on the page itself.
  */
 export async function solveAltcha(challenge: unknown): Promise<string> {
-  if (typeof Worker === 'undefined') return solveAltchaPayload(challenge);
+  if (typeof Worker === 'undefined') return solveOnPage(challenge);
   try {
     return await solveInWorker(challenge);
   } catch (error) {
-    if (error instanceof WorkerUnavailableError) return solveAltchaPayload(challenge);
+    if (error instanceof WorkerUnavailableError) return solveOnPage(challenge);
     throw error;
   }
+}
+
+/** The solver (altcha-lib) is loaded only when needed: the worker has its own copy. */
+async function solveOnPage(challenge: unknown): Promise<string> {
+  const { solveAltchaPayload } = await import('./altcha-pow');
+  return solveAltchaPayload(challenge);
 }
 
 class WorkerUnavailableError extends Error {}
