@@ -56,13 +56,15 @@ export async function seedDemoReadings(deps: {
     const row = rows.find((candidate) => candidate.code === code);
     return row ? { participantId: row.id, teamId: row.teamId } : null;
   };
-  const days = dayRange(isoDay(new Date(now.getTime() - DAY_MS)), DAYS);
+  const offset = -300; // the demo site is in US Central time (UTC−5)
+  // The last demo day is the site's yesterday, a whole day in the past: the UTC date's
+  // yesterday would still be running there before 05:00 UTC (readings in the future).
+  const days = dayRange(isoDay(new Date(now.getTime() + offset * 60_000 - DAY_MS)), DAYS);
   const readings: ReadingInput[] = [];
   const sleep1 = owner('SLEEP-001');
   const sleep2 = owner('SLEEP-002');
   const gluco = owner('GLUCO-001');
   const scale = owner('WEIGHT-001');
-  const offset = -300; // the demo site is in US Central time (UTC−5)
   days.forEach((day, index) => {
     const midnightUtc = Date.parse(`${day}T00:00:00Z`) - offset * 60_000; // local midnight as an instant
     const at = (hours: number) => new Date(midnightUtc + hours * HOUR_MS);

@@ -9,7 +9,7 @@ import {
   type UpsertCounts,
 } from './readings.repository';
 import type { SyncRepository } from './sync.repository';
-import { dailySummaries, refreshReadingDays, type DailySummary, type ReadingDayKey } from './daily-summary';
+import { dailySummaries, refreshReadingDays, type DailySummary } from './daily-summary';
 import { readingsCsv, type ReadingsCsv, type ReadingsCsvLabels } from './readings-csv';
 
 export type { DailySummary, ReadingInput, ReadingsQuery, StoredReading, UpsertCounts };
