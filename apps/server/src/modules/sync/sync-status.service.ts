@@ -29,7 +29,7 @@ export function createSyncStatusService(deps: {
       const result: ConnectionSyncStatus[] = [];
       for (const connection of connections) {
         const state = states.find((row) => row.participantDeviceId === connection.id);
-        const cursors = await runs.cursorsOfConnection(connection.id);
+        const [cursors, enabled] = await Promise.all([runs.cursorsOfConnection(connection.id), runs.enabledMetrics(connection.id)]);
         const metrics = stats
           .filter((row) => row.brand === connection.brand)
           .map((row) => ({ metricKey: row.metricKey, rows: row.rows, earliest: row.earliest?.toISOString() ?? null, latest: row.latest?.toISOString() ?? null }));
@@ -45,7 +45,12 @@ export function createSyncStatusService(deps: {
           total += span;
           fetched += Math.min(span, Math.max(0, (cursor.syncedUntil?.getTime() ?? cursor.backfillFrom.getTime()) - cursor.backfillFrom.getTime()));
         }
-        const backfilling = cursors.some((cursor) => !cursor.syncedUntil || now.getTime() - cursor.syncedUntil.getTime() > 2 * 86_400_000);
+        // A metric enabled in both layers whose first window is not stored yet (no cursor) is
+        // still to be backfilled: until then its readings are not all there.
+        const withCursor = new Set(cursors.map((cursor) => cursor.metricKey));
+        const backfilling =
+          enabled.some((metric) => !withCursor.has(metric.metricKey)) ||
+          cursors.some((cursor) => !cursor.syncedUntil || now.getTime() - cursor.syncedUntil.getTime() > 2 * 86_400_000);
         let syncState: SyncState;
         if (connection.needsReconsent) syncState = 'needs_reconsent';
         else if (state?.backoffUntil && state.backoffUntil > now) syncState = 'backing_off';

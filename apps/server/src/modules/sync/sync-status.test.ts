@@ -53,6 +53,23 @@ describe(`sync status, last data and the weekly summary through the API (${MODE}
     expect((await otherTeamStaff.get(`/api/deviceSync/participant/${participantId}`)).statusCode).toBe(404);
   });
 
+  it('a connection is backfilling while an enabled metric has no stored window yet', async () => {
+    const db = test.database.db;
+    const fixture = await createParticipants(db, 1);
+    const secondId = fixture.participantIds[0]!;
+    const admin = await signIn(test.app, db, await createStaffUser(db, { role: 'Admin', teamId: fixture.teamId }));
+    await enrolledOn(db, secondId, new Date(sims.clock.nowMs() - 5 * DAY));
+    const connectionId = await linkForSync(db, sims, { teamId: fixture.teamId, participantId: secondId, brand: 'Fitbit', account: 'ben-okafor', metrics: ['steps', 'weight'] });
+    const service = buildSyncService(test.database, { providers: sims.providers, encryptionKey: sims.encryptionKey, clock: sims.clock });
+    // Only the weight stream runs: steps is enabled but has no cursor yet.
+    expect((await service.syncConnection(connectionId, { kind: 'backfill', owner: randomUUID(), streams: ['weight'] })).outcome).toBe('succeeded');
+    const partial = (await admin.get(`/api/deviceSync/participant/${secondId}`)).json().connections[0];
+    expect(partial.state).toBe('backfilling');
+    expect((await service.syncConnection(connectionId, { kind: 'backfill', owner: randomUUID() })).outcome).toBe('succeeded');
+    const done = (await admin.get(`/api/deviceSync/participant/${secondId}`)).json().connections[0];
+    expect(done.state).toBe('up_to_date');
+  });
+
   it('answers the latest stored reading per participant of a trial (the last-data badge)', async () => {
     const response = await staff.get(`/api/deviceSync/trial/${trialId}/lastData`);
     expect(response.statusCode, response.body).toBe(200);
