@@ -4,6 +4,8 @@ import type { AuthContext } from '../auth/session-context';
 import type { AccessService } from '../access/access.service';
 import type { ReadingsService } from './readings.service';
 import type { SyncRunsRepository } from './sync.repository';
+import type { DeviceUpstream } from '../../db/schema';
+import { SYNC_SOURCES } from './sources';
 
 /**
  * Sync status for staff: per connection of a participant (state, backfill progress, back-off,
@@ -47,9 +49,11 @@ export function createSyncStatusService(deps: {
         }
         // A metric enabled in both layers whose first window is not stored yet (no cursor) is
         // still to be backfilled: until then its readings are not all there.
+        // Only metrics the connection's upstream delivers count: another never gets a cursor.
         const withCursor = new Set(cursors.map((cursor) => cursor.metricKey));
+        const delivered = new Set(SYNC_SOURCES[connection.upstream as DeviceUpstream]?.streams.flatMap((stream) => stream.metrics) ?? []);
         const backfilling =
-          enabled.some((metric) => !withCursor.has(metric.metricKey)) ||
+          enabled.some((metric) => delivered.has(metric.metricKey) && !withCursor.has(metric.metricKey)) ||
           cursors.some((cursor) => !cursor.syncedUntil || now.getTime() - cursor.syncedUntil.getTime() > 2 * 86_400_000);
         let syncState: SyncState;
         if (connection.needsReconsent) syncState = 'needs_reconsent';
