@@ -134,7 +134,13 @@ export function createReadingsService(deps: {
      */
     async store(
       rows: readonly ReadingInput[],
-      options: { syncRunId?: number | null; within?: (tx: DbOrTx, counts: UpsertCounts) => Promise<void> } = {},
+      options: {
+        syncRunId?: number | null;
+        /** Runs in the last batch's transaction (the cursor). */
+        within?: (tx: DbOrTx, counts: UpsertCounts) => Promise<void>;
+        /** Runs in every other batch's transaction (the run's counters), with the totals so far. */
+        afterBatch?: (tx: DbOrTx, counts: UpsertCounts) => Promise<void>;
+      } = {},
     ): Promise<UpsertCounts & { rejected: number }> {
       const latestAccepted = now().getTime() + FUTURE_TOLERANCE_MS;
       const unique = new Map<string, ReadingInput>();
@@ -168,7 +174,8 @@ export function createReadingsService(deps: {
           await readings.transaction(async (tx) => {
             const written = part.length > 0 ? await readings.upsertBatch(tx, part, options.syncRunId ?? null) : undefined;
             const total = { inserted: counts.inserted + (written?.inserted ?? 0), updated: counts.updated + (written?.updated ?? 0) };
-            if (index === batches - 1 && options.within) await options.within(tx, total);
+            if (index === batches - 1) await options.within?.(tx, total);
+            else await options.afterBatch?.(tx, total);
             // The day summary of the days the rows changed (decision 0058), last: its lock is
             // held only until the commit that follows.
             await refreshReadingDays(tx, written?.touched ?? []);

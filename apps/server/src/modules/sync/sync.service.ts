@@ -209,6 +209,15 @@ export function createSyncService(deps: SyncServiceDeps) {
           windowsDone.push({ stream: stream.key, from: window.from.toISOString(), to: window.to.toISOString(), rows: rows.length });
           const counts = await readings.store(rows, {
             syncRunId: runId,
+            // A large window commits batch by batch: the run counts what each one inserted, so
+            // a run killed mid-window still accounts for the rows it stored.
+            afterBatch: (tx, counts) =>
+              runs.updateRun(tx, runId, {
+                providerCalls: totals.providerCalls,
+                rowsInserted: totals.inserted + counts.inserted,
+                rowsUpdated: totals.updated + counts.updated,
+                windows: windowsDone,
+              }),
             within: async (tx, counts) => {
               for (const entry of starts.filter((item) => wanted.has(item.key))) {
                 await runs.saveCursorIn(tx, {
