@@ -59,11 +59,14 @@ describe('device data sync in the browser', () => {
           connections: SyncStatus[];
         }
       ).connections;
-      if (
-        statuses.some((status) => status.brand === 'Omron' && status.rowsStored > 0) &&
-        statuses.some((status) => status.brand === 'Fitbit' && status.rowsStored > 0)
-      )
-        break;
+      // The demo seed stores readings before any sync ran: wait for the sync itself too
+      // (a connection is "not_synced" until its first window is stored).
+      const synced = (brand: string) =>
+        statuses.some(
+          (status) =>
+            status.brand === brand && status.rowsStored > 0 && status.state !== 'not_synced',
+        );
+      if (synced('Omron') && synced('Fitbit')) break;
       await page.waitForTimeout(1000);
     }
     const omron = statuses.find((status) => status.brand === 'Omron')!;
