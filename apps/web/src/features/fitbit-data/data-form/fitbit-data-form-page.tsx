@@ -17,7 +17,7 @@ import { FITBIT_DATA_MESSAGES } from '@trialpulse/shared/device-data/fitbit-reso
 import { DataPageFrame } from '@/components/participant-data';
 import { userMessage } from '@/lib/api-client';
 import { COMPARE_RESOURCES, dailyValues, type CompareResource } from '../multi/compare';
-import { fitbitDataKey, getFitbitData } from '../one-day/fitbit-call';
+import { fitbitDataQueryKey, getFitbitData } from '../common/api/get-fitbit-data';
 import { defaultDay, todayText } from '../one-day/intraday';
 import { shift } from '../overview/overview';
 import { dataFormError, rangePath, type DataForm } from './data-form';
@@ -49,8 +49,8 @@ function FormAndTable({ participant, trial }: { participant: Participant; trial:
     end: string;
   } | null>(null);
   const answer = useQuery({
-    queryKey: fitbitDataKey(participant.id, submitted ? rangePath(submitted) : ''),
-    queryFn: () => getFitbitData(participant, rangePath(submitted!)),
+    queryKey: fitbitDataQueryKey(participant.id, submitted ? rangePath(submitted) : ''),
+    queryFn: () => getFitbitData(participant.id, participant.email, rangePath(submitted!)),
     enabled: submitted !== null,
     retry: false,
   });

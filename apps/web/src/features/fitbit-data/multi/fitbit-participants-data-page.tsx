@@ -26,7 +26,7 @@ import {
 import { FITBIT_DATA_MESSAGES } from '@trialpulse/shared/device-data/fitbit-resource-path';
 import { EChart, timeAxisChart, type EChartOption } from '@/components/charts';
 import { userMessage } from '@/lib/api-client';
-import { fitbitDataKey, getFitbitData } from '../one-day/fitbit-call';
+import { fitbitDataQueryKey, getFitbitData } from '../common/api/get-fitbit-data';
 import { defaultDay, todayText } from '../one-day/intraday';
 import {
   COMPARE_MESSAGES,
@@ -97,8 +97,8 @@ function Comparison({ participants, trial }: { participants: Participant[]; tria
     queries: participants.map((participant) => {
       const path = submitted ? seriesPath(submitted.resource, submitted.end, submitted.period) : '';
       return {
-        queryKey: fitbitDataKey(participant.id, path),
-        queryFn: () => getFitbitData(participant, path),
+        queryKey: fitbitDataQueryKey(participant.id, path),
+        queryFn: () => getFitbitData(participant.id, participant.email, path),
         enabled: submitted !== null,
         retry: false,
       };

@@ -13,7 +13,7 @@ import type { Participant } from '@trialpulse/shared';
 import { EChart } from '@/components/charts';
 import { DataPageFrame } from '@/components/participant-data';
 import { userMessage } from '@/lib/api-client';
-import { fitbitDataKey, getFitbitData } from './fitbit-call';
+import { fitbitDataQueryKey, getFitbitData } from '../common/api/get-fitbit-data';
 import { dayError, defaultDay, intradayOf, todayText, totalOf } from './intraday';
 import { oneDayChart } from './one-day-chart';
 
@@ -43,17 +43,17 @@ function OneDay({ participant }: { participant: Participant }) {
   // first frame that shows the answer (the bench reads it from data-draw-ms).
   const started = useRef(0);
   const heart = useQuery({
-    queryKey: fitbitDataKey(participant.id, heartPath(day)),
+    queryKey: fitbitDataQueryKey(participant.id, heartPath(day)),
     queryFn: () => {
       started.current = performance.now();
-      return getFitbitData(participant, heartPath(day));
+      return getFitbitData(participant.id, participant.email, heartPath(day));
     },
     enabled: error === null,
     retry: false,
   });
   const steps = useQuery({
-    queryKey: fitbitDataKey(participant.id, stepsPath(day)),
-    queryFn: () => getFitbitData(participant, stepsPath(day)),
+    queryKey: fitbitDataQueryKey(participant.id, stepsPath(day)),
+    queryFn: () => getFitbitData(participant.id, participant.email, stepsPath(day)),
     enabled: error === null,
     retry: false,
   });

@@ -14,7 +14,7 @@ import { DataPageFrame, DataPageLink } from '@/components/participant-data';
 import { userMessage } from '@/lib/api-client';
 import { useCan } from '@/lib/session/use-can';
 import { dailyValues } from '../multi/compare';
-import { fitbitDataKey, getFitbitData } from '../one-day/fitbit-call';
+import { fitbitDataQueryKey, getFitbitData } from '../common/api/get-fitbit-data';
 import { defaultDay } from '../one-day/intraday';
 import { OVERVIEW_TILES, overviewPath, tileFigures, type TileFigures } from './overview';
 
@@ -36,8 +36,9 @@ function Overview({ participant, trial }: { participant: Participant; trial: Tri
   const mayViewRaw = useCan('data.viewRaw');
   const answers = useQueries({
     queries: OVERVIEW_TILES.map((tile) => ({
-      queryKey: fitbitDataKey(participant.id, overviewPath(tile.resource, end)),
-      queryFn: () => getFitbitData(participant, overviewPath(tile.resource, end)),
+      queryKey: fitbitDataQueryKey(participant.id, overviewPath(tile.resource, end)),
+      queryFn: () =>
+        getFitbitData(participant.id, participant.email, overviewPath(tile.resource, end)),
       retry: false,
     })),
   });
