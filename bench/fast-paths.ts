@@ -40,7 +40,10 @@ type Totals = {
 };
 
 /** Starts the bench server on a database and waits for it to be ready. */
-async function startServer(target: { label: string; env: Record<string, string> }) {
+async function startServer(
+  target: { label: string; env: Record<string, string> },
+  script = 'bench/support/bench-server.ts',
+) {
   const readyFile = path.join(
     os.tmpdir(),
     `trialpulse-bench-ready-${process.pid}-${target.label}.json`,
@@ -50,16 +53,12 @@ async function startServer(target: { label: string; env: Record<string, string> 
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  const child = spawn(
-    process.execPath,
-    [...profile, '--import', 'tsx', path.join(ROOT, 'bench/support/bench-server.ts')],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...target.env, BENCH_READY_FILE: readyFile },
-      // Log lines are written (their cost is part of the figures) and thrown away.
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(ROOT, script)], {
+    cwd: ROOT,
+    env: { ...process.env, ...target.env, BENCH_READY_FILE: readyFile },
+    // Log lines are written (their cost is part of the figures) and thrown away.
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const deadline = Date.now() + 15 * 60_000;
@@ -277,6 +276,45 @@ async function measureLoginPage(ready: BenchReady) {
   }
 }
 
+/**
+ * The ceiling on this machine (decision 0110): bare Fastify against the same route after one
+ * and after two trivial prepared PostgreSQL round trips, interleaved as above. An
+ * authenticated list call makes two round trips (the session check, then the list).
+ */
+async function measureFloor(env: Record<string, string>) {
+  const { child, ready } = await startServer(
+    { label: 'floor', env },
+    'bench/support/round-trip-floor-server.ts',
+  );
+  try {
+    const target = { ...ready, cookie: '' };
+    const calls = ['bare', 'one', 'two'];
+    const requests = new Map(calls.map((call) => [call, 0]));
+    const seconds = new Map(calls.map((call) => [call, 0]));
+    await load(target, { name: 'warm-up', path: '/bare', paged: false }, 1);
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const call of calls) {
+        const result = await load(target, { name: call, path: `/${call}`, paged: false }, SECONDS);
+        requests.set(call, requests.get(call)! + result['2xx']);
+        seconds.set(call, seconds.get(call)! + result.duration);
+      }
+    }
+    const rate = (call: string) => requests.get(call)! / seconds.get(call)!;
+    console.log('\nceiling on this machine: bare Fastify, no app (decision 0110)');
+    for (const [call, label] of [
+      ['bare', 'GET /bare (answers at once)'],
+      ['one', 'GET /one (1 trivial PostgreSQL round trip)'],
+      ['two', 'GET /two (2 round trips, as session check + list)'],
+    ] as const) {
+      console.log(
+        `${label.padEnd(58)} ${rate(call).toFixed(0).padStart(8)} ${'×'.padStart(17)} ${(rate(call) / rate('bare')).toFixed(3)}`,
+      );
+    }
+  } finally {
+    await stopServer(child);
+  }
+}
+
 /** A scratch database next to DATABASE_URL's, created anew each run. */
 async function benchDatabaseUrl(base: string): Promise<string> {
   const admin = new pg.Client({ connectionString: base });
@@ -322,6 +360,7 @@ for (const target of targets) {
       `\n${target.label}: ${ready.trials} trials, ${ready.participants} participants (seeding ${(ready.seededMs / 1000).toFixed(1)} s)`,
     );
     await measureTarget(target.label, ready);
+    if (target.env.BENCH_DATABASE_URL) await measureFloor(target.env);
     if (!loginMeasured) {
       await measureLoginPage(ready);
       loginMeasured = true;

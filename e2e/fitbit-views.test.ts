@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { civilDateIn, civilToInstant } from '../apps/server/src/lib/civil-time';
+import { demoFitbitTimeZone } from '../apps/server/src/simulators/embedded';
 import { screenshotPath } from './support/browser';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import type { RunningServer } from './support/server';
@@ -21,9 +23,9 @@ describe('Fitbit views in the browser (demo data)', () => {
   const opened = new Map<string, { participant: ApiParticipant; trial: ApiTrial }>();
 
   beforeAll(async () => {
-    // Three days of backfill: the sync's heart-rate cursor then covers all of the site's
-    // yesterday (UTC−5) with the data call's 14-hour margin for any time zone, whatever the
-    // hour, so the call answers the demo's stored 1-second day (decision 0068), not the
+    // Three days of backfill: the sync's heart-rate cursor then covers all of GLUCO-001's
+    // yesterday with the data call's 14-hour margin for any time zone, whatever the hour, so
+    // the call answers the demo's stored 1-second day (decisions 0068, 0105), not the
     // simulator live.
     session = await startBrowserSession({
       signIn: DEMO.sysAdmin,
@@ -54,25 +56,17 @@ describe('Fitbit views in the browser (demo data)', () => {
     return entry!;
   }
 
-  // Skipped (issue 17 stays open): the data call answers the demo's stored 1-second day only
-  // once GLUCO-001's Fitbit sync cursor covers it, and in the browser run that sync has not
-  // run yet (lastSyncAt null, state already "up_to_date"), so the page draws the simulator's
-  // live samples instead. The page, the 86,400-point drawing and the server's 1sec answer
-  // are covered by the one-day bench and fitbit-heart.translator.test.ts.
-  it.skip('the one-day page draws the 86,400 heart-rate points of a whole day', async () => {
+  it('the one-day page draws the 86,400 heart-rate points of a whole day', async () => {
     const { participant } = await remember('GLUCO-001');
-    // Yesterday in the participant's clock (UTC−5), the demo's last whole day.
-    const day = new Date(Date.now() - 5 * 3_600_000 - 86_400_000).toISOString().slice(0, 10);
-    // The demo stores that day (the participant's clock, UTC−5) at every second.
-    const from = new Date(Date.parse(`${day}T05:00:00Z`)).toISOString();
-    const to = new Date(Date.parse(`${day}T05:00:00Z`) + 86_400_000).toISOString();
-    const stored = await apiFromPage(
-      page,
-      'GET',
-      `/api/participantReadings/${participant.id}/fitbit?metric=heart_rate&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&pageIndex=0&pageSize=10`,
-    );
-    expect(stored.status).toBe(200);
-    expect((stored.body as { total: number }).total).toBe(86_400);
+    // Yesterday on the clock of GLUCO-001's Fitbit account (the simulator's Europe/London),
+    // the day the demo stores at every second in that clock (decision 0105).
+    const zone = demoFitbitTimeZone('GLUCO-001')!;
+    const day = new Date(Date.parse(`${civilDateIn(zone, new Date())}T00:00:00Z`) - 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    const midnight = civilToInstant(zone, `${day}T00:00:00`)!.at.getTime();
+    const from = new Date(midnight).toISOString();
+    const to = new Date(midnight + 86_400_000).toISOString();
     // The data call answers from storage once the sync's cursor covers the day (decision
     // 0068): wait for the background backfill to be up to date, as a loaded machine may
     // still be running it.
@@ -91,10 +85,20 @@ describe('Fitbit views in the browser (demo data)', () => {
         { timeout: 240_000, interval: 1000 },
       )
       .toBe('up_to_date');
+    // The sync fetched the day again (its backfill reaches it) and kept it whole: its samples
+    // land on the seeded instants at the same clock.
+    const stored = await apiFromPage(
+      page,
+      'GET',
+      `/api/participantReadings/${participant.id}/fitbit?metric=heart_rate&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&pageIndex=0&pageSize=10`,
+    );
+    expect(stored.status).toBe(200);
+    expect((stored.body as { total: number }).total).toBe(86_400);
     await page.goto(`${server.baseUrl}/FitbitParticipant1DayData?day=${day}`);
     await page.getByTestId('fitbit-one-day-page').waitFor();
     const box = page.getByTestId('one-day-chart-box');
     // The count is read from the ECharts instance's option (what the chart was given to draw).
+    // Only the store holds every second: the simulator answers live with a sample every 2–8 s.
     await page.waitForFunction(
       () =>
         document

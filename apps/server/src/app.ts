@@ -270,7 +270,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(syncWebhookRoutes, {
-    db: database.db,
+    runs: services.syncRuns,
     ...(config.GOOGLE_HEALTH_WEBHOOK_SECRET && {
       googleSecret: config.GOOGLE_HEALTH_WEBHOOK_SECRET,
     }),

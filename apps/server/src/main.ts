@@ -68,6 +68,7 @@ async function main() {
     // Stored readings for the completeness grid before any sync ran (decision 0053).
     await seedDemoReadings({
       db: database.db,
+      fitbitTimeZoneOf: embedded.demoFitbitTimeZone,
       readings: createReadingsService({
         readings: createReadingsRepository(database.db),
         sync: createSyncRepository(database.db),

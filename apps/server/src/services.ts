@@ -244,9 +244,10 @@ export function createServices(deps: ServiceDeps) {
     clock,
   });
 
+  const syncRuns = createSyncRunsRepository(db);
   const syncStatus = createSyncStatusService({
     access,
-    runs: createSyncRunsRepository(db),
+    runs: syncRuns,
     readings,
     clock,
   });
@@ -287,6 +288,8 @@ export function createServices(deps: ServiceDeps) {
     readings,
     deviceData,
     syncStatus,
+    /** Provider notifications find the connections of a provider's user here. */
+    syncRuns: syncRuns as Pick<typeof syncRuns, 'connectionIdsOfProviderUser'>,
     weeklySummary,
     metrics,
     sysAdmin,

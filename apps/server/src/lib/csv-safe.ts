@@ -13,8 +13,9 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 
 /**
  * The rule as an SQL expression over a text expression (null stays null). `expression` is
- * SQL text the caller built (a column or a quoted literal), never user input.
+ * SQL text the caller built (a column or a quoted literal), never user input. The first
+ * character's code point (= + - @ tab CR), not `left(…, 1)`: no text made per row.
  */
 export function neutraliseSql(expression: string): string {
-  return `(case when left(${expression}, 1) in ('=', '+', '-', '@', E'\\t', E'\\r') then '''' || ${expression} else ${expression} end)`;
+  return `(case when ascii(${expression}) in (61, 43, 45, 64, 9, 13) then '''' || ${expression} else ${expression} end)`;
 }

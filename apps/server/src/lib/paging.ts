@@ -2,6 +2,7 @@ import { asc, desc, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import { PAGING, type BoundedPaged, type ListQuery, type Paged } from '@trialpulse/shared';
 import type { DbOrTx } from '../db/client';
+import { executePreparedByText } from '../db/prepared-by-text';
 
 /**
  * Server-side paging, sorting and global filter for list calls (decision 0040): one query
@@ -80,11 +81,19 @@ export async function selectPage<TSort extends string, TSelect extends PgSelect>
   query: ListQuery<TSort>,
   definition: ListDefinition<TSort>,
   build: (filter: SQL | undefined, total: TotalColumn) => TSelect,
+  options: {
+    /**
+     * The unfiltered list's rows for counting only: its scope's tables and conditions,
+     * selecting one column, without the joins that only add columns (inner joins on NOT NULL
+     * foreign keys keep one row per row). Default: the list's own query.
+     */
+    countFrom?: () => PgSelect;
+  } = {},
 ): Promise<Paged<RowOf<TSelect>>> {
   const filter = containsCondition(query.filter, definition.searchable);
   if (!query.page) {
-    const rows = (await build(filter, noTotal).orderBy(
-      ...orderOf(query, definition),
+    const rows = (await executePreparedByText(
+      build(filter, noTotal).orderBy(...orderOf(query, definition)),
     )) as RowOf<TSelect>[];
     return { rows, total: rows.length };
   }
@@ -93,13 +102,17 @@ export async function selectPage<TSort extends string, TSelect extends PgSelect>
   // with a window count is cheaper than the filter evaluated twice (count and page).
   const counted =
     filter === undefined
-      ? sql<number>`(SELECT count(*) FROM (${build(filter, noTotal)}) AS counted)`.mapWith(Number)
+      ? sql<number>`(SELECT count(*) FROM (${options.countFrom?.() ?? build(filter, noTotal)}) AS counted)`.mapWith(
+          Number,
+        )
       : windowCount;
   const { index, size } = query.page;
-  const rows = (await build(filter, counted)
-    .orderBy(...orderOf(query, definition))
-    .limit(size)
-    .offset(index * size)) as RowOf<TSelect>[];
+  const rows = (await executePreparedByText(
+    build(filter, counted)
+      .orderBy(...orderOf(query, definition))
+      .limit(size)
+      .offset(index * size),
+  )) as RowOf<TSelect>[];
   if (rows.length > 0) return { rows, total: totalOf(rows[0]) };
   if (index === 0) return { rows, total: 0 };
   const [first] = (await build(filter, counted).limit(1)) as RowOf<TSelect>[];

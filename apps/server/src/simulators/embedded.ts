@@ -4,16 +4,30 @@
  * what they need (the environment that points the provider clients at the simulators, and
  * a consent function for linking demo participants).
  */
+import { findAccount } from './common/accounts';
 import { submitConsent, type ConsentChoice } from './common/consent-driver';
 import { DEFAULT_DEXCOM_CLIENT } from './dexcom';
 import { DEFAULT_FITBIT_CLIENT } from './fitbit-legacy';
 import { DEFAULT_GOOGLE_CLIENT } from './google-health';
 import { DEFAULT_OMRON_CLIENT } from './omron';
 import type { AllSimulators } from './index';
+import { DEMO_DEVICE_LINKS } from './demo-links';
 
 export { startAllSimulators, type AllSimulators, type StartAllOptions } from './index';
 export type { ConsentChoice } from './common/consent-driver';
 export { DEMO_DEVICE_LINKS, DEMO_LEGACY_PARTICIPANT, type DemoLink } from './demo-links';
+
+/**
+ * The IANA time zone of the simulated Fitbit account a demo participant is linked to: the
+ * clock the Google Health simulator reports that account's samples in (the demo reading seed
+ * writes that participant's Fitbit heart rate in it, decision 0105).
+ */
+export function demoFitbitTimeZone(participantCode: string): string | undefined {
+  const link = DEMO_DEVICE_LINKS.find(
+    (candidate) => candidate.participantCode === participantCode && candidate.brand === 'Fitbit',
+  );
+  return link ? findAccount(link.account)?.timeZone : undefined;
+}
 
 /** The environment that points every upstream at running simulators with their demo clients. */
 export function simulatorEnvironment(urls: {

@@ -1,6 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { participants } from '../../db/schema';
+import { civilDateIn, civilToInstant } from '../../lib/civil-time';
 import type { ReadingInput, ReadingsService } from '../sync/readings.service';
 import { dayRange, isoDay } from './day-states';
 import {
@@ -24,14 +25,19 @@ const HOUR_MS = 3_600_000;
  * 10-hour default, so a threshold change recolours them) and measures blood pressure most
  * mornings; SLEEP-002 left the tracker on the charger a week ago; GLUCO-001 has a CGM
  * with changing sensor usage and one whole day of 1-second Fitbit heart rate (86,400
- * samples, yesterday: the one-day view's full-resolution case, decision 0068); WEIGHT-001
- * steps on the scale. Skipped when any of them
+ * samples, yesterday on its Fitbit account's clock: the one-day view's full-resolution case,
+ * decisions 0068 and 0105); WEIGHT-001 steps on the scale. Skipped when any of them
  * already has readings (a restart, or synced data).
  */
 export async function seedDemoReadings(deps: {
   db: Db;
   readings: Pick<ReadingsService, 'store' | 'latestByParticipant'>;
   now?: Date;
+  /**
+   * The IANA time zone of the Fitbit account a participant is linked to (demo mode: the
+   * simulator's), when known: the clock its synced heart rate carries.
+   */
+  fitbitTimeZoneOf?: (participantCode: string) => string | undefined;
 }) {
   const now = deps.now ?? new Date();
   const rows = await deps.db
@@ -78,13 +84,41 @@ export async function seedDemoReadings(deps: {
     if (sleep2 && index < DAYS - 7) {
       readings.push(...heartRateMinutes(sleep2, at(8), (9 + (index % 4)) * 60, offset));
     }
-    if (gluco && index === DAYS - 1) readings.push(...heartRateSeconds(gluco, at(0), offset));
     if (gluco) {
       const usage = [1, 0.95, 0.6, 0.85, 1, 0.4, 0.9][index % 7]!;
       readings.push(...cgmReadings(gluco, at(0), Math.round(288 * usage), offset));
     }
     if (scale && index % 2 === 0) readings.push(weight(scale, at(6.75), offset));
   });
+  if (gluco) {
+    readings.push(...oneSecondDay(gluco, now, offset, deps.fitbitTimeZoneOf?.('GLUCO-001')));
+  }
   const result = await deps.readings.store(readings);
   return { stored: result.inserted };
+}
+
+/**
+ * A whole day of 1-second heart rate, yesterday on the clock of the participant's Fitbit
+ * account (else the site's): the clock the sync stores that account's samples with. The
+ * sync's backfill later fetches the same day and upserts its samples on the same instants;
+ * at another clock it would move those rows to other local days and leave the day with
+ * holes (decision 0105).
+ */
+function oneSecondDay(
+  owner: { participantId: number; teamId: number },
+  now: Date,
+  siteOffset: number,
+  zone: string | undefined,
+): ReadingInput[] {
+  if (!zone) {
+    const day = isoDay(new Date(now.getTime() + siteOffset * 60_000 - DAY_MS));
+    return heartRateSeconds(
+      owner,
+      new Date(Date.parse(`${day}T00:00:00Z`) - siteOffset * 60_000),
+      siteOffset,
+    );
+  }
+  const yesterday = isoDay(new Date(Date.parse(`${civilDateIn(zone, now)}T00:00:00Z`) - DAY_MS));
+  const midnight = civilToInstant(zone, `${yesterday}T00:00:00`)!;
+  return heartRateSeconds(owner, midnight.at, midnight.offsetMinutes);
 }

@@ -19,12 +19,42 @@ const LOINC = 'http://loinc.org';
 const OBSERVATION_CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category';
 
 export const FHIR_MAPPINGS: Record<string, FhirMapping> = {
-  heart_rate: { codings: [{ code: '8867-4', display: 'Heart rate' }], unit: 'beats/minute', ucum: '/min', category: 'vital-signs' },
-  resting_heart_rate: { codings: [{ code: '40443-4', display: 'Heart rate --resting' }], unit: 'beats/minute', ucum: '/min', category: 'vital-signs' },
-  steps: { codings: [{ code: '41950-7', display: 'Number of steps in 24 hour Measured' }], unit: 'steps', ucum: '{steps}', category: 'activity' },
-  systolic: { codings: [{ code: '8480-6', display: 'Systolic blood pressure' }], unit: 'mmHg', ucum: 'mm[Hg]', category: 'vital-signs' },
-  diastolic: { codings: [{ code: '8462-4', display: 'Diastolic blood pressure' }], unit: 'mmHg', ucum: 'mm[Hg]', category: 'vital-signs' },
-  weight: { codings: [{ code: '29463-7', display: 'Body weight' }], unit: 'kg', ucum: 'kg', category: 'vital-signs' },
+  heart_rate: {
+    codings: [{ code: '8867-4', display: 'Heart rate' }],
+    unit: 'beats/minute',
+    ucum: '/min',
+    category: 'vital-signs',
+  },
+  resting_heart_rate: {
+    codings: [{ code: '40443-4', display: 'Heart rate --resting' }],
+    unit: 'beats/minute',
+    ucum: '/min',
+    category: 'vital-signs',
+  },
+  steps: {
+    codings: [{ code: '41950-7', display: 'Number of steps in 24 hour Measured' }],
+    unit: 'steps',
+    ucum: '{steps}',
+    category: 'activity',
+  },
+  systolic: {
+    codings: [{ code: '8480-6', display: 'Systolic blood pressure' }],
+    unit: 'mmHg',
+    ucum: 'mm[Hg]',
+    category: 'vital-signs',
+  },
+  diastolic: {
+    codings: [{ code: '8462-4', display: 'Diastolic blood pressure' }],
+    unit: 'mmHg',
+    ucum: 'mm[Hg]',
+    category: 'vital-signs',
+  },
+  weight: {
+    codings: [{ code: '29463-7', display: 'Body weight' }],
+    unit: 'kg',
+    ucum: 'kg',
+    category: 'vital-signs',
+  },
   spo2: {
     codings: [
       { code: '2708-6', display: 'Oxygen saturation in Arterial blood' },
@@ -34,9 +64,24 @@ export const FHIR_MAPPINGS: Record<string, FhirMapping> = {
     ucum: '%',
     category: 'vital-signs',
   },
-  sleep_duration: { codings: [{ code: '93832-4', display: 'Sleep duration' }], unit: 'min', ucum: 'min', category: 'activity' },
-  egv: { codings: [{ code: '99504-3', display: 'Glucose [Mass/volume] in Interstitial fluid' }], unit: 'mg/dL', ucum: 'mg/dL', category: 'laboratory' },
-  calories: { codings: [{ code: '41979-6', display: 'Calories burned in 24 hour Calculated' }], unit: 'kcal', ucum: 'kcal', category: 'activity' },
+  sleep_duration: {
+    codings: [{ code: '93832-4', display: 'Sleep duration' }],
+    unit: 'min',
+    ucum: 'min',
+    category: 'activity',
+  },
+  egv: {
+    codings: [{ code: '99504-3', display: 'Glucose [Mass/volume] in Interstitial fluid' }],
+    unit: 'mg/dL',
+    ucum: 'mg/dL',
+    category: 'laboratory',
+  },
+  calories: {
+    codings: [{ code: '41979-6', display: 'Calories burned in 24 hour Calculated' }],
+    unit: 'kcal',
+    ucum: 'kcal',
+    category: 'activity',
+  },
 };
 
 type OmhMapping = {
@@ -53,16 +98,39 @@ type OmhMapping = {
 
 export const OMH_MAPPINGS: Record<string, OmhMapping> = {
   heart_rate: { name: 'heart-rate', version: '2.0', property: 'heart_rate', unit: 'beats/min' },
-  steps: { name: 'step-count', version: '3.0', property: 'step_count', unit: 'steps', interval: true },
+  steps: {
+    name: 'step-count',
+    version: '3.0',
+    property: 'step_count',
+    unit: 'steps',
+    interval: true,
+  },
   weight: { name: 'body-weight', version: '3.0', property: 'body_weight', unit: 'kg' },
-  egv: { name: 'blood-glucose', version: '4.0', property: 'blood_glucose', unit: 'mg/dL', extra: { specimen_source: 'interstitial fluid' } },
-  sleep_duration: { name: 'sleep-duration', version: '2.0', property: 'sleep_duration', unit: 'min', interval: true },
+  egv: {
+    name: 'blood-glucose',
+    version: '4.0',
+    property: 'blood_glucose',
+    unit: 'mg/dL',
+    extra: { specimen_source: 'interstitial fluid' },
+  },
+  sleep_duration: {
+    name: 'sleep-duration',
+    version: '2.0',
+    property: 'sleep_duration',
+    unit: 'min',
+    interval: true,
+  },
   spo2: { name: 'oxygen-saturation', version: '2.0', property: 'oxygen_saturation', unit: '%' },
 };
 
 /** A daily reading (stored at the civil date's 00:00 UTC without an offset) covers the whole day. */
 function isDaily(reading: StoredReading): boolean {
-  return reading.utcOffsetMinutes === null && reading.endAt === null && reading.recordedAt.getUTCHours() === 0 && reading.recordedAt.getUTCMinutes() === 0;
+  return (
+    reading.utcOffsetMinutes === null &&
+    reading.endAt === null &&
+    reading.recordedAt.getUTCHours() === 0 &&
+    reading.recordedAt.getUTCMinutes() === 0
+  );
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -77,15 +145,26 @@ export function toFhirObservation(reading: StoredReading, subject: SubjectInfo):
   const effective = daily
     ? { effectiveDateTime: reading.recordedAt.toISOString().slice(0, 10) }
     : reading.endAt
-      ? { effectivePeriod: { start: reading.recordedAt.toISOString(), end: reading.endAt.toISOString() } }
+      ? {
+          effectivePeriod: {
+            start: reading.recordedAt.toISOString(),
+            end: reading.endAt.toISOString(),
+          },
+        }
       : { effectiveDateTime: reading.recordedAt.toISOString() };
   return {
     resourceType: 'Observation',
-    id: `${reading.participantId}-${reading.metricKey.replace(/_/g, '-')}-${reading.recordedAt.getTime()}`.slice(0, 64),
+    id: `${reading.participantId}-${reading.metricKey.replace(/_/g, '-')}-${reading.recordedAt.getTime()}`.slice(
+      0,
+      64,
+    ),
     status: 'final',
     category: [{ coding: [{ system: OBSERVATION_CATEGORY, code: mapping.category }] }],
     code: { coding: mapping.codings.map((coding) => ({ system: LOINC, ...coding })) },
-    subject: { identifier: { system: 'urn:trialpulse:participant', value: subject.participantCode }, display: subject.participantCode },
+    subject: {
+      identifier: { system: 'urn:trialpulse:participant', value: subject.participantCode },
+      display: subject.participantCode,
+    },
     ...effective,
     valueQuantity: { value: reading.value, unit: mapping.unit, system: UCUM, code: mapping.ucum },
     device: { display: subject.deviceName },
@@ -93,21 +172,35 @@ export function toFhirObservation(reading: StoredReading, subject: SubjectInfo):
 }
 
 /** One Open mHealth data point, or null for a metric without a schema here. */
-export function toOpenMHealth(reading: StoredReading, subject: SubjectInfo, createdAt: string): object | null {
+export function toOpenMHealth(
+  reading: StoredReading,
+  subject: SubjectInfo,
+  createdAt: string,
+): object | null {
   const mapping = OMH_MAPPINGS[reading.metricKey];
   if (!mapping || reading.value === null) return null;
   const start = reading.recordedAt;
   const end = reading.endAt ?? (isDaily(reading) ? new Date(start.getTime() + DAY_MS) : null);
   const timeFrame =
     mapping.interval || end
-      ? { time_interval: { start_date_time: start.toISOString(), end_date_time: (end ?? start).toISOString() } }
+      ? {
+          time_interval: {
+            start_date_time: start.toISOString(),
+            end_date_time: (end ?? start).toISOString(),
+          },
+        }
       : { date_time: start.toISOString() };
+  const uuid = omhUuid(reading);
   return {
+    // Open mHealth header-1.x (data-point-1.0) requires id, creation_date_time and schema_id;
+    // uuid and source_creation_date_time are the same facts under IEEE 1752.1's names.
     header: {
-      uuid: omhUuid(reading),
+      id: uuid,
+      uuid,
       schema_id: { namespace: 'omh', name: mapping.name, version: mapping.version },
+      creation_date_time: createdAt,
       source_creation_date_time: createdAt,
-      acquisition_rationale: { source_name: subject.deviceName, modality: 'sensed' },
+      acquisition_provenance: { source_name: subject.deviceName, modality: 'sensed' },
       user_id: subject.participantCode,
     },
     body: {
@@ -121,7 +214,9 @@ export function toOpenMHealth(reading: StoredReading, subject: SubjectInfo, crea
 /** A stable UUID (version-4 layout) from the reading's key, so a re-export names the same data point alike. */
 function omhUuid(reading: StoredReading): string {
   const digits = createHash('sha256')
-    .update(`${reading.participantId}|${reading.metricKey}|${reading.recordedAt.getTime()}|${reading.brand}`)
+    .update(
+      `${reading.participantId}|${reading.metricKey}|${reading.recordedAt.getTime()}|${reading.brand}`,
+    )
     .digest('hex')
     .slice(0, 32)
     .split('');

@@ -2,17 +2,35 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable, Transform, type Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
 import { ZipArchive } from 'archiver';
+import crc32 from 'crc-32';
 import { stringify } from 'csv-stringify/sync';
 import type ExcelJS from 'exceljs';
-import { EXPORT_PRODUCT_NAME, safeFileNamePart, type ExportExtra, type ExportFormat, type ExportMode } from '@trialpulse/shared';
+import {
+  EXPORT_PRODUCT_NAME,
+  safeFileNamePart,
+  type ExportExtra,
+  type ExportFormat,
+  type ExportMode,
+} from '@trialpulse/shared';
 import type { DeviceBrand } from '../../db/schema';
 import { neutralise } from '../../lib/csv-safe';
-import { READINGS_CSV_COLUMNS, type ReadingsCsv, type ReadingsCsvLabels } from '../sync/readings-csv';
+import {
+  READINGS_CSV_COLUMNS,
+  type ReadingsCsv,
+  type ReadingsCsvLabels,
+} from '../sync/readings-csv';
 import type { ReadingsQuery, StoredReading } from '../sync/readings.service';
-import { FHIR_MAPPINGS, OMH_MAPPINGS, toFhirObservation, toOpenMHealth, type SubjectInfo } from './export-standards';
+import {
+  FHIR_MAPPINGS,
+  OMH_MAPPINGS,
+  toFhirObservation,
+  toOpenMHealth,
+  type SubjectInfo,
+} from './export-standards';
 
 /** What the writer needs about a metric (from the metric catalog). */
 export type MetricInfo = {
@@ -71,7 +89,7 @@ export class ExportCancelled extends Error {
 }
 
 /** Rows per database page: one page (objects and its CSV text) is what an export holds in memory. */
-export const EXPORT_PAGE_SIZE = 10_000;
+export const EXPORT_PAGE_SIZE = 5_000;
 
 /**
  * Deflate level of the ZIP (decision 0049): 1, zlib's fastest. Readings CSV repeats itself
@@ -108,7 +126,12 @@ function isoUtc(at: Date): string {
   return at.toISOString().replace(/\.?0+Z$/, 'Z');
 }
 
-function dataRow(reading: StoredReading, code: string, device: string, metric: MetricInfo | undefined): Cell[] {
+function dataRow(
+  reading: StoredReading,
+  code: string,
+  device: string,
+  metric: MetricInfo | undefined,
+): Cell[] {
   return [
     reading.participantId,
     neutralise(code),
@@ -121,7 +144,9 @@ function dataRow(reading: StoredReading, code: string, device: string, metric: M
     reading.utcOffsetMinutes,
     reading.endAt ? isoUtc(reading.endAt) : null,
     reading.value,
-    reading.valueJson === null || reading.valueJson === undefined ? null : neutralise(JSON.stringify(reading.valueJson)),
+    reading.valueJson === null || reading.valueJson === undefined
+      ? null
+      : neutralise(JSON.stringify(reading.valueJson)),
     reading.dataSource ? neutralise(reading.dataSource) : null,
     reading.upstream,
   ];
@@ -149,21 +174,37 @@ class TextFile {
   async close(): Promise<WrittenFile> {
     this.stream.end();
     await finished(this.stream);
-    return { name: this.name, rows: this.rows, bytes: this.bytes, sha256: this.hash.digest('hex'), filePath: this.filePath };
+    return {
+      name: this.name,
+      rows: this.rows,
+      bytes: this.bytes,
+      sha256: this.hash.digest('hex'),
+      filePath: this.filePath,
+    };
   }
 }
 
 /** A CSV file through csv-stringify, one chunk per page of rows. */
 class CsvFile extends TextFile {
   private started = false;
-  constructor(name: string, filePath: string, private readonly columns: readonly string[]) {
+  constructor(
+    name: string,
+    filePath: string,
+    private readonly columns: readonly string[],
+  ) {
     super(name, filePath);
   }
   async rowsOf(rows: Cell[][]): Promise<void> {
     const header = !this.started;
     this.started = true;
     this.rows += rows.length;
-    await this.write(stringify(rows, { header, columns: header ? [...this.columns] : undefined, cast: { string: (value) => value } }));
+    await this.write(
+      stringify(rows, {
+        header,
+        columns: header ? [...this.columns] : undefined,
+        cast: { string: (value) => value },
+      }),
+    );
   }
   override async close(): Promise<WrittenFile> {
     if (!this.started) await this.rowsOf([]);
@@ -188,7 +229,8 @@ function sheetNamer() {
   return (wanted: string) => {
     const base = wanted.replace(/[[\]:*?/\\']/g, '_').slice(0, 31) || 'Sheet';
     let name = base;
-    for (let n = 2; used.has(name.toLowerCase()); n += 1) name = `${base.slice(0, 31 - String(n).length - 3)} (${n})`;
+    for (let n = 2; used.has(name.toLowerCase()); n += 1)
+      name = `${base.slice(0, 31 - String(n).length - 3)} (${n})`;
     used.add(name.toLowerCase());
     return name;
   };
@@ -203,7 +245,11 @@ async function createXlsxSink(plan: ExportPlan, workDir: string) {
   const separate = plan.request.exportMode === 'separate-tabs';
   const name = `${EXPORT_PRODUCT_NAME}-${safeFileNamePart(plan.request.fileName)}-Data.xlsx`;
   const filePath = path.join(workDir, 'data.xlsx');
-  const workbook = new excel.stream.xlsx.WorkbookWriter({ filename: filePath, useStyles: false, useSharedStrings: false });
+  const workbook = new excel.stream.xlsx.WorkbookWriter({
+    filename: filePath,
+    useStyles: false,
+    useSharedStrings: false,
+  });
   const nameSheet = sheetNamer();
   let sheet: { key: string; worksheet: ExcelJS.Worksheet; rows: number; title: string } | undefined;
   let totalRows = 0;
@@ -225,8 +271,7 @@ async function createXlsxSink(plan: ExportPlan, workDir: string) {
         target.rows += 1;
       }
       totalRows += rows.length;
-      // Let the workbook's zip stream drain before the next page.
-      await new Promise((resolve) => setImmediate(resolve));
+      await sheetDrained(target.worksheet);
     },
     /** Separate tabs: a participant's metric without rows still gets its (header-only) sheet. */
     async ensure(code: string, metricKey: string) {
@@ -241,19 +286,50 @@ async function createXlsxSink(plan: ExportPlan, workDir: string) {
   };
 }
 
+/** Bytes of a sheet's XML that may wait for the workbook's deflate before the next page is made. */
+const XLSX_PENDING_BYTES = 4 << 20;
+
+/**
+ * exceljs's streaming sheet (a StreamBuf) writes into the workbook's zip entry without
+ * looking at back-pressure: rows made faster than they are deflated piled up in memory (a
+ * 400k-row sheet: ~230 MB held). Waits until the entry's stream has drained when more than
+ * a few MB wait. The entry of the sheet being written is the one the zip is reading: the
+ * sheets before it were committed (ended), and exceljs adds its other files only at the end.
+ */
+export async function sheetDrained(worksheet: ExcelJS.Worksheet): Promise<void> {
+  type Pipe = Writable & { _writableState?: { length: number; needDrain: boolean } };
+  const pipes = (worksheet as unknown as { stream?: { pipes?: Pipe[] } }).stream?.pipes ?? [];
+  for (const pipe of pipes) {
+    const state = pipe._writableState;
+    if (state && state.needDrain && state.length > XLSX_PENDING_BYTES) await once(pipe, 'drain');
+  }
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Per participant and day: readings, heart-rate minutes, hours with any intraday sample (decision 0046). */
 function createAdherence(plan: ExportPlan, workDir: string) {
   const file = new CsvFile(
     `${EXPORT_PRODUCT_NAME}-${safeFileNamePart(plan.request.fileName)}-adherence.csv`,
     path.join(workDir, 'adherence.csv'),
-    ['participant_id', 'participant_code', 'date', 'readings', 'heart_rate_minutes', 'sensor_hours'],
+    [
+      'participant_id',
+      'participant_code',
+      'date',
+      'readings',
+      'heart_rate_minutes',
+      'sensor_hours',
+    ],
   );
-  let days = new Map<string, { readings: number; hrMinutes: number; lastHrMinute: number; hours: number }>();
+  let days = new Map<
+    string,
+    { readings: number; hrMinutes: number; lastHrMinute: number; hours: number }
+  >();
   return {
     add(reading: StoredReading) {
       const day = reading.recordedAt.toISOString().slice(0, 10);
       let entry = days.get(day);
-      if (!entry) days.set(day, (entry = { readings: 0, hrMinutes: 0, lastHrMinute: -1, hours: 0 }));
+      if (!entry)
+        days.set(day, (entry = { readings: 0, hrMinutes: 0, lastHrMinute: -1, hours: 0 }));
       entry.readings += 1;
       if (reading.metricKey === 'heart_rate') {
         // Readings of a metric arrive in time order, so a new minute is one not seen last.
@@ -305,7 +381,9 @@ function dictionaryRows(plan: ExportPlan): Cell[][] {
     metric.description ? neutralise(metric.description) : null,
     neutralise(`${plan.device.brand}: ${plan.device.friendlyName}`),
     FHIR_MAPPINGS[metric.metricKey]?.codings.map((coding) => coding.code).join(' ') ?? null,
-    OMH_MAPPINGS[metric.metricKey] ? `omh:${OMH_MAPPINGS[metric.metricKey]!.name}:${OMH_MAPPINGS[metric.metricKey]!.version}` : null,
+    OMH_MAPPINGS[metric.metricKey]
+      ? `omh:${OMH_MAPPINGS[metric.metricKey]!.name}:${OMH_MAPPINGS[metric.metricKey]!.version}`
+      : null,
   ]);
 }
 
@@ -319,7 +397,12 @@ function dictionaryRows(plan: ExportPlan): Cell[][] {
  * participant's adherence days, whatever the size of the export.
  * Throws ExportCancelled when `io.progress` answers false (the job was cancelled).
  */
-export async function writeExport(plan: ExportPlan, io: ExportIo, workDir: string, zipPath: string): Promise<ExportResult> {
+export async function writeExport(
+  plan: ExportPlan,
+  io: ExportIo,
+  workDir: string,
+  zipPath: string,
+): Promise<ExportResult> {
   const base = `${EXPORT_PRODUCT_NAME}-${safeFileNamePart(plan.request.fileName)}`;
   const range = {
     from: new Date(`${plan.request.startDate}T00:00:00Z`),
@@ -345,20 +428,30 @@ export async function writeExport(plan: ExportPlan, io: ExportIo, workDir: strin
     }
     const written: WrittenFile[] = [];
     if (objectPass) {
-      const pass = await readingsPass(plan, io, workDir, range, (done) => (csv ? share : 0) + done * share);
+      const pass = await readingsPass(
+        plan,
+        io,
+        workDir,
+        range,
+        (done) => (csv ? share : 0) + done * share,
+      );
       written.push(...pass.files);
       if (!csv) totalRows = pass.rows;
     }
-    const dictionary = new CsvFile(`${base}-data-dictionary.csv`, path.join(workDir, 'dictionary.csv'), [
-      'metric_key',
-      'metric_name',
-      'units',
-      'category',
-      'description',
-      'provider_source',
-      'loinc',
-      'open_mhealth_schema',
-    ]);
+    const dictionary = new CsvFile(
+      `${base}-data-dictionary.csv`,
+      path.join(workDir, 'dictionary.csv'),
+      [
+        'metric_key',
+        'metric_name',
+        'units',
+        'category',
+        'description',
+        'provider_source',
+        'loinc',
+        'open_mhealth_schema',
+      ],
+    );
     await dictionary.rowsOf(dictionaryRows(plan));
     written.push(await dictionary.close());
 
@@ -383,7 +476,12 @@ export async function writeExport(plan: ExportPlan, io: ExportIo, workDir: strin
       exportedAt: plan.exportedAt.toISOString(),
       jobId: plan.jobId,
       request: plan.request,
-      device: { id: plan.device.id, name: plan.device.friendlyName, brand: plan.device.brand, deviceType: plan.device.deviceType },
+      device: {
+        id: plan.device.id,
+        name: plan.device.friendlyName,
+        brand: plan.device.brand,
+        deviceType: plan.device.deviceType,
+      },
       participants: plan.participants,
       dateRange: {
         startDate: plan.request.startDate,
@@ -396,7 +494,11 @@ export async function writeExport(plan: ExportPlan, io: ExportIo, workDir: strin
       totalRows,
       files,
     };
-    await zip.appendStream(`${base}-manifest.json`, Readable.from([JSON.stringify(manifest, null, 2) + '\n']), {});
+    await zip.appendStream(
+      `${base}-manifest.json`,
+      Readable.from([JSON.stringify(manifest, null, 2) + '\n']),
+      {},
+    );
     await zip.finish();
     await check(0.99);
     return { files, totalRows };
@@ -414,7 +516,13 @@ type Range = { from: Date; to: Date };
  * entry, the streams one after another under one header. Reports after each stream and
  * every few MB (the heartbeat; false stops the export).
  */
-async function streamCsvData(plan: ExportPlan, io: ExportIo, zip: ZipWriter, range: Range, at: (done: number) => number) {
+async function streamCsvData(
+  plan: ExportPlan,
+  io: ExportIo,
+  zip: ZipWriter,
+  range: Range,
+  at: (done: number) => number,
+) {
   const base = `${EXPORT_PRODUCT_NAME}-${safeFileNamePart(plan.request.fileName)}`;
   const labels = (participant: ExportPlan['participants'][number]): ReadingsCsvLabels => ({
     participantCode: participant.participantCode,
@@ -444,7 +552,8 @@ async function streamCsvData(plan: ExportPlan, io: ExportIo, zip: ZipWriter, ran
     for (const part of parts) {
       const name = `${base}-${safeFileNamePart(part.participant.participantCode)}-${safeFileNamePart(part.metricKey)}-Data.csv`;
       let unique = name;
-      for (let n = 2; usedNames.has(unique); n += 1) unique = name.replace(/-Data\.csv$/, `-${n}-Data.csv`);
+      for (let n = 2; usedNames.has(unique); n += 1)
+        unique = name.replace(/-Data\.csv$/, `-${n}-Data.csv`);
       usedNames.add(unique);
       const source = io.csv(part.query, labels(part.participant), { header: true });
       const { bytes, sha256 } = await zip.appendStream(unique, source.stream, { report });
@@ -476,15 +585,25 @@ async function streamCsvData(plan: ExportPlan, io: ExportIo, zip: ZipWriter, ran
  * One pass over the readings, participant by participant in keyset pages: the XLSX data
  * (when the format is XLSX) and the optional files, written into `workDir`.
  */
-async function readingsPass(plan: ExportPlan, io: ExportIo, workDir: string, range: Range, at: (done: number) => number) {
+async function readingsPass(
+  plan: ExportPlan,
+  io: ExportIo,
+  workDir: string,
+  range: Range,
+  at: (done: number) => number,
+) {
   const base = `${EXPORT_PRODUCT_NAME}-${safeFileNamePart(plan.request.fileName)}`;
   const exportedAt = plan.exportedAt.toISOString();
   const metricsByKey = new Map(plan.metrics.map((metric) => [metric.metricKey, metric]));
   const extras = new Set(plan.request.extras);
 
   const data = plan.request.format === 'xlsx' ? await createXlsxSink(plan, workDir) : null;
-  const fhir = extras.has('fhir') ? new TextFile(`${base}-fhir-observations.ndjson`, path.join(workDir, 'fhir.ndjson')) : null;
-  const omh = extras.has('openmhealth') ? new TextFile(`${base}-openmhealth.json`, path.join(workDir, 'omh.json')) : null;
+  const fhir = extras.has('fhir')
+    ? new TextFile(`${base}-fhir-observations.ndjson`, path.join(workDir, 'fhir.ndjson'))
+    : null;
+  const omh = extras.has('openmhealth')
+    ? new TextFile(`${base}-openmhealth.json`, path.join(workDir, 'omh.json'))
+    : null;
   const adherence = extras.has('adherence') ? createAdherence(plan, workDir) : null;
   await omh?.write('[');
   let omhFirst = true;
@@ -514,7 +633,11 @@ async function readingsPass(plan: ExportPlan, io: ExportIo, workDir: string, ran
           await data.write(
             participant.participantCode,
             metricKey,
-            page.slice(start, end).map((reading) => dataRow(reading, participant.participantCode, plan.device.friendlyName, metric)),
+            page
+              .slice(start, end)
+              .map((reading) =>
+                dataRow(reading, participant.participantCode, plan.device.friendlyName, metric),
+              ),
           );
         }
         start = end;
@@ -543,9 +666,12 @@ async function readingsPass(plan: ExportPlan, io: ExportIo, workDir: string, ran
       }
       if (adherence) for (const reading of page) adherence.add(reading);
       const within = seen.size / Math.max(plan.request.metrics.length, 1);
-      if (!(await io.progress(at((index + Math.min(within, 0.99)) / participantCount)))) throw new ExportCancelled();
+      if (!(await io.progress(at((index + Math.min(within, 0.99)) / participantCount))))
+        throw new ExportCancelled();
     }
-    if (data) for (const metricKey of plan.request.metrics) if (!seen.has(metricKey)) await data.ensure(participant.participantCode, metricKey);
+    if (data)
+      for (const metricKey of plan.request.metrics)
+        if (!seen.has(metricKey)) await data.ensure(participant.participantCode, metricKey);
     await adherence?.flush(participant);
     if (!(await io.progress(at((index + 1) / participantCount)))) throw new ExportCancelled();
   }
@@ -559,6 +685,26 @@ async function readingsPass(plan: ExportPlan, io: ExportIo, workDir: string, ran
   if (adherence) files.push(await adherence.close());
   return { files, rows };
 }
+
+/**
+ * archiver checksums every entry (crc32-stream) with crc-32's JavaScript `buf`, about a
+ * tenth of a large export's CPU; zlib's native crc32 (Node ≥ 20.15) gives the same numbers
+ * several times faster. crc-32 is one shared CommonJS module, so its `buf` is replaced for
+ * every user of it in the process, with the same results (export-writer.test.ts).
+ */
+export function useNativeCrc32(): boolean {
+  const native = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+  if (typeof native !== 'function') return false;
+  const nativeBuf: typeof crc32.buf & { native?: true } = (data, seed) =>
+    native(
+      data instanceof Uint8Array ? data : Uint8Array.from(data),
+      typeof seed === 'number' ? seed >>> 0 : 0,
+    ) | 0;
+  nativeBuf.native = true;
+  crc32.buf = nativeBuf;
+  return true;
+}
+useNativeCrc32();
 
 /**
  * The ZIP being written: entries one at a time from streams (back-pressure from the file
@@ -620,7 +766,10 @@ class ZipWriter {
         if (pendingBytes < BATCH_BYTES) return callback();
         if (!report || bytes - reported < REPORT_EVERY_BYTES) return callback(null, take());
         reported = bytes;
-        report(bytes).then((goOn) => (goOn ? callback(null, take()) : callback(new ExportCancelled())), callback);
+        report(bytes).then(
+          (goOn) => (goOn ? callback(null, take()) : callback(new ExportCancelled())),
+          callback,
+        );
       },
       flush(callback) {
         callback(null, pendingBytes > 0 ? take() : undefined);

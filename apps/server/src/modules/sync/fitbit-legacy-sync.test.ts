@@ -6,7 +6,7 @@ import { deviceReadings, participantDevices } from '../../db/schema';
 import { decryptSecret } from '../../lib/crypto';
 import { createTestDatabase } from '../../test/test-database';
 import { buildSyncService } from './sync.composition';
-import { civilToInstant } from './sources/fitbit-legacy.source';
+import { civilToInstant } from '../../lib/civil-time';
 import type { SyncService } from './sync.service';
 import {
   createParticipants,

@@ -42,13 +42,21 @@ export function createTrialsRepository(db: Db) {
      * answer shows.
      */
     async listTrials(query: ListQuery<TrialListSort>, visibleTrials: SQL) {
-      return selectPage(query, trialList, (filter, total) =>
-        db
-          .select({ ...listColumns, total })
-          .from(trials)
-          .innerJoin(users, eq(users.id, trials.ownerUserId))
-          .where(and(visibleTrials, filter))
-          .$dynamic(),
+      return selectPage(
+        query,
+        trialList,
+        (filter, total) =>
+          db
+            .select({ ...listColumns, total })
+            .from(trials)
+            .innerJoin(users, eq(users.id, trials.ownerUserId))
+            .where(and(visibleTrials, filter))
+            .$dynamic(),
+        // Every trial has its one owner (NOT NULL foreign key): the trials alone count.
+        {
+          countFrom: () =>
+            db.select({ id: trials.id }).from(trials).where(visibleTrials).$dynamic(),
+        },
       );
     },
 

@@ -3,6 +3,7 @@ import { OmronOverview, OmronOverviewPage } from '@/features/omron-data/pages/om
 import { OmronParticipantsDataPage } from '@/features/omron-data/pages/omron-participants-data-page';
 import { CgmSummary } from '@/features/dexcom-data/components/cgm-summary';
 import { CgmTile } from '@/features/dexcom-data/components/cgm-tile';
+import { WhenLinked } from '@/features/devices/components/when-linked';
 import { ParticipantDataPage } from '@/features/participant-data/pages/participant-data-page';
 import { ParticipantOverviewPage } from '@/features/participant-data/pages/participant-overview-page';
 import { ParticipantsDataPage } from '@/features/participant-data/pages/participants-data-page';
@@ -18,7 +19,8 @@ import { FitbitRawPage } from '@/features/fitbit-data/raw/fitbit-raw-page';
 /**
  * The device data routes (issue 18), loaded together on the first data page. Features never
  * import each other, so the pages that show parts of several are composed here: the
- * Dexcom CGM summary on /ParticipantDataPage, the Omron and CGM tiles on /ParticipantOverview.
+ * Dexcom CGM summary on /ParticipantDataPage, the Omron and CGM tiles on /ParticipantOverview
+ * (shown only for a brand the participant linked: devices' WhenLinked).
  */
 export const OmronDataRoute = OmronDataPage;
 export const OmronOverviewRoute = OmronOverviewPage;
@@ -53,8 +55,16 @@ export function ParticipantDataRoute() {
 export function ParticipantOverviewRoute() {
   return (
     <ParticipantOverviewPage
-      omronTile={(id) => <OmronOverview participantId={id} />}
-      cgmTile={(id) => <CgmTile participantId={id} />}
+      omronTile={(id) => (
+        <WhenLinked participantId={id} brand="Omron">
+          <OmronOverview participantId={id} />
+        </WhenLinked>
+      )}
+      cgmTile={(id) => (
+        <WhenLinked participantId={id} brand="Dexcom">
+          <CgmTile participantId={id} />
+        </WhenLinked>
+      )}
     />
   );
 }

@@ -3,7 +3,6 @@ import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import {
@@ -14,6 +13,7 @@ import {
   type Trial,
 } from '@trialpulse/shared';
 import { STORAGE_KEYS, useOpenedRow } from '@/components/data-table';
+import { ReturnToTrialBar } from './return-to-trial-bar';
 
 /** The participant and trial a data page was opened for (navigation state, else the last opened). */
 export function useDataPageParticipant(): { participant: Participant | null; trial: Trial | null } {
@@ -54,16 +54,7 @@ export function DataPageFrame({
   }
   return (
     <Stack spacing={2} data-testid={testId}>
-      {trial && (
-        <Paper variant="outlined" sx={{ px: 2, py: 1 }} data-testid="return-to-trial-bar">
-          <Link component={RouterLink} to="/TrialPage" state={{ trial }}>
-            Return to Main Trial Page
-          </Link>{' '}
-          <Typography component="span" color="text.secondary">
-            — {trial.trialNumber} {trial.trialName}
-          </Typography>
-        </Paper>
-      )}
+      {trial && <ReturnToTrialBar trial={trial} />}
       <Typography variant="h1" component="h1" sx={{ fontSize: 28 }}>
         {title}: {participant.participant_code}
       </Typography>

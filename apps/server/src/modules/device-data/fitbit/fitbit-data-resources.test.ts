@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   FITBIT_DATA_MESSAGES,
@@ -22,28 +21,20 @@ import {
   fitbitWeightResponseSchema,
 } from '@trialpulse/shared/device-data/fitbit-shapes';
 import type { ZodType } from 'zod';
-import { globalDeviceCatalog, participantDevices, syncCursors } from '../../../db/schema';
+import { syncCursors } from '../../../db/schema';
 import { createManualClock } from '../../../lib/clock';
-import { decryptSecret, encryptSecret } from '../../../lib/crypto';
-import { startAllSimulators, type AllSimulators } from '../../../simulators';
-import { submitConsent } from '../../../simulators/common/consent-driver';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { decryptSecret } from '../../../lib/crypto';
+import { type AllSimulators } from '../../../simulators';
+import { type TestApp } from '../../../test/test-app';
 import { createStaffUser, createTeam, type TestClient } from '../../../test/fixtures';
-import { generateAuthorizationSecrets } from '../../devices/core/provider-client';
-import { providerSettingsFromConfig } from '../../devices/core/provider-settings';
-import { clearFaults, control, countRequests, injectFault } from '../../devices/core/test-support';
-import { createFitbitLegacyClient } from '../../devices/fitbit/fitbit-legacy.client';
-import {
-  allowAllBrands,
-  connectionRow,
-  linkAsStaff,
-  simulatorEnv,
-} from '../../devices/test-support';
+import { clearFaults, countRequests, injectFault } from '../../devices/core/test-support';
+import { connectionRow, linkAsStaff } from '../../devices/test-support';
 import { addParticipant, createTrial } from '../../participants/test-support';
 import { GOOGLE_HEALTH_STREAMS } from '../../sync/sources/google-health.source';
 import type { SourceRequest } from '../../sync/sources/types';
 import { readingsServiceFor } from '../../sync/test-support';
 import { signIn } from '../../trials/test-support';
+import { fitbitDataPath, linkLegacyFitbit, startFitbitDataApp } from './test-support';
 
 /**
  * Every resource path of the Fitbit data page (device-data spec §7) end to end: the app
@@ -68,17 +59,7 @@ type Json = Record<string, unknown>;
 type P = { id: number; email: string };
 
 beforeAll(async () => {
-  sims = await startAllSimulators({ fitbitLegacyShutdownAt: null });
-  // The legacy 429 asks to wait until the top of the hour: 50 minutes here (see fitbit-data.test.ts).
-  await control(sims.fitbitLegacy.baseUrl, 'POST', '/clock/set', { time: '2026-11-20T10:10:00Z' });
-  ctx = await createTestApp({ env: simulatorEnv(sims), clock });
-  teamId = (await createTeam(db(), { maxTrials: 100, maxParticipants: 1000, hiddenFields: [] })).id;
-  await allowAllBrands(db(), teamId);
-  const adminAccount = await createStaffUser(db(), { role: 'Admin', teamId });
-  const userAccount = await createStaffUser(db(), { role: 'User', teamId });
-  admin = await signIn(ctx.app, db(), adminAccount);
-  user = await signIn(ctx.app, db(), userAccount);
-  trialId = (await createTrial(db(), admin, [userAccount.email])).id;
+  ({ sims, ctx, teamId, admin, user, trialId } = await startFitbitDataApp(clock));
 }, 60_000);
 
 afterAll(async () => {
@@ -111,31 +92,7 @@ async function googleParticipant(trial = trialId): Promise<P> {
 
 async function legacyParticipant(): Promise<P> {
   const participant = await newParticipant();
-  const client = createFitbitLegacyClient(providerSettingsFromConfig(ctx.config)['fitbit-legacy']!);
-  const secrets = generateAuthorizationSecrets();
-  const { redirect } = await submitConsent(await client.authorizationUrl(secrets));
-  const tokens = await client.exchangeCode(
-    redirect.searchParams.get('code')!,
-    secrets.codeVerifier,
-  );
-  const [catalog] = await db()
-    .select({ id: globalDeviceCatalog.id })
-    .from(globalDeviceCatalog)
-    .where(eq(globalDeviceCatalog.manufacturer, 'Fitbit'));
-  const key = ctx.config.TOKEN_ENCRYPTION_KEY;
-  await db()
-    .insert(participantDevices)
-    .values({
-      teamId,
-      participantId: participant.id,
-      globalDeviceCatalogId: catalog!.id,
-      upstream: 'fitbit-legacy',
-      accessTokenEncrypted: encryptSecret(tokens.accessToken, key),
-      refreshTokenEncrypted: encryptSecret(tokens.refreshToken, key),
-      tokenExpiresAt: new Date(clock.now().getTime() + 3_600_000),
-      authorizationStatus: 'authorized',
-      authorizationDate: clock.now(),
-    });
+  await linkLegacyFitbit(ctx, clock, { teamId, participantId: participant.id });
   return participant;
 }
 
@@ -144,8 +101,7 @@ async function accessTokenOf(participantId: number) {
   return decryptSecret(row!.accessTokenEncrypted!, ctx.config.TOKEN_ENCRYPTION_KEY);
 }
 
-const dataPath = (p: P, resourcePath: string) =>
-  `/api/getFitbitServerParticipantData/${p.id}/${encodeURIComponent(p.email)}/${resourcePath}`;
+const dataPath = fitbitDataPath;
 
 /** One call to the Google Health simulator with the participant's own token (what it holds). */
 async function google(token: string, request: SourceRequest): Promise<Json> {
@@ -720,27 +676,7 @@ describe('every resource path from Google Health', () => {
   it.each(GOOGLE_CASES)(
     "$name: an expired token is refreshed once; 429 answers 'Too Many Requests'",
     async ({ path }) => {
-      const own = await googleParticipant();
-      await injectFault(sims.googleHealth.baseUrl, { kind: 'expired-token', target: 'api' });
-      const tokenCalls = countRequests(sims.googleHealth, '/token');
-      try {
-        const response = await user.get(dataPath(own, path));
-        expect(response.statusCode, response.body).toBe(200);
-        expect(tokenCalls.count).toBe(1);
-      } finally {
-        tokenCalls.stop();
-      }
-      await injectFault(sims.googleHealth.baseUrl, {
-        kind: 'rate-limit',
-        target: 'api',
-        times: 'always',
-      });
-      const limited = await user.get(dataPath(own, path));
-      expect(limited.statusCode).toBe(429);
-      expect(limited.json()).toMatchObject({
-        message: FITBIT_DATA_MESSAGES.tooManyRequests,
-        displayToUser: true,
-      });
+      await expectRefreshOnceThenTooManyRequests('google', await googleParticipant(), path);
     },
   );
 
@@ -792,52 +728,47 @@ describe('every resource path from the legacy Fitbit Web API', () => {
   it.each(GOOGLE_CASES)(
     "$name: an expired token is refreshed once; 429 answers 'Too Many Requests'",
     async ({ path }) => {
-      const own = await legacyParticipant();
-      await injectFault(sims.fitbitLegacy.baseUrl, { kind: 'expired-token', target: 'api' });
-      const tokenCalls = countRequests(sims.fitbitLegacy, '/oauth2/token');
-      try {
-        const response = await user.get(dataPath(own, path));
-        expect(response.statusCode, response.body).toBe(200);
-        expect(tokenCalls.count).toBe(1);
-      } finally {
-        tokenCalls.stop();
-      }
-      await injectFault(sims.fitbitLegacy.baseUrl, {
-        kind: 'rate-limit',
-        target: 'api',
-        times: 'always',
-      });
-      const limited = await user.get(dataPath(own, path));
-      expect(limited.statusCode).toBe(429);
-      expect(limited.json().message).toBe(FITBIT_DATA_MESSAGES.tooManyRequests);
+      await expectRefreshOnceThenTooManyRequests('legacy', await legacyParticipant(), path);
     },
   );
 
   it("an expired token is refreshed once; 429 answers 'Too Many Requests'; no data answers 'Could not find any data!'", async () => {
     const own = await legacyParticipant();
-    const path = `sleep/date/${START}/${END}.json`;
-    await injectFault(sims.fitbitLegacy.baseUrl, { kind: 'expired-token', target: 'api' });
-    const tokenCalls = countRequests(sims.fitbitLegacy, '/oauth2/token');
-    try {
-      const response = await user.get(dataPath(own, path));
-      expect(response.statusCode, response.body).toBe(200);
-      expect(tokenCalls.count).toBe(1);
-    } finally {
-      tokenCalls.stop();
-    }
     const empty = await user.get(dataPath(own, 'sleep/date/2020-01-01/2020-01-07.json'));
     expect(empty.statusCode, empty.body).toBe(404);
     expect(empty.json().message).toBe(FITBIT_DATA_MESSAGES.noData);
-    await injectFault(sims.fitbitLegacy.baseUrl, {
-      kind: 'rate-limit',
-      target: 'api',
-      times: 'always',
-    });
-    const limited = await user.get(dataPath(own, path));
-    expect(limited.statusCode).toBe(429);
-    expect(limited.json().message).toBe(FITBIT_DATA_MESSAGES.tooManyRequests);
+    await expectRefreshOnceThenTooManyRequests('legacy', own, `sleep/date/${START}/${END}.json`);
   });
 });
+
+/**
+ * With the upstream's access token expired, the call refreshes it once (one token call) and
+ * succeeds; with the upstream answering 429, the call answers 429 'Too Many Requests'.
+ */
+async function expectRefreshOnceThenTooManyRequests(
+  upstream: 'google' | 'legacy',
+  participant: P,
+  path: string,
+) {
+  const [sim, tokenPath] =
+    upstream === 'google' ? [sims.googleHealth, '/token'] : [sims.fitbitLegacy, '/oauth2/token'];
+  await injectFault(sim.baseUrl, { kind: 'expired-token', target: 'api' });
+  const tokenCalls = countRequests(sim, tokenPath);
+  try {
+    const response = await user.get(dataPath(participant, path));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(tokenCalls.count).toBe(1);
+  } finally {
+    tokenCalls.stop();
+  }
+  await injectFault(sim.baseUrl, { kind: 'rate-limit', target: 'api', times: 'always' });
+  const limited = await user.get(dataPath(participant, path));
+  expect(limited.statusCode).toBe(429);
+  expect(limited.json()).toMatchObject({
+    message: FITBIT_DATA_MESSAGES.tooManyRequests,
+    displayToUser: true,
+  });
+}
 
 /** Runs the real Google Health sync streams for the participant over [from, to) and marks them synced. */
 async function syncInto(participant: P, streamKeys: string[], from: Date, to: Date) {
@@ -943,6 +874,35 @@ describe('stored readings', () => {
       expect(stored.json()).toEqual(live.get(path));
     },
   );
+
+  it("a day's heart rate is answered from the store once the daily resting heart rate covers that day (not 14 h past it)", async () => {
+    const own = await googleParticipant();
+    const path = `activities/heart/date/${DAY}/1d/1min.json`;
+    const liveAnswer = await user.get(dataPath(own, path));
+    expect(liveAnswer.statusCode, liveAnswer.body).toBe(200);
+    await syncInto(
+      own,
+      ['heart-rate'],
+      new Date('2026-11-02T00:00:00Z'),
+      new Date('2026-11-05T00:00:00Z'),
+    );
+    // The daily sync last ran just after the day ended: the day's resting rate is final.
+    await syncInto(
+      own,
+      ['daily-resting-heart-rate'],
+      new Date('2026-11-02T00:00:00Z'),
+      new Date('2026-11-04T00:05:00Z'),
+    );
+    await injectFault(sims.googleHealth.baseUrl, {
+      kind: 'server-error',
+      target: 'api',
+      times: 'always',
+      status: 503,
+    });
+    const stored = await user.get(dataPath(own, path));
+    expect(stored.statusCode, stored.body).toBe(200);
+    expect(stored.json()).toEqual(liveAnswer.json());
+  });
 
   it('paths the store cannot answer (sleep levels, heart zones) still go upstream', async () => {
     await syncInto(

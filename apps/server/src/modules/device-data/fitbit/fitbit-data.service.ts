@@ -101,8 +101,7 @@ export function createFitbitDataService(deps: {
           ...scope,
           brand: 'Fitbit',
           metricKey,
-          from: wanted.from,
-          to: wanted.to,
+          ...(wanted.coverage?.[metricKey] ?? wanted),
         }))
       )
         return undefined;

@@ -5,26 +5,18 @@ import {
   FITBIT_DATA_REASONS,
   datesBetween,
 } from '@trialpulse/shared/device-data/fitbit-resource-path';
-import { globalDeviceCatalog, participantDevices, syncCursors, teams } from '../../../db/schema';
+import { syncCursors, teams } from '../../../db/schema';
 import { createManualClock } from '../../../lib/clock';
-import { decryptSecret, encryptSecret } from '../../../lib/crypto';
-import { startAllSimulators, type AllSimulators } from '../../../simulators';
-import { submitConsent } from '../../../simulators/common/consent-driver';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { decryptSecret } from '../../../lib/crypto';
+import { type AllSimulators } from '../../../simulators';
+import { type TestApp } from '../../../test/test-app';
 import { createStaffUser, createTeam, type TestClient } from '../../../test/fixtures';
-import { generateAuthorizationSecrets } from '../../devices/core/provider-client';
-import { providerSettingsFromConfig } from '../../devices/core/provider-settings';
-import { clearFaults, control, countRequests, injectFault } from '../../devices/core/test-support';
-import { createFitbitLegacyClient } from '../../devices/fitbit/fitbit-legacy.client';
-import {
-  allowAllBrands,
-  connectionRow,
-  linkAsStaff,
-  simulatorEnv,
-} from '../../devices/test-support';
+import { clearFaults, countRequests, injectFault } from '../../devices/core/test-support';
+import { connectionRow, linkAsStaff } from '../../devices/test-support';
 import { addParticipant, createTrial } from '../../participants/test-support';
 import { readingsServiceFor } from '../../sync/test-support';
 import { signIn } from '../../trials/test-support';
+import { fitbitDataPath, linkLegacyFitbit, startFitbitDataApp } from './test-support';
 
 /**
  * getFitbitServerParticipantData end to end: the app (inject) reads from the Google Health
@@ -45,18 +37,7 @@ const END = '2026-11-07';
 const RESOURCES = ['steps', 'distance', 'floors', 'calories'] as const;
 
 beforeAll(async () => {
-  sims = await startAllSimulators({ fitbitLegacyShutdownAt: null });
-  // The legacy 429 asks to wait until the top of the hour: 50 minutes here, beyond what the
-  // client waits, whatever the wall clock says (a few seconds would be waited and retried).
-  await control(sims.fitbitLegacy.baseUrl, 'POST', '/clock/set', { time: '2026-11-20T10:10:00Z' });
-  ctx = await createTestApp({ env: simulatorEnv(sims), clock });
-  teamId = (await createTeam(db(), { maxTrials: 100, maxParticipants: 1000, hiddenFields: [] })).id;
-  await allowAllBrands(db(), teamId);
-  const adminAccount = await createStaffUser(db(), { role: 'Admin', teamId });
-  const userAccount = await createStaffUser(db(), { role: 'User', teamId });
-  admin = await signIn(ctx.app, db(), adminAccount);
-  user = await signIn(ctx.app, db(), userAccount);
-  trialId = (await createTrial(db(), admin, [userAccount.email])).id;
+  ({ sims, ctx, teamId, admin, user, trialId } = await startFitbitDataApp(clock));
 }, 60_000);
 
 afterAll(async () => {
@@ -92,31 +73,7 @@ async function googleParticipant() {
 /** A participant with a legacy Fitbit Web API connection (made before the migration). */
 async function legacyParticipant() {
   const participant = await newParticipant();
-  const client = createFitbitLegacyClient(providerSettingsFromConfig(ctx.config)['fitbit-legacy']!);
-  const secrets = generateAuthorizationSecrets();
-  const { redirect } = await submitConsent(await client.authorizationUrl(secrets));
-  const tokens = await client.exchangeCode(
-    redirect.searchParams.get('code')!,
-    secrets.codeVerifier,
-  );
-  const [catalog] = await db()
-    .select({ id: globalDeviceCatalog.id })
-    .from(globalDeviceCatalog)
-    .where(eq(globalDeviceCatalog.manufacturer, 'Fitbit'));
-  const key = ctx.config.TOKEN_ENCRYPTION_KEY;
-  await db()
-    .insert(participantDevices)
-    .values({
-      teamId,
-      participantId: participant.id,
-      globalDeviceCatalogId: catalog!.id,
-      upstream: 'fitbit-legacy',
-      accessTokenEncrypted: encryptSecret(tokens.accessToken, key),
-      refreshTokenEncrypted: encryptSecret(tokens.refreshToken, key),
-      tokenExpiresAt: new Date(clock.now().getTime() + 3_600_000),
-      authorizationStatus: 'authorized',
-      authorizationDate: clock.now(),
-    });
+  await linkLegacyFitbit(ctx, clock, { teamId, participantId: participant.id });
   return participant;
 }
 
@@ -125,8 +82,7 @@ async function accessTokenOf(participantId: number) {
   return decryptSecret(row!.accessTokenEncrypted!, ctx.config.TOKEN_ENCRYPTION_KEY);
 }
 
-const dataPath = (p: { id: number; email: string }, resourcePath: string) =>
-  `/api/getFitbitServerParticipantData/${p.id}/${encodeURIComponent(p.email)}/${resourcePath}`;
+const dataPath = fitbitDataPath;
 
 /** What the Google Health simulator holds for the days, read with the participant's own token. */
 async function googleDaily(token: string, dataType: string, start: string, endExclusive: string) {

@@ -16,7 +16,18 @@ import type { StoredReading } from '../../sync/readings.service';
  */
 export type FitbitFamily<R extends FitbitResourceRequest> = {
   /** The stored metrics and instants that answer the request, or null: live only. */
-  stored?: (request: R) => { metricKeys: string[]; from: Date; to: Date } | null;
+  stored?: (request: R) => {
+    metricKeys: string[];
+    from: Date;
+    to: Date;
+    /**
+     * Metrics whose readings lie elsewhere than [from, to) — a daily reading at its date's
+     * 00:00 UTC beside a day's samples — with the range sync must cover for them. A daily
+     * metric syncs once a day: asked over the samples' wider range (up to 14 h past the day),
+     * it would count as covered only in the hour after each daily sync.
+     */
+    coverage?: Record<string, { from: Date; to: Date }>;
+  } | null;
   fromStore?: (request: R, readings: readonly StoredReading[]) => unknown;
   google: (request: R, api: GoogleApi) => Promise<unknown>;
   /** Path under the legacy API's base URL, e.g. `/1/user/-/activities/heart/date/…json`. */
@@ -176,4 +187,43 @@ export async function settled<T extends readonly unknown[]>(calls: {
   );
   if (failed) throw failed.reason;
   return results.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+type LogListRequest = Extract<FitbitResourceRequest, { kind: 'activities-list' | 'sleep-list' }>;
+
+/**
+ * A Fitbit log list (`activities/list.json`, `sleep/list.json`) from a Google Health list
+ * type: the `limit` logs before a date (newest first) or from a date on (oldest first),
+ * ordered by logId as `sort` asks, with Fitbit's pagination block (`next` left empty: one
+ * page per request). `member` is the civil time the dates compare with; `toLog` drops a
+ * point by answering null.
+ */
+export async function logListFromGoogle<TLog extends { logId: number }>(
+  request: LogListRequest,
+  api: GoogleApi,
+  source: { dataType: string; member: string; toLog: (point: Json) => TLog | null },
+) {
+  const filter = request.beforeDate
+    ? `${source.member} < "${request.beforeDate}T00:00:00"`
+    : `${source.member} >= "${request.afterDate}T00:00:00"`;
+  // Google lists newest first, 25 a page: before a date the first pages suffice; after a
+  // date every page is read (at most 500 logs, over a year of daily sessions or nights).
+  const pages = request.beforeDate ? Math.ceil(request.limit / 25) : 20;
+  const points = await api.list(source.dataType, filter, 25, pages);
+  const logs = points
+    .map(source.toLog)
+    .filter((log): log is TLog => log !== null)
+    .sort((a, b) => (request.sort === 'asc' ? a.logId - b.logId : b.logId - a.logId))
+    .slice(0, request.limit);
+  const pagination = {
+    ...(request.beforeDate
+      ? { beforeDate: request.beforeDate }
+      : { afterDate: request.afterDate! }),
+    limit: request.limit,
+    next: '',
+    offset: 0,
+    previous: '',
+    sort: request.sort,
+  };
+  return { logs, pagination };
 }

@@ -194,6 +194,7 @@ export const heartIntradayFamily: FitbitFamily<HeartIntraday> = {
   stored: (request) => ({
     metricKeys: ['heart_rate', 'resting_heart_rate'],
     ...instantsOfDays(request.date, request.date),
+    coverage: { resting_heart_rate: instantsOfDailyReadings(request.date, request.date) },
   }),
   fromStore(request, readings: readonly StoredReading[]) {
     const daily = instantsOfDailyReadings(request.date, request.date).from.getTime();

@@ -13,6 +13,7 @@ import {
   bodyOf,
   list,
   localTime,
+  logListFromGoogle,
   num,
   offsetOf,
   record,
@@ -188,31 +189,12 @@ function activityLogOf(point: Json) {
  */
 export const activityLogListFamily: FitbitFamily<ActivityList> = {
   async google(request, api) {
-    const member = 'exercise.interval.civil_start_time';
-    const filter = request.beforeDate
-      ? `${member} < "${request.beforeDate}T00:00:00"`
-      : `${member} >= "${request.afterDate}T00:00:00"`;
-    // Google lists newest first, 25 a page: before a date the first pages suffice; after a
-    // date every page is read (at most a year and a bit of sessions).
-    const pages = request.beforeDate ? Math.ceil(request.limit / 25) : 20;
-    const points = await api.list('exercise', filter, 25, pages);
-    const logs = points
-      .map(activityLogOf)
-      .sort((a, b) => (request.sort === 'asc' ? a.logId - b.logId : b.logId - a.logId))
-      .slice(0, request.limit);
-    const answer: FitbitActivityLogListResponse = {
-      activities: logs,
-      pagination: {
-        ...(request.beforeDate
-          ? { beforeDate: request.beforeDate }
-          : { afterDate: request.afterDate! }),
-        limit: request.limit,
-        next: '',
-        offset: 0,
-        previous: '',
-        sort: request.sort,
-      },
-    };
+    const { logs, pagination } = await logListFromGoogle(request, api, {
+      dataType: 'exercise',
+      member: 'exercise.interval.civil_start_time',
+      toLog: activityLogOf,
+    });
+    const answer: FitbitActivityLogListResponse = { activities: logs, pagination };
     return answer;
   },
   legacyPath: (request) =>

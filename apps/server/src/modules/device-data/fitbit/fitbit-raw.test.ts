@@ -1,20 +1,14 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FITBIT_DATA_MESSAGES } from '@trialpulse/shared/device-data/fitbit-resource-path';
-import { globalDeviceCatalog, participantDevices } from '../../../db/schema';
 import { createManualClock } from '../../../lib/clock';
-import { encryptSecret } from '../../../lib/crypto';
 import { startAllSimulators, type AllSimulators } from '../../../simulators';
-import { submitConsent } from '../../../simulators/common/consent-driver';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { createStaffUser, createTeam, type TestClient } from '../../../test/fixtures';
-import { generateAuthorizationSecrets } from '../../devices/core/provider-client';
-import { providerSettingsFromConfig } from '../../devices/core/provider-settings';
 import { control } from '../../devices/core/test-support';
-import { createFitbitLegacyClient } from '../../devices/fitbit/fitbit-legacy.client';
 import { allowAllBrands, linkAsStaff, simulatorEnv } from '../../devices/test-support';
 import { addParticipant, createTrial } from '../../participants/test-support';
 import { signIn } from '../../trials/test-support';
+import { linkLegacyFitbit } from './test-support';
 
 /**
  * /api/fitbitParticipantDataRaw: the upstream's own answer for a resource path (Sys_Admin),
@@ -99,33 +93,10 @@ describe('GET /api/fitbitParticipantDataRaw', () => {
 
   it("a legacy connection: the legacy API's answer for the path, as sent", async () => {
     const participant = await newParticipant();
-    const client = createFitbitLegacyClient(
-      providerSettingsFromConfig(ctx.config)['fitbit-legacy']!,
-    );
-    const secrets = generateAuthorizationSecrets();
-    const { redirect } = await submitConsent(await client.authorizationUrl(secrets));
-    const tokens = await client.exchangeCode(
-      redirect.searchParams.get('code')!,
-      secrets.codeVerifier,
-    );
-    const [catalog] = await db()
-      .select({ id: globalDeviceCatalog.id })
-      .from(globalDeviceCatalog)
-      .where(eq(globalDeviceCatalog.manufacturer, 'Fitbit'));
-    const key = ctx.config.TOKEN_ENCRYPTION_KEY;
-    await db()
-      .insert(participantDevices)
-      .values({
-        teamId,
-        participantId: participant.id,
-        globalDeviceCatalogId: catalog!.id,
-        upstream: 'fitbit-legacy',
-        accessTokenEncrypted: encryptSecret(tokens.accessToken, key),
-        refreshTokenEncrypted: encryptSecret(tokens.refreshToken, key),
-        tokenExpiresAt: new Date(clock.now().getTime() + 3_600_000),
-        authorizationStatus: 'authorized',
-        authorizationDate: clock.now(),
-      });
+    const { client, tokens } = await linkLegacyFitbit(ctx, clock, {
+      teamId,
+      participantId: participant.id,
+    });
     const response = await sysAdmin.get(rawPath(participant.id, PATH));
     expect(response.statusCode, response.body).toBe(200);
     const direct = await client.getResource(tokens.accessToken, `/1/user/-/${PATH}`);

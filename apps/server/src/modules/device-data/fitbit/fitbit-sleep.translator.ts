@@ -10,6 +10,7 @@ import {
   bodyOf,
   list,
   localTime,
+  logListFromGoogle,
   num,
   offsetOf,
   record,
@@ -136,32 +137,12 @@ type SleepList = Extract<FitbitResourceRequest, { kind: 'sleep-list' }>;
  */
 export const sleepListFamily: FitbitFamily<SleepList> = {
   async google(request, api) {
-    const member = 'sleep.interval.civil_end_time';
-    const filter = request.beforeDate
-      ? `${member} < "${request.beforeDate}T00:00:00"`
-      : `${member} >= "${request.afterDate}T00:00:00"`;
-    // Google lists newest first, 25 a page: before a date the first pages suffice; after a
-    // date every page is read (at most 500 nights).
-    const pages = request.beforeDate ? Math.ceil(request.limit / 25) : 20;
-    const points = await api.list('sleep', filter, 25, pages);
-    const logs = points
-      .map(sleepLogOf)
-      .filter((log): log is FitbitSleepLog => log !== null)
-      .sort((a, b) => (request.sort === 'asc' ? a.logId - b.logId : b.logId - a.logId))
-      .slice(0, request.limit);
-    const answer: FitbitSleepListResponse = {
-      sleep: logs,
-      pagination: {
-        ...(request.beforeDate
-          ? { beforeDate: request.beforeDate }
-          : { afterDate: request.afterDate! }),
-        limit: request.limit,
-        next: '',
-        offset: 0,
-        previous: '',
-        sort: request.sort,
-      },
-    };
+    const { logs, pagination } = await logListFromGoogle(request, api, {
+      dataType: 'sleep',
+      member: 'sleep.interval.civil_end_time',
+      toLog: sleepLogOf,
+    });
+    const answer: FitbitSleepListResponse = { sleep: logs, pagination };
     return answer;
   },
   legacyPath: (request) =>

@@ -47,64 +47,72 @@ export function TimeInRangeBars({ summary }: { summary: CgmSummary }) {
   return <EChart option={option} height={280} testId="cgm-tir-chart" ariaLabel="Time in ranges" />;
 }
 
+/**
+ * The AGP chart's option: the 5–95 and 25–75 percentile bands (stacked areas) and the median
+ * by time of day, the target range shaded.
+ */
+export function agpChartOption(summary: CgmSummary, unit: GlucoseUnit): EChartOption {
+  const bins = summary.agp.map((bin, index) => ({ label: hhmm(index * 15), bin }));
+  const value = (pick: (bin: NonNullable<CgmSummary['agp'][number]>) => number) =>
+    bins.map(({ bin }) => (bin ? glucoseIn(unit, pick(bin)) : null));
+  const diff = (upper: (number | null)[], lower: (number | null)[]) =>
+    upper.map((u, i) =>
+      u === null || lower[i] === null ? null : Math.round((u - lower[i]!) * 10) / 10,
+    );
+  const p5 = value((b) => b.p5);
+  const p25 = value((b) => b.p25);
+  const p75 = value((b) => b.p75);
+  const p95 = value((b) => b.p95);
+  // Stacked areas: an invisible base at p5, then p5→p25, p25→p75, p75→p95.
+  const layer = (name: string, data: (number | null)[], color: string | null) => ({
+    type: 'line',
+    name,
+    stack: 'agp',
+    data,
+    symbol: 'none',
+    lineStyle: { opacity: 0 },
+    areaStyle: color ? { color } : { opacity: 0 },
+    // The legend draws a line series' symbol in its item colour: the band's, not the palette's.
+    ...(color && { itemStyle: { color } }),
+    tooltip: { show: false },
+  });
+  return {
+    animation: false,
+    tooltip: { trigger: 'axis' },
+    legend: { top: 0, data: ['Median', '25–75 %', '5–95 %'] },
+    grid: { left: 56, right: 24, top: 36, bottom: 32 },
+    xAxis: {
+      type: 'category',
+      data: bins.map((b) => b.label),
+      boundaryGap: false,
+      axisLabel: { interval: 11 },
+    },
+    yAxis: { type: 'value', name: unit, min: 0, max: glucoseIn(unit, 350) },
+    series: [
+      layer('base', p5, null),
+      layer('5–95 %', diff(p25, p5), 'rgba(21, 101, 192, 0.15)'),
+      layer('25–75 %', diff(p75, p25), 'rgba(21, 101, 192, 0.35)'),
+      layer('75–95 %', diff(p95, p75), 'rgba(21, 101, 192, 0.15)'),
+      {
+        type: 'line',
+        name: 'Median',
+        data: value((b) => b.p50),
+        symbol: 'none',
+        lineStyle: { color: '#0d47a1', width: 2 },
+        itemStyle: { color: '#0d47a1' },
+        markArea: {
+          silent: true,
+          itemStyle: { color: 'rgba(67, 160, 71, 0.08)' },
+          data: [[{ yAxis: glucoseIn(unit, 70) }, { yAxis: glucoseIn(unit, 180) }]],
+        },
+      },
+    ],
+  };
+}
+
 /** AGP: the 5–95 and 25–75 percentile bands and the median by time of day. */
 export function AgpChart({ summary, unit }: { summary: CgmSummary; unit: GlucoseUnit }) {
-  const option = useMemo<EChartOption>(() => {
-    const bins = summary.agp.map((bin, index) => ({ label: hhmm(index * 15), bin }));
-    const value = (pick: (bin: NonNullable<CgmSummary['agp'][number]>) => number) =>
-      bins.map(({ bin }) => (bin ? glucoseIn(unit, pick(bin)) : null));
-    const diff = (upper: (number | null)[], lower: (number | null)[]) =>
-      upper.map((u, i) =>
-        u === null || lower[i] === null ? null : Math.round((u - lower[i]!) * 10) / 10,
-      );
-    const p5 = value((b) => b.p5);
-    const p25 = value((b) => b.p25);
-    const p75 = value((b) => b.p75);
-    const p95 = value((b) => b.p95);
-    // Stacked areas: an invisible base at p5, then p5→p25, p25→p75, p75→p95.
-    const layer = (name: string, data: (number | null)[], color: string | null) => ({
-      type: 'line',
-      name,
-      stack: 'agp',
-      data,
-      symbol: 'none',
-      lineStyle: { opacity: 0 },
-      areaStyle: color ? { color } : { opacity: 0 },
-      tooltip: { show: false },
-    });
-    return {
-      animation: false,
-      tooltip: { trigger: 'axis' },
-      legend: { top: 0, data: ['Median', '25–75 %', '5–95 %'] },
-      grid: { left: 56, right: 24, top: 36, bottom: 32 },
-      xAxis: {
-        type: 'category',
-        data: bins.map((b) => b.label),
-        boundaryGap: false,
-        axisLabel: { interval: 11 },
-      },
-      yAxis: { type: 'value', name: unit, min: 0, max: glucoseIn(unit, 350) },
-      series: [
-        layer('base', p5, null),
-        layer('5–95 %', diff(p25, p5), 'rgba(21, 101, 192, 0.15)'),
-        layer('25–75 %', diff(p75, p25), 'rgba(21, 101, 192, 0.35)'),
-        layer('75–95 %', diff(p95, p75), 'rgba(21, 101, 192, 0.15)'),
-        {
-          type: 'line',
-          name: 'Median',
-          data: value((b) => b.p50),
-          symbol: 'none',
-          lineStyle: { color: '#0d47a1', width: 2 },
-          itemStyle: { color: '#0d47a1' },
-          markArea: {
-            silent: true,
-            itemStyle: { color: 'rgba(67, 160, 71, 0.08)' },
-            data: [[{ yAxis: glucoseIn(unit, 70) }, { yAxis: glucoseIn(unit, 180) }]],
-          },
-        },
-      ],
-    };
-  }, [summary, unit]);
+  const option = useMemo(() => agpChartOption(summary, unit), [summary, unit]);
   return (
     <EChart
       option={option}

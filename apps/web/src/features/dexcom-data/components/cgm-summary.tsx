@@ -31,6 +31,7 @@ import {
 } from '@trialpulse/shared/device-data/cgm';
 import { userMessage } from '@/lib/api-client';
 import { useDexcomData } from '../api/get-dexcom-data';
+import { dataErrorSeverity } from '@/components/participant-data';
 import { useGlucoseUnit } from '../utils/glucose-unit';
 import { periodEndingNow } from '../utils/period';
 import { AgpChart, DailyTraces, RANGE_COLORS, TimeInRangeBars } from './cgm-charts';
@@ -97,7 +98,9 @@ export function CgmSummary({ participantId }: { participantId: number }) {
       </Stack>
       {data.isPending && <CircularProgress size={28} aria-label="Loading glucose readings" />}
       {data.isError && (
-        <Alert severity="error">{userMessage(data.error, GENERIC_ERROR_MESSAGE)}</Alert>
+        <Alert severity={dataErrorSeverity(data.error)}>
+          {userMessage(data.error, GENERIC_ERROR_MESSAGE)}
+        </Alert>
       )}
       {summary && <SummaryBody summary={summary} unit={unit} />}
     </Stack>

@@ -8,6 +8,7 @@ import { CGM_DEFAULT_PERIOD_DAYS } from '@trialpulse/shared/device-data/device-d
 import { CGM_NOT_ENOUGH_DATA, computeCgmSummary } from '@trialpulse/shared/device-data/cgm';
 import { userMessage } from '@/lib/api-client';
 import { useDexcomData } from '../api/get-dexcom-data';
+import { dataErrorSeverity } from '@/components/participant-data';
 import { periodEndingNow } from '../utils/period';
 import { TimeInRangeBars } from './cgm-charts';
 
@@ -30,7 +31,11 @@ export function CgmTile({ participantId }: { participantId: number }) {
   );
   if (data.isPending) return <CircularProgress size={24} aria-label="Loading CGM data" />;
   if (data.isError)
-    return <Alert severity="error">{userMessage(data.error, GENERIC_ERROR_MESSAGE)}</Alert>;
+    return (
+      <Alert severity={dataErrorSeverity(data.error)}>
+        {userMessage(data.error, GENERIC_ERROR_MESSAGE)}
+      </Alert>
+    );
   if (!summary || summary.readings === 0) return <Typography>{CGM_NOT_ENOUGH_DATA}</Typography>;
   return (
     <Stack spacing={1} data-testid="overview-cgm-tile" sx={{ maxWidth: 480 }}>

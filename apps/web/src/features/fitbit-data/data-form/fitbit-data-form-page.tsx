@@ -11,13 +11,13 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import type { Participant, Trial } from '@trialpulse/shared';
 import { FITBIT_DATA_MESSAGES } from '@trialpulse/shared/device-data/fitbit-resource-path';
 import { DataPageFrame } from '@/components/participant-data';
 import { userMessage } from '@/lib/api-client';
 import { COMPARE_RESOURCES, dailyValues, type CompareResource } from '../multi/compare';
 import { fitbitDataQueryKey, getFitbitData } from '../common/api/get-fitbit-data';
+import { DateField, SelectField } from '../common/components/form-fields';
 import { defaultDay, todayText } from '../one-day/intraday';
 import { shift } from '../overview/overview';
 import { dataFormError, rangePath, type DataForm } from './data-form';
@@ -71,16 +71,12 @@ function FormAndTable({ participant, trial }: { participant: Participant; trial:
       });
   };
   const date = (key: 'start' | 'end', label: string) => (
-    <TextField
-      type="date"
+    <DateField
       label={label}
       value={form[key]}
-      onChange={(event) => setForm({ ...form, [key]: event.target.value })}
-      slotProps={{
-        inputLabel: { shrink: true },
-        htmlInput: { max: todayText(), 'data-testid': `data-form-${key}` },
-      }}
-      size="small"
+      onChange={(value) => setForm({ ...form, [key]: value })}
+      max={todayText()}
+      testId={`data-form-${key}`}
     />
   );
   return (
@@ -96,28 +92,15 @@ function FormAndTable({ participant, trial }: { participant: Participant; trial:
             submit();
           }}
         >
-          <TextField
-            select
+          <SelectField
             label="Resource"
             value={form.resource}
-            onChange={(event) =>
-              setForm({ ...form, resource: event.target.value as CompareResource | '' })
-            }
-            slotProps={{
-              select: { native: true },
-              inputLabel: { shrink: true },
-              htmlInput: { 'data-testid': 'data-form-resource' },
-            }}
-            size="small"
+            onChange={(resource) => setForm({ ...form, resource })}
+            placeholder="Select a resource"
+            options={COMPARE_RESOURCES}
+            testId="data-form-resource"
             sx={{ minWidth: 160 }}
-          >
-            <option value="">Select a resource</option>
-            {COMPARE_RESOURCES.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </TextField>
+          />
           {date('start', 'Start date')}
           {date('end', 'End date')}
           <Button type="submit" variant="contained" data-testid="data-form-submit">

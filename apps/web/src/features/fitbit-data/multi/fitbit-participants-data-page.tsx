@@ -1,12 +1,11 @@
 import { useMemo, useState } from 'react';
-import { Link as RouterLink, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { useQueries } from '@tanstack/react-query';
 import { z } from 'zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -14,7 +13,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   LIMITS,
@@ -23,10 +21,12 @@ import {
   type Participant,
   type Trial,
 } from '@trialpulse/shared';
+import { FITBIT_PERIOD_LABELS } from '@trialpulse/shared/device-data/fitbit-query';
 import { FITBIT_DATA_MESSAGES } from '@trialpulse/shared/device-data/fitbit-resource-path';
 import { EChart, timeAxisChart, type EChartOption } from '@/components/charts';
 import { userMessage } from '@/lib/api-client';
 import { fitbitDataQueryKey, getFitbitData } from '../common/api/get-fitbit-data';
+import { DateField, SelectField } from '../common/components/form-fields';
 import { defaultDay, todayText } from '../one-day/intraday';
 import {
   COMPARE_MESSAGES,
@@ -41,6 +41,7 @@ import {
   type CompareResource,
   type ComparePeriod,
 } from './compare';
+import { ReturnToTrialBar } from '@/components/participant-data';
 
 const stateSchema = z.object({
   participants: z.array(participantSchema).min(1).max(LIMITS.multiRowSelectionCap),
@@ -167,18 +168,10 @@ function Comparison({ participants, trial }: { participants: Participant[]; tria
 
   return (
     <Stack spacing={2} data-testid="fitbit-participants-data-page">
-      {trial && (
-        <Paper variant="outlined" sx={{ px: 2, py: 1 }} data-testid="return-to-trial-bar">
-          <Link component={RouterLink} to="/TrialPage" state={{ trial }}>
-            Return to Main Trial Page
-          </Link>{' '}
-          <Typography component="span" color="text.secondary">
-            — {trial.trialNumber} {trial.trialName}
-          </Typography>
-        </Paper>
-      )}
+      {trial && <ReturnToTrialBar trial={trial} />}
       <Typography variant="h1" component="h1" sx={{ fontSize: 28 }}>
-        Fitbit data of {participants.length} participants
+        Fitbit data of {participants.length}{' '}
+        {participants.length === 1 ? 'participant' : 'participants'}
       </Typography>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: 'flex-start' }}>
         <Paper variant="outlined" sx={{ p: 2, width: { xs: '100%', md: 320 }, flexShrink: 0 }}>
@@ -191,58 +184,31 @@ function Comparison({ participants, trial }: { participants: Participant[]; tria
               submit();
             }}
           >
-            <TextField
-              select
+            <SelectField
               label="Resource"
               value={form.resource}
-              onChange={(event) =>
-                setForm({ ...form, resource: event.target.value as CompareResource | '' })
-              }
-              slotProps={{
-                select: { native: true },
-                inputLabel: { shrink: true },
-                htmlInput: { 'data-testid': 'compare-resource' },
-              }}
-              size="small"
-            >
-              <option value="">Select a resource</option>
-              {COMPARE_RESOURCES.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </TextField>
-            <TextField
-              select
+              onChange={(resource) => setForm({ ...form, resource })}
+              placeholder="Select a resource"
+              options={COMPARE_RESOURCES}
+              testId="compare-resource"
+            />
+            <SelectField
               label="Period"
               value={form.period}
-              onChange={(event) =>
-                setForm({ ...form, period: event.target.value as ComparePeriod | '' })
-              }
-              slotProps={{
-                select: { native: true },
-                inputLabel: { shrink: true },
-                htmlInput: { 'data-testid': 'compare-period' },
-              }}
-              size="small"
-            >
-              <option value="">Select a period</option>
-              {COMPARE_PERIODS.map((period) => (
-                <option key={period} value={period}>
-                  {period}
-                </option>
-              ))}
-            </TextField>
-            <TextField
-              type="date"
+              onChange={(period) => setForm({ ...form, period })}
+              placeholder="Select a period"
+              options={COMPARE_PERIODS.map((period) => ({
+                value: period,
+                label: FITBIT_PERIOD_LABELS[period],
+              }))}
+              testId="compare-period"
+            />
+            <DateField
               label="End date"
               value={form.end}
-              onChange={(event) => setForm({ ...form, end: event.target.value })}
-              slotProps={{
-                inputLabel: { shrink: true },
-                htmlInput: { max: todayText(), 'data-testid': 'compare-end' },
-              }}
-              size="small"
+              onChange={(end) => setForm({ ...form, end })}
+              max={todayText()}
+              testId="compare-end"
             />
             {formError && (
               <Alert severity="error" data-testid="compare-form-error">

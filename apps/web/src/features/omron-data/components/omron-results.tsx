@@ -8,6 +8,7 @@ import {
 } from '@trialpulse/shared/device-data/device-data.schemas';
 import { userMessage } from '@/lib/api-client';
 import { useOmronData } from '../api/get-omron-data';
+import { dataErrorSeverity } from '@/components/participant-data';
 import { BloodPressureCharts, WeightChart } from './omron-charts';
 import { OmronReadingsTable } from './omron-readings-table';
 
@@ -27,7 +28,7 @@ export function OmronResults({
   if (data.isPending) return <CircularProgress size={28} aria-label="Loading Omron data" />;
   if (data.isError) {
     return (
-      <Alert severity="error" data-testid="omron-data-error">
+      <Alert severity={dataErrorSeverity(data.error)} data-testid="omron-data-error">
         {userMessage(data.error, GENERIC_ERROR_MESSAGE)}
       </Alert>
     );

@@ -11,7 +11,7 @@ import {
   OMRON_UNITS,
   kgToLbs,
 } from '@trialpulse/shared/device-data/device-data.schemas';
-import { DataPageFrame, DataPageLink } from '@/components/participant-data';
+import { DataPageFrame, DataPageLink, dataErrorSeverity } from '@/components/participant-data';
 import { userMessage } from '@/lib/api-client';
 import { useOmronData } from '../api/get-omron-data';
 import { daysBack } from '../utils/omron-form';
@@ -90,7 +90,9 @@ export function OmronOverview({
     return <CircularProgress size={28} aria-label="Loading Omron overview" />;
   if (bp.isError || weight.isError) {
     return (
-      <Alert severity="error">{userMessage(bp.error ?? weight.error, GENERIC_ERROR_MESSAGE)}</Alert>
+      <Alert severity={dataErrorSeverity(bp.error ?? weight.error)}>
+        {userMessage(bp.error ?? weight.error, GENERIC_ERROR_MESSAGE)}
+      </Alert>
     );
   }
   const weekStart = daysBack(7);

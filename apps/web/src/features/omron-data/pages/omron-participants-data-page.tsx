@@ -6,16 +6,18 @@ import Grid from '@mui/material/Grid';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { LIMITS, participantSchema } from '@trialpulse/shared';
+import { LIMITS, participantSchema, trialSchema } from '@trialpulse/shared';
 import { OmronQueryForm } from '../components/omron-query-form';
 import { OmronResults } from '../components/omron-results';
 import { defaultOmronForm, toOmronQuery, type OmronFormValues } from '../utils/omron-form';
+import { ReturnToTrialBar } from '@/components/participant-data';
 
 const participantsSchema = z.array(participantSchema).min(1).max(LIMITS.multiRowSelectionCap);
 
 /**
  * /OmronParticipantsDataPage (decision 0003): the participants selected on the trial page
- * (up to 10, passed on by /ParticipantsDataPage) side by side, one query for all.
+ * (up to 10, passed on by /ParticipantsDataPage) side by side, one query for all, under the
+ * return bar to the trial as on the Fitbit side.
  */
 export function OmronParticipantsDataPage() {
   const { state } = useLocation() as { state: unknown };
@@ -23,6 +25,10 @@ export function OmronParticipantsDataPage() {
     const parsed = participantsSchema.safeParse(
       (state as { participants?: unknown } | null)?.participants,
     );
+    return parsed.success ? parsed.data : null;
+  }, [state]);
+  const trial = useMemo(() => {
+    const parsed = trialSchema.safeParse((state as { trial?: unknown } | null)?.trial);
     return parsed.success ? parsed.data : null;
   }, [state]);
   const [initial] = useState(defaultOmronForm);
@@ -36,8 +42,10 @@ export function OmronParticipantsDataPage() {
   }
   return (
     <Stack spacing={2} data-testid="omron-participants-data-page">
+      {trial && <ReturnToTrialBar trial={trial} />}
       <Typography variant="h1" component="h1" sx={{ fontSize: 28 }}>
-        Omron data of {participants.length} participants
+        Omron data of {participants.length}{' '}
+        {participants.length === 1 ? 'participant' : 'participants'}
       </Typography>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: 'flex-start' }}>
         <div style={{ width: 320, flexShrink: 0 }}>

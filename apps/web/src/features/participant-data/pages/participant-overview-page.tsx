@@ -11,7 +11,7 @@ import { DEVICE_DATA_MESSAGES } from '@trialpulse/shared/device-data/device-data
 import { DataPageFrame, DataPageLink } from '@/components/participant-data';
 import { userMessage } from '@/lib/api-client';
 import { useParticipantOverview } from '../api/get-participant-overview';
-import { METRIC_UNITS } from '../utils/brands';
+import { fitbitTileText } from '../utils/fitbit-tile-text';
 
 /** The Fitbit tiles of the overview (device-data §2's overview tiles), from stored readings. */
 const FITBIT_TILES = [
@@ -92,21 +92,34 @@ function Overview({
               key={brand}
               title="Fitbit"
               testId="overview-fitbit"
-              link={link('/FitbitParticipantDataPage', 'Open Fitbit data')}
+              link={
+                <>
+                  {link('/FitbitParticipantDataPage', 'Open Fitbit data')}
+                  {link('/FitbitParticipantOverview', 'Open Fitbit overview')}
+                </>
+              }
             >
               <Grid container spacing={2}>
                 {FITBIT_TILES.map(([key, label]) => {
                   const metric = metrics.find((entry) => entry.metricKey === key);
                   return (
                     <Grid key={key} size={{ xs: 6, md: 4, lg: 2 }}>
-                      <Card variant="outlined">
+                      <Card
+                        variant="outlined"
+                        sx={{ height: '100%' }}
+                        data-testid={`overview-fitbit-tile-${key}`}
+                      >
                         <CardContent>
                           <Typography variant="overline">{label}</Typography>
-                          <Typography variant="h6" component="p">
-                            {metric?.latestValue !== null && metric?.latestValue !== undefined
-                              ? `${Math.round(metric.latestValue * 10) / 10} ${METRIC_UNITS[key] ?? ''}`
-                              : DEVICE_DATA_MESSAGES.noData}
-                          </Typography>
+                          {metric?.latestValue !== null && metric?.latestValue !== undefined ? (
+                            <Typography variant="h6" component="p">
+                              {fitbitTileText(key, metric.latestValue)}
+                            </Typography>
+                          ) : (
+                            <Typography variant="body2" color="text.secondary">
+                              {DEVICE_DATA_MESSAGES.noData}
+                            </Typography>
+                          )}
                           <Typography variant="caption" color="text.secondary">
                             {metric?.latest ? metric.latest.slice(0, 10) : ''}
                           </Typography>

@@ -38,7 +38,7 @@ export function ParticipantsDataPage() {
   return (
     <Stack spacing={2} sx={{ maxWidth: 480 }} data-testid="participants-data-page">
       <Typography variant="h1" component="h1" sx={{ fontSize: 28 }}>
-        Data of {participants.length} participants
+        Data of {participants.length} {participants.length === 1 ? 'participant' : 'participants'}
       </Typography>
       <Typography>{participants.map((p) => p.participant_code).join(', ')}</Typography>
       <TextField

@@ -129,7 +129,7 @@ describe('/Participant', { timeout: 20_000 }, () => {
     const { router } = await openParticipantPage('Sys_Admin');
     await pageReady();
     pressCtrlShiftQ();
-    const json = await screen.findByTestId('participant-raw-json');
+    const json = await screen.findByTestId('participant-raw-json', {}, { timeout: 15_000 });
     expect(router.state.location.pathname).toBe('/ParticipantRaw');
     expect(router.state.location.state).toEqual({ participant: P2, trial: TRIAL });
     expect(JSON.parse(json.textContent ?? '')).toEqual(RAW);

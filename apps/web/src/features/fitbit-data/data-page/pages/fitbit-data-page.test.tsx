@@ -1,29 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import type { FitbitWeeklySummary, Participant, Trial } from '@trialpulse/shared';
+import type { FitbitWeeklySummary } from '@trialpulse/shared';
 import { baseHandlers, makeUser, mockApi } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
+import {
+  SLEEP_STUDY as TRIAL,
+  sleepStudyParticipant as participant,
+} from '@/testing/study-fixtures';
 
-const TRIAL: Trial = {
-  trialId: 11,
-  trialNumber: 'TP-11',
-  trialName: 'Sleep study',
-  trialNotes: '',
-  trialOwnerEmail: null,
-  teamId: 1,
-  creationDate: '2026-01-01',
-};
-const participant = (id: number, code: string): Participant => ({
-  id,
-  participant_code: code,
-  participant_code_suffix: code.slice(-3),
-  email: null,
-  gender: 'female',
-  age: 40,
-  notes: null,
-  trialId: 11,
-  created_at: '2026-01-02T00:00:00.000Z',
-});
 const SUMMARY: FitbitWeeklySummary = {
   participant_id: 5,
   avrg_resting_heart_rate_last_7days: 61.24,

@@ -87,6 +87,38 @@ describe('Fitbit answers as tables and charts', () => {
     expect(resting.rows).toEqual([{ date: '2019-05-08', restingHeartRate: 68 }]);
   });
 
+  it('heart-rate zones without calories per zone (Google Health) leave the calories empty, not 0', () => {
+    const zone = (name: string, min: number, max: number, minutes: number) => ({
+      max,
+      min,
+      minutes,
+      name,
+    });
+    const answer = {
+      'activities-heart': [
+        {
+          dateTime: '2026-11-24',
+          value: {
+            customHeartRateZones: [],
+            heartRateZones: [
+              zone('Out of Range', 30, 108, 900),
+              zone('Fat Burn', 108, 134, 20),
+              zone('Cardio', 134, 166, 4),
+              zone('Peak', 166, 185, 0),
+            ],
+          },
+        },
+      ],
+    };
+    const zones = toFitbitView(query('heart', 'heartRateZones'), [answer]);
+    expect(zones.rows.map((r) => [r.zone, r.minutes, r.caloriesOut])).toEqual([
+      ['OutofRange', 900, null],
+      ['FatBurn', 20, null],
+      ['Cardio', 4, null],
+      ['Peak', 0, null],
+    ]);
+  });
+
   it('sleep stages: minutes per stage, and a hypnogram with deep lowest and wake highest', () => {
     const answer = {
       sleep: [
@@ -121,6 +153,7 @@ describe('Fitbit answers as tables and charts', () => {
       {
         dateOfSleep: '2020-02-21',
         startTime: '2020-02-20 23:21',
+        type: 'stages',
         deep: 70,
         light: 220,
         rem: 94,
@@ -141,6 +174,43 @@ describe('Fitbit answers as tables and charts', () => {
     ]);
     const duration = toFitbitView(query('sleep'), [answer]);
     expect(duration.rows[0]).toMatchObject({ hoursAsleep: 6.4, timeInBed: 7.7, efficiency: 96 });
+  });
+
+  it('sleep stages: a classic log (asleep / restless / awake) says its type, its stage minutes empty', () => {
+    const answer = {
+      sleep: [
+        {
+          dateOfSleep: '2026-11-20',
+          startTime: '2026-11-19T22:49:14.000',
+          endTime: '2026-11-20T06:58:44.000',
+          type: 'classic',
+          levels: {
+            data: [
+              { dateTime: '2026-11-19T22:49:14.000', level: 'asleep', seconds: 3300 },
+              { dateTime: '2026-11-19T23:44:14.000', level: 'restless', seconds: 60 },
+            ],
+            summary: {
+              asleep: { count: 0, minutes: 450 },
+              restless: { count: 8, minutes: 30 },
+              awake: { count: 2, minutes: 9 },
+            },
+          },
+        },
+      ],
+    };
+    const view = toFitbitView(query('sleep', 'stages'), [answer]);
+    expect(view.columns.map((column) => column.header)).toContain('Type');
+    expect(view.rows).toEqual([
+      {
+        dateOfSleep: '2026-11-20',
+        startTime: '2026-11-19 22:49',
+        type: 'classic',
+        deep: null,
+        light: null,
+        rem: null,
+        wake: null,
+      },
+    ]);
   });
 
   it('SpO2, VO2 max, active minutes and activity logs', () => {

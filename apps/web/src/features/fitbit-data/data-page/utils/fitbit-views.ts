@@ -49,6 +49,52 @@ const num = (value: unknown): number | null => {
 /** Local midnight of a civil date, or a local date-time without zone (Fitbit's form). */
 const at = (dateTime: string) =>
   Date.parse(dateTime.length === 10 ? `${dateTime}T00:00:00` : dateTime);
+/** A local date-time (`2026-11-20T07:31:10.000`) as the tables show it: `2026-11-20 07:31`. */
+const stamp = (value: unknown, length = 16) =>
+  String(value ?? '')
+    .replace('T', ' ')
+    .slice(0, length);
+/** [instant, value] of one column of the rows, at their date (or the time `when` gives). */
+function pointsOf<R extends ViewRow>(
+  rows: readonly R[],
+  key: keyof R & string,
+  when: (row: R) => string = (row) => String(row.date),
+) {
+  return rows.map((row) => [at(when(row)), row[key] as number | null] as const);
+}
+/** Draws every series of a time chart as bars (daily totals read best so). */
+function asBars(chart: EChartOption, barMaxWidth?: number): EChartOption {
+  for (const series of chart.series as { type: string; barMaxWidth?: number }[]) {
+    series.type = 'bar';
+    if (barMaxWidth !== undefined) series.barMaxWidth = barMaxWidth;
+  }
+  return chart;
+}
+/** Bars over named categories (days, activities, foods); several series get a legend. */
+function categoryBarChart(
+  categories: readonly string[],
+  unit: string,
+  series: readonly { name: string; data: (number | null)[]; color?: string; stack?: string }[],
+  options: { bottom?: number; tooltip?: Record<string, unknown> } = {},
+): EChartOption {
+  const legend = series.length > 1;
+  return {
+    animation: false,
+    tooltip: options.tooltip ?? { trigger: 'axis' },
+    ...(legend && { legend: { top: 0 } }),
+    grid: { left: 56, right: 24, top: legend ? 36 : 24, bottom: options.bottom ?? 40 },
+    xAxis: { type: 'category', data: categories },
+    yAxis: { type: 'value', name: unit },
+    series: series.map(({ name, data, color, stack }) => ({
+      type: 'bar',
+      ...(stack && { stack }),
+      name,
+      ...(color && { itemStyle: { color } }),
+      barMaxWidth: 32,
+      data,
+    })),
+  };
+}
 
 type SeriesMeta = { label: string; unit: string; convert?: (value: number) => number };
 const SERIES_META: Record<string, SeriesMeta> = {
@@ -106,15 +152,13 @@ function seriesView(answers: unknown[], title: string): FitbitView {
     return { name: meta.label, points, unit: meta.unit };
   });
   const rows = [...byDate.values()].sort((a, b) => String(a.date).localeCompare(String(b.date)));
-  const chart = timeAxisChart({
-    unit: chartSeries[0]?.unit ?? '',
-    series: chartSeries.map(({ name, points }) => ({ name, points })),
-  });
-  // Daily totals read best as bars.
-  (chart.series as { type: string; barMaxWidth?: number }[]).forEach((series) => {
-    series.type = 'bar';
-    series.barMaxWidth = 24;
-  });
+  const chart = asBars(
+    timeAxisChart({
+      unit: chartSeries[0]?.unit ?? '',
+      series: chartSeries.map(({ name, points }) => ({ name, points })),
+    }),
+    24,
+  );
   return { title, columns, rows, chart, chartLabel: `${title} per day` };
 }
 
@@ -150,7 +194,7 @@ function restingHeartRateView(answer: unknown): FitbitView {
         {
           name: 'Resting heart rate',
           color: '#c62828',
-          points: days.map((d) => [at(d.date), d.resting] as const),
+          points: pointsOf(rows, 'restingHeartRate'),
         },
       ],
     }),
@@ -165,32 +209,29 @@ function heartZonesView(answer: unknown): FitbitView {
   const rows: ViewRow[] = days.flatMap((day) =>
     HEART_ZONES.map((zone) => {
       const found = day.zones.find((z) => z.name === zone.fitbit);
+      const calories = num(found?.caloriesOut);
       return {
         date: day.date,
         zone: zone.name,
         min: num(found?.min),
         max: num(found?.max),
         minutes: num(found?.minutes) ?? 0,
-        caloriesOut: found ? Math.round((num(found.caloriesOut) ?? 0) * 10) / 10 : null,
+        // Google Health keeps no calories per zone: absent is unknown, not 0 kcal.
+        caloriesOut: calories === null ? null : Math.round(calories * 10) / 10,
       };
     }),
   );
-  const chart: EChartOption = {
-    animation: false,
-    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-    legend: { top: 0 },
-    grid: { left: 56, right: 24, top: 36, bottom: 40 },
-    xAxis: { type: 'category', data: days.map((d) => d.date) },
-    yAxis: { type: 'value', name: 'min' },
-    series: HEART_ZONES.map((zone) => ({
-      type: 'bar',
-      stack: 'zones',
+  const chart = categoryBarChart(
+    days.map((d) => d.date),
+    'min',
+    HEART_ZONES.map((zone) => ({
       name: zone.name,
-      itemStyle: { color: zone.color },
-      barMaxWidth: 32,
+      stack: 'zones',
+      color: zone.color,
       data: days.map((d) => minutesOf(d.zones, zone.fitbit)),
     })),
-  };
+    { tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } } },
+  );
   return {
     title: 'Heart rate zones',
     columns: [
@@ -230,7 +271,7 @@ function heartIntradayView(answer: unknown): FitbitView {
         {
           name: 'Heart rate',
           color: '#c62828',
-          points: rows.map((r) => [at(`${date}T${r.time}`), r.heartRate] as const),
+          points: pointsOf(rows, 'heartRate', (r) => `${date}T${r.time}`),
         },
       ],
     }),
@@ -239,22 +280,19 @@ function heartIntradayView(answer: unknown): FitbitView {
 }
 
 type SleepLog = Record<string, unknown> & { levels?: unknown };
+/** The answer's sleep logs, earliest first. */
 function sleepLogs(answer: unknown): SleepLog[] {
-  return list(record(answer, 'sleep')['sleep'], 'sleep').map((log) => record(log, 'sleep log'));
+  return list(record(answer, 'sleep')['sleep'], 'sleep')
+    .map((log) => record(log, 'sleep log'))
+    .sort((a, b) => String(a.startTime).localeCompare(String(b.startTime)));
 }
 
 function sleepDurationView(answer: unknown): FitbitView {
-  const logs = sleepLogs(answer).sort((a, b) =>
-    String(a.startTime).localeCompare(String(b.startTime)),
-  );
+  const logs = sleepLogs(answer);
   const rows = logs.map((log) => ({
     dateOfSleep: String(log.dateOfSleep ?? ''),
-    startTime: String(log.startTime ?? '')
-      .replace('T', ' ')
-      .slice(0, 16),
-    endTime: String(log.endTime ?? '')
-      .replace('T', ' ')
-      .slice(0, 16),
+    startTime: stamp(log.startTime),
+    endTime: stamp(log.endTime),
     hoursAsleep: minutesToHours(num(log.minutesAsleep) ?? 0),
     timeInBed: minutesToHours(num(log.timeInBed) ?? 0),
     efficiency: num(log.efficiency),
@@ -263,19 +301,20 @@ function sleepDurationView(answer: unknown): FitbitView {
   const perNight = new Map<string, number>();
   for (const row of rows)
     perNight.set(row.dateOfSleep, (perNight.get(row.dateOfSleep) ?? 0) + row.hoursAsleep);
-  const chart = timeAxisChart({
-    unit: 'h',
-    series: [
-      {
-        name: 'Hours asleep',
-        color: '#3949ab',
-        points: [...perNight].map(
-          ([date, hours]) => [at(date), Math.round(hours * 10) / 10] as const,
-        ),
-      },
-    ],
-  });
-  (chart.series as { type: string; barMaxWidth?: number }[])[0]!.type = 'bar';
+  const chart = asBars(
+    timeAxisChart({
+      unit: 'h',
+      series: [
+        {
+          name: 'Hours asleep',
+          color: '#3949ab',
+          points: [...perNight].map(
+            ([date, hours]) => [at(date), Math.round(hours * 10) / 10] as const,
+          ),
+        },
+      ],
+    }),
+  );
   return {
     title: 'Sleep duration',
     columns: [
@@ -295,9 +334,7 @@ function sleepDurationView(answer: unknown): FitbitView {
 
 /** A hypnogram: the stage over time as a step line, deep at the bottom, wake at the top. */
 function sleepStagesView(answer: unknown): FitbitView {
-  const logs = sleepLogs(answer).sort((a, b) =>
-    String(a.startTime).localeCompare(String(b.startTime)),
-  );
+  const logs = sleepLogs(answer);
   const rows: ViewRow[] = [];
   const segments: [number, number | null][] = [];
   for (const log of logs) {
@@ -305,9 +342,10 @@ function sleepStagesView(answer: unknown): FitbitView {
     const summary = levels.summary ? record(levels.summary, 'levels summary') : {};
     rows.push({
       dateOfSleep: String(log.dateOfSleep ?? ''),
-      startTime: String(log.startTime ?? '')
-        .replace('T', ' ')
-        .slice(0, 16),
+      startTime: stamp(log.startTime),
+      // A "classic" log (asleep / restless / awake, when the tracker could not tell the
+      // stages) has no stage minutes: the type says why its row is empty.
+      type: String(log.type ?? ''),
       ...Object.fromEntries(
         SLEEP_STAGES.map((stage) => [
           stage,
@@ -361,6 +399,7 @@ function sleepStagesView(answer: unknown): FitbitView {
     columns: [
       { key: 'dateOfSleep', header: 'Date of sleep' },
       { key: 'startTime', header: 'Start' },
+      { key: 'type', header: 'Type' },
       ...SLEEP_STAGES.map((stage) => ({ key: stage, header: `${stage} (min)` })),
     ],
     rows,
@@ -401,7 +440,7 @@ function weightLogsView(answers: unknown[], option: 'weight' | 'fat' | 'bmi'): F
           name: TITLES[option],
           symbolOnly: true,
           color: '#2e7d32',
-          points: rows.map((r) => [at(r.date.replace(' ', 'T')), r[option]] as const),
+          points: pointsOf(rows, option, (r) => r.date.replace(' ', 'T')),
         },
       ],
     }),
@@ -434,13 +473,9 @@ function spo2View(answer: unknown): FitbitView {
     chart: timeAxisChart({
       unit: '%',
       series: [
-        {
-          name: 'Average',
-          color: '#1565c0',
-          points: rows.map((r) => [at(r.date), r.avg] as const),
-        },
-        { name: 'Min', color: '#90caf9', points: rows.map((r) => [at(r.date), r.min] as const) },
-        { name: 'Max', color: '#0d47a1', points: rows.map((r) => [at(r.date), r.max] as const) },
+        { name: 'Average', color: '#1565c0', points: pointsOf(rows, 'avg') },
+        { name: 'Min', color: '#90caf9', points: pointsOf(rows, 'min') },
+        { name: 'Max', color: '#0d47a1', points: pointsOf(rows, 'max') },
       ],
     }),
     chartLabel: 'SpO2 per night',
@@ -466,16 +501,8 @@ function vo2MaxView(answer: unknown): FitbitView {
     chart: timeAxisChart({
       unit: 'mL/kg/min',
       series: [
-        {
-          name: 'VO2 max (low)',
-          color: '#00897b',
-          points: rows.map((r) => [at(r.date), r.low] as const),
-        },
-        {
-          name: 'VO2 max (high)',
-          color: '#004d40',
-          points: rows.map((r) => [at(r.date), r.high] as const),
-        },
+        { name: 'VO2 max (low)', color: '#00897b', points: pointsOf(rows, 'low') },
+        { name: 'VO2 max (high)', color: '#004d40', points: pointsOf(rows, 'high') },
       ],
     }),
     chartLabel: 'VO2 max per day',
@@ -487,9 +514,7 @@ function activityLogsView(answer: unknown): FitbitView {
     record(a, 'activity'),
   );
   const rows = logs.map((a) => ({
-    startTime: String(a.startTime ?? '')
-      .replace('T', ' ')
-      .slice(0, 19),
+    startTime: stamp(a.startTime, 19),
     activityName: String(a.activityName ?? ''),
     minutes: Math.round((num(a.activeDuration ?? a.duration) ?? 0) / 60_000),
     steps: num(a.steps),
@@ -498,19 +523,12 @@ function activityLogsView(answer: unknown): FitbitView {
     distance: num(a.distance) === null ? null : kmToMiles(num(a.distance)!),
     logType: String(a.logType ?? ''),
   }));
-  const chart: EChartOption = {
-    animation: false,
-    tooltip: { trigger: 'axis' },
-    grid: { left: 56, right: 24, top: 24, bottom: 64 },
-    xAxis: {
-      type: 'category',
-      data: rows.map((r) => `${r.startTime.slice(0, 16)} ${r.activityName}`),
-    },
-    yAxis: { type: 'value', name: 'min' },
-    series: [
-      { type: 'bar', name: 'Active minutes', barMaxWidth: 32, data: rows.map((r) => r.minutes) },
-    ],
-  };
+  const chart = categoryBarChart(
+    rows.map((r) => `${r.startTime.slice(0, 16)} ${r.activityName}`),
+    'min',
+    [{ name: 'Active minutes', data: rows.map((r) => r.minutes) }],
+    { bottom: 64 },
+  );
   return {
     title: 'Activity logs',
     columns: [
@@ -544,14 +562,11 @@ function foodLogView(answer: unknown): FitbitView {
       protein: num(values.protein),
     };
   });
-  const chart: EChartOption = {
-    animation: false,
-    tooltip: { trigger: 'axis' },
-    grid: { left: 56, right: 24, top: 24, bottom: 40 },
-    xAxis: { type: 'category', data: rows.map((r) => r.name) },
-    yAxis: { type: 'value', name: 'kcal' },
-    series: [{ type: 'bar', name: 'Calories', barMaxWidth: 32, data: rows.map((r) => r.calories) }],
-  };
+  const chart = categoryBarChart(
+    rows.map((r) => r.name),
+    'kcal',
+    [{ name: 'Calories', data: rows.map((r) => r.calories) }],
+  );
   return {
     title: 'Food log',
     columns: [
