@@ -58,9 +58,10 @@ export const completenessRangeSchema = z.coerce
 /**
  * A day's state against the trial's thresholds: `valid` (every applicable check passes),
  * `partial` (some data, below a threshold), `missing` (a device is connected, no data at
- * all), `none` (no device to expect data from).
+ * all), `in_progress` (today, not yet valid: it cannot be judged before it ends — decision
+ * 0111), `none` (no device to expect data from).
  */
-export const DAY_STATES = ['valid', 'partial', 'missing', 'none'] as const;
+export const DAY_STATES = ['valid', 'partial', 'missing', 'in_progress', 'none'] as const;
 export type DayState = (typeof DAY_STATES)[number];
 
 /** Why a participant's sync health is in the warning colour. */

@@ -36,6 +36,9 @@ type Participant = { id: number; code: string };
  * the per-day number when the protocol asks for any. A day is `valid` when every check
  * passes, `partial` when it has data but fails one, `missing` without any data, and `none`
  * when nothing is expected (no connection yet, or only a scale that nothing asks of).
+ * Today (the UTC date of `now`) is `in_progress` instead of `partial` or `missing`: a day
+ * under way has not had its chance to pass, so it neither counts as expected nor flags the
+ * participant (decision 0111).
  */
 export function buildRow(
   participant: Participant,
@@ -58,6 +61,7 @@ export function buildRow(
   const omronFrom = connectedFrom('Omron');
   const expects = (from: string | null, day: string, hasData: boolean) =>
     hasData || (from !== null && from <= day);
+  const today = isoDay(now);
 
   const row: CompletenessRow = {
     participantId: participant.id,
@@ -102,6 +106,7 @@ export function buildRow(
     if (checks.length === 0) state = anyData ? 'valid' : 'none';
     else if (checks.every(Boolean)) state = 'valid';
     else state = anyData ? 'partial' : 'missing';
+    if (day >= today && (state === 'partial' || state === 'missing')) state = 'in_progress';
 
     row.states.push(state);
     row.wearMinutes.push(wear);
@@ -111,7 +116,7 @@ export function buildRow(
     row.weightReadings.push(summary?.weightReadings ?? 0);
     row.cgmReadings.push(cgm);
     row.cgmUsagePercent.push(expects(dexcomFrom, day, cgm > 0) ? cgmUsagePercent(cgm) : null);
-    if (state !== 'none') row.expectedDays += 1;
+    if (state !== 'none' && state !== 'in_progress') row.expectedDays += 1;
     if (state === 'valid') row.validDays += 1;
   }
   row.validPercent =

@@ -10,6 +10,8 @@ export function dayColor(theme: Theme, state: DayState): string {
       return theme.palette.error.light;
     case 'missing':
       return theme.palette.error.dark;
+    case 'in_progress':
+      return theme.palette.info.light;
     default:
       return theme.palette.grey[300];
   }
@@ -19,5 +21,6 @@ export const DAY_STATE_LABELS: Record<DayState, string> = {
   valid: 'Valid day',
   partial: 'Below threshold',
   missing: 'No data',
+  in_progress: 'Today, not yet valid',
   none: 'No device expected',
 };

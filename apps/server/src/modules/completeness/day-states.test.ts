@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { COMPLETENESS_DEFAULTS } from '@trialpulse/shared';
+import type { ConnectionHealthRow } from '../devices/device-connections.service';
+import type { DailySummary } from '../sync/daily-summary';
+import { buildRow, dayRange } from './day-states';
+
+const participant = { id: 7, code: 'P-007' };
+const fitbit: ConnectionHealthRow = {
+  participantId: 7,
+  brand: 'Fitbit',
+  status: 'authorized',
+  needsReconsent: false,
+  battery: 'High',
+  batteryLevel: 80,
+  lastSyncAt: new Date('2026-06-15T06:00:00Z'),
+  connectedAt: new Date('2026-05-01T09:00:00Z'),
+};
+const worn = (day: string, wearMinutes: number): DailySummary => ({
+  participantId: 7,
+  day,
+  wearMinutes,
+  steps: null,
+  sleepMinutes: null,
+  bpReadings: 0,
+  weightReadings: 0,
+  cgmReadings: 0,
+});
+// Early morning: today has only a few hours of wear so far.
+const NOW = new Date('2026-06-15T06:30:00Z');
+const days = dayRange('2026-06-15', 3);
+
+describe('day states (decision 0111)', () => {
+  it('marks today in progress rather than below threshold, and leaves it out of the counts', () => {
+    const row = buildRow(
+      participant,
+      days,
+      [worn('2026-06-13', 660), worn('2026-06-14', 700), worn('2026-06-15', 240)],
+      [fitbit],
+      COMPLETENESS_DEFAULTS,
+      NOW,
+    );
+    expect(row.states).toEqual(['valid', 'valid', 'in_progress']);
+    expect(row.expectedDays).toBe(2);
+    expect(row.validDays).toBe(2);
+    expect(row.validPercent).toBe(100);
+    expect(row.belowThreshold).toBe(false);
+  });
+
+  it('marks today valid as soon as it passes, and judges yesterday in full', () => {
+    const row = buildRow(
+      participant,
+      days,
+      [worn('2026-06-14', 120), worn('2026-06-15', 620)],
+      [fitbit],
+      COMPLETENESS_DEFAULTS,
+      NOW,
+    );
+    expect(row.states).toEqual(['missing', 'partial', 'valid']);
+    expect(row.expectedDays).toBe(3);
+    expect(row.validDays).toBe(1);
+    expect(row.belowThreshold).toBe(true);
+  });
+
+  it('marks today without data in progress, not missing', () => {
+    const row = buildRow(participant, days, [], [fitbit], COMPLETENESS_DEFAULTS, NOW);
+    expect(row.states).toEqual(['missing', 'missing', 'in_progress']);
+    expect(row.expectedDays).toBe(2);
+  });
+});
