@@ -6,6 +6,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import {
+  LIMITS,
   PARTICIPANT_MESSAGES,
   participantSchema,
   trialSchema,
@@ -61,7 +62,7 @@ export function DataPageFrame({
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: 'flex-start' }}>
         {sidebar && (
           <Box
-            sx={{ width: { xs: '100%', md: 320 }, flexShrink: 0 }}
+            sx={{ width: { xs: '100%', md: LIMITS.sidebarWidth }, flexShrink: 0 }}
             data-testid="data-page-sidebar"
           >
             {sidebar(participant, trial)}
