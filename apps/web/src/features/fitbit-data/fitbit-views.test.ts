@@ -38,6 +38,24 @@ describe('one-day data', () => {
     expect(option.series[0]).toMatchObject({ sampling: 'lttb', large: true });
   });
 
+  it('zooms and pans the time axis with the wheel, a drag and the slider', () => {
+    const empty = intradayOf({}, 'heart', '2026-11-20');
+    const option = oneDayChart(empty, empty) as {
+      xAxis: { type: string };
+      dataZoom: Array<Record<string, unknown>>;
+    };
+    expect(option.xAxis.type).toBe('time');
+    expect(option.dataZoom.map((zoom) => zoom.type).sort()).toEqual(['inside', 'slider']);
+    for (const zoom of option.dataZoom) {
+      // The x axis only (the BPM and steps axes keep their scale), the whole day at first,
+      // and the line kept past the window's edges rather than cut at them.
+      expect(zoom).toMatchObject({ xAxisIndex: 0, filterMode: 'none' });
+      expect(zoom).not.toHaveProperty('yAxisIndex');
+      expect(zoom.start ?? 0).toBe(0);
+      expect(zoom.end ?? 100).toBe(100);
+    }
+  });
+
   it('sums steps per minute, skips malformed points and answers empty without a dataset', () => {
     const steps = intradayOf(
       {

@@ -23,8 +23,15 @@ export function oneDayChart(heart: IntradaySeries, steps: IntradaySeries): EChar
       { type: 'value', name: 'steps/min', splitLine: { show: false } },
     ],
     dataZoom: [
-      { type: 'inside', filterMode: 'none', minValueSpan: 60_000 },
-      { type: 'slider', height: 22, bottom: 16, filterMode: 'none', minValueSpan: 60_000 },
+      { type: 'inside', xAxisIndex: 0, filterMode: 'none', minValueSpan: 60_000 },
+      {
+        type: 'slider',
+        xAxisIndex: 0,
+        height: 22,
+        bottom: 16,
+        filterMode: 'none',
+        minValueSpan: 60_000,
+      },
     ],
     series: [
       {
