@@ -27,7 +27,7 @@ import { decryptSecret } from '../../../lib/crypto';
 import { type AllSimulators } from '../../../simulators';
 import { type TestApp } from '../../../test/test-app';
 import { createStaffUser, createTeam, type TestClient } from '../../../test/fixtures';
-import { clearFaults, countRequests, injectFault } from '../../devices/core/test-support';
+import { clearFaults, control, countRequests, injectFault } from '../../devices/core/test-support';
 import { connectionRow, linkAsStaff } from '../../devices/test-support';
 import { addParticipant, createTrial } from '../../participants/test-support';
 import { GOOGLE_HEALTH_STREAMS } from '../../sync/sources/google-health.source';
@@ -68,7 +68,12 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  for (const sim of [sims.googleHealth, sims.fitbitLegacy]) await clearFaults(sim.baseUrl);
+  for (const sim of [sims.googleHealth, sims.fitbitLegacy]) {
+    await clearFaults(sim.baseUrl);
+    // Every participant is the same simulated person: the legacy quota (150 calls an hour,
+    // on a clock that stands still) would otherwise run out part-way through the file.
+    await control(sim.baseUrl, 'POST', '/rate-limits/reset');
+  }
 });
 
 async function newParticipant(trial = trialId): Promise<P> {
@@ -172,6 +177,55 @@ type Case = {
   check: (answer: Json & unknown[], token: string) => Promise<void>;
 };
 
+const pad = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
+
+/**
+ * An activity-minutes series (the page's active-minutes and sedentary queries): each day's
+ * minutes are the simulator's own activity-level intervals of that Google level, summed per
+ * civil day (its list points, not the rollup the server reads).
+ */
+function activityMinutesCase(spec: {
+  name: string;
+  resource: string;
+  tracker: boolean;
+  level: 'SEDENTARY' | 'LIGHTLY_ACTIVE' | 'MODERATELY_ACTIVE' | 'VERY_ACTIVE';
+  path?: string;
+  legacyPath?: string;
+  empty?: string;
+}): Case {
+  const family = `activities/${spec.tracker ? 'tracker/' : ''}${spec.resource}`;
+  return {
+    name: spec.name,
+    path: spec.path ?? `${family}/date/${START}/${END}.json`,
+    ...(spec.legacyPath !== undefined && { legacyPath: spec.legacyPath }),
+    schema: fitbitActivitySeriesResponseSchema,
+    empty: spec.empty ?? `${family}/date/2030-01-01/2030-01-07.json`,
+    async check(answer, token) {
+      const intervals = await held(
+        token,
+        'activity-level',
+        civil('activity_level', 'interval.civil_start_time', START, '2026-11-08'),
+      );
+      const minutes = new Map<string, number>();
+      for (const point of intervals) {
+        if (point.activityLevelType !== spec.level) continue;
+        const interval = point.interval as Json;
+        const date = dateOf((interval.civilStartTime as Json).date);
+        const length =
+          (Date.parse(String(interval.endTime)) - Date.parse(String(interval.startTime))) / 60_000;
+        minutes.set(date, (minutes.get(date) ?? 0) + length);
+      }
+      expect([...minutes.values()].some((value) => value > 0)).toBe(true);
+      expect(answer).toEqual({
+        [`activities-${spec.tracker ? 'tracker-' : ''}${spec.resource}`]: datesBetween(
+          START,
+          END,
+        ).map((dateTime) => ({ dateTime, value: String(minutes.get(dateTime) ?? 0) })),
+      });
+    },
+  };
+}
+
 const GOOGLE_CASES: Case[] = [
   {
     name: 'heart series',
@@ -203,19 +257,29 @@ const GOOGLE_CASES: Case[] = [
       }>;
       expect(days.map((day) => day.dateTime)).toEqual(datesBetween(START, END));
       expect(resting.size).toBeGreaterThan(0);
+      // Most days have zones upstream (a day the tracker was not worn has none, and no zones
+      // in the answer either): the loop below cannot pass by checking nothing.
+      expect(zones.size).toBeGreaterThanOrEqual(days.length - 2);
+      const minOf = (bounds: Json[], type: string) =>
+        Number(bounds.find((zone) => zone.heartRateZoneType === type)!.minBeatsPerMinute);
       for (const day of days) {
         expect(day.value.restingHeartRate).toBe(resting.get(day.dateTime));
         const bounds = zones.get(day.dateTime);
-        if (!bounds) continue;
+        if (!bounds) {
+          expect(day.value.heartRateZones, day.dateTime).toEqual([]);
+          continue;
+        }
         expect(day.value.heartRateZones.map((zone) => zone.name)).toEqual([
           'Out of Range',
           'Fat Burn',
           'Cardio',
           'Peak',
         ]);
-        expect(day.value.heartRateZones[1]!.min).toBe(
-          Number(bounds.find((zone) => zone.heartRateZoneType === 'MODERATE')!.minBeatsPerMinute),
-        );
+        expect(day.value.heartRateZones.slice(1).map((zone) => zone.min)).toEqual([
+          minOf(bounds, 'MODERATE'),
+          minOf(bounds, 'VIGOROUS'),
+          minOf(bounds, 'PEAK'),
+        ]);
       }
     },
   },
@@ -265,12 +329,11 @@ const GOOGLE_CASES: Case[] = [
       expect(dataset.every((entry) => entry.time >= '08:00:00' && entry.time <= '11:59:00')).toBe(
         true,
       );
-      if (nine.length > 0) {
-        const mean = Math.round(
-          nine.reduce((sum, sample) => sum + Number(sample.beatsPerMinute), 0) / nine.length,
-        );
-        expect(dataset.find((entry) => entry.time === '09:00:00')?.value).toBe(mean);
-      }
+      expect(nine.length).toBeGreaterThan(0);
+      const mean = Math.round(
+        nine.reduce((sum, sample) => sum + Number(sample.beatsPerMinute), 0) / nine.length,
+      );
+      expect(dataset.find((entry) => entry.time === '09:00:00')?.value).toBe(mean);
     },
   },
   ...(['5min', '15min'] as const).map((detail): Case => ({
@@ -294,7 +357,6 @@ const GOOGLE_CASES: Case[] = [
               civilTime: { time: { hours?: number; minutes?: number; seconds?: number } };
             }
           ).civilTime.time;
-          const pad = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
           return {
             time: `${pad(time.hours)}:${pad(time.minutes)}:${pad(time.seconds)}`,
             bucket: `${pad(time.hours)}:${pad((time.minutes ?? 0) - ((time.minutes ?? 0) % step))}:00`,
@@ -525,6 +587,35 @@ const GOOGLE_CASES: Case[] = [
     },
   },
   {
+    name: 'foods water series',
+    path: `foods/log/water/date/${START}/${END}.json`,
+    schema: fitbitFoodSeriesResponseSchema,
+    empty: 'foods/log/water/date/2030-01-01/2030-01-07.json',
+    async check(answer, token) {
+      // The simulator's own water logs (not its rollup), summed per civil day in mL.
+      const logs = await held(
+        token,
+        'hydration-log',
+        civil('hydration_log', 'interval.civil_start_time', START, '2026-11-08'),
+      );
+      const byDate = new Map<string, number>();
+      for (const log of logs) {
+        const date = dateOf(((log.interval as Json).civilStartTime as Json).date);
+        byDate.set(
+          date,
+          (byDate.get(date) ?? 0) + Number((log.amountConsumed as Json).milliliters),
+        );
+      }
+      expect(byDate.size).toBeGreaterThan(0);
+      expect(answer).toEqual({
+        'foods-log-water': datesBetween(START, END).map((dateTime) => ({
+          dateTime,
+          value: (byDate.get(dateTime) ?? 0).toFixed(1),
+        })),
+      });
+    },
+  },
+  {
     name: 'activity log list',
     path: `activities/list.json?beforeDate=${END}&sort=desc&offset=0&limit=3`,
     schema: fitbitActivityLogListResponseSchema,
@@ -545,54 +636,72 @@ const GOOGLE_CASES: Case[] = [
       );
     },
   },
-  {
-    name: 'tracker very-active minutes (end date first, as the page sends it)',
+  activityMinutesCase({
+    name: 'tracker very-active minutes (end date first)',
+    resource: 'minutesVeryActive',
+    tracker: true,
+    level: 'VERY_ACTIVE',
     path: `activities/tracker/minutesVeryActive/date/${END}/${START}.json`,
     // The legacy API takes ranges start first.
     legacyPath: `activities/tracker/minutesVeryActive/date/${START}/${END}.json`,
-    schema: fitbitActivitySeriesResponseSchema,
     empty: 'activities/tracker/minutesVeryActive/date/2030-01-07/2030-01-01.json',
-    async check(answer, token) {
-      const rollup = await google(token, {
-        method: 'POST',
-        path: '/users/me/dataTypes/activity-level/dataPoints:dailyRollUp',
-        json: {
-          range: {
-            start: { date: { year: 2026, month: 11, day: 1 } },
-            end: { date: { year: 2026, month: 11, day: 8 } },
-          },
-        },
-      });
-      const minutes = new Map(
-        (rollup.rollupDataPoints as Json[]).map((point) => [
-          dateOf((point.civilStartTime as Json).date),
-          ((point.activityLevel as Json).activityLevelRollupsByActivityLevelType as Json[])
-            .filter((entry) => entry.activityLevelType === 'VERY_ACTIVE')
-            .reduce(
-              (sum, entry) => sum + Math.round(Number.parseFloat(String(entry.totalDuration)) / 60),
-              0,
-            ),
-        ]),
-      );
-      expect(answer).toEqual({
-        'activities-tracker-minutesVeryActive': datesBetween(START, END).map((dateTime) => ({
-          dateTime,
-          value: String(minutes.get(dateTime) ?? 0),
-        })),
-      });
-    },
-  },
-  {
+  }),
+  // The page's active-minutes query asks the three tracker series start first.
+  activityMinutesCase({
+    name: 'tracker lightly active minutes',
+    resource: 'minutesLightlyActive',
+    tracker: true,
+    level: 'LIGHTLY_ACTIVE',
+  }),
+  activityMinutesCase({
+    name: 'tracker fairly active minutes',
+    resource: 'minutesFairlyActive',
+    tracker: true,
+    // Fitbit's "fairly active" is Google Health's moderately active level.
+    level: 'MODERATELY_ACTIVE',
+  }),
+  activityMinutesCase({
     name: 'sedentary minutes',
-    path: `activities/minutesSedentary/date/${START}/${END}.json`,
-    schema: fitbitActivitySeriesResponseSchema,
-    empty: 'activities/minutesSedentary/date/2030-01-01/2030-01-07.json',
-    async check(answer) {
-      expect(
-        (answer['activities-minutesSedentary'] as Array<{ value: string }>).some(
-          (day) => Number(day.value) > 0,
-        ),
-      ).toBe(true);
+    resource: 'minutesSedentary',
+    tracker: false,
+    level: 'SEDENTARY',
+  }),
+  {
+    name: 'steps intraday 1min (the one-day page)',
+    path: `activities/steps/date/${DAY}/1d/1min.json`,
+    schema: fitbitActivityIntradayResponseSchema,
+    empty: 'activities/steps/date/2030-01-01/1d/1min.json',
+    async check(answer, token) {
+      // The simulator's own minute points (not its rollup), by civil start minute.
+      const minutes = await held(
+        token,
+        'steps',
+        civil('steps', 'interval.civil_start_time', DAY, '2026-11-04'),
+      );
+      const byTime = new Map<string, number>();
+      for (const point of minutes) {
+        const { hours, minutes: minute } = (
+          (point.interval as Json).civilStartTime as { time: { hours?: number; minutes?: number } }
+        ).time;
+        const time = `${pad(hours)}:${pad(minute)}:00`;
+        byTime.set(time, (byTime.get(time) ?? 0) + Number(point.count));
+      }
+      expect(byTime.size).toBeGreaterThan(60);
+      const intraday = answer['activities-steps-intraday'] as {
+        dataset: Array<{ time: string; value: number }>;
+        datasetInterval: number;
+        datasetType: string;
+      };
+      expect(intraday.datasetInterval).toBe(1);
+      expect(intraday.datasetType).toBe('minute');
+      expect(intraday.dataset).toEqual(
+        Array.from({ length: 1440 }, (_, index) => {
+          const time = `${pad(Math.floor(index / 60))}:${pad(index % 60)}:00`;
+          return { time, value: byTime.get(time) ?? 0 };
+        }),
+      );
+      const total = [...byTime.values()].reduce((sum, value) => sum + value, 0);
+      expect(answer['activities-steps']).toEqual([{ dateTime: DAY, value: String(total) }]);
     },
   },
   {
@@ -664,12 +773,7 @@ describe('every resource path from Google Health', () => {
   it.each(GOOGLE_CASES)(
     "$name: 'Could not find any data!' for days without data",
     async ({ empty }) => {
-      const response = await user.get(dataPath(participant, empty));
-      expect(response.statusCode, response.body).toBe(404);
-      expect(response.json()).toMatchObject({
-        message: FITBIT_DATA_MESSAGES.noData,
-        reason: FITBIT_DATA_REASONS.noData,
-      });
+      await expectNoData(participant, empty);
     },
   );
 
@@ -726,20 +830,34 @@ describe('every resource path from the legacy Fitbit Web API', () => {
   });
 
   it.each(GOOGLE_CASES)(
+    "$name: 'Could not find any data!' for days without data",
+    async ({ empty }) => {
+      await expectNoData(participant, empty);
+    },
+  );
+
+  it("days before the account's first day answer 'Could not find any data!'", async () => {
+    await expectNoData(participant, 'sleep/date/2020-01-01/2020-01-07.json');
+    await expectNoData(participant, 'activities/steps/date/2020-01-01/2020-01-07.json');
+  });
+
+  it.each(GOOGLE_CASES)(
     "$name: an expired token is refreshed once; 429 answers 'Too Many Requests'",
     async ({ path }) => {
       await expectRefreshOnceThenTooManyRequests('legacy', await legacyParticipant(), path);
     },
   );
-
-  it("an expired token is refreshed once; 429 answers 'Too Many Requests'; no data answers 'Could not find any data!'", async () => {
-    const own = await legacyParticipant();
-    const empty = await user.get(dataPath(own, 'sleep/date/2020-01-01/2020-01-07.json'));
-    expect(empty.statusCode, empty.body).toBe(404);
-    expect(empty.json().message).toBe(FITBIT_DATA_MESSAGES.noData);
-    await expectRefreshOnceThenTooManyRequests('legacy', own, `sleep/date/${START}/${END}.json`);
-  });
 });
+
+/** The path answers 404 'Could not find any data!' (reason NO_DATA). */
+async function expectNoData(participant: P, path: string) {
+  const response = await user.get(dataPath(participant, path));
+  expect(response.statusCode, `${path}: ${response.body}`).toBe(404);
+  expect(response.json()).toMatchObject({
+    message: FITBIT_DATA_MESSAGES.noData,
+    reason: FITBIT_DATA_REASONS.noData,
+  });
+}
 
 /**
  * With the upstream's access token expired, the call refreshes it once (one token call) and
@@ -807,6 +925,10 @@ async function syncInto(participant: P, streamKeys: string[], from: Date, to: Da
 
 describe('stored readings', () => {
   const STORED = [
+    ...(['steps', 'distance', 'floors', 'calories'] as const).map((resource) => ({
+      name: `${resource} by range`,
+      path: `activities/${resource}/date/${START}/${END}.json`,
+    })),
     { name: 'heart intraday 1sec', path: `activities/heart/date/${DAY}/1d/1sec.json` },
     { name: 'heart intraday 1min', path: `activities/heart/date/${DAY}/1d/1min.json` },
     {
@@ -847,6 +969,10 @@ describe('stored readings', () => {
     await syncInto(
       participant,
       [
+        'steps',
+        'distance',
+        'floors',
+        'total-calories',
         'daily-resting-heart-rate',
         'weight',
         'body-fat',
@@ -902,6 +1028,21 @@ describe('stored readings', () => {
     const stored = await user.get(dataPath(own, path));
     expect(stored.statusCode, stored.body).toBe(200);
     expect(stored.json()).toEqual(liveAnswer.json());
+  });
+
+  it('a range sync does not cover still goes upstream', async () => {
+    await injectFault(sims.googleHealth.baseUrl, {
+      kind: 'server-error',
+      target: 'api',
+      times: 'always',
+      status: 503,
+    });
+    const uncovered = await user.get(
+      dataPath(participant, 'activities/steps/date/2026-10-20/2026-10-26.json'),
+    );
+    expect(uncovered.statusCode, uncovered.body).toBe(502);
+    // 5xx messages are generic (error handler); the web shows the spec text for the reason.
+    expect(uncovered.json().reason).toBe(FITBIT_DATA_REASONS.upstreamFailed);
   });
 
   it('paths the store cannot answer (sleep levels, heart zones) still go upstream', async () => {

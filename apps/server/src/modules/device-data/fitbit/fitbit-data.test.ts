@@ -5,7 +5,7 @@ import {
   FITBIT_DATA_REASONS,
   datesBetween,
 } from '@trialpulse/shared/device-data/fitbit-resource-path';
-import { syncCursors, teams } from '../../../db/schema';
+import { teams } from '../../../db/schema';
 import { createManualClock } from '../../../lib/clock';
 import { decryptSecret } from '../../../lib/crypto';
 import { type AllSimulators } from '../../../simulators';
@@ -14,7 +14,6 @@ import { createStaffUser, createTeam, type TestClient } from '../../../test/fixt
 import { clearFaults, countRequests, injectFault } from '../../devices/core/test-support';
 import { connectionRow, linkAsStaff } from '../../devices/test-support';
 import { addParticipant, createTrial } from '../../participants/test-support';
-import { readingsServiceFor } from '../../sync/test-support';
 import { signIn } from '../../trials/test-support';
 import { fitbitDataPath, linkLegacyFitbit, startFitbitDataApp } from './test-support';
 
@@ -279,64 +278,9 @@ describe('activities daily series from the legacy Fitbit Web API', () => {
   });
 });
 
-describe('stored readings', () => {
-  it('a range sync covers is answered from the store, equal to the live answer', async () => {
-    const participant = await googleParticipant();
-    for (const resource of ['steps', 'distance'] as const) {
-      const path = `activities/${resource}/date/${START}/${END}.json`;
-      const live = await user.get(dataPath(participant, path));
-      expect(live.statusCode, live.body).toBe(200);
-      const [row] = await connectionRow(db(), participant.id);
-      // Store the same days as sync would: daily values at the date's 00:00 UTC.
-      await readingsServiceFor(db()).store(
-        (live.json()[`activities-${resource}`] as { dateTime: string; value: string }[]).map(
-          (entry) => ({
-            teamId,
-            participantId: participant.id,
-            brand: 'Fitbit' as const,
-            upstream: row!.upstream,
-            metricKey: resource,
-            recordedAt: new Date(`${entry.dateTime}T00:00:00Z`),
-            value: Number(entry.value),
-          }),
-        ),
-      );
-      await db()
-        .insert(syncCursors)
-        .values({
-          participantDeviceId: row!.id,
-          teamId,
-          metricKey: resource,
-          backfillFrom: new Date(`${START}T00:00:00Z`),
-          syncedUntil: new Date('2026-11-08T00:00:00Z'),
-        });
-      // The upstream is down: only the store can answer now.
-      await injectFault(sims.googleHealth.baseUrl, {
-        kind: 'server-error',
-        target: 'api',
-        times: 'always',
-        status: 503,
-      });
-      const stored = await user.get(dataPath(participant, path));
-      await clearFaults(sims.googleHealth.baseUrl);
-      expect(stored.statusCode, stored.body).toBe(200);
-      expect(stored.json()).toEqual(live.json());
-    }
-    // A range the store does not cover still goes upstream.
-    await injectFault(sims.googleHealth.baseUrl, {
-      kind: 'server-error',
-      target: 'api',
-      times: 'always',
-      status: 503,
-    });
-    const uncovered = await user.get(
-      dataPath(participant, 'activities/steps/date/2026-10-20/2026-10-26.json'),
-    );
-    expect(uncovered.statusCode).toBe(502);
-    // 5xx messages are generic (error handler); the web shows the spec text for the reason.
-    expect(uncovered.json().reason).toBe(FITBIT_DATA_REASONS.upstreamFailed);
-  });
-});
+// Stored readings (steps, distance, floors, calories and the other stored families), stored by
+// the real sync from what the simulator holds, are compared with the live answers in
+// fitbit-data-resources.test.ts ('stored readings').
 
 describe('access and the email segment', () => {
   it('a Viewer of the trial may read; a Viewer or User of another trial and another team get 404', async () => {
