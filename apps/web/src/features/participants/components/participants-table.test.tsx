@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { LIMITS, PARTICIPANT_MESSAGES, type Participant } from '@trialpulse/shared';
+import { LIMITS, PARTICIPANT_MESSAGES, findRoute, type Participant } from '@trialpulse/shared';
 import { errorBody, type RecordedCall } from '@/testing/mock-api';
 import { writes } from '@/testing/form';
 import { renderApp } from '@/testing/render-app';
@@ -268,5 +268,27 @@ describe('View Data on /TrialPage', { timeout: 30_000 }, () => {
     expect(router.state.location.pathname).toBe('/OmronParticipantsDataPage');
     expect(screen.getByTestId('omron-participant-1')).toBeTruthy();
     expect(screen.getByTestId('omron-participant-2')).toBeTruthy();
+  });
+
+  it('Fitbit Data opens /FitbitParticipantDataPage with the one selected participant and the trial', async () => {
+    const { router } = await openTrialPage('Viewer');
+    await screen.findByTestId('participant-row-2');
+    const button = screen.getByTestId('view-fitbit-data-button') as HTMLButtonElement;
+    expect(button.textContent).toBe('Fitbit Data');
+    expect(button.disabled).toBe(true);
+    fireEvent.click(checkbox(1));
+    fireEvent.click(checkbox(2));
+    expect(button.disabled).toBe(true);
+    fireEvent.click(checkbox(1));
+    expect(button.disabled).toBe(false);
+    fireEvent.click(button);
+    await screen.findByTestId('fitbit-data-page', {}, { timeout: 15_000 });
+    expect(router.state.location.pathname).toBe('/FitbitParticipantDataPage');
+    expect(findRoute(router.state.location.pathname)?.action).toBe('data.view');
+    expect(router.state.location.state).toMatchObject({
+      participant: participant(2),
+      trial: TRIAL,
+    });
+    expect(screen.getByText('Fitbit data: CARD-002')).toBeTruthy();
   });
 });

@@ -145,6 +145,18 @@ describe('/Participant', { timeout: 20_000 }, () => {
     expect(calls.some((call) => call.url.endsWith('/raw'))).toBe(false);
   });
 
+  it('the Fitbit data link opens /FitbitParticipantDataPage with the participant and the trial', async () => {
+    const { router } = await openParticipantPage();
+    await pageReady();
+    const link = screen.getByTestId('participant-fitbit-data-link');
+    expect(link.textContent).toBe('Fitbit data');
+    fireEvent.click(link);
+    await screen.findByTestId('fitbit-data-page', {}, { timeout: 15_000 });
+    expect(router.state.location.pathname).toBe('/FitbitParticipantDataPage');
+    expect(router.state.location.state).toMatchObject({ participant: P2, trial: TRIAL });
+    expect(screen.getByText('Fitbit data: CARD-002')).toBeTruthy();
+  });
+
   it('is closed to a Viewer', async () => {
     const { router } = await openParticipantPage('Viewer');
     await waitFor(() => expect(router.state.location.pathname).toBe('/not-authorized'), {
