@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { DEVICE_MESSAGES } from '@trialpulse/shared';
+import { DEVICE_MESSAGES, findRoute, type DeviceBrandName } from '@trialpulse/shared';
 import { errorBody } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 import {
@@ -141,6 +141,42 @@ describe('device status column on /TrialPage', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/ParticipantDataPage'));
     expect(router.state.location.state).toEqual({ participant: participant(2), trial: TRIAL });
   });
+
+  it.each<[DeviceBrandName, string]>([
+    ['Fitbit', 'fitbit'],
+    ['Omron', 'omron'],
+  ])(
+    'View Participant Data on an errored %s entry opens a data page of the route table that shows that brand',
+    async (brand, tab) => {
+      const { router } = await openTrialPage('Sys_Admin', {
+        'GET /api/deviceStatus': deviceStatusAnswer({
+          2: {
+            Fitbit: { auth: FOUND, devices: [errorEntry('rate_limit')] },
+            Omron: { auth: { ...FOUND, upstream: 'omron' }, devices: [errorEntry('auth_error')] },
+          },
+        }),
+        'GET /api/participantOverview/2': {
+          body: {
+            participantId: 2,
+            brands: [
+              { brand: 'Fitbit', metrics: [] },
+              { brand: 'Omron', metrics: [] },
+            ],
+          },
+        },
+      });
+      const cell = await screen.findByTestId(`device-status-2-${brand}`);
+      fireEvent.click(await within(cell).findByRole('button', { name: 'View Participant Data' }));
+      await waitFor(() => expect(router.state.location.pathname).not.toBe('/TrialPage'));
+      // A path of the shared route table, open to whoever may view data.
+      expect(findRoute(router.state.location.pathname)?.action).toBe('data.view');
+      expect(router.state.location.state).toEqual({ participant: participant(2), trial: TRIAL });
+      // A built page (not the placeholder) with the participant's data for that brand.
+      const page = await screen.findByTestId('participant-data-page', {}, { timeout: 15_000 });
+      expect(within(page).getByText('Participant data: CARD-002')).toBeTruthy();
+      expect(await within(page).findByTestId(`participant-data-tab-${tab}`)).toBeTruthy();
+    },
+  );
 
   it('leaves the column out for a Viewer and checks nothing', async () => {
     const { calls } = await openTrialPage('Viewer', HEALTHY);
