@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { EXPORT_MESSAGES, addYears, localToday, type ExportJob } from '@trialpulse/shared';
-import { baseHandlers, errorBody, makeUser, mockApi } from '@/testing/mock-api';
+import { EXPORT_MESSAGES, LIMITS, addYears, localToday, type ExportJob } from '@trialpulse/shared';
+import { baseHandlers, errorBody, makeUser, mockApi, type RecordedCall } from '@/testing/mock-api';
 import { writes } from '@/testing/form';
 import { renderApp } from '@/testing/render-app';
 
@@ -73,6 +73,23 @@ const submitAndRead = async () => {
   return (await screen.findByTestId('export-error')).textContent;
 };
 
+/** A valid request: trial, device, participant SLP-001, the last three days, steps, file name "x". */
+async function fillValidForm() {
+  await choose('export-trial', /Sleep/);
+  await choose('export-device', /Fitbit Smartwatches/);
+  fireEvent.click(await screen.findByTestId('export-participant-SLP-001'));
+  setValue('export-start-date', daysAgo(3));
+  setValue('export-end-date', daysAgo(1));
+  fireEvent.click(await screen.findByTestId('export-metric-steps'));
+  setValue('export-file-name', 'x');
+}
+
+const exportPosts = (calls: RecordedCall[]) => writes(calls).filter((call) => call.url === '/api/dataExport/batchDataExport');
+const jobsReads = (calls: RecordedCall[]) => calls.filter((call) => call.method === 'GET' && call.url.startsWith('/api/dataExport/jobs?'));
+const networkFailure = () => {
+  throw new TypeError('Failed to fetch');
+};
+
 describe('/DataExport', () => {
   it('shows every §5 message in turn and sends nothing until the request is valid', async () => {
     const { calls } = await open();
@@ -130,19 +147,82 @@ describe('/DataExport', () => {
       format: 'csv',
       extras: [],
     });
-    expect(await screen.findByText(EXPORT_MESSAGES.created)).toBeTruthy();
+    await screen.findByText(EXPORT_MESSAGES.created);
+    // The new job shows in My Exports without waiting for the next poll.
+    await waitFor(() => expect(jobsReads(calls)).toHaveLength(2));
   });
 
-  it('shows the §8 texts when the server refuses', async () => {
-    await open({ 'POST /api/dataExport/batchDataExport': { status: 503, body: errorBody(EXPORT_MESSAGES.createFailed, true, 'X') } });
-    await choose('export-trial', /Sleep/);
-    await choose('export-device', /Fitbit Smartwatches/);
-    fireEvent.click(await screen.findByTestId('export-participant-SLP-001'));
-    setValue('export-start-date', daysAgo(3));
-    setValue('export-end-date', daysAgo(1));
-    fireEvent.click(await screen.findByTestId('export-metric-steps'));
-    setValue('export-file-name', 'x');
-    expect(await submitAndRead()).toBe('Server error (503). Please try again or contact support.');
+  it('sends single-tab mode, XLSX and the optional formats the form offers', async () => {
+    const { calls } = await open();
+    await fillValidForm();
+    fireEvent.click(screen.getByRole('radio', { name: 'Single tab (one long table)' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'XLSX' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'FHIR R4 Observations (NDJSON, LOINC)' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Open mHealth JSON' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Adherence per participant and day' }));
+    fireEvent.click(screen.getByTestId('export-submit'));
+    await waitFor(() => expect(exportPosts(calls)).toHaveLength(1));
+    expect(exportPosts(calls)[0]!.body).toEqual({
+      trialId: 7,
+      deviceId: 5,
+      participantIds: [1],
+      startDate: daysAgo(3),
+      endDate: daysAgo(1),
+      metrics: ['steps'],
+      fileName: 'x',
+      exportMode: 'single-tab',
+      format: 'xlsx',
+      extras: ['fhir', 'openmhealth', 'adherence'],
+    });
+  });
+
+  it.each([
+    ['a 5xx', { status: 503, body: errorBody(EXPORT_MESSAGES.createFailed, true, 'X') }, 'Server error (503). Please try again or contact support.'],
+    [
+      "the server's 404 for a route it lacks",
+      { status: 404, body: errorBody('Route POST /api/dataExport/batchDataExport not found.', true, 'NOT_FOUND') },
+      EXPORT_MESSAGES.endpointNotFound,
+    ],
+    ['a bare 404 (a proxy)', () => new Response(null, { status: 404 }), EXPORT_MESSAGES.endpointNotFound],
+    ['a 403', { status: 403, body: errorBody('You do not have access to this resource.', true, 'FORBIDDEN') }, EXPORT_MESSAGES.authError],
+    ['no answer (network failure)', networkFailure, EXPORT_MESSAGES.unreachable],
+    ['a refusal not meant for users', { status: 409, body: errorBody('internal detail', false, 'CONFLICT') }, EXPORT_MESSAGES.createFailed],
+  ])('shows the §8 text under the form when creating the job fails: %s', async (_case, reply, expected) => {
+    const { calls } = await open({ 'POST /api/dataExport/batchDataExport': reply });
+    await fillValidForm();
+    expect(await submitAndRead()).toBe(expected);
+    expect(exportPosts(calls)).toHaveLength(1);
+    expect(screen.queryByText(EXPORT_MESSAGES.created)).toBeNull();
+  });
+
+  it.each([
+    ['trials', 'GET /api/dataExport/trials'],
+    ['devices', 'GET /api/dataExport/devices'],
+    ['participants', 'GET /api/dataExport/trials/7/participants/5'],
+    ['metrics', 'GET /api/dataExport/metrics/5'],
+  ] as const)('shows "Failed to load %s" above the form when its list cannot be loaded', async (what, call) => {
+    await open({ [call]: { status: 500, body: errorBody('An error occurred.', false, 'INTERNAL_ERROR') } });
+    if (what === 'participants' || what === 'metrics') {
+      expect(screen.queryByTestId('export-load-error')).toBeNull();
+      await choose('export-trial', /Sleep/);
+      await choose('export-device', /Fitbit Smartwatches/);
+    }
+    expect((await screen.findByTestId('export-load-error')).textContent).toBe(EXPORT_MESSAGES.loadFailed(what));
+    expect(EXPORT_MESSAGES.loadFailed(what)).toBe(`Failed to load ${what}. Please try again.`);
+  });
+
+  it('My Exports shows the §8 text when the jobs list cannot be loaded', async () => {
+    await open({ 'GET /api/dataExport/jobs': networkFailure });
+    const panel = screen.getByTestId('my-exports');
+    await within(panel).findByText(EXPORT_MESSAGES.unreachable);
+    expect(within(panel).queryByTestId('export-job-3')).toBeNull();
+  });
+
+  it('says "Authentication error" when deleting a job is refused with 403', async () => {
+    await open({ 'DELETE /api/dataExport/jobs/3': { status: 403, body: errorBody('You do not have access to this resource.', true, 'FORBIDDEN') } });
+    fireEvent.click(within(await screen.findByTestId('export-job-3')).getByTestId('export-job-delete'));
+    await screen.findByText(EXPORT_MESSAGES.authError);
+    expect(screen.getByTestId('export-job-3').getAttribute('data-status')).toBe('completed');
   });
 
   it('My Exports: status, progress, size in KB, the error of a failed job, Download / Delete / Cancel', async () => {
@@ -152,7 +232,7 @@ describe('/DataExport', () => {
     const download = within(completed).getByTestId('export-job-download');
     expect(download.getAttribute('href')).toBe('/api/dataExport/jobs/3/download');
     expect(download.getAttribute('target')).toBe('_blank');
-    expect(within(completed).getByTestId('export-job-delete')).toBeTruthy();
+    expect(within(completed).getByTestId('export-job-delete').textContent).toBe('Delete');
     expect(within(completed).queryByTestId('export-job-cancel')).toBeNull();
 
     const processing = screen.getByTestId('export-job-2');
@@ -165,5 +245,80 @@ describe('/DataExport', () => {
     fireEvent.click(within(processing).getByTestId('export-job-cancel'));
     await waitFor(() => expect(writes(calls).some((call) => call.method === 'DELETE' && call.url === '/api/dataExport/jobs/2')).toBe(true));
     expect(calls.find((call) => call.url.startsWith('/api/dataExport/jobs?'))?.url).toBe('/api/dataExport/jobs?limit=10');
+  });
+
+  it('My Exports: file size in B, KB and MB with one decimal', async () => {
+    const sized = [
+      job(14, 'completed', { file_size: 512 }),
+      job(13, 'completed', { file_size: 1536 }),
+      job(12, 'completed', { file_size: 1024 * 1024 }),
+      job(11, 'completed', { file_size: 2.5 * 1024 * 1024 }),
+    ];
+    await open({ 'GET /api/dataExport/jobs': { body: { success: true, data: sized, total: sized.length } } });
+    await screen.findByTestId('export-job-14');
+    const size = (id: number) => within(screen.getByTestId(`export-job-${id}`)).getByTestId('export-job-size').textContent;
+    expect([size(14), size(13), size(12), size(11)]).toEqual(['512 B', '1.5 KB', '1.0 MB', '2.5 MB']);
+  });
+
+  it('My Exports: Delete on a completed job sends DELETE /api/dataExport/jobs/{id} and the job leaves the list', async () => {
+    let current = JOBS;
+    const { calls } = await open({
+      'GET /api/dataExport/jobs': () => ({ body: { success: true, data: current, total: current.length } }),
+      'DELETE /api/dataExport/jobs/3': () => {
+        current = current.filter((item) => item.id !== 3);
+        return { body: { success: true, message: EXPORT_MESSAGES.deleted } };
+      },
+    });
+    fireEvent.click(within(await screen.findByTestId('export-job-3')).getByTestId('export-job-delete'));
+    await waitFor(() => expect(screen.queryByTestId('export-job-3')).toBeNull());
+    expect(writes(calls).map((call) => `${call.method} ${call.url}`)).toEqual(['DELETE /api/dataExport/jobs/3']);
+    await screen.findByText(EXPORT_MESSAGES.deleted);
+    expect(within(screen.getByTestId('my-exports')).getByRole('heading', { level: 2 }).textContent).toBe('My Exports (2)');
+    expect(screen.getByTestId('export-job-2').getAttribute('data-status')).toBe('processing');
+  });
+});
+
+describe('/DataExport My Exports polling', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it(`refetches the jobs every ${LIMITS.exportJobsPollMs} ms while the panel is open, and not while it is closed`, async () => {
+    expect(LIMITS.exportJobsPollMs).toBe(10_000);
+    // Only intervals are fake (the poll is TanStack Query's refetchInterval); the rest runs in real time.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const { calls } = await open();
+    await screen.findByTestId('export-job-3');
+    // Lets the answer of a read arrive: a poll while a read is still in flight joins it.
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
+    const reads = () => jobsReads(calls).length;
+    await settle();
+    const first = reads();
+    expect(first).toBe(1);
+
+    vi.advanceTimersByTime(9_999);
+    await settle();
+    expect(reads()).toBe(1);
+    vi.advanceTimersByTime(1);
+    await vi.waitFor(() => expect(reads()).toBe(2));
+    await settle();
+    vi.advanceTimersByTime(10_000);
+    await vi.waitFor(() => expect(reads()).toBe(3));
+    await settle();
+    expect(jobsReads(calls).every((call) => call.url === '/api/dataExport/jobs?limit=10')).toBe(true);
+
+    const summary = screen.getByRole('button', { name: /My Exports/ });
+    fireEvent.click(summary);
+    await waitFor(() => expect(summary.getAttribute('aria-expanded')).toBe('false'));
+    vi.advanceTimersByTime(60_000);
+    await settle();
+    expect(reads()).toBe(3);
+
+    // Opened again: read at once, then polled again.
+    fireEvent.click(summary);
+    await vi.waitFor(() => expect(reads()).toBe(4));
+    await settle();
+    vi.advanceTimersByTime(10_000);
+    await vi.waitFor(() => expect(reads()).toBe(5));
   });
 });
