@@ -41,7 +41,10 @@ function BrandStatus({
   const { trial, canViewErrorData } = useDeviceStatusContext();
   const testId = `device-status-${participant.id}-${status.brand}`;
   const viewData = canViewErrorData
-    ? () => void navigate(DEVICE_PATHS.participantData, { state: { participant, trial } })
+    ? () =>
+        void navigate(DEVICE_PATHS.participantData, {
+          state: { participant, trial, brand: status.brand },
+        })
     : undefined;
   const errors = status.devices.filter((entry) => entry.hasError);
   const devices = status.devices.filter((entry) => !entry.hasError);

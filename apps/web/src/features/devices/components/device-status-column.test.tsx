@@ -30,7 +30,11 @@ const HEALTHY_STATUS: StatusByParticipant = {
     },
     Omron: { auth: { ...FOUND, upstream: 'omron' } },
   },
-  2: { Fitbit: { auth: { message: 'not found', status: 'needs_reconsent', upstream: 'fitbit-legacy' } } },
+  2: {
+    Fitbit: {
+      auth: { message: 'not found', status: 'needs_reconsent', upstream: 'fitbit-legacy' },
+    },
+  },
 };
 const HEALTHY: Handlers = { 'GET /api/deviceStatus': deviceStatusAnswer(HEALTHY_STATUS) };
 
@@ -77,7 +81,10 @@ describe('device status column on /TrialPage', { timeout: 20_000 }, () => {
     const { calls } = await openTrialPage('User', {
       'GET /api/teamAllowedDevices/1': brandsAllowed('Fitbit', 'Omron', 'Dexcom'),
       'GET /api/deviceStatus': deviceStatusAnswer(
-        { ...HEALTHY_STATUS, 1: { ...HEALTHY_STATUS[1], Dexcom: { auth: { ...FOUND, upstream: 'dexcom' } } } },
+        {
+          ...HEALTHY_STATUS,
+          1: { ...HEALTHY_STATUS[1], Dexcom: { auth: { ...FOUND, upstream: 'dexcom' } } },
+        },
         ['Fitbit', 'Omron', 'Dexcom'],
       ),
     });
@@ -124,7 +131,9 @@ describe('device status column on /TrialPage', { timeout: 20_000 }, () => {
     const statusCalls = () => calls.filter((call) => call.url.includes('/deviceStatus'));
     expect(statusCalls()).toHaveLength(1);
     expect(statusIdsOf(statusCalls()[0]!)).toEqual(many.slice(0, 10).map((p) => p.id));
-    expect(calls.some((call) => /IsParticipantAuth|\/(fitbit|omron|dexcom)Devices\//.test(call.url))).toBe(false);
+    expect(
+      calls.some((call) => /IsParticipantAuth|\/(fitbit|omron|dexcom)Devices\//.test(call.url)),
+    ).toBe(false);
 
     fireEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
     await screen.findByTestId('device-status-20-Fitbit');
@@ -139,7 +148,11 @@ describe('device status column on /TrialPage', { timeout: 20_000 }, () => {
     expect(screen.getAllByRole('button', { name: 'View Participant Data' })).toHaveLength(1);
     fireEvent.click(button);
     await waitFor(() => expect(router.state.location.pathname).toBe('/ParticipantDataPage'));
-    expect(router.state.location.state).toEqual({ participant: participant(2), trial: TRIAL });
+    expect(router.state.location.state).toEqual({
+      participant: participant(2),
+      trial: TRIAL,
+      brand: 'Fitbit',
+    });
   });
 
   it.each<[DeviceBrandName, string]>([
@@ -170,11 +183,16 @@ describe('device status column on /TrialPage', { timeout: 20_000 }, () => {
       await waitFor(() => expect(router.state.location.pathname).not.toBe('/TrialPage'));
       // A path of the shared route table, open to whoever may view data.
       expect(findRoute(router.state.location.pathname)?.action).toBe('data.view');
-      expect(router.state.location.state).toEqual({ participant: participant(2), trial: TRIAL });
-      // A built page (not the placeholder) with the participant's data for that brand.
+      expect(router.state.location.state).toEqual({
+        participant: participant(2),
+        trial: TRIAL,
+        brand,
+      });
+      // A built page (not the placeholder) open on that brand's tab.
       const page = await screen.findByTestId('participant-data-page', {}, { timeout: 15_000 });
       expect(within(page).getByText('Participant data: CARD-002')).toBeTruthy();
-      expect(await within(page).findByTestId(`participant-data-tab-${tab}`)).toBeTruthy();
+      const brandTab = await within(page).findByTestId(`participant-data-tab-${tab}`);
+      expect(brandTab.getAttribute('aria-selected')).toBe('true');
     },
   );
 
@@ -183,6 +201,8 @@ describe('device status column on /TrialPage', { timeout: 20_000 }, () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(headers().some((text) => text.startsWith('Device Status'))).toBe(false);
     expect(screen.queryByTestId('participant-device-status-1')).toBeNull();
-    expect(calls.some((call) => /IsParticipantAuth|Devices\/|deviceStatus/.test(call.url))).toBe(false);
+    expect(calls.some((call) => /IsParticipantAuth|Devices\/|deviceStatus/.test(call.url))).toBe(
+      false,
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
 import Alert from '@mui/material/Alert';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
@@ -67,7 +68,9 @@ function BrandTabs({
   links: Record<DeviceBrandName, ReactNode>;
 }) {
   const overview = useParticipantOverview(participantId);
-  const [chosen, setChosen] = useState<DeviceBrandName | null>(null);
+  // A link may name the brand to open on (View Participant Data on an errored entry).
+  const requested = (useLocation().state as { brand?: DeviceBrandName } | null)?.brand ?? null;
+  const [chosen, setChosen] = useState<DeviceBrandName | null>(requested);
   const [dexcomView, setDexcomView] = useState<'summary' | 'readings'>('summary');
   if (overview.isPending)
     return <CircularProgress size={28} aria-label="Loading participant data" />;
