@@ -19,6 +19,11 @@ export type StartJobsOptions = {
   pollingIntervalSeconds?: number;
   /** Jobs to run: `jobDefinitions(config)` from registry.ts (a test may pass one job). */
   jobs: readonly JobDefinition[];
+  /**
+   * How often pg-boss supervises (expires runs whose worker died, then retries them), in
+   * seconds, ≥ 1; pg-boss's default (120) when unset. Tests use 1 to see a retry quickly.
+   */
+  maintenanceIntervalSeconds?: number;
 };
 
 /**
@@ -37,12 +42,14 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
     schedule = true,
     pollingIntervalSeconds,
     jobs,
+    maintenanceIntervalSeconds,
   } = options;
   const common = {
     schedule,
     supervise: true,
     migrate: true,
     ...(pollingIntervalSeconds === undefined ? {} : { pollingIntervalSeconds }),
+    ...(maintenanceIntervalSeconds === undefined ? {} : { maintenanceIntervalSeconds }),
   };
   const boss =
     database.kind === 'postgres'

@@ -33,6 +33,14 @@ export type ExportJobOptions = {
   heartbeatMs?: number;
   /** Tests only: runs after each page is written (to cancel or crash mid-export). */
   afterPage?: (job: { id: number; fileName: string }, page: number) => Promise<void>;
+  /**
+   * Tests only: the run queue's retry and expiry (default EXPORT_RUN_QUEUE), so a test sees
+   * pg-boss expire and retry a dead worker's run in seconds. Applies when the queue is
+   * created (pg-boss keeps the options of the first creator).
+   */
+  runQueue?: Partial<typeof EXPORT_RUN_QUEUE>;
+  /** Tests only: how long a processing job must be silent before a retry takes it over (default EXPORT_SILENT_MS). */
+  takeoverAfterMs?: number;
 };
 
 export function exportStorageFor(config: Pick<Config, 'DATA_DIR'>): ExportStorage {
@@ -55,7 +63,7 @@ export async function runExport(
   const repository = createExportRepository(db);
   const readings = deps.readingsFor(db);
   const now0 = clock.now();
-  const job = await repository.claim(jobId, now0, new Date(now0.getTime() - EXPORT_SILENT_MS));
+  const job = await repository.claim(jobId, now0, new Date(now0.getTime() - (options.takeoverAfterMs ?? EXPORT_SILENT_MS)));
   if (!job) return { status: 'skipped' as const };
   const params = job.jobParams;
   try {
@@ -185,7 +193,7 @@ export function exportJobDefinitions(
   const clock = options.clock ?? systemClock;
   const run: JobDefinition<{ jobId: number }> = {
     name: EXPORT_RUN,
-    queue: EXPORT_RUN_QUEUE,
+    queue: { ...EXPORT_RUN_QUEUE, ...options.runQueue },
     // One export per worker at a time keeps memory flat whatever the number of jobs.
     work: { batchSize: 1 },
     async handle(job, { database, logger }) {
