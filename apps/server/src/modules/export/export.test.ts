@@ -9,7 +9,12 @@ import { and, eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPORT_MESSAGES, addYears, type ExportJob } from '@trialpulse/shared';
+import {
+  EXPORT_MESSAGES,
+  addYears,
+  exportJobsResponseSchema,
+  type ExportJob,
+} from '@trialpulse/shared';
 import type { Db } from '../../db/client';
 import {
   auditLog,
@@ -44,6 +49,8 @@ const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** Hooks the tests steer the worker with: hold a job's run after a page, or make it fail. */
 const holds = new Map<string, { reached: () => void; release: Promise<void> }>();
 const crashes = new Set<string>();
+/** The file names of the exports the worker wrote at least one page of. */
+const worked = new Set<string>();
 
 /** Holds the run of the export named `fileName` after its first page until `release()`. */
 function holdExport(fileName: string) {
@@ -198,6 +205,7 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
         pageSize: 40,
         heartbeatMs: 0,
         async afterPage(job) {
+          worked.add(job.fileName);
           if (crashes.has(job.fileName)) {
             crashes.delete(job.fileName);
             throw new Error('disk full (simulated)');
@@ -579,8 +587,29 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
           start_date_time: expect.any(String),
           end_date_time: expect.any(String),
         });
-      else expect(frame.date_time ?? frame.time_interval).toBeTruthy();
+      // A heart-rate sample is a point in time: date_time only, no interval.
+      else expect(Object.keys(frame)).toEqual(['date_time']);
     }
+    // A known reading: p1's heart rate at 08:05 UTC two days ago, 65 bpm.
+    const p1HeartRate = points.filter(
+      (point: { header: { user_id: string; schema_id: { name: string } } }) =>
+        point.header.user_id === codes.get(p1) && point.header.schema_id.name === 'heart-rate',
+    );
+    expect(p1HeartRate).toHaveLength(150);
+    const at0805 = `${dateOf(todayMs - 2 * DAY)}T08:05:00.000Z`;
+    expect(
+      p1HeartRate.filter(
+        (point: { body: { effective_time_frame: { date_time: string } } }) =>
+          point.body.effective_time_frame.date_time === at0805,
+      ),
+    ).toEqual([
+      expect.objectContaining({
+        body: {
+          heart_rate: { value: 65, unit: 'beats/min' },
+          effective_time_frame: { date_time: at0805 },
+        },
+      }),
+    ]);
 
     // Adherence: one row per participant and day of the range.
     const adherence = csvRows(
@@ -621,17 +650,34 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
           (await zip.file(`${base}-Data.xlsx`)!.async('nodebuffer')) as never,
         );
         expect(workbook.worksheets).toHaveLength(exportMode === 'single-tab' ? 1 : 4);
+        const sources: unknown[] = [];
         for (const sheet of workbook.worksheets) {
           const header = (sheet.getRow(1).values as unknown[]).slice(1);
           expect(header).toEqual([...DATA_COLUMNS]);
           sheet.eachRow((row, number) => {
             if (number === 1) return;
             const values = (row.values as unknown[]).slice(1);
-            tuples.push(
-              tupleOfRow(Object.fromEntries(header.map((key, i) => [key as string, values[i]]))),
-            );
+            const record = Object.fromEntries(header.map((key, i) => [key as string, values[i]]));
+            tuples.push(tupleOfRow(record));
+            sources.push(record.data_source);
+            // No cell is a formula, and no text cell starts like one.
+            row.eachCell((cell) => {
+              expect(cell.type, `${sheet.name}!${cell.address}`).not.toBe(
+                ExcelJS.ValueType.Formula,
+              );
+              if (typeof cell.value === 'string')
+                expect(cell.value, `${sheet.name}!${cell.address}`).not.toMatch(/^[=+\-@]/);
+            });
           });
         }
+        // The formula-looking sources arrive as neutralised text.
+        for (const neutralised of [
+          `'=HYPERLINK("http://evil.example","x")`,
+          `'@SUM(A1:A9)`,
+          `'-2+3`,
+          `'+tracker`,
+        ])
+          expect(sources, `${exportMode} ${format}`).toContain(neutralised);
       }
       expect(tuples.sort(), `${exportMode} ${format}`).toEqual(expected());
     }
@@ -671,6 +717,117 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     expect(Date.parse(latest!.expires_at!) - Date.parse(latest!.created_at)).toBeGreaterThan(
       6.9 * DAY,
     );
+  });
+
+  it('lists exactly the newest 10 of 12 jobs, newest first, with total 12 (§7, §9)', async () => {
+    const db = t.database.db;
+    const account = await createStaffUser(db, { role: 'User', teamId });
+    await db.insert(trialUsers).values({ teamId, trialId, userId: account.id });
+    const lister = await signIn(t.app, db, account);
+    // Twelve finished jobs an hour apart, inserted newest first: the order is by creation
+    // time, not by id.
+    const now = Date.now();
+    const rows = await db
+      .insert(exportJobs)
+      .values(
+        Array.from({ length: 12 }, (_, i) => ({
+          teamId,
+          trialId,
+          createdBy: account.id,
+          status: 'completed' as const,
+          progress: 100,
+          fileSize: 1000 + i,
+          jobParams: {
+            fileName: `listed ${i}`,
+            startDate,
+            endDate,
+            participantIds: [p1],
+            metrics: ['steps'],
+            deviceId,
+            exportMode: 'separate-tabs' as const,
+          },
+          createdAt: new Date(now - (i + 1) * 3600_000),
+          completedAt: new Date(now - (i + 1) * 3600_000),
+          expiresAt: new Date(now + 6 * DAY),
+        })),
+      )
+      .returning({ id: exportJobs.id });
+
+    const response = await lister.get('/api/dataExport/jobs?limit=10');
+    expect(response.statusCode).toBe(200);
+    const body = exportJobsResponseSchema.parse(response.json());
+    expect(body.success).toBe(true);
+    expect(body.total).toBe(12);
+    expect(body.data.map((job) => job.id)).toEqual(rows.slice(0, 10).map((row) => row.id));
+    expect(body.data.map((job) => job.job_params.fileName)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `listed ${i}`),
+    );
+    const created = body.data.map((job) => Date.parse(job.created_at));
+    expect(created).toEqual([...created].sort((a, b) => b - a));
+  });
+
+  it('cancel while pending (before a worker took it): the job goes, the worker never builds it, no file', async () => {
+    // The worker runs one export at a time: while it is held on another export, the next
+    // one stays pending.
+    const { atPage, release } = holdExport('busy');
+    const busy = (
+      await user.post('/api/dataExport/batchDataExport', request({ fileName: 'busy' }))
+    ).json().jobId as number;
+    await atPage;
+    const created = await user.post(
+      '/api/dataExport/batchDataExport',
+      request({ fileName: 'never started' }),
+    );
+    const id = created.json().jobId as number;
+    expect(await jobOf(user, id)).toMatchObject({ status: 'pending', progress: 0 });
+
+    const cancelled = await user.request('DELETE', `/api/dataExport/jobs/${id}`);
+    expect(cancelled.json()).toEqual({ success: true, message: EXPORT_MESSAGES.cancelled });
+    expect(await jobOf(user, id)).toBeUndefined();
+    expect(await t.database.db.select().from(exportJobs).where(eq(exportJobs.id, id))).toEqual([]);
+
+    // The worker is freed: pg-boss hands it the cancelled run, which finds nothing to claim.
+    release();
+    await waitForStatus(user, busy, ['completed']);
+    await expect
+      .poll(
+        async () =>
+          (
+            await t.database.db.execute<{ state: string }>(
+              sql`select state from pgboss.job where name = 'export.run' and data->>'jobId' = ${String(id)}`,
+            )
+          ).rows[0]?.state,
+        { timeout: 20_000, interval: 100 },
+      )
+      .toBe('completed');
+    expect(worked.has('never started')).toBe(false);
+    const root = path.join(t.config.DATA_DIR, 'exports');
+    expect(
+      fs.readdirSync(path.join(root, 'parts')).filter((name) => name.startsWith(`${id}.`)),
+    ).toEqual([]);
+    expect(fs.existsSync(path.join(root, 'files', `${id}.zip`))).toBe(false);
+    expect((await user.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(404);
+    const [audit] = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'export.cancel'), eq(auditLog.entityId, String(id))));
+    expect(audit?.before).toMatchObject({ status: 'pending' });
+  });
+
+  it('downloads under a safe file name whatever name was asked for (no header injection, no path)', async () => {
+    const fileName = '"Q1"\r\nSet-Cookie: sid=x; ../../etc\\passwd/Étude été ✓.csv';
+    const { download, zip } = await exportAndDownload(
+      user,
+      request({ fileName, participantIds: [p1], metrics: ['steps'] }),
+    );
+    const disposition = String(download.headers['content-disposition']);
+    // One header, ASCII letters, digits, '-', '_' and '.' in the quoted name: no quote,
+    // CR/LF, '/', backslash or non-ASCII character gets through.
+    expect(disposition).toMatch(/^attachment; filename="TrialPulse-[A-Za-z0-9._-]+-Data\.zip"$/);
+    expect(disposition).toContain('filename="TrialPulse-Q1_Set-Cookie_sid_x_');
+    expect(String(download.headers['set-cookie'] ?? '')).not.toContain('sid=x');
+    // The files inside the ZIP are plain names too (nothing to unpack outside its folder).
+    for (const name of Object.keys(zip.files)) expect(name).toMatch(/^TrialPulse-[A-Za-z0-9._-]+$/);
   });
 
   it('cancel (DELETE while processing) stops the worker and leaves no file', async () => {
@@ -864,38 +1021,7 @@ if (process.env.TEST_DATABASE_URL) {
 
     beforeAll(async () => {
       t = await createTestApp();
-      const db = t.database.db;
-      const { teamId, trialId, participantIds } = await createParticipants(db, 2);
-      const { deviceId } = await createExportDevice(db, teamId);
-      const account = await createStaffUser(db, { role: 'User', teamId });
-      await db.insert(trialUsers).values({ teamId, trialId, userId: account.id });
-      user = await signIn(t.app, db, account);
-      // Two days of minute heart rate per participant: a few data files to be half-way through.
-      const todayMs = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
-      const rows: ReadingInput[] = participantIds.flatMap((participantId) =>
-        Array.from({ length: 2 * 1440 }, (_, minute) => ({
-          teamId,
-          participantId,
-          brand: 'Fitbit' as const,
-          upstream: 'google-health' as const,
-          metricKey: 'heart_rate',
-          recordedAt: new Date(todayMs - 3 * DAY + minute * 60_000),
-          utcOffsetMinutes: 60,
-          value: 60 + (minute % 40),
-        })),
-      );
-      await readingsServiceFor(db).store(rows);
-      storedRows = rows.length;
-      body = {
-        trialId,
-        deviceId,
-        participantIds,
-        startDate: dateOf(todayMs - 5 * DAY),
-        endDate: dateOf(todayMs - DAY),
-        metrics: ['heart_rate', 'steps'],
-        exportMode: 'separate-tabs',
-        format: 'csv',
-      };
+      ({ user, body, storedRows } = await seedWorkerExport(t));
     });
     afterAll(async () => {
       for (const child of children)
@@ -970,6 +1096,183 @@ if (process.env.TEST_DATABASE_URL) {
       expect((await user.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(409);
     });
   });
+}
+
+// pg-boss's own retry of a run whose worker process died: worker processes started as
+// main.ts starts one (startJobs), with the run's expiry and retry delay shortened for the
+// test (test-boss-worker.ts). PostgreSQL only: the processes need a database server.
+if (process.env.TEST_DATABASE_URL) {
+  describe('pg-boss retries an export whose worker process was killed', () => {
+    const EXPIRE_SECONDS = 5;
+    let t: TestApp;
+    let user: TestClient;
+    let body: Record<string, unknown>;
+    let storedRows = 0;
+    const children: ChildProcess[] = [];
+
+    /** A worker process (test-boss-worker.ts); `printed(text)` waits for a line of its output. */
+    const startBossWorker = (hold: boolean) => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', path.join(import.meta.dirname, 'test-boss-worker.ts')],
+        {
+          env: {
+            ...process.env,
+            DATABASE_URL: t.database.connectionString!,
+            EXPORT_TEST_DATA_DIR: t.config.DATA_DIR,
+            EXPORT_TEST_HOLD: hold ? '1' : '0',
+            EXPORT_TEST_EXPIRE_SECONDS: String(EXPIRE_SECONDS),
+          },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      children.push(child);
+      let output = '';
+      const waiting: { line: string; resolve: () => void }[] = [];
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.stdout!.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        for (const wait of waiting) if (output.split('\n').includes(wait.line)) wait.resolve();
+      });
+      const printed = (line: string) =>
+        new Promise<void>((resolve, reject) => {
+          waiting.push({ line, resolve });
+          if (output.split('\n').includes(line)) resolve();
+          void exited.then(() => reject(new Error(`worker exited before "${line}": ${output}`)));
+        });
+      return { child, printed, exited };
+    };
+    /** The pg-boss job of export job `id`. */
+    const runOf = async (id: number) =>
+      (
+        await t.database.db.execute<{ state: string; retry_count: number }>(
+          sql`select state, retry_count from pgboss.job where name = 'export.run' and data->>'jobId' = ${String(id)}`,
+        )
+      ).rows;
+    const jobRow = async (id: number) =>
+      (await t.database.db.select().from(exportJobs).where(eq(exportJobs.id, id)))[0]!;
+
+    beforeAll(async () => {
+      t = await createTestApp();
+      ({ user, body, storedRows } = await seedWorkerExport(t));
+    });
+    afterAll(async () => {
+      for (const child of children)
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await Promise.all(
+        children.map((child) =>
+          child.exitCode === null && child.signalCode === null
+            ? new Promise((resolve) => child.once('exit', resolve))
+            : undefined,
+        ),
+      );
+      await t?.close();
+    });
+
+    it('a worker process killed mid-export: pg-boss expires the run and a fresh worker retries it; the file is whole and never served half-written', async () => {
+      // The first worker creates the run queue (short expiry, pg-boss keeps the first
+      // creator's options) before the web process sends to it.
+      const first = startBossWorker(true);
+      await first.printed('ready');
+      const created = await user.post('/api/dataExport/batchDataExport', {
+        ...body,
+        fileName: 'retried',
+      });
+      expect(created.statusCode, created.body).toBe(200);
+      const id = created.json().jobId as number;
+      await first.printed(`held ${id}`);
+      const part = path.join(t.config.DATA_DIR, 'exports', 'parts', `${id}.zip.part`);
+      expect(fs.existsSync(part)).toBe(true);
+      first.child.kill('SIGKILL');
+      await first.exited;
+      expect(first.child.signalCode).toBe('SIGKILL');
+      // Nobody reports for the dead run: pg-boss still counts it active, the job processing.
+      expect(await runOf(id)).toEqual([{ state: 'active', retry_count: 0 }]);
+      expect(await jobRow(id)).toMatchObject({ status: 'processing', filePath: null });
+
+      // A fresh worker; nothing here retries by hand. Until the retry has built and committed
+      // the file the download is refused; once it answers, the ZIP is whole.
+      const second = startBossWorker(false);
+      await second.printed('ready');
+      const deadline = Date.now() + 45_000;
+      let served: Buffer | undefined;
+      let refused = 0;
+      while (!served) {
+        const download = await user.get(`/api/dataExport/jobs/${id}/download`);
+        if (download.statusCode === 200) served = download.rawPayload;
+        else {
+          expect(download.statusCode, download.body).toBe(409);
+          refused += 1;
+          if (Date.now() > deadline)
+            throw new Error(`not retried: ${JSON.stringify(await runOf(id))}`);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+      expect(refused).toBeGreaterThan(0);
+      // pg-boss ran the job a second time (its own retry after the expiry).
+      expect(await runOf(id)).toEqual([{ state: 'completed', retry_count: 1 }]);
+
+      expect(await jobRow(id)).toMatchObject({ status: 'completed', fileSize: served.length });
+      const zip = await JSZip.loadAsync(served, { checkCRC32: true });
+      const manifest = JSON.parse(
+        await zip.file('TrialPulse-retried-manifest.json')!.async('string'),
+      );
+      expect(manifest.totalRows).toBe(storedRows);
+      expect(manifest.files).toHaveLength(2 * 2 + 1);
+      for (const file of manifest.files as { name: string; sha256: string; bytes: number }[]) {
+        const bytes = await zip.file(file.name)!.async('nodebuffer');
+        expect(createHash('sha256').update(bytes).digest('hex'), file.name).toBe(file.sha256);
+        expect(bytes.length, file.name).toBe(file.bytes);
+      }
+      expect(
+        fs
+          .readdirSync(path.join(t.config.DATA_DIR, 'exports', 'parts'))
+          .filter((name) => name.startsWith(`${id}.`)),
+      ).toEqual([]);
+
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }, 60_000);
+  });
+}
+
+/**
+ * A team, a User on its trial, and two days of minute heart rate for two participants (a few
+ * data files to be half-way through) for the worker-process tests; `body` is an export
+ * request of them.
+ */
+async function seedWorkerExport(t: TestApp) {
+  const db = t.database.db;
+  const { teamId, trialId, participantIds } = await createParticipants(db, 2);
+  const { deviceId } = await createExportDevice(db, teamId);
+  const account = await createStaffUser(db, { role: 'User', teamId });
+  await db.insert(trialUsers).values({ teamId, trialId, userId: account.id });
+  const user = await signIn(t.app, db, account);
+  const todayMs = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+  const rows: ReadingInput[] = participantIds.flatMap((participantId) =>
+    Array.from({ length: 2 * 1440 }, (_, minute) => ({
+      teamId,
+      participantId,
+      brand: 'Fitbit' as const,
+      upstream: 'google-health' as const,
+      metricKey: 'heart_rate',
+      recordedAt: new Date(todayMs - 3 * DAY + minute * 60_000),
+      utcOffsetMinutes: 60,
+      value: 60 + (minute % 40),
+    })),
+  );
+  await readingsServiceFor(db).store(rows);
+  const body: Record<string, unknown> = {
+    trialId,
+    deviceId,
+    participantIds,
+    startDate: dateOf(todayMs - 5 * DAY),
+    endDate: dateOf(todayMs - DAY),
+    metrics: ['heart_rate', 'steps'],
+    exportMode: 'separate-tabs',
+    format: 'csv',
+  };
+  return { user, body, storedRows: rows.length };
 }
 
 /**
