@@ -174,7 +174,10 @@ function Comparison({ participants, trial }: { participants: Participant[]; tria
         {participants.length === 1 ? 'participant' : 'participants'}
       </Typography>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: 'flex-start' }}>
-        <Paper variant="outlined" sx={{ p: 2, width: { xs: '100%', md: 320 }, flexShrink: 0 }}>
+        <Paper
+          variant="outlined"
+          sx={{ p: 2, width: { xs: '100%', md: LIMITS.sidebarWidth }, flexShrink: 0 }}
+        >
           <Stack
             spacing={2}
             component="form"

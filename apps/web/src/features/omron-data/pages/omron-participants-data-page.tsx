@@ -48,7 +48,7 @@ export function OmronParticipantsDataPage() {
         {participants.length === 1 ? 'participant' : 'participants'}
       </Typography>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: 'flex-start' }}>
-        <div style={{ width: 320, flexShrink: 0 }}>
+        <div style={{ width: LIMITS.sidebarWidth, flexShrink: 0 }}>
           <OmronQueryForm initial={initial} onSubmit={setSubmitted} busy={false} />
         </div>
         <Grid container spacing={2} sx={{ flex: 1 }}>
