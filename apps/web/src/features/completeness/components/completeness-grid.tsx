@@ -123,9 +123,7 @@ export function CompletenessGrid({
                       .map((connection) =>
                         [
                           connection.brand,
-                          connection.daysSinceSync === null
-                            ? 'never synced'
-                            : `synced ${connection.daysSinceSync} d ago`,
+                          syncedText(connection.daysSinceSync),
                           connection.battery ? `battery ${connection.battery}` : null,
                         ]
                           .filter(Boolean)
@@ -193,4 +191,12 @@ function cellTitle(
   if (row.bpReadings[index]) parts.push(`${row.bpReadings[index]} BP readings`);
   if (row.weightReadings[index]) parts.push(`${row.weightReadings[index]} weight readings`);
   return parts.join(' · ');
+}
+
+/** How long ago a connection last synced, as a coordinator reads it. */
+export function syncedText(daysSinceSync: number | null): string {
+  if (daysSinceSync === null) return 'never synced';
+  if (daysSinceSync === 0) return 'synced today';
+  if (daysSinceSync === 1) return 'synced yesterday';
+  return `synced ${daysSinceSync} days ago`;
 }
