@@ -73,6 +73,19 @@ function providerDataError(brand: 'Omron' | 'Dexcom', error: unknown): unknown {
   );
 }
 
+/**
+ * A reading's value_json as the readings tables show it (Details column). The Google sleep
+ * session a `sleep_stages` row keeps for the Fitbit data call (decision 0062, update
+ * 2026-11-27) is left out: kilobytes of stages in one cell, where the nightly totals were.
+ */
+function shownValueJson(reading: Pick<StoredReading, 'metricKey' | 'valueJson'>): unknown {
+  const json = reading.valueJson ?? null;
+  if (reading.metricKey !== 'sleep_stages' || !json || typeof json !== 'object' || !('session' in json))
+    return json;
+  const { session: _session, ...shown } = json as Record<string, unknown>;
+  return shown;
+}
+
 /** Last one wins per key, as the write path de-duplicates: a live answer then equals a stored one. */
 function dedupe(rows: readonly ReadingInput[]): ReadingInput[] {
   const unique = new Map<string, ReadingInput>();
@@ -284,7 +297,7 @@ export function createDeviceDataService(deps: {
           endAt: row.endAt?.toISOString() ?? null,
           utcOffsetMinutes: row.utcOffsetMinutes,
           value: row.value,
-          valueJson: row.valueJson ?? null,
+          valueJson: shownValueJson(row),
           brand: row.brand,
           upstream: row.upstream,
           dataSource: row.dataSource,

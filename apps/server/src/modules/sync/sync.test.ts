@@ -134,6 +134,47 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
     expect(second).toMatchObject({ outcome: 'succeeded', inserted: 0, updated: 0 });
   }, 120_000);
 
+  it("keeps each Google sleep session with its sleep_stages reading (the Fitbit data call rebuilds the night's log from it), without its bookkeeping times", async () => {
+    const { teamId, participantId } = await fresh();
+    const now = sims.clock.now();
+    const enrolled = new Date(now.getTime() - 4 * DAY);
+    await enrolledOn(db(), participantId, enrolled);
+    const connectionId = await linkForSync(db(), sims, { teamId, participantId, brand: 'Fitbit', account: 'ava-thompson', metrics: ['sleep_stages'] });
+    expect((await run(connectionId)).outcome).toBe('succeeded');
+
+    type Body = Record<string, unknown>;
+    const firstDay = new Date(Math.floor(enrolled.getTime() / DAY) * DAY);
+    const filter = `sleep.interval.end_time >= "${firstDay.toISOString()}" AND sleep.interval.end_time < "${now.toISOString()}"`;
+    const response = await fetch(`${sims.googleHealth.baseUrl}/v4/users/me/dataTypes/sleep/dataPoints?${new URLSearchParams({ filter, pageSize: '25' })}`, {
+      headers: { authorization: `Bearer ${await tokenOf(connectionId)}` },
+    });
+    expect(response.status).toBe(200);
+    const sessions = ((await response.json()) as { dataPoints: Array<{ sleep: Body }> }).dataPoints
+      .map((point) => point.sleep)
+      .sort((a, b) => String((a.interval as Body).startTime).localeCompare(String((b.interval as Body).startTime)));
+    expect(sessions.length).toBeGreaterThanOrEqual(3);
+    expect(sessions.some((sleep) => Array.isArray(sleep.shortAwakenings))).toBe(true);
+
+    const segments = (list: Body[]) => list.map(({ createTime: _c, updateTime: _u, ...segment }) => segment);
+    const expected = sessions.map(({ createTime: _c, updateTime: _u, outOfBedSegments: _o, ...sleep }) => {
+      const minutes: Record<string, number> = {};
+      for (const entry of (sleep.summary as { stagesSummary: Array<{ type: string; minutes: string }> }).stagesSummary)
+        minutes[entry.type.toLowerCase()] = (minutes[entry.type.toLowerCase()] ?? 0) + Number(entry.minutes);
+      return {
+        type: sleep.type,
+        minutes,
+        session: {
+          ...sleep,
+          stages: segments(sleep.stages as Body[]),
+          ...(Array.isArray(sleep.shortAwakenings) && { shortAwakenings: segments(sleep.shortAwakenings as Body[]) }),
+        },
+      };
+    });
+    const rows = await stored(participantId, 'sleep_stages');
+    expect(rows.map((row) => row.valueJson)).toEqual(expected);
+    expect(JSON.stringify(rows.map((row) => row.valueJson))).not.toContain('createTime');
+  });
+
   it('backfills Omron blood pressure and Dexcom glucose exactly; a second sync adds nothing', async () => {
     const { teamId, participantId: omronParticipant } = await fresh();
     const { teamId: dexcomTeam, participantId: dexcomParticipant } = await fresh();

@@ -20,6 +20,7 @@ import {
   fitbitSpo2ResponseSchema,
   fitbitWeightResponseSchema,
 } from '@trialpulse/shared/device-data/fitbit-shapes';
+import { sql } from 'drizzle-orm';
 import type { ZodType } from 'zod';
 import { syncCursors } from '../../../db/schema';
 import { createManualClock } from '../../../lib/clock';
@@ -940,6 +941,8 @@ describe('stored readings', () => {
     { name: 'cardio fitness score', path: `cardioscore/date/${START}/${END}.json` },
     { name: 'SpO2 (average and bounds)', path: `spo2/date/${START}/${END}.json` },
     { name: 'SpO2 of one night', path: `spo2/date/${DAY}.json` },
+    { name: 'sleep logs with stages by range', path: `sleep/date/${START}/${END}.json` },
+    { name: 'sleep logs and summary of one date', path: `sleep/date/${DAY}.json` },
     {
       name: 'lightly active minutes',
       path: `activities/minutesLightlyActive/date/${START}/${END}.json`,
@@ -979,6 +982,7 @@ describe('stored readings', () => {
         'daily-vo2-max',
         'activity-level',
         'daily-oxygen-saturation',
+        'sleep',
       ],
       new Date('2026-10-30T00:00:00Z'),
       new Date('2026-11-10T00:00:00Z'),
@@ -1045,27 +1049,71 @@ describe('stored readings', () => {
     expect(uncovered.json().reason).toBe(FITBIT_DATA_REASONS.upstreamFailed);
   });
 
-  it('paths the store cannot answer (sleep levels, heart zones) still go upstream', async () => {
+  it('the stored sleep range holds several nights with their stages; the readings table shows the nightly totals only, not the kept session', async () => {
+    const answer = live.get(`sleep/date/${START}/${END}.json`) as {
+      sleep: { dateOfSleep: string; levels: { data: unknown[] } }[];
+    };
+    expect(answer.sleep.length).toBeGreaterThanOrEqual(5);
+    expect(answer.sleep.every((log) => log.levels.data.length > 0)).toBe(true);
+    const table = await user.get(
+      `/api/participantReadings/${participant.id}/fitbit?pageIndex=0&pageSize=50&metric=sleep_stages`,
+    );
+    expect(table.statusCode, table.body).toBe(200);
+    const rows = table.json().rows as { valueJson: Json }[];
+    expect(rows.length).toBeGreaterThanOrEqual(5);
+    for (const row of rows) expect(Object.keys(row.valueJson).sort()).toEqual(['minutes', 'type']);
+  });
+
+  it('sleep rows stored before sync kept the session (no levels) make the call go upstream', async () => {
+    const own = await googleParticipant();
+    const path = `sleep/date/${START}/${END}.json`;
+    const liveAnswer = await user.get(dataPath(own, path));
+    expect(liveAnswer.statusCode, liveAnswer.body).toBe(200);
     await syncInto(
-      participant,
+      own,
       ['sleep'],
       new Date('2026-10-30T00:00:00Z'),
       new Date('2026-11-10T00:00:00Z'),
     );
+    // One night as an older sync stored it: the type and the minutes per stage only.
+    await db().execute(
+      sql`update device_readings set value_json = value_json - 'session'
+          where participant_id = ${own.id} and metric_key = 'sleep_stages'
+            and recorded_at = (select min(recorded_at) from device_readings
+              where participant_id = ${own.id} and metric_key = 'sleep_stages'
+                and end_at >= '2026-11-02T00:00:00Z')`,
+    );
+    const upstreamCalls = countRequests(sims.googleHealth, '/dataTypes/sleep/dataPoints');
+    try {
+      const again = await user.get(dataPath(own, path));
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.json()).toEqual(liveAnswer.json());
+      expect(upstreamCalls.count).toBeGreaterThan(0);
+    } finally {
+      upstreamCalls.stop();
+    }
     await injectFault(sims.googleHealth.baseUrl, {
       kind: 'server-error',
       target: 'api',
       times: 'always',
       status: 503,
     });
-    for (const path of [
-      `sleep/date/${START}/${END}.json`,
-      `activities/heart/date/${START}/${END}.json`,
-    ]) {
-      const response = await user.get(dataPath(participant, path));
-      expect(response.statusCode, path).toBe(502);
-      expect(response.json().reason).toBe(FITBIT_DATA_REASONS.upstreamFailed);
-    }
+    const down = await user.get(dataPath(own, path));
+    expect(down.statusCode, down.body).toBe(502);
+    expect(down.json().reason).toBe(FITBIT_DATA_REASONS.upstreamFailed);
+  });
+
+  it('paths the store cannot answer (heart zones) still go upstream', async () => {
+    await injectFault(sims.googleHealth.baseUrl, {
+      kind: 'server-error',
+      target: 'api',
+      times: 'always',
+      status: 503,
+    });
+    const path = `activities/heart/date/${START}/${END}.json`;
+    const response = await user.get(dataPath(participant, path));
+    expect(response.statusCode, path).toBe(502);
+    expect(response.json().reason).toBe(FITBIT_DATA_REASONS.upstreamFailed);
   });
 });
 

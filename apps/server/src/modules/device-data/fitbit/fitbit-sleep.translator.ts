@@ -8,6 +8,7 @@ import {
 } from '@trialpulse/shared/device-data/fitbit-shapes';
 import {
   bodyOf,
+  instantsOfDays,
   list,
   localTime,
   logListFromGoogle,
@@ -21,7 +22,8 @@ import {
 /**
  * Sleep v1.2 (provider-apis §1.8) from Google Health sleep sessions: the logs whose local
  * wake date falls in the range, with stage levels in 30-second granularity as Google sends
- * them. Live only: the store keeps the nightly totals, not the levels (decision 0062).
+ * them. Stored `sleep_stages` readings answer it when each keeps its session's Google body
+ * (sync does since decision 0062's update of 2026-11-27; older rows go upstream).
  */
 
 type SleepRequest = Extract<FitbitResourceRequest, { kind: 'sleep' }>;
@@ -86,7 +88,39 @@ export function sleepLogOf(point: Json): FitbitSleepLog | null {
   };
 }
 
+/**
+ * How long before the range's first wake instant a stored session may start (rows lie at
+ * their start). Google documents no longest session; a night is well under one day, and the
+ * few rows more cost nothing.
+ */
+const LONGEST_SESSION_MS = 7 * 86_400_000;
+
 export const sleepFamily: FitbitFamily<SleepRequest> = {
+  stored: (request) => {
+    // Sync reads sessions by their wake time: it must have covered the wake instants of the
+    // range's days.
+    const wake = instantsOfDays(request.start, request.end);
+    return {
+      metricKeys: ['sleep_stages'],
+      from: new Date(wake.from.getTime() - LONGEST_SESSION_MS),
+      to: wake.to,
+      coverage: { sleep_stages: wake },
+    };
+  },
+  fromStore(request, readings) {
+    const wake = instantsOfDays(request.start, request.end);
+    const logs: (FitbitSleepLog | null)[] = [];
+    for (const reading of readings) {
+      if (reading.metricKey !== 'sleep_stages') continue;
+      // A session that ended outside the range's days is none of its logs, whatever it holds.
+      if (reading.endAt && (reading.endAt < wake.from || reading.endAt >= wake.to)) continue;
+      const session = record(record(reading.valueJson).session);
+      // A row stored before sync kept the session has no levels: the upstream answers.
+      if (!('interval' in session)) return undefined;
+      logs.push(sleepLogOf({ sleep: session }));
+    }
+    return sleepAnswer(request, logs);
+  },
   async google(request, api) {
     // Google filters sleep on the wake time (facts §5): the local end date is Fitbit's dateOfSleep.
     const points = await api.listCivil(
@@ -96,29 +130,7 @@ export const sleepFamily: FitbitFamily<SleepRequest> = {
       request.end,
       25,
     );
-    const logs = points
-      .map(sleepLogOf)
-      .filter(
-        (log): log is FitbitSleepLog =>
-          log !== null && log.dateOfSleep >= request.start && log.dateOfSleep <= request.end,
-      )
-      .sort((a, b) => (a.startTime < b.startTime ? 1 : a.startTime > b.startTime ? -1 : 0));
-    const answer: FitbitSleepResponse = { sleep: logs };
-    if (request.single) {
-      const stages: Record<string, number> = { deep: 0, light: 0, rem: 0, wake: 0 };
-      for (const log of logs) {
-        if (log.type !== 'stages') continue;
-        for (const key of Object.keys(stages))
-          stages[key]! += log.levels.summary[key]?.minutes ?? 0;
-      }
-      answer.summary = {
-        stages,
-        totalMinutesAsleep: logs.reduce((sum, log) => sum + log.minutesAsleep, 0),
-        totalSleepRecords: logs.length,
-        totalTimeInBed: logs.reduce((sum, log) => sum + log.timeInBed, 0),
-      };
-    }
-    return answer;
+    return sleepAnswer(request, points.map(sleepLogOf));
   },
   legacyPath: (request) =>
     request.single
@@ -128,12 +140,44 @@ export const sleepFamily: FitbitFamily<SleepRequest> = {
   isEmpty: (answer) => (answer as FitbitSleepResponse).sleep.length === 0,
 };
 
+/**
+ * The answer from the sessions' logs, whoever held them: the logs whose wake date is in the
+ * range, newest first, and for the one-date path the day's `summary`.
+ */
+function sleepAnswer(
+  request: SleepRequest,
+  candidates: readonly (FitbitSleepLog | null)[],
+): FitbitSleepResponse {
+  const logs = candidates
+    .filter(
+      (log): log is FitbitSleepLog =>
+        log !== null && log.dateOfSleep >= request.start && log.dateOfSleep <= request.end,
+    )
+    .sort((a, b) => (a.startTime < b.startTime ? 1 : a.startTime > b.startTime ? -1 : 0));
+  const answer: FitbitSleepResponse = { sleep: logs };
+  if (request.single) {
+    const stages: Record<string, number> = { deep: 0, light: 0, rem: 0, wake: 0 };
+    for (const log of logs) {
+      if (log.type !== 'stages') continue;
+      for (const key of Object.keys(stages)) stages[key]! += log.levels.summary[key]?.minutes ?? 0;
+    }
+    answer.summary = {
+      stages,
+      totalMinutesAsleep: logs.reduce((sum, log) => sum + log.minutesAsleep, 0),
+      totalSleepRecords: logs.length,
+      totalTimeInBed: logs.reduce((sum, log) => sum + log.timeInBed, 0),
+    };
+  }
+  return answer;
+}
+
 type SleepList = Extract<FitbitResourceRequest, { kind: 'sleep-list' }>;
 
 /**
  * `sleep/list.json` (v1.2): the `limit` sleep logs whose wake time is before a date (newest
  * first) or from a date on (oldest first), as the activity log list (decision 0063); `next`
- * is left empty (one page per request). Live only, as the sleep logs.
+ * is left empty (one page per request). Live only: a list before or after a date has no
+ * end the sync's coverage could be checked against (decision 0062).
  */
 export const sleepListFamily: FitbitFamily<SleepList> = {
   async google(request, api) {

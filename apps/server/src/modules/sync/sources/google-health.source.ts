@@ -220,12 +220,44 @@ const sleepStream: SyncStream = {
           const type = typeof entry.type === 'string' ? entry.type.toLowerCase() : 'unknown';
           stages[type] = (stages[type] ?? 0) + (num(entry.minutes) ?? 0);
         }
-        readings.push({ ...common, metricKey: 'sleep_stages', value: num(summary.minutesInSleepPeriod), valueJson: { type: sleep.type ?? null, minutes: stages } });
+        const session = storedSession(sleep);
+        readings.push({
+          ...common,
+          metricKey: 'sleep_stages',
+          value: num(summary.minutesInSleepPeriod),
+          valueJson: { type: sleep.type ?? null, minutes: stages, ...(JSON.stringify(session).length <= SLEEP_SESSION_MAX_CHARS && { session }) },
+        });
       }
     }
     return readings;
   },
 };
+
+/**
+ * The session's Google `sleep` body as the `sleep_stages` reading keeps it, so the Fitbit data
+ * call can rebuild the v1.2 log (levels included) with the live path's translation
+ * (decision 0062, update 2026-11-27). Left out: the creation and update times (of the
+ * session and of every stage: a third of the stage list) and the out-of-bed segments, which
+ * no Fitbit field holds. Exports write value_json as it is, so it is kept small.
+ */
+function storedSession(sleep: Json): Json {
+  const { createTime: _created, updateTime: _updated, outOfBedSegments: _outOfBed, ...session } = sleep;
+  const segments = (value: unknown) =>
+    Array.isArray(value) ? value.map(record).map(({ createTime: _c, updateTime: _u, ...segment }) => segment) : value;
+  return {
+    ...session,
+    ...(session.stages !== undefined && { stages: segments(session.stages) }),
+    ...(session.shortAwakenings !== undefined && { shortAwakenings: segments(session.shortAwakenings) }),
+  };
+}
+
+/**
+ * A session longer than this as JSON (about 140 stages; a night has 20–30, some 4 KB) is stored without
+ * its body, and its range answered live: an export's value_json cell stays within a
+ * spreadsheet cell's 32,767 characters, also as PostgreSQL's jsonb text (a space after every
+ * colon and comma).
+ */
+export const SLEEP_SESSION_MAX_CHARS = 24_000;
 
 const ACTIVITY_LEVELS: Record<string, string> = {
   LIGHTLY_ACTIVE: 'minutes_lightly_active',
