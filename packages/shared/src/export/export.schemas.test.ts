@@ -49,5 +49,7 @@ describe('export helpers (§9)', () => {
     expect(exportZipName('Sleep study / 30 days')).toBe('TrialPulse-Sleep_study_30_days-Data.zip');
     expect(safeFileNamePart('"; rm -rf /')).toBe('rm_-rf');
     expect(safeFileNamePart('...')).toBe('export');
+    // Accented letters keep their letter; other non-ASCII characters become '_'.
+    expect(safeFileNamePart('Étude été ✓ Ærø')).toBe('Etude_ete_r');
   });
 });

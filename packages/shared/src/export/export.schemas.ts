@@ -232,6 +232,8 @@ export function formatFileSize(bytes: number | null | undefined): string {
 export function safeFileNamePart(name: string): string {
   const cleaned = name
     .normalize('NFKD')
+    // The accents NFKD split off their letters are dropped: "Étude" → "Etude", not "E_tude".
+    .replace(/\p{M}+/gu, '')
     .replace(/[^A-Za-z0-9._-]+/g, '_')
     .replace(/^[._]+|[._]+$/g, '')
     .slice(0, 100);

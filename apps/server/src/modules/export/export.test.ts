@@ -825,6 +825,8 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     // CR/LF, '/', backslash or non-ASCII character gets through.
     expect(disposition).toMatch(/^attachment; filename="TrialPulse-[A-Za-z0-9._-]+-Data\.zip"$/);
     expect(disposition).toContain('filename="TrialPulse-Q1_Set-Cookie_sid_x_');
+    // Accented letters keep their letter ("Étude été" → "Etude_ete").
+    expect(disposition).toContain('passwd_Etude_ete_.csv-Data.zip');
     expect(String(download.headers['set-cookie'] ?? '')).not.toContain('sid=x');
     // The files inside the ZIP are plain names too (nothing to unpack outside its folder).
     for (const name of Object.keys(zip.files)) expect(name).toMatch(/^TrialPulse-[A-Za-z0-9._-]+$/);
