@@ -468,9 +468,7 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     expect(cells.some((cell) => /^[=+\-@]/.test(cell!))).toBe(false);
 
     // The manifest: request, participants, range, version, time, rows and SHA-256 of every file.
-    const manifest = JSON.parse(
-      await zip.file('TrialPulse-Sleep_study-manifest.json')!.async('string'),
-    );
+    const manifest = await expectWholeExport(zip, 'TrialPulse-Sleep_study-manifest.json');
     expect(manifest).toMatchObject({
       product: 'TrialPulse',
       jobId: id,
@@ -493,16 +491,6 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     expect(manifest.files.map((file: { name: string }) => file.name).sort()).toEqual(
       names.filter((name) => !name.endsWith('manifest.json')),
     );
-    for (const file of manifest.files as {
-      name: string;
-      sha256: string;
-      bytes: number;
-      rows: number;
-    }[]) {
-      const bytes = await zip.file(file.name)!.async('nodebuffer');
-      expect(createHash('sha256').update(bytes).digest('hex'), file.name).toBe(file.sha256);
-      expect(bytes.length).toBe(file.bytes);
-    }
     expect(
       manifest.files.find((f: { name: string }) =>
         f.name.endsWith(`${codes.get(p1)}-heart_rate-Data.csv`),
@@ -1062,15 +1050,9 @@ if (process.env.TEST_DATABASE_URL) {
       expect(download.statusCode).toBe(200);
       expect((await jobRow(id)).fileSize).toBe(download.rawPayload.length);
       const zip = await JSZip.loadAsync(download.rawPayload, { checkCRC32: true });
-      const manifest = JSON.parse(
-        await zip.file('TrialPulse-killed-manifest.json')!.async('string'),
-      );
+      const manifest = await expectWholeExport(zip, 'TrialPulse-killed-manifest.json');
       expect(manifest.totalRows).toBe(storedRows);
       expect(manifest.files).toHaveLength(2 * 2 + 1);
-      for (const file of manifest.files as { name: string; sha256: string; bytes: number }[]) {
-        const bytes = await zip.file(file.name)!.async('nodebuffer');
-        expect(createHash('sha256').update(bytes).digest('hex'), file.name).toBe(file.sha256);
-      }
       expect(
         fs.readdirSync(path.join(root(), 'parts')).filter((name) => name.startsWith(`${id}.`)),
       ).toEqual([]);
@@ -1216,16 +1198,9 @@ if (process.env.TEST_DATABASE_URL) {
 
       expect(await jobRow(id)).toMatchObject({ status: 'completed', fileSize: served.length });
       const zip = await JSZip.loadAsync(served, { checkCRC32: true });
-      const manifest = JSON.parse(
-        await zip.file('TrialPulse-retried-manifest.json')!.async('string'),
-      );
+      const manifest = await expectWholeExport(zip, 'TrialPulse-retried-manifest.json');
       expect(manifest.totalRows).toBe(storedRows);
       expect(manifest.files).toHaveLength(2 * 2 + 1);
-      for (const file of manifest.files as { name: string; sha256: string; bytes: number }[]) {
-        const bytes = await zip.file(file.name)!.async('nodebuffer');
-        expect(createHash('sha256').update(bytes).digest('hex'), file.name).toBe(file.sha256);
-        expect(bytes.length, file.name).toBe(file.bytes);
-      }
       expect(
         fs
           .readdirSync(path.join(t.config.DATA_DIR, 'exports', 'parts'))
@@ -1294,4 +1269,18 @@ function fhirObservationValidator() {
   const validate = ajv.getSchema(`${id}#/definitions/Observation`);
   if (!validate) throw new Error('no Observation definition in fhir.schema.json');
   return validate;
+}
+
+/**
+ * The ZIP is whole: every file the manifest names is there with its SHA-256 and size.
+ * Answers the manifest.
+ */
+async function expectWholeExport(zip: JSZip, manifestName: string) {
+  const manifest = JSON.parse(await zip.file(manifestName)!.async('string'));
+  for (const file of manifest.files as { name: string; sha256: string; bytes: number }[]) {
+    const bytes = await zip.file(file.name)!.async('nodebuffer');
+    expect(createHash('sha256').update(bytes).digest('hex'), file.name).toBe(file.sha256);
+    expect(bytes.length, file.name).toBe(file.bytes);
+  }
+  return manifest;
 }
