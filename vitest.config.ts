@@ -2,7 +2,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * One Vitest run covers every suite. `scripts/test.mjs` picks projects per pass:
- * PGlite pass (all), PostgreSQL pass (server, with TEST_DATABASE_URL), browser pass (e2e).
+ * PGlite pass (all), PostgreSQL pass (server, with TEST_DATABASE_URL), browser pass (e2e);
+ * the browser pass runs at the same time as the other two.
  */
 export default defineConfig({
   test: {
@@ -24,6 +25,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // A budget against hanging, not a speed check: the browser pass runs alongside.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
       'apps/web/vite.config.ts',
@@ -34,6 +37,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 90_000,
           hookTimeout: 180_000,
+          // `expect.poll` waits 1 s by default; the browser pass shares the machine with the
+          // other passes (scripts/test.mjs), so a page update gets a budget against hanging.
+          expect: { poll: { timeout: 15_000 } },
           fileParallelism: false,
         },
       },

@@ -4,6 +4,13 @@
 //   2. server integration again on PostgreSQL when TEST_DATABASE_URL is set
 //      (every test database is created and dropped by the tests themselves)
 //   3. browser tests (Playwright + Debian's Chromium) against the built app
+// The browser pass mostly waits (on its server, sync cycles and Chromium), so it runs at the
+// same time as passes 1 and 2, which run one after the other with their output shown live;
+// its output is kept and printed as one block once they are done (it is also written live to
+// .tmp/test-logs/vitest-browser.log). The passes share nothing that can collide: every server
+// and simulator binds a free port, each PostgreSQL test database has its own random name, the
+// browser servers use embedded databases in their own temp directories, and the web app is
+// built before any pass starts. TEST_PASSES_IN_SERIES=1 runs the three passes one after another.
 // Finally the logs of the whole run are searched for the demo passwords.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -36,14 +43,34 @@ const passes = [
   { name: 'browser', projects: ['e2e'], env: envWithoutDatabase },
 ];
 
+const inSeries = ['1', 'true'].includes(process.env.TEST_PASSES_IN_SERIES ?? '');
+const background = inSeries ? [] : passes.filter((pass) => pass.name === 'browser');
+const foreground = passes.filter((pass) => !background.includes(pass));
+const started = Date.now();
+const backgroundRuns = background.map((pass) => {
+  console.log(`\n(${pass.name} pass started alongside the others; its output follows them)`);
+  return runVitest(pass, { buffered: true });
+});
+
 let passed = 0;
 let failed = 0;
-for (const pass of passes) {
+for (const pass of foreground) {
   console.log(`\n=== ${pass.name} ===`);
   const result = await runVitest(pass);
+  console.log(`=== ${pass.name}: ${seconds(result.wallMs)} ===`);
   passed += result.passed;
   failed += result.failed;
 }
+for (const [index, run] of backgroundRuns.entries()) {
+  const pass = background[index];
+  const result = await run;
+  console.log(`\n=== ${pass.name} (ran alongside the passes above) ===`);
+  process.stdout.write(result.output);
+  console.log(`=== ${pass.name}: ${seconds(result.wallMs)} ===`);
+  passed += result.passed;
+  failed += result.failed;
+}
+console.log(`\nall passes: ${seconds(Date.now() - started)}`);
 
 const logCheck = checkLogsForDemoPasswords();
 passed += logCheck ? 1 : 0;
@@ -52,7 +79,21 @@ failed += logCheck ? 0 : 1;
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
 
-async function runVitest(pass) {
+function seconds(ms) {
+  return `${Math.round(ms / 1000)} s`;
+}
+
+/**
+ * Runs one pass's Vitest and counts its results from the JSON reporter. With `buffered`, the
+ * output (stdout and stderr, in order) is kept and returned as `output` instead of shown.
+ */
+async function runVitest(pass, { buffered = false } = {}) {
+  const start = Date.now();
+  const counted = await runVitestOnce(pass, buffered);
+  return { ...counted, wallMs: Date.now() - start };
+}
+
+async function runVitestOnce(pass, buffered) {
   const outputFile = path.join(TMP, `results-${pass.name}.json`);
   fs.rmSync(outputFile, { force: true });
   const args = [
@@ -70,19 +111,30 @@ async function runVitest(pass) {
     env: { ...pass.env, TEST_LOG_DIR: LOG_DIR, FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout.on('data', (chunk) => (process.stdout.write(chunk), logFile.write(chunk)));
-  child.stderr.on('data', (chunk) => (process.stderr.write(chunk), logFile.write(chunk)));
-  const exitCode = await new Promise((resolve) => child.on('close', resolve));
-  logFile.end();
+  const kept = [];
+  const show = (stream) => (chunk) => {
+    if (buffered) kept.push(chunk);
+    else stream.write(chunk);
+    logFile.write(chunk);
+  };
+  child.stdout.on('data', show(process.stdout));
+  child.stderr.on('data', show(process.stderr));
+  const exitCode = await new Promise((resolve) => {
+    child.on('error', (error) => (kept.push(Buffer.from(`${error.stack}\n`)), resolve(null)));
+    child.on('close', resolve);
+  });
+  await new Promise((resolve) => logFile.end(resolve));
+  const output = Buffer.concat(kept).toString();
   if (!fs.existsSync(outputFile)) {
-    console.error(`${pass.name}: Vitest wrote no results (exit ${exitCode}); counted as one failure`);
-    return { passed: 0, failed: 1 };
+    const message = `${pass.name}: Vitest wrote no results (exit ${exitCode}); counted as one failure`;
+    if (!buffered) console.error(message);
+    return { passed: 0, failed: 1, output: `${output}${message}\n` };
   }
   const results = JSON.parse(fs.readFileSync(outputFile, 'utf8'));
   const failedSuites = results.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
   const counted = { passed: results.numPassedTests, failed: results.numFailedTests + failedSuites };
   if (exitCode !== 0 && counted.failed === 0) counted.failed = 1; // a crash outside any test
-  return counted;
+  return { ...counted, output };
 }
 
 /** Debian's Chromium drives the browser tests; install it when we can, else say how. */
