@@ -5,8 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { errorBodySchema } from '@trialpulse/shared';
+import { ERROR_REASONS, TRIAL_MESSAGES, errorBodySchema } from '@trialpulse/shared';
 import { REPO_ROOT } from './config/paths';
+import { createStaffUser, createTeam, signIn } from './test/fixtures';
 import { createTestApp, csrfSession, type TestApp } from './test/test-app';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -158,10 +159,34 @@ describe('server plumbing', () => {
     expect(response.body).not.toContain('at ');
   });
 
-  it('an unknown API route → 404 in the error body', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/no-such-thing' });
+  it('an unknown API route → 404 in the error body, marked as a missing route by its reason', async () => {
+    const { cookie, token } = await csrfSession(app); // a write passes the CSRF check first
+    for (const [method, url] of [
+      ['GET', '/api/no-such-thing'],
+      ['POST', '/api/dataExport/noSuchCall'],
+    ] as const) {
+      const response = await app.inject({ method, url: `${url}?x=1`, headers: { cookie, 'x-csrf-token': token } });
+      expect(response.statusCode).toBe(404);
+      const body = errorBodySchema.parse(response.json());
+      expect(body).toMatchObject({
+        message: `Route ${method} ${url} not found.`,
+        displayToUser: true,
+        reason: ERROR_REASONS.routeNotFound,
+        location: url,
+        errors: null,
+        user: null,
+      });
+    }
+  });
+
+  it("a real route's 404 for a missing record does not carry the missing-route reason", async () => {
+    const teamId = (await createTeam(ctx.database.db)).id;
+    const admin = await signIn(app, ctx.database.db, await createStaffUser(ctx.database.db, { role: 'Admin', teamId }));
+    const response = await admin.get('/api/trialUsers/999999999');
     expect(response.statusCode).toBe(404);
-    expect(errorBodySchema.parse(response.json()).location).toBe('/api/no-such-thing');
+    const body = errorBodySchema.parse(response.json());
+    expect(body).toMatchObject({ message: TRIAL_MESSAGES.notFound, displayToUser: true, reason: ERROR_REASONS.notFound });
+    expect(body.reason).not.toBe(ERROR_REASONS.routeNotFound);
   });
 
   it('an oversized body → 413 and nothing written', async () => {
@@ -228,6 +253,6 @@ describe('server plumbing', () => {
 
     const refusedLines = linesOf(refused.headers['x-request-id'] as string);
     expect(refusedLines).toHaveLength(1);
-    expect(refusedLines[0]).toMatchObject({ statusCode: 404, reason: 'NOT_FOUND' });
+    expect(refusedLines[0]).toMatchObject({ statusCode: 404, reason: 'ROUTE_NOT_FOUND' });
   });
 });

@@ -24,7 +24,10 @@ export const ERROR_REASONS = {
   unauthenticated: 'UNAUTHENTICATED',
   forbidden: 'FORBIDDEN',
   csrf: 'CSRF_TOKEN_INVALID',
+  /** A record asked for is not (or no longer) there: the route exists. */
   notFound: 'NOT_FOUND',
+  /** No such endpoint: the server has no route for this method and path. */
+  routeNotFound: 'ROUTE_NOT_FOUND',
   conflict: 'CONFLICT',
   rateLimited: 'RATE_LIMITED',
   accountLocked: 'ACCOUNT_LOCKED',

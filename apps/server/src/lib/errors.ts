@@ -48,6 +48,12 @@ export class AppError extends Error {
   static notFound(message = 'Not found.') {
     return new AppError(404, message, { reason: ERROR_REASONS.notFound });
   }
+  /** The server has no such endpoint — told apart from a missing record by its reason. */
+  static routeNotFound(request: { method: string; url: string }) {
+    return new AppError(404, `Route ${request.method} ${request.url.split('?')[0]} not found.`, {
+      reason: ERROR_REASONS.routeNotFound,
+    });
+  }
   static conflict(message: string) {
     return new AppError(409, message, { reason: ERROR_REASONS.conflict });
   }

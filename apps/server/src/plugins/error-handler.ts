@@ -20,9 +20,9 @@ import { noteRejection } from './request-log';
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
-    app.setNotFoundHandler((request, reply) =>
-      sendError(AppError.notFound(`Route ${request.method} ${request.url.split('?')[0]} not found.`), request, reply),
-    );
+    // A missing route carries its own reason, so clients tell "no such endpoint" from a
+    // real route's "no such record" 404 without matching texts.
+    app.setNotFoundHandler((request, reply) => sendError(AppError.routeNotFound(request), request, reply));
   },
   { name: 'error-handler' },
 );

@@ -64,6 +64,16 @@ describe('compressed answers and cached assets', () => {
     }
   });
 
+  it('answers an unknown API path with the missing-route 404, not index.html', async () => {
+    const response = await ctx.app.inject({ url: '/api/no-such-thing?x=1' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({
+      message: 'Route GET /api/no-such-thing not found.',
+      reason: 'ROUTE_NOT_FOUND',
+      location: '/api/no-such-thing',
+    });
+  });
+
   it('compresses API answers over 1 KB and leaves small ones alone', async () => {
     const large = await ctx.app.inject({ url: '/api/docs/json', headers: { 'accept-encoding': 'gzip, br' } });
     expect(large.statusCode).toBe(200);

@@ -34,7 +34,7 @@ export async function webAppPlugin(app: FastifyInstance, options: { distDir: str
   const indexHtml = fs.readFileSync(indexFile);
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api') {
-      throw AppError.notFound(`Route ${request.method} ${request.url.split('?')[0]} not found.`);
+      throw AppError.routeNotFound(request);
     }
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
   });

@@ -28,7 +28,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 export const devMailboxRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.addHook('onRequest', async (request, reply) => {
     if (!LOOPBACK.has(request.ip)) {
-      throw AppError.notFound(`Route ${request.method} ${request.url.split('?')[0]} not found.`);
+      throw AppError.routeNotFound(request);
     }
     reply.header('cache-control', 'no-store');
   });

@@ -311,12 +311,15 @@ describe(`dev mailbox (${MODE})`, () => {
     const one = await demo.app.inject({ method: 'GET', url: `/api/dev/mailbox/${ids[3]}` });
     expect(one.statusCode).toBe(200);
     expect(one.json()).toMatchObject({ id: ids[3], to: 'person3@example.test' });
-    expect((await demo.app.inject({ method: 'GET', url: '/api/dev/mailbox/999999' })).statusCode).toBe(404);
+    const missing = await demo.app.inject({ method: 'GET', url: '/api/dev/mailbox/999999' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().reason).toBe('NOT_FOUND'); // a missing mail, not a missing route
   });
 
-  it('demo mode: a client that is not on this machine gets 404', async () => {
+  it('demo mode: a client that is not on this machine gets 404, as if the route did not exist', async () => {
     const response = await demo.app.inject({ method: 'GET', url: '/api/dev/mailbox', remoteAddress: '192.0.2.10' });
     expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ message: 'Route GET /api/dev/mailbox not found.', reason: 'ROUTE_NOT_FOUND' });
     expect(response.body).not.toContain('example.test');
   });
 
@@ -326,7 +329,7 @@ describe(`dev mailbox (${MODE})`, () => {
     for (const url of ['/api/dev/mailbox', '/api/dev/mailbox/1']) {
       const response = await testMode.app.inject({ method: 'GET', url });
       expect(response.statusCode).toBe(404);
-      expect(response.json().reason).toBe('NOT_FOUND');
+      expect(response.json().reason).toBe('ROUTE_NOT_FOUND');
     }
   });
 

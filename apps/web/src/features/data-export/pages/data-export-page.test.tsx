@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { EXPORT_MESSAGES, LIMITS, addYears, localToday, type ExportJob } from '@trialpulse/shared';
+import { ERROR_REASONS, EXPORT_MESSAGES, LIMITS, TRIAL_MESSAGES, addYears, localToday, type ExportJob } from '@trialpulse/shared';
 import { baseHandlers, errorBody, makeUser, mockApi, type RecordedCall } from '@/testing/mock-api';
 import { writes } from '@/testing/form';
 import { renderApp } from '@/testing/render-app';
@@ -180,9 +180,10 @@ describe('/DataExport', () => {
     ['a 5xx', { status: 503, body: errorBody(EXPORT_MESSAGES.createFailed, true, 'X') }, 'Server error (503). Please try again or contact support.'],
     [
       "the server's 404 for a route it lacks",
-      { status: 404, body: errorBody('Route POST /api/dataExport/batchDataExport not found.', true, 'NOT_FOUND') },
+      { status: 404, body: errorBody('Route POST /api/dataExport/batchDataExport not found.', true, ERROR_REASONS.routeNotFound) },
       EXPORT_MESSAGES.endpointNotFound,
     ],
+    ['a 404 for a trial that is gone', { status: 404, body: errorBody(TRIAL_MESSAGES.notFound, true, ERROR_REASONS.notFound) }, TRIAL_MESSAGES.notFound],
     ['a bare 404 (a proxy)', () => new Response(null, { status: 404 }), EXPORT_MESSAGES.endpointNotFound],
     ['a 403', { status: 403, body: errorBody('You do not have access to this resource.', true, 'FORBIDDEN') }, EXPORT_MESSAGES.authError],
     ['no answer (network failure)', networkFailure, EXPORT_MESSAGES.unreachable],
@@ -223,6 +224,19 @@ describe('/DataExport', () => {
     fireEvent.click(within(await screen.findByTestId('export-job-3')).getByTestId('export-job-delete'));
     await screen.findByText(EXPORT_MESSAGES.authError);
     expect(screen.getByTestId('export-job-3').getAttribute('data-status')).toBe('completed');
+  });
+
+  it.each([
+    ['the job is gone', { status: 404, body: errorBody(EXPORT_MESSAGES.jobNotFound, true, ERROR_REASONS.notFound) }, EXPORT_MESSAGES.jobNotFound],
+    [
+      'the server has no such route',
+      { status: 404, body: errorBody('Route DELETE /api/dataExport/jobs/3 not found.', true, ERROR_REASONS.routeNotFound) },
+      EXPORT_MESSAGES.endpointNotFound,
+    ],
+  ])('says the §8 text when deleting a job answers 404: %s', async (_case, reply, expected) => {
+    await open({ 'DELETE /api/dataExport/jobs/3': reply });
+    fireEvent.click(within(await screen.findByTestId('export-job-3')).getByTestId('export-job-delete'));
+    await screen.findByText(expected);
   });
 
   it('My Exports: status, progress, size in KB, the error of a failed job, Download / Delete / Cancel', async () => {
