@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   serializerCompiler,
@@ -18,7 +18,7 @@ import { trials, users } from '../db/schema';
 import { errorHandlerPlugin } from '../plugins/error-handler';
 import { createStaffUser, createTeam } from '../test/fixtures';
 import { createTestDatabase } from '../test/test-database';
-import { defineList, listAnswer, selectPage, textSort } from './paging';
+import { defineList, listAnswer, ListStatements, selectPage, textSort } from './paging';
 
 /**
  * The paging helper against a real database (PGlite, or PostgreSQL with
@@ -43,20 +43,35 @@ const trialList = defineList<(typeof SORTS)[number]>({
 });
 const querySchema = listQuerySchema(SORTS);
 
+type ListMode = 'built per call' | 'prepared per shape';
+let mode: ListMode = 'built per call';
+/** One shape cache for every prepared call of this file, as a repository keeps one. */
+const statements = new ListStatements();
+let builds = 0;
+
+/** The test's trials list, as `mode` runs it: values built in, or placeholders bound per call. */
 function listTrials(query: ListQuery<(typeof SORTS)[number]>, team = teamId) {
-  return selectPage(query, trialList, (filter, total) =>
-    database.db
-      .select({
-        id: trials.id,
-        trialNumber: trials.trialNumber,
-        trialName: trials.trialName,
-        ownerEmail: users.email,
-        total,
-      })
-      .from(trials)
-      .innerJoin(users, eq(users.id, trials.ownerUserId))
-      .where(and(eq(trials.teamId, team), filter))
-      .$dynamic(),
+  const prepared = mode === 'prepared per shape';
+  const teamValue = prepared ? sql.placeholder('teamId') : team;
+  return selectPage(
+    query,
+    trialList,
+    (filter, total) => {
+      builds += 1;
+      return database.db
+        .select({
+          id: trials.id,
+          trialNumber: trials.trialNumber,
+          trialName: trials.trialName,
+          ownerEmail: users.email,
+          total,
+        })
+        .from(trials)
+        .innerJoin(users, eq(users.id, trials.ownerUserId))
+        .where(and(eq(trials.teamId, teamValue), filter))
+        .$dynamic();
+    },
+    prepared ? { prepared: { statements, shape: 'test trials', values: { teamId: team } } } : {},
   );
 }
 
@@ -102,7 +117,14 @@ afterAll(async () => {
   await database?.close();
 });
 
-describe('selectPage', () => {
+describe.each(['built per call', 'prepared per shape'] as const)('selectPage, %s', (listMode) => {
+  beforeAll(() => {
+    mode = listMode;
+  });
+  afterAll(() => {
+    mode = 'built per call';
+  });
+
   it('answers the whole list in the default order without a page', async () => {
     const result = await listTrials(parse({}));
     expect(result.total).toBe(25);
@@ -180,6 +202,78 @@ describe('selectPage', () => {
   it("stays inside the list's own scope", async () => {
     const result = await listTrials(parse({ pageSize: '10', filter: 'alpha' }), otherTeamId);
     expect(result.total).toBe(3);
+  });
+});
+
+describe('selectPage with prepared shapes (decision 0110)', () => {
+  beforeAll(() => {
+    mode = 'prepared per shape';
+  });
+  afterAll(() => {
+    mode = 'built per call';
+  });
+
+  it('builds each shape once and binds every call its own values', async () => {
+    const query = parse({
+      pageIndex: '0',
+      pageSize: '10',
+      sortBy: 'trialName',
+      sortDir: 'desc',
+      filter: 'alpha',
+    });
+    const before = builds;
+    const ours = await listTrials(query);
+    const afterFirst = builds;
+    // The same shape for another team, then another filter text: no new build, own rows.
+    const theirs = await listTrials(query, otherTeamId);
+    const otherText = await listTrials({ ...query, filter: 'BETA' });
+    expect(builds).toBe(afterFirst);
+    expect(afterFirst).toBeGreaterThan(before);
+    expect(ours.total).toBe(13);
+    expect(ours.rows.map((row) => row.trialName).slice(0, 2)).toEqual(['alpha 9', 'alpha 7']);
+    expect(theirs.total).toBe(3);
+    expect(theirs.rows.map((row) => row.trialName)).toEqual([
+      'alpha other 3',
+      'alpha other 2',
+      'alpha other 1',
+    ]);
+    expect(otherText.total).toBe(12);
+    // Another page of the same shape binds its own offset.
+    const second = await listTrials({ ...query, page: { index: 1, size: 10 } });
+    expect(builds).toBe(afterFirst);
+    expect(second.rows.map((row) => row.trialName)).toEqual(['alpha 13', 'alpha 11', 'alpha 1']);
+  });
+
+  it('refuses a shape with a value built in, which later callers would otherwise reuse', async () => {
+    const ownStatements = new ListStatements();
+    const builtIn = selectPage(
+      parse({ pageIndex: '0', pageSize: '10' }),
+      trialList,
+      (filter, total) =>
+        database.db
+          .select({ id: trials.id, total })
+          .from(trials)
+          .innerJoin(users, eq(users.id, trials.ownerUserId))
+          .where(and(eq(trials.teamId, teamId), filter))
+          .$dynamic(),
+      { prepared: { statements: ownStatements, shape: 'team built in', values: {} } },
+    );
+    await expect(builtIn).rejects.toThrow(/value built in/);
+    expect(ownStatements.size).toBe(0);
+  });
+
+  it('keeps a bounded number of shapes', async () => {
+    const ownStatements = new ListStatements();
+    for (let shape = 0; shape < 503; shape += 1) {
+      ownStatements.statement(`shape ${shape}`, () =>
+        database.db
+          .select({ id: trials.id })
+          .from(trials)
+          .where(eq(trials.teamId, sql.placeholder('teamId')))
+          .$dynamic(),
+      );
+    }
+    expect(ownStatements.size).toBe(500);
   });
 });
 

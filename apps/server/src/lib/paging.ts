@@ -1,4 +1,5 @@
-import { asc, desc, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { asc, desc, is, or, Placeholder, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import { PAGING, type BoundedPaged, type ListQuery, type Paged } from '@trialpulse/shared';
 import type { DbOrTx } from '../db/client';
@@ -48,8 +49,13 @@ export const textSort = (column: SQLWrapper): SQL => sql`lower(${column})`;
 export function containsCondition(text: string, columns: readonly SQLWrapper[]): SQL | undefined {
   const needle = text.trim();
   if (needle === '' || columns.length === 0) return undefined;
-  const pattern = `%${needle.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  const pattern = containsPattern(needle);
   return or(...columns.map((column) => sql`(${column})::text ILIKE ${pattern}`));
+}
+
+/** The ILIKE pattern for "contains `needle`", its own wildcards escaped. */
+function containsPattern(needle: string): string {
+  return `%${needle.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
 /** The ORDER BY of a list query: the chosen column first, then the list's own order. */
@@ -88,8 +94,16 @@ export async function selectPage<TSort extends string, TSelect extends PgSelect>
      * foreign keys keep one row per row). Default: the list's own query.
      */
     countFrom?: () => PgSelect;
+    /**
+     * Build each shape of the list once (decision 0110): `build` then runs only when the
+     * shape is new and must put every value in as `sql.placeholder(name)`, bound from
+     * `values` at each call (see `PreparedListShape`).
+     */
+    prepared?: PreparedListShape;
   } = {},
 ): Promise<Paged<RowOf<TSelect>>> {
+  if (options.prepared)
+    return selectPreparedPage(query, definition, build, options, options.prepared);
   const filter = containsCondition(query.filter, definition.searchable);
   if (!query.page) {
     const rows = (await executePreparedByText(
@@ -116,6 +130,134 @@ export async function selectPage<TSort extends string, TSelect extends PgSelect>
   if (rows.length > 0) return { rows, total: totalOf(rows[0]) };
   if (index === 0) return { rows, total: 0 };
   const [first] = (await build(filter, counted).limit(1)) as RowOf<TSelect>[];
+  return { rows, total: first === undefined ? 0 : totalOf(first) };
+}
+
+/**
+ * A list query's shape and its values, for `selectPage`'s `prepared` option. `shape` names
+ * everything that changes the SQL text other than the page, sort and filter (which
+ * `selectPage` adds itself): the list, the scope's kind, the columns a team hides. `values`
+ * fill the placeholders the list's `build` and its scope put in.
+ */
+export type PreparedListShape = {
+  statements: ListStatements;
+  shape: string;
+  values: Record<string, string | number | boolean>;
+};
+
+/**
+ * A condition made of placeholders with the values to bind and the name of its shape, as
+ * the access module hands a list its scope (the caller's visible trials).
+ */
+export type PreparedCondition = {
+  condition: SQL;
+  shape: string;
+  values: Record<string, string | number | boolean>;
+};
+
+type PreparedList = { execute(values: Record<string, unknown>): Promise<unknown> };
+
+/** How many list shapes a repository keeps built; far more than its lists can have. */
+const MAX_LIST_SHAPES = 500;
+
+/**
+ * The built list queries of one repository, by shape. Bounded: if some caller's shapes were
+ * ever unbounded, the oldest are dropped (and rebuilt when asked again) rather than growing.
+ */
+export class ListStatements {
+  private readonly byKey = new Map<string, PreparedList>();
+
+  get size() {
+    return this.byKey.size;
+  }
+
+  /** The prepared query of `key`, built by `build` the first time. */
+  statement(key: string, build: () => PgSelect): PreparedList {
+    let prepared = this.byKey.get(key);
+    if (!prepared) {
+      prepared = prepareWithPlaceholdersOnly(build());
+      if (this.byKey.size >= MAX_LIST_SHAPES) {
+        this.byKey.delete(this.byKey.keys().next().value!);
+      }
+      this.byKey.set(key, prepared);
+    }
+    return prepared;
+  }
+}
+
+/**
+ * Prepares a built query whose every parameter is a placeholder, named by a hash of its SQL
+ * text (so each pool connection parses and plans it once, as `executePreparedByText`).
+ * A value built into the SQL would be replayed for every later caller of the shape, another
+ * team's id for instance, so it is refused here, when the shape is first built.
+ */
+function prepareWithPlaceholdersOnly(query: PgSelect): PreparedList {
+  const { sql: text, params } = query.toSQL();
+  const literal = params.findIndex((param) => !is(param, Placeholder));
+  if (literal !== -1) {
+    throw new Error(
+      `a prepared list query has a value built in (parameter $${literal + 1}); use sql.placeholder for every value: ${text}`,
+    );
+  }
+  return query.prepare(`l_${createHash('sha1').update(text).digest('base64url')}`);
+}
+
+const FILTER_PATTERN = 'listFilterPattern';
+const LIMIT = 'listLimit';
+const OFFSET = 'listOffset';
+
+/** `selectPage` with the list's shape built once and its values bound per call. */
+async function selectPreparedPage<TSort extends string, TSelect extends PgSelect>(
+  query: ListQuery<TSort>,
+  definition: ListDefinition<TSort>,
+  build: (filter: SQL | undefined, total: TotalColumn) => TSelect,
+  options: { countFrom?: () => PgSelect },
+  prepared: PreparedListShape,
+): Promise<Paged<RowOf<TSelect>>> {
+  const text = query.filter.trim();
+  const filter =
+    text === '' || definition.searchable.length === 0
+      ? undefined
+      : or(
+          ...definition.searchable.map(
+            (column) => sql`(${column})::text ILIKE ${sql.placeholder(FILTER_PATTERN)}`,
+          ),
+        );
+  const values: Record<string, unknown> = { ...prepared.values };
+  if (filter) values[FILTER_PATTERN] = containsPattern(text);
+  const key = [
+    prepared.shape,
+    query.sort ? `${query.sort.by}:${query.sort.desc ? 'desc' : 'asc'}` : '',
+    filter ? 'filtered' : '',
+    query.page ? 'page' : 'all',
+  ].join('|');
+  const ordered = (total: TotalColumn) =>
+    build(filter, total).orderBy(...orderOf(query, definition));
+
+  if (!query.page) {
+    const rows = (await prepared.statements
+      .statement(key, () => ordered(noTotal))
+      .execute(values)) as RowOf<TSelect>[];
+    return { rows, total: rows.length };
+  }
+  const counted =
+    filter === undefined
+      ? sql<number>`(SELECT count(*) FROM (${options.countFrom?.() ?? build(filter, noTotal)}) AS counted)`.mapWith(
+          Number,
+        )
+      : windowCount;
+  const { index, size } = query.page;
+  const rows = (await prepared.statements
+    .statement(key, () =>
+      ordered(counted).limit(sql.placeholder(LIMIT)).offset(sql.placeholder(OFFSET)),
+    )
+    .execute({ ...values, [LIMIT]: size, [OFFSET]: index * size })) as RowOf<TSelect>[];
+  if (rows.length > 0) return { rows, total: totalOf(rows[0]) };
+  if (index === 0) return { rows, total: 0 };
+  // Past the last page: one row of the list carries the total.
+  const [first] = (await prepared.statements
+    .statement(`${key}|total`, () => build(filter, counted).limit(sql.placeholder(LIMIT)))
+    .execute({ ...values, [LIMIT]: 1 })) as RowOf<TSelect>[];
   return { rows, total: first === undefined ? 0 : totalOf(first) };
 }
 

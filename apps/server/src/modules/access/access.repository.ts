@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
+import type { PreparedCondition } from '../../lib/paging';
 import { participants, teams, trialUsers, trials } from '../../db/schema';
 
 /**
@@ -67,9 +68,23 @@ export function createAccessRepository(db: Db) {
     /**
      * The WHERE condition on `trials` for the team's visible trials (every one when
      * `memberUserId` is null): lists join it into their own query instead of asking first.
+     * Made of placeholders with the values beside it, so a list builds each of its shapes
+     * once (lib/paging `prepared`); the two kinds of scope are two shapes.
      */
-    visibleTrialsCondition(teamId: number, memberUserId: number | null): SQL {
-      return and(eq(trials.teamId, teamId), memberOf(teamId, memberUserId))!;
+    visibleTrialsCondition(teamId: number, memberUserId: number | null): PreparedCondition {
+      const team = sql.placeholder('scopeTeamId');
+      if (memberUserId === null) {
+        return { condition: eq(trials.teamId, team), shape: 'team', values: { scopeTeamId: teamId } };
+      }
+      const member = sql.placeholder('scopeUserId');
+      return {
+        condition: and(
+          eq(trials.teamId, team),
+          sql`EXISTS (SELECT 1 FROM ${trialUsers} WHERE ${trialUsers.trialId} = ${trials.id} AND ${trialUsers.teamId} = ${team} AND ${trialUsers.userId} = ${member})`,
+        )!,
+        shape: 'member',
+        values: { scopeTeamId: teamId, scopeUserId: memberUserId },
+      };
     },
 
     /** Locks the team row (FOR UPDATE) and answers its limits; undefined for an unknown team. */

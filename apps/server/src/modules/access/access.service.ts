@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import type { PreparedCondition } from '../../lib/paging';
 import { PARTICIPANT_MESSAGES, TRIAL_MESSAGES, can, type Action } from '@trialpulse/shared';
 import type { DbOrTx } from '../../db/client';
 import { isDbId } from '../../lib/db-ids';
@@ -113,7 +113,7 @@ export function createAccessService(deps: { repository: AccessRepository }) {
      * membership for User and Viewer), for a list that reads them in its own single query
      * (join `trials` when listing their children). Throws 403 (role), 403 TEAM_INACTIVE.
      */
-    trialScope(auth: AuthContext, action: Action): { teamId: number; visibleTrials: SQL } {
+    trialScope(auth: AuthContext, action: Action): { teamId: number; visibleTrials: PreparedCondition } {
       const teamId = requireTeam(auth, action);
       return { teamId, visibleTrials: repository.visibleTrialsCondition(teamId, memberFilter(auth)) };
     },

@@ -3,7 +3,13 @@ import type { ListQuery, PARTICIPANT_LIST_SORT_COLUMNS } from '@trialpulse/share
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../../db/client';
 import { deviceReadings, participantDevices, participants, trials } from '../../db/schema';
-import { defineList, selectPage, textSort } from '../../lib/paging';
+import {
+  defineList,
+  ListStatements,
+  selectPage,
+  textSort,
+  type PreparedCondition,
+} from '../../lib/paging';
 
 export type ParticipantRow = typeof participants.$inferSelect;
 
@@ -54,6 +60,8 @@ export type ParticipantListRow = Omit<typeof participants.$inferSelect, 'teamId'
  * changed or shown. Functions taking `q` run on the caller's transaction or on the database.
  */
 export function createParticipantsRepository(db: Db) {
+  const listStatements = new ListStatements();
+
   return {
     db: db as DbOrTx,
     transaction: db.transaction.bind(db),
@@ -69,13 +77,14 @@ export function createParticipantsRepository(db: Db) {
 
     /**
      * A trial's participants as a list call asks (decision 0040), if the trial is one of
-     * `visibleTrials` (access module): one query for the page and the total. An empty
-     * answer does not tell an invisible trial from an empty one; the caller checks then.
+     * `visibleTrials` (access module): one query for the page and the total, each shape
+     * built and prepared once (decision 0110). An empty answer does not tell an invisible
+     * trial from an empty one; the caller checks then.
      */
     async listParticipantsPage(
       query: ListQuery<ParticipantListSort>,
       trialId: number,
-      visibleTrials: SQL,
+      visibleTrials: PreparedCondition,
       hidden: ReadonlySet<string>,
     ) {
       // The trial's participants, if the trial is visible, that the filter keeps.
@@ -85,7 +94,13 @@ export function createParticipantsRepository(db: Db) {
             trials,
             and(eq(trials.id, participants.trialId), eq(trials.teamId, participants.teamId)),
           )
-          .where(and(eq(participants.trialId, trialId), visibleTrials, filter));
+          .where(
+            and(
+              eq(participants.trialId, sql.placeholder('trialId')),
+              visibleTrials.condition,
+              filter,
+            ),
+          );
       return selectPage(
         query,
         participantList(hidden),
@@ -99,6 +114,12 @@ export function createParticipantsRepository(db: Db) {
           ),
         {
           countFrom: () => scoped(db.select({ id: participants.id }).from(participants).$dynamic()),
+          prepared: {
+            statements: listStatements,
+            // The hidden fields change what the filter searches and what may be sorted.
+            shape: `participants:${visibleTrials.shape}:hides ${[...hidden].sort().join(',')}`,
+            values: { ...visibleTrials.values, trialId },
+          },
         },
       );
     },

@@ -1,8 +1,14 @@
-import { and, asc, count, desc, eq, ne, notExists, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ne, notExists, sql } from 'drizzle-orm';
 import type { ListQuery, TRIAL_LIST_SORT_COLUMNS } from '@trialpulse/shared';
 import type { Db, DbOrTx } from '../../db/client';
 import { teamUserMappings, trialUsers, trials, users } from '../../db/schema';
-import { defineList, selectPage, textSort } from '../../lib/paging';
+import {
+  defineList,
+  ListStatements,
+  selectPage,
+  textSort,
+  type PreparedCondition,
+} from '../../lib/paging';
 
 type TrialListSort = (typeof TRIAL_LIST_SORT_COLUMNS)[number];
 
@@ -33,15 +39,17 @@ export function createTrialsRepository(db: Db) {
     creationDate: trials.creationDate,
   };
 
+  const listStatements = new ListStatements();
+
   return {
     transaction: db.transaction.bind(db),
 
     /**
      * The caller's visible trials (`visibleTrials`, from the access module) as a list call
      * asks (decision 0040): one query for the page and the total, only the columns the
-     * answer shows.
+     * answer shows, each shape built and prepared once (decision 0110).
      */
-    async listTrials(query: ListQuery<TrialListSort>, visibleTrials: SQL) {
+    async listTrials(query: ListQuery<TrialListSort>, visibleTrials: PreparedCondition) {
       return selectPage(
         query,
         trialList,
@@ -50,12 +58,17 @@ export function createTrialsRepository(db: Db) {
             .select({ ...listColumns, total })
             .from(trials)
             .innerJoin(users, eq(users.id, trials.ownerUserId))
-            .where(and(visibleTrials, filter))
+            .where(and(visibleTrials.condition, filter))
             .$dynamic(),
-        // Every trial has its one owner (NOT NULL foreign key): the trials alone count.
         {
+          // Every trial has its one owner (NOT NULL foreign key): the trials alone count.
           countFrom: () =>
-            db.select({ id: trials.id }).from(trials).where(visibleTrials).$dynamic(),
+            db.select({ id: trials.id }).from(trials).where(visibleTrials.condition).$dynamic(),
+          prepared: {
+            statements: listStatements,
+            shape: `trials:${visibleTrials.shape}`,
+            values: visibleTrials.values,
+          },
         },
       );
     },
