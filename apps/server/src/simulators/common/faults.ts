@@ -36,6 +36,8 @@ export const faultSpecSchema = z.strictObject({
   times: z.union([z.number().int().positive(), z.literal('always')]).optional(),
   /** Only requests whose path contains this text. */
   pathIncludes: z.string().min(1).optional(),
+  /** Let this many matching requests through first (a failure on page 2 of a list). */
+  after: z.number().int().positive().optional(),
   /** Only data requests made with a token of this simulated account. */
   accountId: z.string().min(1).optional(),
   /** HTTP status for `server-error` (500–599, default 500). */
@@ -51,6 +53,8 @@ export interface InjectedFault {
   target: FaultTarget;
   /** Requests still to be affected; null = until cleared. */
   remaining: number | null;
+  /** Matching requests still to let through before the fault applies. */
+  after?: number;
   pathIncludes?: string;
   accountId?: string;
   status?: number;
@@ -99,6 +103,7 @@ export class FaultController {
       target,
       remaining: spec.times === 'always' ? null : (spec.times ?? 1),
       ...(spec.pathIncludes !== undefined && { pathIncludes: spec.pathIncludes }),
+      ...(spec.after !== undefined && { after: spec.after }),
       ...(spec.accountId !== undefined && { accountId: spec.accountId }),
       ...(spec.kind === 'server-error' && { status: spec.status ?? 500 }),
       ...(spec.kind === 'slow' && { delayMs: spec.delayMs ?? 1500 }),
@@ -129,6 +134,10 @@ export class FaultController {
     );
     const fault = this.queue[index];
     if (!fault) return undefined;
+    if (fault.after) {
+      fault.after -= 1;
+      return undefined;
+    }
     if (fault.remaining !== null) {
       fault.remaining -= 1;
       if (fault.remaining <= 0) this.queue.splice(index, 1);

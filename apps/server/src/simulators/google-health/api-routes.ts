@@ -7,6 +7,7 @@ import type { Grant, OAuthStore } from '../common/oauth';
 import { decodePageToken, encodePageToken } from '../common/page-token';
 import type { FixedWindowRateLimiter } from '../common/rate-limit';
 import type { GoogleCallLog } from './call-log';
+import type { DataEdits } from './data-edits';
 import { routeConfig } from '../common/server';
 import { trackerSyncedUntil, wearableModel } from '../common/wearable-model';
 import { type Operation, canRead, findDataType, hasAnyHealthScope } from './catalog';
@@ -30,6 +31,8 @@ export interface GoogleApiDeps {
   limiter: FixedWindowRateLimiter;
   /** The simulator's own count of calls per account (control API `/__control/calls`). */
   calls?: GoogleCallLog;
+  /** Edits of generated points (control API `/__control/data-edits`). */
+  edits?: DataEdits;
 }
 
 interface Caller {
@@ -320,6 +323,7 @@ async function authenticate(
       model: wearableModel(account),
       trackerCutoff: trackerSyncedUntil(account, now),
       nowMs: now,
+      ...(deps.edits && { edit: deps.edits.apply.bind(null, account.id) }),
     },
   };
 }

@@ -15,6 +15,7 @@ import type {
 import { registerGoogleApiRoutes } from './api-routes';
 import { registerGoogleWebhooks } from './webhooks';
 import { createGoogleCallLog } from './call-log';
+import { createDataEdits } from './data-edits';
 import { googleErrors, sendGoogleError } from './errors';
 import { registerGoogleOAuthRoutes } from './oauth-routes';
 
@@ -87,13 +88,17 @@ async function buildGoogleHealthSimulator(
   ]);
   const limiter = new FixedWindowRateLimiter(GOOGLE_USER_REQUESTS_PER_MINUTE, 60_000);
   const calls = createGoogleCallLog(GOOGLE_USER_REQUESTS_PER_MINUTE);
+  const edits = createDataEdits();
   const control = createSimulatorControl({
     clock,
     oauth,
     faults,
     rateLimiters: [limiter],
     accounts: () => SIMULATED_ACCOUNTS.map(summarizeAccount),
-    onReset: () => calls.reset(),
+    onReset: () => {
+      calls.reset();
+      edits.reset();
+    },
   });
 
   const app = createSimulatorApp(options);
@@ -116,8 +121,9 @@ async function buildGoogleHealthSimulator(
     faults,
     publishingStatus: options.publishingStatus ?? 'production',
   });
-  registerGoogleApiRoutes(app, { clock, oauth, faults, limiter, calls });
+  registerGoogleApiRoutes(app, { clock, oauth, faults, limiter, calls, edits });
   calls.registerRoutes(app);
+  edits.registerRoutes(app);
   registerGoogleWebhooks(app, { clock, oauth, ...(options.webhookCheckIntervalMs !== undefined && { checkIntervalMs: options.webhookCheckIntervalMs }) });
   registerControlRoutes(app, GOOGLE_HEALTH_SIMULATOR_NAME, control);
   await app.ready();

@@ -38,6 +38,8 @@ export interface PointContext {
   trackerCutoff: number;
   /** Manual logs and scale readings exist up to now. */
   nowMs: number;
+  /** The account's edits of generated points (test hook, data-edits.ts). */
+  edit?: (dataType: string, points: GeneratedPoint[]) => GeneratedPoint[];
 }
 
 export interface GeneratedPoint extends FilterablePoint {
@@ -57,7 +59,8 @@ export function pointsForDay(
 ): GeneratedPoint[] {
   const generator = GENERATORS[spec.id];
   if (!spec.generated || !generator) return [];
-  return generator(ctx, date);
+  const points = generator(ctx, date);
+  return ctx.edit ? ctx.edit(spec.id, points) : points;
 }
 
 /** Per-minute rollup atoms: a worn minute of the day with its UTC start and values. */
