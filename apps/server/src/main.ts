@@ -69,6 +69,8 @@ async function main() {
     await seedDemoReadings({
       db: database.db,
       fitbitTimeZoneOf: embedded.demoFitbitTimeZone,
+      // The sync's demo backfill (jobs/registry.ts): Omron and Dexcom are not seeded within it.
+      syncBackfillDays: config.SYNC_BACKFILL_DAYS ?? 60,
       readings: createReadingsService({
         readings: createReadingsRepository(database.db),
         sync: createSyncRepository(database.db),

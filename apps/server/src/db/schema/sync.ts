@@ -112,6 +112,8 @@ export const syncRuns = pgTable(
     providerCalls: integer('provider_calls').notNull().default(0),
     rowsInserted: integer('rows_inserted').notNull().default(0),
     rowsUpdated: integer('rows_updated').notNull().default(0),
+    /** Stored readings a fetched window no longer held, deleted by its mirror (decision 0112). */
+    rowsDeleted: integer('rows_deleted').notNull().default(0),
     startedAt: timestamptz('started_at').notNull(),
     finishedAt: timestamptz('finished_at'),
     outcome: text('outcome', { enum: SYNC_RUN_OUTCOMES }).notNull().default('running'),

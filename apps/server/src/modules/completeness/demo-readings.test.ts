@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFitbitResourcePath } from '@trialpulse/shared/device-data/fitbit-resource-path';
 import type { FitbitHeartIntradayResponse } from '@trialpulse/shared/device-data/fitbit-shapes';
 import { loadConfig } from '../../config/env';
 import type { Database } from '../../db/client';
-import { globalDeviceCatalog, participantDevices, participants } from '../../db/schema';
+import { deviceReadings, globalDeviceCatalog, participantDevices, participants } from '../../db/schema';
 import { seedDemoData } from '../../db/seed/demo-seed';
 import { civilDateIn } from '../../lib/civil-time';
 import {
@@ -27,9 +27,11 @@ import { readingsServiceFor } from '../sync/test-support';
 import { seedDemoReadings } from './demo-readings';
 
 /**
- * The demo's whole day of 1-second heart rate (GLUCO-001, decisions 0068 and 0105) is what
- * the one-day view draws from the store: it must still be a whole day on the participant's
- * clock after the sync's backfill has fetched the same day from the linked account.
+ * The demo seed and the sync's backfill (decisions 0053, 0105, 0112): the seed's Fitbit
+ * readings are replaced by the linked account's once the sync has fetched their days (the
+ * mirror), so nothing is counted twice — GLUCO-001's seeded 1-second day included, which the
+ * one-day view then answers from the store at the account's resolution; Omron and Dexcom
+ * (upsert-only) readings the backfill will fetch are not seeded at all.
  */
 let database: Database;
 let sims: AllSimulators;
@@ -46,7 +48,7 @@ afterAll(async () => {
 });
 
 describe('demo readings', () => {
-  it("GLUCO-001's 1-second day is still whole after the sync and is answered from the store", async () => {
+  it("GLUCO-001's seeded 1-second day is replaced by the account's samples after the sync and answered from the store; no Omron or Dexcom reading is seeded where the backfill reaches", async () => {
     const config = loadConfig({
       TRIALPULSE_MODE: 'test',
       DATA_DIR: '/tmp',
@@ -69,7 +71,15 @@ describe('demo readings', () => {
       db: database.db,
       readings,
       fitbitTimeZoneOf: demoFitbitTimeZone,
+      syncBackfillDays: 60,
     });
+    // Omron and Dexcom only upsert: what their backfill (60 days) fetches is left to it.
+    const seededBrands = await database.db
+      .selectDistinct({ brand: deviceReadings.brand })
+      .from(deviceReadings)
+      .innerJoin(participants, eq(participants.id, deviceReadings.participantId))
+      .where(inArray(participants.participantCode, ['SLEEP-001', 'SLEEP-002', 'GLUCO-001', 'WEIGHT-001']));
+    expect(seededBrands.map((row) => row.brand)).toEqual(['Fitbit']);
 
     // The background sync's backfill (three days) fetches the same day from the simulator.
     const [connection] = await database.db
@@ -99,6 +109,7 @@ describe('demo readings', () => {
     });
     expect(run.outcome).toBe('succeeded');
     expect(run.updated).toBeGreaterThan(0); // the sync's samples landed on seeded instants
+    expect(run.deleted).toBeGreaterThan(0); // and the seconds the account does not hold went
 
     // Yesterday on the participant's (its Fitbit account's) clock, as the one-day page asks.
     const zone = demoFitbitTimeZone('GLUCO-001')!;
@@ -128,8 +139,16 @@ describe('demo readings', () => {
       }),
     ) as FitbitHeartIntradayResponse;
     const dataset = answer['activities-heart-intraday'].dataset;
-    expect(dataset).toHaveLength(86_400);
-    expect(dataset[0]!.time).toBe('00:00:00');
-    expect(dataset.at(-1)!.time).toBe('23:59:59');
+    // Only the account's samples (every few seconds, each with its device as data source).
+    const inDay = and(
+      eq(deviceReadings.participantId, connection!.participantId),
+      eq(deviceReadings.metricKey, 'heart_rate'),
+      gte(deviceReadings.recordedAt, wanted.from),
+      lt(deviceReadings.recordedAt, wanted.to),
+    );
+    const [seededLeft] = await database.db.select({ n: sql<number>`count(*)::int` }).from(deviceReadings).where(and(inDay, isNull(deviceReadings.dataSource)));
+    expect(Number(seededLeft!.n)).toBe(0);
+    expect(dataset.length).toBeGreaterThan(1000);
+    expect(dataset.length).toBeLessThan(86_400);
   }, 240_000);
 });

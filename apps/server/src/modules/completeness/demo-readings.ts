@@ -1,8 +1,9 @@
-import { inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { participants } from '../../db/schema';
+import { globalDeviceCatalog, participantDevices, participants } from '../../db/schema';
 import { civilDateIn, civilToInstant } from '../../lib/civil-time';
 import type { ReadingInput, ReadingsService } from '../sync/readings.service';
+import { mirrorsFetchedWindows } from '../sync/sources';
 import { dayRange, isoDay } from './day-states';
 import {
   bloodPressure,
@@ -28,6 +29,11 @@ const HOUR_MS = 3_600_000;
  * samples, yesterday on its Fitbit account's clock: the one-day view's full-resolution case,
  * decisions 0068 and 0105); WEIGHT-001 steps on the scale. Skipped when any of them
  * already has readings (a restart, or synced data).
+ *
+ * The sync's backfill later fetches the same days (decision 0112): where it mirrors the
+ * fetched windows (Google Health) it replaces these readings with the account's; where it
+ * only upserts (Omron, Dexcom), readings a linked connection will backfill (the last
+ * `syncBackfillDays`) are not seeded, or they would be counted beside the synced ones.
  */
 export async function seedDemoReadings(deps: {
   db: Db;
@@ -38,6 +44,8 @@ export async function seedDemoReadings(deps: {
    * simulator's), when known: the clock its synced heart rate carries.
    */
   fitbitTimeZoneOf?: (participantCode: string) => string | undefined;
+  /** How far back the sync's backfill reaches (SYNC_BACKFILL_DAYS; demo default 60). */
+  syncBackfillDays?: number;
 }) {
   const now = deps.now ?? new Date();
   const rows = await deps.db
@@ -93,16 +101,56 @@ export async function seedDemoReadings(deps: {
   if (gluco) {
     readings.push(...oneSecondDay(gluco, now, offset, deps.fitbitTimeZoneOf?.('GLUCO-001')));
   }
-  const result = await deps.readings.store(readings);
+  const linked = await upsertOnlyLinks(deps.db, rows.map((row) => row.id));
+  const backfillFrom = now.getTime() - (deps.syncBackfillDays ?? 60) * DAY_MS;
+  const result = await deps.readings.store(
+    readings.filter(
+      (reading) =>
+        reading.recordedAt.getTime() < backfillFrom ||
+        !linked.has(`${reading.participantId}|${reading.brand}|${reading.metricKey}`),
+    ),
+  );
   return { stored: result.inserted };
 }
 
 /**
+ * "participant|brand|metric" of every metric a linked, syncable connection of the
+ * participants fetches without mirroring (decision 0112).
+ */
+async function upsertOnlyLinks(db: Db, participantIds: number[]): Promise<Set<string>> {
+  const connections = await db
+    .select({
+      participantId: participantDevices.participantId,
+      brand: globalDeviceCatalog.manufacturer,
+      upstream: participantDevices.upstream,
+    })
+    .from(participantDevices)
+    .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
+    .where(
+      and(
+        inArray(participantDevices.participantId, participantIds),
+        eq(participantDevices.authorizationStatus, 'authorized'),
+        eq(participantDevices.needsReconsent, false),
+      ),
+    );
+  const keys = new Set<string>();
+  for (const connection of connections) {
+    for (const metricKey of SEEDED_METRICS) {
+      if (!mirrorsFetchedWindows(connection.upstream, metricKey)) keys.add(`${connection.participantId}|${connection.brand}|${metricKey}`);
+    }
+  }
+  return keys;
+}
+
+/** The metrics the seed writes. */
+const SEEDED_METRICS = ['heart_rate', 'steps', 'sleep_duration', 'systolic', 'diastolic', 'pulse', 'egv', 'weight'];
+
+/**
  * A whole day of 1-second heart rate, yesterday on the clock of the participant's Fitbit
- * account (else the site's): the clock the sync stores that account's samples with. The
- * sync's backfill later fetches the same day and upserts its samples on the same instants;
- * at another clock it would move those rows to other local days and leave the day with
- * holes (decision 0105).
+ * account (else the site's): the clock the sync stores that account's samples with
+ * (decision 0105). Once the sync's backfill has fetched the day, the day holds what the
+ * account holds (a sample every few seconds): the mirror deletes the seconds it does not
+ * have (decision 0112).
  */
 function oneSecondDay(
   owner: { participantId: number; teamId: number },

@@ -2,6 +2,7 @@ import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { deviceReadings, type DeviceBrand, type DeviceUpstream } from '../../db/schema';
 import { readingDay, type ReadingDayKey } from './daily-summary';
+import type { MirrorRange } from './sources/types';
 
 /** One reading to store; values in the metric catalog's units (see db/schema/sync.ts). */
 export type ReadingInput = {
@@ -37,6 +38,9 @@ export type UpsertCounts = { inserted: number; updated: number };
 
 /** Rows per statement of the write path; the service splits larger inputs. */
 export const UPSERT_BATCH_SIZE = 5_000;
+
+/** The longest session the mirror of a session stream looks back for (by its start). */
+const SESSION_MAX_DAYS = 7;
 
 /** One calendar month (UTC) per partition; the first instant of each month a batch touches. */
 export function monthsOf(instants: Iterable<Date>): Date[] {
@@ -165,6 +169,61 @@ export function createReadingsRepository(db: Db) {
         day,
       }));
       return { inserted, updated: Math.max(0, written - inserted), touched };
+    },
+
+    /**
+     * The mirror of a fetched window (decision 0112): deletes the stored readings of one
+     * participant, team, brand and `metricKeys` whose `range.on` lies in [range.from,
+     * range.to) and whose (metric, recorded_at) is not among `keep` — what the provider's
+     * complete answer for the window no longer holds. Returns how many were deleted and the
+     * days they counted on, for the day summary.
+     */
+    async deleteAbsent(
+      tx: DbOrTx,
+      scope: { participantId: number; teamId: number; brand: DeviceBrand; metricKeys: readonly string[]; range: MirrorRange },
+      keep: ReadonlyArray<Pick<ReadingInput, 'metricKey' | 'recordedAt'>>,
+    ): Promise<{ deleted: number; touched: ReadingDayKey[] }> {
+      if (scope.metricKeys.length === 0 || scope.range.from >= scope.range.to) return { deleted: 0, touched: [] };
+      const from = scope.range.from.toISOString();
+      const to = scope.range.to.toISOString();
+      // Sessions count by their end; the start bound only lets the planner prune partitions
+      // (a session longer than SESSION_MAX_DAYS is left alone, never wrongly deleted).
+      const inRange =
+        scope.range.on === 'recorded_at'
+          ? sql`d.recorded_at >= ${from}::timestamptz and d.recorded_at < ${to}::timestamptz`
+          : sql`coalesce(d.end_at, d.recorded_at) >= ${from}::timestamptz and coalesce(d.end_at, d.recorded_at) < ${to}::timestamptz
+                and d.recorded_at >= ${from}::timestamptz - ${sql.raw(`interval '${SESSION_MAX_DAYS} days'`)} and d.recorded_at < ${to}::timestamptz`;
+      const metrics = new Set(scope.metricKeys);
+      const payload = JSON.stringify(
+        keep.filter((row) => metrics.has(row.metricKey)).map((row) => ({ m: row.metricKey, at: row.recordedAt.toISOString() })),
+      );
+      // NOT IN over the kept keys: a hashed subplan, whatever the planner guesses of the
+      // JSON's row count (NOT EXISTS let it pick a nested loop: rows × keys comparisons).
+      const result = await tx.execute<{ deleted: number; touched: [string, string][] }>(sql`
+        with gone as (
+          delete from device_readings d
+           where d.participant_id = ${scope.participantId} and d.team_id = ${scope.teamId}
+             and d.brand = ${scope.brand}::device_brand
+             and d.metric_key in (${sql.join(scope.metricKeys.map((key) => sql`${key}`), sql`, `)})
+             and ${inRange}
+             and (d.metric_key, d.recorded_at) not in (
+               select k.m, k.at from json_to_recordset(${payload}::json) as k(m text, at timestamptz)
+             )
+          returning d.metric_key as m, ${readingDay('d')} as day
+        )
+        select (select count(*)::int from gone) as deleted,
+               (select coalesce(json_agg(json_build_array(g.m, to_char(g.day, 'YYYY-MM-DD'))), '[]')
+                  from (select distinct m, day from gone) g) as touched`);
+      const row = result.rows[0];
+      return {
+        deleted: Number(row?.deleted ?? 0),
+        touched: (row?.touched ?? []).map(([metricKey, day]) => ({
+          participantId: scope.participantId,
+          teamId: scope.teamId,
+          metricKey,
+          day,
+        })),
+      };
     },
 
     /** Readings of a participant in [from, to), by metric then time; at most `limit` rows. */

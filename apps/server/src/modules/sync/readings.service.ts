@@ -9,10 +9,26 @@ import {
   type UpsertCounts,
 } from './readings.repository';
 import type { SyncRepository } from './sync.repository';
+import type { MirrorRange } from './sources/types';
 import { dailySummaries, refreshReadingDays, type DailySummary } from './daily-summary';
 import { readingsCsv, type ReadingsCsv, type ReadingsCsvLabels } from './readings-csv';
 
 export type { DailySummary, ReadingInput, ReadingsQuery, StoredReading, UpsertCounts };
+
+/** What one `store` wrote: rows inserted and updated, and deleted by its mirror. */
+export type StoreCounts = UpsertCounts & { deleted: number };
+
+/**
+ * A fetched window to mirror (decision 0112): the stored readings of this participant, team,
+ * brand and metrics in `range` that the rows stored do not hold are deleted.
+ */
+export type StoreMirror = {
+  participantId: number;
+  teamId: number;
+  brand: DeviceBrand;
+  metricKeys: readonly string[];
+  range: MirrorRange;
+};
 
 /** What sync has fetched for a participant's metric: every reading in [from, until). */
 export type SyncCoverage = { from: Date; until: Date };
@@ -131,17 +147,21 @@ export function createReadingsService(deps: {
      * UPSERT_BATCH_SIZE, one transaction each, in which the day summary of the days whose
      * rows changed is recomputed (decision 0058); `within` runs in the last one (the cursor
      * moves with the last of the rows it covers, so a crash never leaves it ahead of them).
+     * With `mirror` (a complete answer for a window, decision 0112), the last transaction also
+     * deletes the stored readings of the mirror's range that `rows` do not hold, and
+     * recomputes their days: the window's rows, deletions and cursor commit together.
      */
     async store(
       rows: readonly ReadingInput[],
       options: {
         syncRunId?: number | null;
         /** Runs in the last batch's transaction (the cursor). */
-        within?: (tx: DbOrTx, counts: UpsertCounts) => Promise<void>;
+        within?: (tx: DbOrTx, counts: StoreCounts) => Promise<void>;
         /** Runs in every other batch's transaction (the run's counters), with the totals so far. */
-        afterBatch?: (tx: DbOrTx, counts: UpsertCounts) => Promise<void>;
+        afterBatch?: (tx: DbOrTx, counts: StoreCounts) => Promise<void>;
+        mirror?: StoreMirror;
       } = {},
-    ): Promise<UpsertCounts & { rejected: number }> {
+    ): Promise<UpsertCounts & { rejected: number; /** With `mirror` only. */ deleted?: number }> {
       const latestAccepted = now().getTime() + FUTURE_TOLERANCE_MS;
       const unique = new Map<string, ReadingInput>();
       let rejected = 0;
@@ -166,32 +186,41 @@ export function createReadingsService(deps: {
         // the last batch runs `within` (the cursor), so a crash between batches leaves rows
         // without the cursor, never the cursor without its rows; the re-run upserts them
         // again and adds nothing (decision 0035).
-        const counts: UpsertCounts = { inserted: 0, updated: 0 };
+        const counts: StoreCounts = { inserted: 0, updated: 0, deleted: 0 };
         const batches = Math.max(1, Math.ceil(batch.length / UPSERT_BATCH_SIZE));
         for (let index = 0; index < batches; index += 1) {
           if (index > 0) await new Promise((resolve) => setImmediate(resolve));
           const part = batch.slice(index * UPSERT_BATCH_SIZE, (index + 1) * UPSERT_BATCH_SIZE);
           await readings.transaction(async (tx) => {
             const written = part.length > 0 ? await readings.upsertBatch(tx, part, options.syncRunId ?? null) : undefined;
-            const total = { inserted: counts.inserted + (written?.inserted ?? 0), updated: counts.updated + (written?.updated ?? 0) };
-            if (index === batches - 1) await options.within?.(tx, total);
+            const last = index === batches - 1;
+            // After every batch is upserted: the keep list is the whole window's rows.
+            const gone = last && options.mirror ? await readings.deleteAbsent(tx, options.mirror, batch) : undefined;
+            const total = {
+              inserted: counts.inserted + (written?.inserted ?? 0),
+              updated: counts.updated + (written?.updated ?? 0),
+              deleted: counts.deleted + (gone?.deleted ?? 0),
+            };
+            if (last) await options.within?.(tx, total);
             else await options.afterBatch?.(tx, total);
-            // The day summary of the days the rows changed (decision 0058), last: its lock is
-            // held only until the commit that follows.
-            await refreshReadingDays(tx, written?.touched ?? []);
+            // The day summary of the days the rows changed or were deleted from (decision
+            // 0058), last: its lock is held only until the commit that follows.
+            await refreshReadingDays(tx, [...(written?.touched ?? []), ...(gone?.touched ?? [])]);
             counts.inserted = total.inserted;
             counts.updated = total.updated;
+            counts.deleted = total.deleted;
           });
         }
         return counts;
       };
+      const result = ({ deleted, ...counts }: StoreCounts) => ({ ...counts, rejected, ...(options.mirror && { deleted }) });
       try {
-        return { ...(await write()), rejected };
+        return result(await write());
       } catch (error) {
         // Another process's purge dropped a partition this process still believed in.
         if (!isMissingPartition(error)) throw error;
         readings.forgetPartitions();
-        return { ...(await write()), rejected };
+        return result(await write());
       }
     },
   };

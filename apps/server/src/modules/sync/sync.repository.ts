@@ -220,7 +220,7 @@ export function createSyncRunsRepository(db: Db) {
     async updateRun(
       tx: DbOrTx,
       runId: number,
-      values: Partial<Pick<SyncRunRow, 'providerCalls' | 'rowsInserted' | 'rowsUpdated' | 'windows' | 'finishedAt' | 'outcome' | 'errorType'>>,
+      values: Partial<Pick<SyncRunRow, 'providerCalls' | 'rowsInserted' | 'rowsUpdated' | 'rowsDeleted' | 'windows' | 'finishedAt' | 'outcome' | 'errorType'>>,
     ): Promise<void> {
       await tx.update(syncRuns).set(values).where(eq(syncRuns.id, runId));
     },

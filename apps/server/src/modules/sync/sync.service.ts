@@ -48,6 +48,8 @@ export type SyncRunResult = {
   providerCalls: number;
   inserted: number;
   updated: number;
+  /** Stored readings deleted because a fully fetched window no longer held them (decision 0112). */
+  deleted: number;
   errorType?: string | null;
 };
 
@@ -111,7 +113,7 @@ export function createSyncService(deps: SyncServiceDeps) {
   }
 
   async function syncConnection(connectionId: number, options: SyncOptions): Promise<SyncRunResult> {
-    const none = { providerCalls: 0, inserted: 0, updated: 0 };
+    const none = { providerCalls: 0, inserted: 0, updated: 0, deleted: 0 };
     const connection = await runs.connection(connectionId);
     const source = connection && sources[connection.upstream];
     const http = connection && httpOf(connection.upstream);
@@ -150,7 +152,7 @@ export function createSyncService(deps: SyncServiceDeps) {
       .filter((stream) => !options.streams || options.streams.includes(stream.key))
       .map((stream) => ({ stream, metrics: stream.metrics.filter((key) => enabled.has(key)) }))
       .filter(({ stream, metrics }) => metrics.length > 0 && (options.force || isDue(stream, metrics, cursors, startedAt)));
-    const totals = { providerCalls: 0, inserted: 0, updated: 0 };
+    const totals = { providerCalls: 0, inserted: 0, updated: 0, deleted: 0 };
     if (plan.length === 0) return { outcome: 'succeeded', ...totals };
 
     const runId = await runs.startRun({
@@ -162,7 +164,13 @@ export function createSyncService(deps: SyncServiceDeps) {
       metrics: plan.flatMap(({ metrics }) => metrics),
       startedAt,
     });
-    const windowsDone: Array<{ stream: string; from: string; to: string; rows: number }> = [];
+    const windowsDone: Array<{ stream: string; from: string; to: string; rows: number; mirrored?: boolean; deleted?: number }> = [];
+    // A window is mirrored only when this connection is the participant's only one of the
+    // brand: readings carry no connection, and two accounts' mirrors would delete each
+    // other's rows (decision 0112).
+    const soleOfBrand = (await runs.connectionsOfParticipant(connection.teamId, connection.participantId)).every(
+      (other) => other.id === connection.id || other.brand !== connection.brand,
+    );
     const budgets = source.budgets(connection.id);
     const request = (req: SourceRequest) => providerCall(connection, http, budgets, req, totals);
 
@@ -185,13 +193,17 @@ export function createSyncService(deps: SyncServiceDeps) {
           return { key, backfillFrom, start: stream.cadence === 'daily' ? floorDay(lookedBack) : lookedBack, syncedUntil: cursor.syncedUntil };
         });
         const start = new Date(Math.min(...starts.map((entry) => entry.start.getTime())));
+        const memo = new Map<string, unknown>();
         const syncedUntil = starts.some((entry) => !entry.syncedUntil)
           ? null
           : new Date(Math.min(...starts.map((entry) => entry.syncedUntil!.getTime())));
-        const context: FetchContext = { request, now, memo: new Map(), syncedUntil };
         const wanted = new Set(metrics);
         for (const window of windowsOf(start, now, stream.maxWindowDays)) {
           if (Date.now() > deadline) throw new TimeBoxReachedError();
+          // A fetch that throws (a failed page, 429, provider down, token dead) stores and
+          // deletes nothing; one that returns but says its answer may be short is not mirrored.
+          const answer = { complete: true };
+          const context: FetchContext = { request, now, memo, syncedUntil, markIncomplete: () => void (answer.complete = false) };
           const fetched = await stream.fetch(context, window, wanted);
           // Unticking a metric stops its collection at once, even within a running backfill.
           const stillEnabled = new Set((await runs.enabledMetrics(connection.id)).map((metric) => metric.metricKey));
@@ -206,9 +218,21 @@ export function createSyncService(deps: SyncServiceDeps) {
               brand: source.brand,
               upstream: source.upstream,
             }));
-          windowsDone.push({ stream: stream.key, from: window.from.toISOString(), to: window.to.toISOString(), rows: rows.length });
+          const mirror =
+            stream.mirror && answer.complete && soleOfBrand
+              ? {
+                  participantId: connection.participantId,
+                  teamId: connection.teamId,
+                  brand: source.brand,
+                  metricKeys: [...wanted],
+                  range: stream.mirror(window),
+                }
+              : undefined;
+          const done: (typeof windowsDone)[number] = { stream: stream.key, from: window.from.toISOString(), to: window.to.toISOString(), rows: rows.length, mirrored: Boolean(mirror) };
+          windowsDone.push(done);
           const counts = await readings.store(rows, {
             syncRunId: runId,
+            ...(mirror && { mirror }),
             // A large window commits batch by batch: the run counts what each one inserted, so
             // a run killed mid-window still accounts for the rows it stored.
             afterBatch: (tx, counts) =>
@@ -229,16 +253,19 @@ export function createSyncService(deps: SyncServiceDeps) {
                   lastRunId: runId,
                 });
               }
+              if (mirror) done.deleted = counts.deleted;
               await runs.updateRun(tx, runId, {
                 providerCalls: totals.providerCalls,
                 rowsInserted: totals.inserted + counts.inserted,
                 rowsUpdated: totals.updated + counts.updated,
+                rowsDeleted: totals.deleted + counts.deleted,
                 windows: windowsDone,
               });
             },
           });
           totals.inserted += counts.inserted;
           totals.updated += counts.updated;
+          totals.deleted += counts.deleted ?? 0;
         }
       }
     } catch (error) {
@@ -262,6 +289,7 @@ export function createSyncService(deps: SyncServiceDeps) {
         providerCalls: totals.providerCalls,
         rowsInserted: totals.inserted,
         rowsUpdated: totals.updated,
+        rowsDeleted: totals.deleted,
         windows: windowsDone,
         finishedAt,
         outcome,

@@ -898,6 +898,7 @@ async function syncInto(participant: P, streamKeys: string[], from: Date, to: Da
     now: clock.now(),
     memo: new Map(),
     syncedUntil: null,
+    markIncomplete: () => undefined,
   };
   for (const stream of GOOGLE_HEALTH_STREAMS.filter((candidate) =>
     streamKeys.includes(candidate.key),

@@ -4,6 +4,7 @@ import {
   offsetMinutes,
   utcDate,
   type FetchContext,
+  type MirrorRange,
   type SourceReading,
   type SyncSource,
   type SyncStream,
@@ -50,6 +51,7 @@ async function listAll(ctx: FetchContext, dataType: string, filter: string, page
     pageToken = typeof answer.nextPageToken === 'string' && answer.nextPageToken !== '' ? answer.nextPageToken : undefined;
     if (!pageToken) break;
   }
+  if (pageToken) ctx.markIncomplete(`${dataType}: more than ${MAX_PAGES} pages`);
   return points;
 }
 
@@ -62,6 +64,16 @@ function dateRange(window: { from: Date; to: Date }) {
   const first = new Date(Date.UTC(window.from.getUTCFullYear(), window.from.getUTCMonth(), window.from.getUTCDate()));
   const end = new Date(Math.ceil(window.to.getTime() / DAY_MS) * DAY_MS);
   return { first, end: end > first ? end : new Date(first.getTime() + DAY_MS) };
+}
+
+/**
+ * The daily types' mirror (decision 0112): the answer holds every civil date asked for, and
+ * their readings are kept at 00:00 UTC of the date, so the dates asked are a range of
+ * `recorded_at`.
+ */
+function mirrorDates(window: { from: Date; to: Date }): MirrorRange {
+  const { first, end } = dateRange(window);
+  return { on: 'recorded_at', from: first, to: end };
 }
 
 function dateOf(value: unknown): Date | null {
@@ -91,6 +103,7 @@ function dailyRollUpStream(
     metrics,
     cadence: 'daily',
     maxWindowDays: rangeDays,
+    mirror: mirrorDates,
     async fetch(ctx, window, wanted) {
       const { first, end } = dateRange(window);
       const readings: SourceReading[] = [];
@@ -118,6 +131,7 @@ function dailyRollUpStream(
         pageToken = typeof answer.nextPageToken === 'string' && answer.nextPageToken !== '' ? answer.nextPageToken : undefined;
         if (!pageToken) break;
       }
+      if (pageToken) ctx.markIncomplete(`${key}: more than ${MAX_PAGES} pages`);
       return readings;
     },
   };
@@ -137,6 +151,7 @@ function dailyListStream(
     metrics: [metricKey],
     cadence: 'daily',
     maxWindowDays: 365,
+    mirror: mirrorDates,
     async fetch(ctx, window) {
       const { first, end } = dateRange(window);
       const filter = `${filterName}.date >= "${utcDate(first)}" AND ${filterName}.date < "${utcDate(end)}"`;
@@ -167,6 +182,8 @@ function sampleListStream(
     metrics: [metricKey],
     cadence,
     maxWindowDays: key === 'heart-rate' ? HEART_RATE_WINDOW_DAYS : SPARSE_WINDOW_DAYS,
+    // The filter is on the sample instant, which is the stored recorded_at.
+    mirror: (window) => ({ on: 'recorded_at', from: window.from, to: window.to }),
     async fetch(ctx, window) {
       const member = `${filterName}.sample_time.physical_time`;
       const filter = `${member} >= "${window.from.toISOString()}" AND ${member} < "${window.to.toISOString()}"`;
@@ -194,6 +211,8 @@ const sleepStream: SyncStream = {
   metrics: ['sleep_duration', 'sleep_stages'],
   cadence: 'daily',
   maxWindowDays: SPARSE_WINDOW_DAYS,
+  // The filter is on the wake time, which is the stored end_at (recorded_at is the start).
+  mirror: (window) => ({ on: 'end_at', from: window.from, to: window.to }),
   async fetch(ctx, window, wanted) {
     // Sleep filters on the wake time (facts §5): a session belongs to the window it ends in.
     const filter = `sleep.interval.end_time >= "${window.from.toISOString()}" AND sleep.interval.end_time < "${window.to.toISOString()}"`;

@@ -30,7 +30,23 @@ export type FetchContext = {
   memo: Map<string, unknown>;
   /** The cursor's position before this run, per metric (null: never synced). */
   syncedUntil: Date | null;
+  /**
+   * Says the answer being built may not hold everything in the window (a paging bound hit
+   * with a page token left): its readings are stored, but the window is not mirrored
+   * (decision 0112).
+   */
+  markIncomplete(reason: string): void;
 };
+
+/**
+ * Where a fetched window's readings lie in the stored rows, for a stream whose provider
+ * answer lists everything in the window (decision 0112): stored readings of the stream's
+ * metrics with `on` in [from, to) that the answer no longer holds are deleted.
+ * `recorded_at`: samples and daily readings (kept at 00:00 UTC of their civil date);
+ * `end_at`: sessions, which the provider selects by their end (a row without an end counts
+ * by its start, as the day summary does).
+ */
+export type MirrorRange = { on: 'recorded_at' | 'end_at'; from: Date; to: Date };
 
 /**
  * One provider data type fetched in one sequence of calls, feeding one or more metrics
@@ -44,6 +60,11 @@ export type SyncStream = {
   cadence: 'intraday' | 'daily';
   /** Largest window one fetch sequence may span, the provider's limit where it has one. */
   maxWindowDays: number;
+  /**
+   * The stored range a successful fetch of `window` answers for completely (decision 0112);
+   * absent: the stream is upsert-only (its window is not exact, or not proven to be).
+   */
+  mirror?: (window: { from: Date; to: Date }) => MirrorRange;
   /** Readings with recordedAt in [from, to) (sessions: ending in it), only of `metrics`. */
   fetch(ctx: FetchContext, window: { from: Date; to: Date }, metrics: ReadonlySet<string>): Promise<SourceReading[]>;
 };

@@ -1,0 +1,1 @@
+ALTER TABLE "sync_runs" ADD COLUMN "rows_deleted" integer DEFAULT 0 NOT NULL;
