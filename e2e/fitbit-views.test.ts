@@ -11,8 +11,8 @@ type ApiTrial = { trialId: number; trialNumber: string };
 type ApiParticipant = { id: number; participant_code: string };
 
 /**
- * The Fitbit views on demo data (issue 17): the one-day page draws a whole stored day of heart
- * rate (GLUCO-001, yesterday: the linked account's samples, decision 0112), the multi-participant
+ * The Fitbit views on demo data (issue 17): the one-day page draws the demo's whole day of
+ * 1-second heart rate (GLUCO-001, yesterday: 86,400 stored samples), the multi-participant
  * page compares two participants, and the raw page shows stored readings with their
  * provenance and the upstream's own answer to a Sys_Admin.
  */
@@ -56,7 +56,7 @@ describe('Fitbit views in the browser (demo data)', () => {
     return entry!;
   }
 
-  it('the one-day page draws every stored heart-rate point of a whole day', async () => {
+  it('the one-day page draws the 86,400 heart-rate points of a whole day', async () => {
     const { participant } = await remember('GLUCO-001');
     // Yesterday on the clock of GLUCO-001's Fitbit account (the simulator's Europe/London),
     // the day the demo stores at every second in that clock (decision 0105).
@@ -85,31 +85,29 @@ describe('Fitbit views in the browser (demo data)', () => {
         { timeout: 240_000, interval: 1000 },
       )
       .toBe('up_to_date');
-    // The sync fetched the day again (its backfill reaches it) and mirrored it: the day holds
-    // the account's samples (every 2–8 s), the seed's other seconds are gone (decision 0112).
+    // The sync fetched the day again (its backfill reaches it) and kept it whole: its samples
+    // land on the seeded instants at the same clock.
     const stored = await apiFromPage(
       page,
       'GET',
       `/api/participantReadings/${participant.id}/fitbit?metric=heart_rate&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&pageIndex=0&pageSize=10`,
     );
     expect(stored.status).toBe(200);
-    const total = (stored.body as { total: number }).total;
-    expect(total).toBeGreaterThan(1000);
-    expect(total).toBeLessThan(86_400);
+    expect((stored.body as { total: number }).total).toBe(86_400);
     await page.goto(`${server.baseUrl}/FitbitParticipant1DayData?day=${day}`);
     await page.getByTestId('fitbit-one-day-page').waitFor();
     const box = page.getByTestId('one-day-chart-box');
-    // The count is read from the ECharts instance's option (what the chart was given to draw):
-    // every stored sample of the day.
+    // The count is read from the ECharts instance's option (what the chart was given to draw).
+    // Only the store holds every second: the simulator answers live with a sample every 2–8 s.
     await page.waitForFunction(
-      (count) =>
+      () =>
         document
           .querySelector('[data-testid="one-day-chart-box"]')
-          ?.getAttribute('data-point-count') === count,
-      String(total),
+          ?.getAttribute('data-point-count') === '86400',
+      undefined,
       { timeout: 60_000 },
     );
-    expect(await box.getAttribute('data-point-count')).toBe(String(total));
+    expect(await box.getAttribute('data-point-count')).toBe('86400');
     await page
       .getByTestId('one-day-chart')
       .and(page.locator('[data-chart-ready="true"]'))

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFitbitResourcePath } from '@trialpulse/shared/device-data/fitbit-resource-path';
 import type { FitbitHeartIntradayResponse } from '@trialpulse/shared/device-data/fitbit-shapes';
@@ -27,11 +27,10 @@ import { readingsServiceFor } from '../sync/test-support';
 import { seedDemoReadings } from './demo-readings';
 
 /**
- * The demo seed and the sync's backfill (decisions 0053, 0105, 0112): the seed's Fitbit
- * readings are replaced by the linked account's once the sync has fetched their days (the
- * mirror), so nothing is counted twice — GLUCO-001's seeded 1-second day included, which the
- * one-day view then answers from the store at the account's resolution; Omron and Dexcom
- * (upsert-only) readings the backfill will fetch are not seeded at all.
+ * The demo seed and the sync's backfill (decisions 0053, 0105, 0112): nothing is seeded where
+ * a linked connection's backfill will store the account's own readings, so nothing is counted
+ * twice, except GLUCO-001's 1-second day, which the one-day view draws from the store: the
+ * sync's samples land on its instants and the mirror keeps the seconds no sync stored.
  */
 let database: Database;
 let sims: AllSimulators;
@@ -48,7 +47,7 @@ afterAll(async () => {
 });
 
 describe('demo readings', () => {
-  it("GLUCO-001's seeded 1-second day is replaced by the account's samples after the sync and answered from the store; no Omron or Dexcom reading is seeded where the backfill reaches", async () => {
+  it("GLUCO-001's 1-second day is still whole after the sync and answered from the store; nothing else is seeded where a linked connection's backfill reaches", async () => {
     const config = loadConfig({
       TRIALPULSE_MODE: 'test',
       DATA_DIR: '/tmp',
@@ -73,13 +72,22 @@ describe('demo readings', () => {
       fitbitTimeZoneOf: demoFitbitTimeZone,
       syncBackfillDays: 60,
     });
-    // Omron and Dexcom only upsert: what their backfill (60 days) fetches is left to it.
-    const seededBrands = await database.db
-      .selectDistinct({ brand: deviceReadings.brand })
+    // A linked connection's backfill (60 days) fetches the days the seed covers: the only
+    // seeded readings of the linked participants are GLUCO-001's 1-second day.
+    const seeded = await database.db
+      .select({
+        code: participants.participantCode,
+        brand: deviceReadings.brand,
+        metricKey: deviceReadings.metricKey,
+        n: sql<number>`count(*)::int`,
+      })
       .from(deviceReadings)
       .innerJoin(participants, eq(participants.id, deviceReadings.participantId))
-      .where(inArray(participants.participantCode, ['SLEEP-001', 'SLEEP-002', 'GLUCO-001', 'WEIGHT-001']));
-    expect(seededBrands.map((row) => row.brand)).toEqual(['Fitbit']);
+      .where(inArray(participants.participantCode, ['SLEEP-001', 'SLEEP-002', 'GLUCO-001', 'WEIGHT-001']))
+      .groupBy(participants.participantCode, deviceReadings.brand, deviceReadings.metricKey);
+    expect(seeded.map((row) => ({ ...row, n: Number(row.n) }))).toEqual([
+      { code: 'GLUCO-001', brand: 'Fitbit', metricKey: 'heart_rate', n: 86_400 },
+    ]);
 
     // The background sync's backfill (three days) fetches the same day from the simulator.
     const [connection] = await database.db
@@ -109,7 +117,8 @@ describe('demo readings', () => {
     });
     expect(run.outcome).toBe('succeeded');
     expect(run.updated).toBeGreaterThan(0); // the sync's samples landed on seeded instants
-    expect(run.deleted).toBeGreaterThan(0); // and the seconds the account does not hold went
+    // The mirror (decision 0112) deletes only what a sync stored: the seeded seconds stay.
+    expect(run.deleted).toBe(0);
 
     // Yesterday on the participant's (its Fitbit account's) clock, as the one-day page asks.
     const zone = demoFitbitTimeZone('GLUCO-001')!;
@@ -139,16 +148,21 @@ describe('demo readings', () => {
       }),
     ) as FitbitHeartIntradayResponse;
     const dataset = answer['activities-heart-intraday'].dataset;
-    // Only the account's samples (every few seconds, each with its device as data source).
+    // The whole day, each second once: the account's samples on their seconds, the seed's
+    // values on the others.
+    expect(dataset).toHaveLength(86_400);
+    expect(dataset[0]!.time).toBe('00:00:00');
+    expect(dataset.at(-1)!.time).toBe('23:59:59');
     const inDay = and(
       eq(deviceReadings.participantId, connection!.participantId),
       eq(deviceReadings.metricKey, 'heart_rate'),
       gte(deviceReadings.recordedAt, wanted.from),
       lt(deviceReadings.recordedAt, wanted.to),
     );
-    const [seededLeft] = await database.db.select({ n: sql<number>`count(*)::int` }).from(deviceReadings).where(and(inDay, isNull(deviceReadings.dataSource)));
-    expect(Number(seededLeft!.n)).toBe(0);
-    expect(dataset.length).toBeGreaterThan(1000);
-    expect(dataset.length).toBeLessThan(86_400);
+    const [synced] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(deviceReadings)
+      .where(and(inDay, isNotNull(deviceReadings.syncRunId)));
+    expect(Number(synced!.n)).toBeGreaterThan(1000);
   }, 240_000);
 });

@@ -3,7 +3,6 @@ import type { Db } from '../../db/client';
 import { globalDeviceCatalog, participantDevices, participants } from '../../db/schema';
 import { civilDateIn, civilToInstant } from '../../lib/civil-time';
 import type { ReadingInput, ReadingsService } from '../sync/readings.service';
-import { mirrorsFetchedWindows } from '../sync/sources';
 import { dayRange, isoDay } from './day-states';
 import {
   bloodPressure,
@@ -30,10 +29,9 @@ const HOUR_MS = 3_600_000;
  * decisions 0068 and 0105); WEIGHT-001 steps on the scale. Skipped when any of them
  * already has readings (a restart, or synced data).
  *
- * The sync's backfill later fetches the same days (decision 0112): where it mirrors the
- * fetched windows (Google Health) it replaces these readings with the account's; where it
- * only upserts (Omron, Dexcom), readings a linked connection will backfill (the last
- * `syncBackfillDays`) are not seeded, or they would be counted beside the synced ones.
+ * The sync's backfill later fetches the same days from the linked accounts: readings a
+ * linked connection will backfill (the last `syncBackfillDays`) are not seeded, or they
+ * would be counted beside the synced ones (decision 0112), except the 1-second day.
  */
 export async function seedDemoReadings(deps: {
   db: Db;
@@ -98,31 +96,32 @@ export async function seedDemoReadings(deps: {
     }
     if (scale && index % 2 === 0) readings.push(weight(scale, at(6.75), offset));
   });
-  if (gluco) {
-    readings.push(...oneSecondDay(gluco, now, offset, deps.fitbitTimeZoneOf?.('GLUCO-001')));
-  }
-  const linked = await upsertOnlyLinks(deps.db, rows.map((row) => row.id));
+  const linked = await backfilledLinks(deps.db, rows.map((row) => row.id));
   const backfillFrom = now.getTime() - (deps.syncBackfillDays ?? 60) * DAY_MS;
-  const result = await deps.readings.store(
-    readings.filter(
-      (reading) =>
-        reading.recordedAt.getTime() < backfillFrom ||
-        !linked.has(`${reading.participantId}|${reading.brand}|${reading.metricKey}`),
-    ),
+  const seeded = readings.filter(
+    (reading) =>
+      reading.recordedAt.getTime() < backfillFrom ||
+      !linked.has(`${reading.participantId}|${reading.brand}|${reading.metricKey}`),
   );
+  // The 1-second day is seeded whatever the backfill: the sync's samples land on its
+  // instants (same clock, decision 0105) and replace those seconds; the mirror keeps the
+  // seconds no sync stored (decision 0112), so the day stays whole and counts once.
+  if (gluco) seeded.push(...oneSecondDay(gluco, now, offset, deps.fitbitTimeZoneOf?.('GLUCO-001')));
+  const result = await deps.readings.store(seeded);
   return { stored: result.inserted };
 }
 
 /**
- * "participant|brand|metric" of every metric a linked, syncable connection of the
- * participants fetches without mirroring (decision 0112).
+ * "participant|brand|metric" of every metric the seed writes that a linked, syncable
+ * connection of the participants will backfill (decision 0112): the sync stores the
+ * account's own readings there, at other instants than the seed's, and the mirror does not
+ * delete what no sync stored, so a seeded reading there would be counted beside them.
  */
-async function upsertOnlyLinks(db: Db, participantIds: number[]): Promise<Set<string>> {
+async function backfilledLinks(db: Db, participantIds: number[]): Promise<Set<string>> {
   const connections = await db
     .select({
       participantId: participantDevices.participantId,
       brand: globalDeviceCatalog.manufacturer,
-      upstream: participantDevices.upstream,
     })
     .from(participantDevices)
     .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
@@ -135,9 +134,7 @@ async function upsertOnlyLinks(db: Db, participantIds: number[]): Promise<Set<st
     );
   const keys = new Set<string>();
   for (const connection of connections) {
-    for (const metricKey of SEEDED_METRICS) {
-      if (!mirrorsFetchedWindows(connection.upstream, metricKey)) keys.add(`${connection.participantId}|${connection.brand}|${metricKey}`);
-    }
+    for (const metricKey of SEEDED_METRICS) keys.add(`${connection.participantId}|${connection.brand}|${metricKey}`);
   }
   return keys;
 }
@@ -148,9 +145,8 @@ const SEEDED_METRICS = ['heart_rate', 'steps', 'sleep_duration', 'systolic', 'di
 /**
  * A whole day of 1-second heart rate, yesterday on the clock of the participant's Fitbit
  * account (else the site's): the clock the sync stores that account's samples with
- * (decision 0105). Once the sync's backfill has fetched the day, the day holds what the
- * account holds (a sample every few seconds): the mirror deletes the seconds it does not
- * have (decision 0112).
+ * (decision 0105), so the sync's backfill upserts its samples (every few seconds) onto the
+ * seeded instants and the day stays 86,400 rows.
  */
 function oneSecondDay(
   owner: { participantId: number; teamId: number },

@@ -175,8 +175,10 @@ export function createReadingsRepository(db: Db) {
      * The mirror of a fetched window (decision 0112): deletes the stored readings of one
      * participant, team, brand and `metricKeys` whose `range.on` lies in [range.from,
      * range.to) and whose (metric, recorded_at) is not among `keep` — what the provider's
-     * complete answer for the window no longer holds. Returns how many were deleted and the
-     * days they counted on, for the day summary.
+     * complete answer for the window no longer holds. Only readings a sync stored (a
+     * `sync_run_id`) are the provider's copy to withdraw; readings that came another way (the
+     * demo seed) are kept. Returns how many were deleted and the days they counted on, for the
+     * day summary.
      */
     async deleteAbsent(
       tx: DbOrTx,
@@ -206,6 +208,7 @@ export function createReadingsRepository(db: Db) {
              and d.brand = ${scope.brand}::device_brand
              and d.metric_key in (${sql.join(scope.metricKeys.map((key) => sql`${key}`), sql`, `)})
              and ${inRange}
+             and d.sync_run_id is not null
              and (d.metric_key, d.recorded_at) not in (
                select k.m, k.at from json_to_recordset(${payload}::json) as k(m text, at timestamptz)
              )

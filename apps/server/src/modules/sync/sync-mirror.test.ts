@@ -23,6 +23,8 @@ const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const ACCOUNT = 'ava-thompson';
+/** Rows a test plants as an earlier sync run stored them (`sync_run_id` has no foreign key). */
+const EARLIER_SYNC = { syncRunId: 999_999 };
 
 type Json = Record<string, unknown>;
 
@@ -220,7 +222,8 @@ describe(`sync mirrors each fully fetched window (${MODE})`, () => {
     const outside = new Date(enrolled.getTime() - 2 * DAY);
     const owner = { participantId, teamId };
     const fitbitWeight = (at: Date, who = owner): ReadingInput => ({ ...who, brand: 'Fitbit', metricKey: 'weight', recordedAt: at, value: 80, upstream: 'google-health' });
-    await readingsServiceFor(db()).store([
+    await readingsServiceFor(db()).store(
+      [
       fitbitWeight(inside), // not upstream, inside the window: deleted
       fitbitWeight(outside), // before the backfill start: kept
       { ...fitbitWeight(inside), brand: 'Omron', upstream: 'omron' }, // another brand: kept
@@ -229,7 +232,9 @@ describe(`sync mirrors each fully fetched window (${MODE})`, () => {
       // A session ending inside the window (not upstream): deleted; one ending before it: kept.
       sleepSession(owner, new Date(inside.getTime() - 8 * HOUR), inside, -300),
       sleepSession(owner, new Date(outside.getTime() - 8 * HOUR), outside, -300),
-    ]);
+      ],
+      EARLIER_SYNC,
+    );
     const connectionId = await linkForSync(db(), sims, { teamId, participantId, brand: 'Fitbit', account: ACCOUNT, metrics: ['weight', 'sleep_duration'] });
     const result = await run(connectionId, 'backfill');
     expect(result.outcome).toBe('succeeded');
@@ -252,7 +257,7 @@ describe(`sync mirrors each fully fetched window (${MODE})`, () => {
     const now = sims.clock.now();
     await enrolledOn(db(), participantId, new Date(now.getTime() - 2 * DAY));
     const stale = new Date(Math.floor((now.getTime() - DAY) / 60_000) * 60_000 + 11_000);
-    await readingsServiceFor(db()).store([{ participantId, teamId, brand: 'Fitbit', metricKey: 'weight', recordedAt: stale, value: 81, upstream: 'google-health' }]);
+    await readingsServiceFor(db()).store([{ participantId, teamId, brand: 'Fitbit', metricKey: 'weight', recordedAt: stale, value: 81, upstream: 'google-health' }], EARLIER_SYNC);
     const first = await linkForSync(db(), sims, { teamId, participantId, brand: 'Fitbit', account: ACCOUNT, metrics: ['weight'] });
     await linkForSync(db(), sims, { teamId, participantId, brand: 'Fitbit', account: 'ben-okafor', metrics: ['weight'] });
     const result = await run(first, 'backfill');
@@ -277,7 +282,7 @@ describe(`sync mirrors each fully fetched window (${MODE})`, () => {
     const [newestWeight] = await weightUpstream(connectionId, enrolled, now);
     await edit({ dataType: 'weight', pointId: idOf(newestWeight!), action: 'delete' });
     const strayEnd = new Date(Math.floor((now.getTime() - 3 * DAY) / 60_000) * 60_000 + 13_000);
-    await readingsServiceFor(db()).store([sleepSession({ participantId, teamId }, new Date(strayEnd.getTime() - 7 * HOUR), strayEnd, -300)]);
+    await readingsServiceFor(db()).store([sleepSession({ participantId, teamId }, new Date(strayEnd.getTime() - 7 * HOUR), strayEnd, -300)], EARLIER_SYNC);
     const before = await snapshot([participantId]);
     await forgetCursors(connectionId);
 
@@ -305,14 +310,14 @@ describe(`sync mirrors each fully fetched window (${MODE})`, () => {
     await expectSummaryMatchesReadings([participantId]);
   });
 
-  it('the demo seed\'s Fitbit readings (other instants than the provider\'s) are replaced by the synced ones: no day counts twice', async () => {
-    const { teamId, participantIds } = await fresh(2);
-    const [seeded, clean] = participantIds as [number, number];
+  it('readings no sync stored (the demo seed\'s) are never deleted by the mirror; what the sync stored beside them is', async () => {
+    const { teamId, participantIds } = await fresh();
+    const participantId = participantIds[0]!;
     const now = sims.clock.now();
     const enrolled = new Date(now.getTime() - 2 * DAY);
     const metrics = ['heart_rate', 'steps', 'sleep_duration'];
     // What seedDemoReadings writes for SLEEP-001 (site clock UTC−5), within the synced range.
-    const owner = { participantId: seeded, teamId };
+    const owner = { participantId, teamId };
     const offset = -300;
     const seed: ReadingInput[] = [];
     for (const back of [1, 2]) {
@@ -324,21 +329,22 @@ describe(`sync mirrors each fully fetched window (${MODE})`, () => {
       if (at(-1.5) > enrolled) seed.push(sleepSession(owner, at(-1.5), at(6.5), offset));
     }
     await readingsServiceFor(db()).store(seed);
-    const ids: number[] = [];
-    for (const participantId of [seeded, clean]) {
-      await enrolledOn(db(), participantId, enrolled);
-      ids.push(await linkForSync(db(), sims, { teamId, participantId, brand: 'Fitbit', account: ACCOUNT, metrics }));
-    }
-    for (const connectionId of ids) expect((await run(connectionId, 'backfill')).outcome).toBe('succeeded');
+    // And one reading an earlier sync stored that the account does not hold.
+    const strayAt = new Date(Math.floor((now.getTime() - DAY) / 60_000) * 60_000 + 17_000);
+    await readingsServiceFor(db()).store(
+      [{ ...owner, brand: 'Fitbit', metricKey: 'heart_rate', recordedAt: strayAt, value: 61, upstream: 'google-health' }],
+      EARLIER_SYNC,
+    );
+    await enrolledOn(db(), participantId, enrolled);
+    const connectionId = await linkForSync(db(), sims, { teamId, participantId, brand: 'Fitbit', account: ACCOUNT, metrics });
+    const result = await run(connectionId, 'backfill');
+    expect(result.outcome).toBe('succeeded');
+    expect(result.deleted).toBe(1);
 
-    // Both participants now hold exactly the account's data: the same readings and day figures.
-    const values = async (participantId: number) => (await snapshot([participantId])).map(([, ...rest]) => rest);
-    expect(await values(seeded)).toEqual(await values(clean));
-    const from = new Date(enrolled.getTime() - DAY).toISOString().slice(0, 10);
-    const to = new Date(now.getTime() + DAY).toISOString().slice(0, 10);
-    const days = async (participantId: number) =>
-      (await readingsServiceFor(db()).dailySummaries(teamId, [participantId], from, to)).map(({ participantId: _id, ...rest }) => rest);
-    expect(await days(seeded)).toEqual(await days(clean));
-    await expectSummaryMatchesReadings([seeded, clean]);
+    const kept = new Set((await stored(participantId)).map((row) => `${row.metricKey}|${row.recordedAt.toISOString()}`));
+    const seededKeys = new Set(seed.map((row) => `${row.metricKey}|${row.recordedAt.toISOString()}`));
+    expect([...seededKeys].filter((key) => !kept.has(key))).toEqual([]);
+    expect(kept.has(`heart_rate|${strayAt.toISOString()}`)).toBe(false);
+    await expectSummaryMatchesReadings([participantId]);
   });
 });

@@ -16,14 +16,4 @@ export const SYNC_SOURCES: Partial<Record<DeviceUpstream, SyncSource>> = {
   dexcom: dexcomSource,
 };
 
-/**
- * Whether sync mirrors the metric's fetched windows for this upstream (decision 0112): its
- * stored readings then end up exactly what the provider holds, whatever else was stored
- * in those windows before. False for upsert-only streams and unknown upstreams.
- */
-export function mirrorsFetchedWindows(upstream: DeviceUpstream, metricKey: string): boolean {
-  const stream = SYNC_SOURCES[upstream]?.streams.find((candidate) => candidate.metrics.includes(metricKey));
-  return stream?.mirror !== undefined;
-}
-
 export type { SyncSource, SyncStream } from './types';
