@@ -4,8 +4,9 @@
 //   2. server integration again on PostgreSQL when TEST_DATABASE_URL is set
 //      (every test database is created and dropped by the tests themselves)
 //   3. browser tests (Playwright + Debian's Chromium) against the built app
-// The browser pass mostly waits (on its server, sync cycles and Chromium), so it runs at the
-// same time as passes 1 and 2, which run one after the other with their output shown live;
+// The browser pass runs at the same time as passes 1 and 2, which run one after the other with
+// their output shown live: those run one Vitest worker at a time on a 2-core machine (Vitest's
+// default is cores − 1), and the browser pass (its server, Chromium) takes about one core;
 // its output is kept and printed as one block once they are done (it is also written live to
 // .tmp/test-logs/vitest-browser.log). The passes share nothing that can collide: every server
 // and simulator binds a free port, each PostgreSQL test database has its own random name, the
