@@ -13,6 +13,7 @@
 // browser servers use embedded databases in their own temp directories, and the web app is
 // built before any pass starts. TEST_PASSES_IN_SERIES=1 runs the three passes one after another.
 // Finally the logs of the whole run are searched for the demo passwords.
+import { Buffer } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
