@@ -111,15 +111,7 @@ export async function selectPage<TSort extends string, TSelect extends PgSelect>
     )) as RowOf<TSelect>[];
     return { rows, total: rows.length };
   }
-  // Unfiltered: the same FROM and WHERE counted once (an InitPlan, from an index), and the
-  // page read in index order. Filtered: every row must pass the filter anyway, so one pass
-  // with a window count is cheaper than the filter evaluated twice (count and page).
-  const counted =
-    filter === undefined
-      ? sql<number>`(SELECT count(*) FROM (${options.countFrom?.() ?? build(filter, noTotal)}) AS counted)`.mapWith(
-          Number,
-        )
-      : windowCount;
+  const counted = totalColumn(filter, build, options.countFrom);
   const { index, size } = query.page;
   const rows = (await executePreparedByText(
     build(filter, counted)
@@ -240,12 +232,7 @@ async function selectPreparedPage<TSort extends string, TSelect extends PgSelect
       .execute(values)) as RowOf<TSelect>[];
     return { rows, total: rows.length };
   }
-  const counted =
-    filter === undefined
-      ? sql<number>`(SELECT count(*) FROM (${options.countFrom?.() ?? build(filter, noTotal)}) AS counted)`.mapWith(
-          Number,
-        )
-      : windowCount;
+  const counted = totalColumn(filter, build, options.countFrom);
   const { index, size } = query.page;
   const rows = (await prepared.statements
     .statement(key, () =>
@@ -259,6 +246,23 @@ async function selectPreparedPage<TSort extends string, TSelect extends PgSelect
     .statement(`${key}|total`, () => build(filter, counted).limit(sql.placeholder(LIMIT)))
     .execute({ ...values, [LIMIT]: 1 })) as RowOf<TSelect>[];
   return { rows, total: first === undefined ? 0 : totalOf(first) };
+}
+
+/**
+ * The page's `total` column. Unfiltered: the same FROM and WHERE counted once (an InitPlan,
+ * from an index), and the page read in index order. Filtered: every row must pass the filter
+ * anyway, so one pass with a window count is cheaper than the filter evaluated twice (count
+ * and page).
+ */
+function totalColumn(
+  filter: SQL | undefined,
+  build: (filter: SQL | undefined, total: TotalColumn) => PgSelect,
+  countFrom: (() => PgSelect) | undefined,
+): TotalColumn {
+  if (filter !== undefined) return windowCount;
+  return sql<number>`(SELECT count(*) FROM (${countFrom?.() ?? build(filter, noTotal)}) AS counted)`.mapWith(
+    Number,
+  );
 }
 
 /** The number of rows the WHERE keeps, on each row (read before LIMIT/OFFSET). */
