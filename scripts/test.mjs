@@ -4,14 +4,14 @@
 //   2. server integration again on PostgreSQL when TEST_DATABASE_URL is set
 //      (every test database is created and dropped by the tests themselves)
 //   3. browser tests (Playwright + Debian's Chromium) against the built app
-// The browser pass runs at the same time as passes 1 and 2, which run one after the other with
-// their output shown live: those run one Vitest worker at a time on a 2-core machine (Vitest's
-// default is cores − 1), and the browser pass (its server, Chromium) takes about one core;
-// its output is kept and printed as one block once they are done (it is also written live to
-// .tmp/test-logs/vitest-browser.log). The passes share nothing that can collide: every server
-// and simulator binds a free port, each PostgreSQL test database has its own random name, the
-// browser servers use embedded databases in their own temp directories, and the web app is
-// built before any pass starts. TEST_PASSES_IN_SERIES=1 runs the three passes one after another.
+// The passes run one after another. TEST_PASSES_ALONGSIDE=1 runs the browser pass at the
+// same time as passes 1 and 2 (its output kept and printed as one block once they are done,
+// and written live to .tmp/test-logs/vitest-browser.log): about 22–26 min instead of 31 on
+// 2 cores, but in two of two fresh-clone runs one browser scenario timed out under the shared
+// load, so it is not the default until those scenarios hold under contention. The passes
+// share nothing that can collide: every server and simulator binds a free port, each
+// PostgreSQL test database has its own random name, the browser servers use embedded
+// databases in their own temp directories, and the web app is built before any pass starts.
 // Finally the logs of the whole run are searched for the demo passwords.
 import { Buffer } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
@@ -45,7 +45,7 @@ const passes = [
   { name: 'browser', projects: ['e2e'], env: envWithoutDatabase },
 ];
 
-const inSeries = ['1', 'true'].includes(process.env.TEST_PASSES_IN_SERIES ?? '');
+const inSeries = !['1', 'true'].includes(process.env.TEST_PASSES_ALONGSIDE ?? '');
 const background = inSeries ? [] : passes.filter((pass) => pass.name === 'browser');
 const foreground = passes.filter((pass) => !background.includes(pass));
 const started = Date.now();
