@@ -329,8 +329,10 @@ describe(`sync mirrors each fully fetched window (${MODE})`, () => {
       if (at(-1.5) > enrolled) seed.push(sleepSession(owner, at(-1.5), at(6.5), offset));
     }
     await readingsServiceFor(db()).store(seed);
-    // And one reading an earlier sync stored that the account does not hold.
-    const strayAt = new Date(Math.floor((now.getTime() - DAY) / 60_000) * 60_000 + 17_000);
+    // And one reading an earlier sync stored that the account does not hold: the account's
+    // heart-rate samples fall on whole seconds (every 2–8 s), so a whole-second stray could
+    // coincide with one of them and be upserted instead of deleted; half a second never does.
+    const strayAt = new Date(Math.floor((now.getTime() - DAY) / 60_000) * 60_000 + 17_500);
     await readingsServiceFor(db()).store(
       [{ ...owner, brand: 'Fitbit', metricKey: 'heart_rate', recordedAt: strayAt, value: 61, upstream: 'google-health' }],
       EARLIER_SYNC,

@@ -80,9 +80,13 @@ export async function createParticipants(
   return { teamId: team.id, trialId: trial!.id, participantIds: rows.map((row) => row.id) };
 }
 
-/** Simulators on one frozen clock with the providers' settings pointing at them (sync tests). */
+/**
+ * Simulators on one frozen clock with the providers' settings pointing at them (sync tests).
+ * SYNC_TEST_START (an ISO instant) replays a run at a given time — a failure seen only at
+ * some time of day (00:00:00 UTC, a sample landing on a test's chosen second) reproduces.
+ */
 export async function startSyncSimulators(
-  start: Date = new Date(Math.floor(Date.now() / 60_000) * 60_000),
+  start: Date = process.env.SYNC_TEST_START ? new Date(process.env.SYNC_TEST_START) : new Date(Math.floor(Date.now() / 60_000) * 60_000),
 ) {
   const clock = createSimulatedClock({ start, frozen: true });
   const googleHealth = await startGoogleHealthSimulator({ clock, port: 0 });
