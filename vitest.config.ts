@@ -3,7 +3,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * One Vitest run covers every suite. `scripts/test.mjs` picks projects per pass:
  * PGlite pass (all), PostgreSQL pass (server, with TEST_DATABASE_URL), browser pass (e2e);
- * the browser pass runs at the same time as the other two.
+ * the passes run one after another (TEST_PASSES_ALONGSIDE=1 overlaps the browser pass).
  */
 export default defineConfig({
   test: {
@@ -41,6 +41,8 @@ export default defineConfig({
           // other passes (scripts/test.mjs), so a page update gets a budget against hanging.
           expect: { poll: { timeout: 15_000 } },
           fileParallelism: false,
+          // A failing scenario prints its pages' URL, text, screenshot and failed requests.
+          setupFiles: ['e2e/support/report-failures.ts'],
         },
       },
     ],

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshotPath } from './support/browser';
+import { clickUntilShown } from './support/click';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import type { RunningServer } from './support/server';
 import { DEMO, apiFromPage } from './support/session';
@@ -78,8 +79,10 @@ describe('device data sync in the browser', () => {
     await badge.waitFor();
     expect(await badge.textContent()).toMatch(/^Last data (today|1 day ago|\d+ days ago)$/);
 
-    await page.getByTestId(`participant-manage-${participant!.id}`).click();
-    await page.getByTestId('participant-page').waitFor();
+    await clickUntilShown(
+      page.getByTestId(`participant-manage-${participant!.id}`),
+      page.getByTestId('participant-page'),
+    );
     const state = page.getByTestId('device-sync-state-Omron');
     await state.waitFor();
     expect(await state.textContent()).toMatch(/^(Up to date|Backfilling \d+ %)$/);

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_MESSAGES } from '@trialpulse/shared';
 import type { TestSmtpServer } from '../apps/server/src/modules/mail/test-support';
 import { screenshotPath } from './support/browser';
+import { clickUntilShown } from './support/click';
+import { watchPage } from './support/page-trouble';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import type { RunningServer } from './support/server';
 import { DEMO, apiFromPage, logOut } from './support/session';
@@ -76,8 +78,10 @@ describe('device linking in the browser', () => {
 
   async function openParticipant(trialNumber: string, participantId: number) {
     await openTrial(trialNumber);
-    await page.getByTestId(`participant-manage-${participantId}`).click();
-    await page.getByTestId('participant-page').waitFor();
+    await clickUntilShown(
+      page.getByTestId(`participant-manage-${participantId}`),
+      page.getByTestId('participant-page'),
+    );
   }
 
   const section = (brand: Brand) => page.getByTestId(`device-section-${brand}`);
@@ -105,7 +109,7 @@ describe('device linking in the browser', () => {
   /** The participant, signed out on their own device, opens the emailed link. */
   async function openAsParticipant(link: string): Promise<Page> {
     const context = await browser.newContext();
-    const participantPage = await context.newPage();
+    const participantPage = watchPage(await context.newPage());
     await participantPage.goto(link);
     await participantPage.getByTestId('consent-link-page').waitFor();
     return participantPage;
@@ -155,8 +159,10 @@ describe('device linking in the browser', () => {
       .waitFor();
     await page.screenshot({ path: screenshotPath('devices-demo-gluco-trial'), fullPage: true });
 
-    await page.getByTestId(`participant-manage-${gluco2}`).click();
-    await page.getByTestId('participant-page').waitFor();
+    await clickUntilShown(
+      page.getByTestId(`participant-manage-${gluco2}`),
+      page.getByTestId('participant-page'),
+    );
     // The connection's status; once the background sync has tried the connection, its
     // "Data sync" chip says the same, so the text alone may match twice.
     await section('Fitbit')
@@ -437,7 +443,10 @@ describe('device linking in the browser', () => {
     ).toBe(0);
     await page.screenshot({ path: screenshotPath('devices-trial-after-revoke'), fullPage: true });
 
-    await page.getByTestId(`participant-manage-${consenting.id}`).click();
+    await clickUntilShown(
+      page.getByTestId(`participant-manage-${consenting.id}`),
+      page.getByTestId('participant-page'),
+    );
     await section('Fitbit')
       .getByTestId('device-status-label-Fitbit')
       .getByText('Revoked')

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshotPath } from './support/browser';
+import { clickUntilShown } from './support/click';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import type { RunningServer } from './support/server';
 import { DEMO, apiFromPage, logOut } from './support/session';
@@ -100,8 +101,10 @@ describe('participants in the browser', () => {
   it('Ctrl+Shift+Q on the participant page does nothing for a User and opens the raw page for a Sys_Admin', async () => {
     await openFirstTrial();
     const first = (await participants())[0]!;
-    await page.getByTestId(`participant-manage-${first.id}`).click();
-    await page.getByTestId('participant-page').waitFor();
+    await clickUntilShown(
+      page.getByTestId(`participant-manage-${first.id}`),
+      page.getByTestId('participant-page'),
+    );
     await page.keyboard.press('Control+Shift+Q');
     await page.waitForTimeout(500);
     expect(new URL(page.url()).pathname).toBe('/Participant');
@@ -109,8 +112,10 @@ describe('participants in the browser', () => {
 
     await session.signIn(DEMO.sysAdmin);
     await openFirstTrial();
-    await page.getByTestId(`participant-manage-${first.id}`).click();
-    await page.getByTestId('participant-page').waitFor();
+    await clickUntilShown(
+      page.getByTestId(`participant-manage-${first.id}`),
+      page.getByTestId('participant-page'),
+    );
     await page.keyboard.press('Control+Shift+Q');
     await page.waitForURL(/\/ParticipantRaw$/);
     const raw = await page.getByTestId('participant-raw-json').textContent();

@@ -5,6 +5,7 @@ import {
   type TestSmtpServer,
 } from '../../apps/server/src/modules/mail/test-support';
 import { launchBrowser } from './browser';
+import { watchPage } from './page-trouble';
 import { startServer, startServerWithData, type RunningServer, type ServerEnv } from './server';
 import { signInWithEmailedCode, type Account } from './session';
 
@@ -46,7 +47,7 @@ export async function startBrowserSession(
       ? await startServerWithData(options.prepare, { env })
       : await startServer({ env }));
     const browser = (started.browser = await launchBrowser());
-    const page = await browser.newPage(options.viewport && { viewport: options.viewport });
+    const page = watchPage(await browser.newPage(options.viewport && { viewport: options.viewport }));
     const signIn = (account: Account) => signInWithEmailedCode(page, server.baseUrl, account, smtp);
     if (options.signIn) await signIn(options.signIn);
     return { smtp, server, browser, page, signIn, close };

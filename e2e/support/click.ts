@@ -1,0 +1,26 @@
+import type { Locator } from 'playwright-core';
+
+/**
+ * Clicks `target` until `arrived` shows (at most `attempts` clicks), then waits for it.
+ *
+ * A participants-table row grows when its device status, last-data badge or completeness
+ * strip answers. Playwright checks the click's hit target and then sends the mouse events
+ * in separate steps, so a row above that grows in between moves the link away and the
+ * click lands beside it (seen in CI: the trial page stayed, the mouse over the row above).
+ * A lost click leaves `target` in place and is repeated; one that took moves the page on.
+ */
+export async function clickUntilShown(target: Locator, arrived: Locator, attempts = 3): Promise<void> {
+  for (let attempt = 1; attempt <= attempts; attempt += 1) {
+    if (attempt > 1) {
+      if (!(await target.isVisible())) break;
+      console.warn(`click ${attempt - 1} on ${String(target)} was lost (the page did not move on); clicking again`);
+    }
+    await target.click();
+    const shown = await arrived.waitFor({ timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) return;
+  }
+  await arrived.waitFor();
+}
