@@ -1,12 +1,16 @@
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
+import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import { useTheme } from '@mui/material/styles';
 import { HEALTH_WARNING_LABELS, type CompletenessStrips } from '@trialpulse/shared';
 import { useCompletenessStrips } from '../api/get-completeness-strips';
 import { DAY_STATE_LABELS, dayColor } from './day-colors';
 
-const StripsContext = createContext<CompletenessStrips | undefined>(undefined);
+/** The strips once loaded; `pending` while the call is out (the cells keep their height). */
+type StripsState = { data: CompletenessStrips | undefined; pending: boolean };
+
+const StripsContext = createContext<StripsState | undefined>(undefined);
 
 /**
  * Loads the 14-day strips of the given participants (the rows the trial table shows) in
@@ -22,13 +26,29 @@ export function CompletenessStripsProvider({
   children: ReactNode;
 }) {
   const strips = useCompletenessStrips(trialId, participantIds);
-  return <StripsContext.Provider value={strips.data}>{children}</StripsContext.Provider>;
+  const state = useMemo(
+    () => ({ data: strips.data, pending: strips.isLoading }),
+    [strips.data, strips.isLoading],
+  );
+  return <StripsContext.Provider value={state}>{children}</StripsContext.Provider>;
 }
 
 /** One participant's last 14 days, small squares; outlined in the warning colour when sync health needs attention. */
 export function CompletenessStrip({ participantId }: { participantId: number }) {
   const theme = useTheme();
-  const data = useContext(StripsContext);
+  const state = useContext(StripsContext);
+  if (state?.pending) {
+    // 14 squares of 6 px with 2 px between and the 2 px padding: the strip's own size.
+    return (
+      <Skeleton
+        variant="rounded"
+        width={14 * 6 + 13 * 2 + 4}
+        height={16}
+        data-testid={`pending-completeness-strip-${participantId}`}
+      />
+    );
+  }
+  const data = state?.data;
   const strip = data?.strips.find((candidate) => candidate.participantId === participantId);
   if (!data || !strip) return null;
   const warning = strip.warnings.length > 0;

@@ -1,5 +1,6 @@
 import { useNavigate } from 'react-router';
 import Chip from '@mui/material/Chip';
+import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Participant } from '@trialpulse/shared';
@@ -13,13 +14,35 @@ import { LastDataBadge } from './last-data-badge';
 /**
  * A participants-table cell: per allowed brand, the authorised devices with their battery,
  * "Needs re-consent", "Not authorized" (or "Revoked"), or the error entries of failed
- * checks — with View Participant Data for Sys_Admin. A dash until the first check.
+ * checks — with View Participant Data for Sys_Admin. Until the first check answers, each
+ * allowed brand is listed with a placeholder: the row then has about its final height, so
+ * the rows below do not jump under the user's pointer when the statuses come in (a click
+ * meant for one participant's Manage link must not land on another row).
  */
 export function DeviceStatusCell({ participant }: { participant: Participant }) {
-  const { cycle, trial } = useDeviceStatusContext();
+  const { cycle, trial, brands } = useDeviceStatusContext();
   const status = cycle.statuses[participant.id];
   const badge = <LastDataBadge trialId={trial.trialId} participantId={participant.id} />;
-  if (!status) return badge;
+  if (!status) {
+    return (
+      <Stack spacing={0.75} data-testid={`pending-device-status-${participant.id}`}>
+        {badge}
+        {brands.map((brand) => (
+          <Stack
+            key={brand}
+            direction="row"
+            spacing={1}
+            sx={{ alignItems: 'center', minHeight: 24 }}
+          >
+            <Typography variant="body2" sx={{ fontWeight: 600 }}>
+              {brand}
+            </Typography>
+            <Skeleton variant="text" width={96} aria-label={`Checking ${brand}`} />
+          </Stack>
+        ))}
+      </Stack>
+    );
+  }
   return (
     <Stack spacing={0.75}>
       {badge}

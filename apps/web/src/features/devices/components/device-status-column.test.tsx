@@ -77,6 +77,63 @@ describe('device status column on /TrialPage', { timeout: 20_000 }, () => {
     expect(screen.queryByTestId('device-status-banner')).toBeNull();
   });
 
+  it('lists each allowed brand with a placeholder until the status answers, so the rows keep their height', async () => {
+    let answer: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const reply = deviceStatusAnswer(HEALTHY_STATUS);
+    const days = Array.from(
+      { length: 14 },
+      (_, day) => `2026-11-${String(day + 1).padStart(2, '0')}`,
+    );
+    await openTrialPage('User', {
+      'GET /api/deviceStatus': async (call) => {
+        await held;
+        return reply(call);
+      },
+      'GET /api/deviceSync/trial/11/lastData': async () => {
+        await held;
+        return {
+          body: { participants: [{ participantId: 1, latestReading: new Date().toISOString() }] },
+        };
+      },
+      'GET /api/trials/11/completeness/strips': async () => {
+        await held;
+        return {
+          body: {
+            days,
+            strips: [1, 2].map((participantId) => ({
+              participantId,
+              states: days.map(() => 'valid'),
+              warnings: [],
+            })),
+          },
+        };
+      },
+    });
+
+    // The last-data badge and the 14-day strip hold their places too (test ids that do not
+    // start like the loaded ones', which tests select by prefix).
+    await screen.findByTestId('pending-last-data-1');
+    await screen.findByTestId('pending-completeness-strip-1');
+    const pending = await screen.findByTestId('pending-device-status-1');
+    expect(within(pending).getByText('Fitbit')).toBeTruthy();
+    expect(within(pending).getByText('Omron')).toBeTruthy();
+    expect(within(pending).getByLabelText('Checking Fitbit')).toBeTruthy();
+    expect(within(pending).queryByText('Dexcom')).toBeNull();
+    expect(screen.queryByTestId('device-status-1-Fitbit')).toBeNull();
+
+    answer();
+    await screen.findByTestId('device-status-1-Fitbit');
+    expect(screen.queryByTestId('pending-device-status-1')).toBeNull();
+    expect(within(brandCell(1, 'Fitbit')).getByText('Charge 6')).toBeTruthy();
+    expect((await screen.findByTestId('last-data-1')).textContent).toBe('Last data today');
+    await screen.findByTestId('completeness-strip-1');
+    expect(screen.queryByTestId('pending-last-data-1')).toBeNull();
+    expect(screen.queryByTestId('pending-completeness-strip-1')).toBeNull();
+  });
+
   it('checks Dexcom only when the team allows it', async () => {
     const { calls } = await openTrialPage('User', {
       'GET /api/teamAllowedDevices/1': brandsAllowed('Fitbit', 'Omron', 'Dexcom'),

@@ -1,12 +1,13 @@
 import { createContext, useContext } from 'react';
-import type { Trial } from '@trialpulse/shared';
+import type { DeviceBrandName, Trial } from '@trialpulse/shared';
 import type { DeviceStatusCycle } from '../hooks/use-device-status-cycle';
 
 export type DeviceStatusContextValue = {
   cycle: DeviceStatusCycle;
   trial: Trial;
-  /** Only Sys_Admin gets View Participant Data on errored entries (access spec §4). */
-  /** 'View Participant Data' on errored entries (`deviceError.viewData`). */
+  /** The brands the team allows (what the cycle checks); empty until they are loaded. */
+  brands: readonly DeviceBrandName[];
+  /** 'View Participant Data' on errored entries (`deviceError.viewData`; Sys_Admin only, access spec §4). */
   canViewErrorData: boolean;
 };
 

@@ -1,10 +1,17 @@
 import { useMemo, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
-import { DEVICE_MESSAGES, type Participant, type Trial } from '@trialpulse/shared';
+import {
+  DEVICE_MESSAGES,
+  type DeviceBrandName,
+  type Participant,
+  type Trial,
+} from '@trialpulse/shared';
 import { useCan } from '@/lib/session';
 import { useTeamAllowedBrands } from '@/lib/api/team-allowed-devices';
 import { useDeviceStatusCycle } from '../hooks/use-device-status-cycle';
 import { DeviceStatusContext } from './device-status-context';
+
+const NO_BRANDS: readonly DeviceBrandName[] = [];
 
 type DeviceStatusProviderProps = {
   participants: readonly Participant[];
@@ -21,12 +28,16 @@ type DeviceStatusProviderProps = {
 export function DeviceStatusProvider({ participants, trial, children }: DeviceStatusProviderProps) {
   const canSee = useCan('device.connect');
   const brands = useTeamAllowedBrands();
+  const allowed = brands.data ?? NO_BRANDS;
   const cycle = useDeviceStatusCycle(participants, {
-    brands: brands.data ?? [],
+    brands: allowed,
     enabled: canSee && brands.isSuccess,
   });
   const canViewErrorData = useCan('deviceError.viewData');
-  const value = useMemo(() => ({ cycle, trial, canViewErrorData }), [cycle, trial, canViewErrorData]);
+  const value = useMemo(
+    () => ({ cycle, trial, brands: allowed, canViewErrorData }),
+    [cycle, trial, allowed, canViewErrorData],
+  );
   const loadFailed = canSee && participants.length > 0 && brands.isError;
 
   return (
