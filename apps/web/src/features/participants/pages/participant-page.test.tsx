@@ -128,6 +128,10 @@ describe('/Participant', { timeout: 20_000 }, () => {
   it('opens /ParticipantRaw on Ctrl+Shift+Q for Sys_Admin, showing the stored record', async () => {
     const { router } = await openParticipantPage('Sys_Admin');
     await pageReady();
+    // The raw page is a lazy route: load its module first, so the wait below is for the
+    // navigation and the record, not for the module's first transform on a busy machine
+    // (this wait once ran out in CI while another test run shared the machine).
+    await import('./participant-raw-page');
     pressCtrlShiftQ();
     const json = await screen.findByTestId('participant-raw-json', {}, { timeout: 15_000 });
     expect(router.state.location.pathname).toBe('/ParticipantRaw');
