@@ -8,7 +8,9 @@ import { deviceReadings, syncRuns } from '../../db/schema';
 import { startJobs, type Jobs, type JobLogger } from '../../jobs/boss';
 import { createTestDatabase } from '../../test/test-database';
 import { buildSyncService } from './sync.composition';
-import { SYNC_SCHEDULE_JOB, createSyncJobs } from './sync.jobs';
+import { SYNC_SCHEDULE_JOB, createSyncJobs, enqueueSync } from './sync.jobs';
+import { SYNC_SOURCES, type SyncSource } from './sources';
+import { dexcomSource } from './sources/dexcom.source';
 import { createParticipants, enrolledOn, linkForSync, startSyncSimulators, type SyncSimulators } from './test-support';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
@@ -80,6 +82,77 @@ describe(`sync jobs on real pg-boss workers (${MODE})`, () => {
     expect(Number(count!.n)).toBeGreaterThan(1000);
     expect(Number(count!.n)).toBe(run!.rowsInserted);
   });
+});
+
+describe(`a run its time box stopped is followed up (${MODE})`, () => {
+  let database: Database;
+  let sims: SyncSimulators;
+  let jobs: Jobs | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    sims = await startSyncSimulators();
+  });
+  afterAll(async () => {
+    await jobs?.stop();
+    await sims?.close();
+    await database?.close();
+  });
+
+  it('the follow-up syncs the few minutes the time box left, though their cursor looks fresh', async () => {
+    // Enrolled 30 days and 5 minutes ago: one full Dexcom window, then a 5-minute one. The
+    // full window outlasts the 1-second time box, so the run stops before the short one,
+    // with a cursor 5 minutes old — not due by the cadence, but the run is not finished.
+    const slowLongWindows: SyncSource = {
+      ...dexcomSource,
+      streams: dexcomSource.streams.map((stream) =>
+        stream.key !== 'egvs'
+          ? stream
+          : {
+              ...stream,
+              async fetch(ctx, window, wanted) {
+                const rows = await stream.fetch(ctx, window, wanted);
+                if (window.to.getTime() - window.from.getTime() > DAY) await new Promise((resolve) => setTimeout(resolve, 1_200));
+                return rows;
+              },
+            },
+      ),
+    };
+    jobs = await startJobs({
+      database,
+      logger: quiet,
+      schedule: false,
+      pollingIntervalSeconds: 0.5,
+      jobs: createSyncJobs({
+        providers: sims.providers,
+        encryptionKey: sims.encryptionKey,
+        clock: sims.clock,
+        runSeconds: 1,
+        sources: { ...SYNC_SOURCES, dexcom: slowLongWindows },
+      }),
+    });
+    const fixture = await createParticipants(database.db, 1);
+    const participantId = fixture.participantIds[0]!;
+    await enrolledOn(database.db, participantId, new Date(sims.clock.nowMs() - 30 * DAY - 5 * 60_000));
+    const connectionId = await linkForSync(database.db, sims, { teamId: fixture.teamId, participantId, brand: 'Dexcom', account: 'SandboxUser4', metrics: ['egv'] });
+    await enqueueSync(jobs.boss, { connectionId, kind: 'backfill' });
+
+    const runsOf = () => database.db.select().from(syncRuns).where(eq(syncRuns.participantDeviceId, connectionId)).orderBy(syncRuns.id);
+    await waitFor(
+      async () => (await runsOf()).some((run) => run.outcome === 'succeeded'),
+      60_000,
+      async () => JSON.stringify((await runsOf()).map((run) => ({ kind: run.kind, outcome: run.outcome, windows: run.windows }))),
+    );
+    const runs = await runsOf();
+    expect(runs.map((run) => run.outcome)).toEqual(['partial', 'succeeded']);
+    // The follow-up covered the end of the backfill: up to now.
+    const windows = runs[1]!.windows as Array<{ to: string }>;
+    expect(windows.at(-1)!.to).toBe(sims.clock.now().toISOString());
+    const [cursor] = (
+      await database.db.execute<{ synced_until: Date | string }>(sql`select synced_until from sync_cursors where participant_device_id = ${connectionId} and metric_key = 'egv'`)
+    ).rows;
+    expect(new Date(cursor!.synced_until).toISOString()).toBe(sims.clock.now().toISOString());
+  }, 90_000);
 });
 
 // Several processes need one database server: these run on PostgreSQL (TEST_DATABASE_URL).

@@ -55,9 +55,13 @@ export function createSyncJobs(settings: SyncSettings & { runSeconds?: number })
         ...(streams && { streams }),
         force: force ?? (kind === 'webhook' || kind === 'manual'),
       });
-      // Time box reached, quota spent or another worker on it: a follow-up job goes on later.
+      // Time box reached, quota spent or another worker on it: a follow-up job goes on later,
+      // with the streams the run left unfinished (forced: their cursors may look fresh).
       if (result.continueAt) {
-        await enqueueSync(boss, { connectionId, kind, ...(streams && { streams }), ...(force !== undefined && { force }) }, result.continueAt);
+        const followUp = result.continueStreams
+          ? { streams: result.continueStreams, force: true }
+          : { ...(streams && { streams }), ...(force !== undefined && { force }) };
+        await enqueueSync(boss, { connectionId, kind, ...followUp }, result.continueAt);
       }
       logger.info({ job: job.name, jobId: job.id, connectionId, ...result }, 'sync: connection run');
       return result;

@@ -45,6 +45,12 @@ export type SyncRunResult = {
   runId?: number;
   /** When a later job should go on (time box reached, quota, lease held by another worker). */
   continueAt?: Date;
+  /**
+   * The streams a run that stopped early did not finish. The follow-up syncs them whether
+   * due or not: a time box reached just before a window of a few minutes leaves a cursor
+   * that looks fresh, and a follow-up that waited for the cadence would do nothing.
+   */
+  continueStreams?: string[];
   providerCalls: number;
   inserted: number;
   updated: number;
@@ -180,9 +186,11 @@ export function createSyncService(deps: SyncServiceDeps) {
     let backoffUntil: Date | null = null;
     let backoffReason: string | null = null;
     let forbidden = 0;
+    let unfinishedFrom = 0;
     const previousState = await runs.state(connection.id);
     try {
-      for (const { stream, metrics } of plan) {
+      for (const [index, { stream, metrics }] of plan.entries()) {
+        unfinishedFrom = index;
         const now = clock.now();
         const starts = metrics.map((key) => {
           const cursor = cursors.get(key);
@@ -309,7 +317,8 @@ export function createSyncService(deps: SyncServiceDeps) {
       if (outcome === 'succeeded' || outcome === 'partial') await runs.markSynced(tx, connection.id, { lastSyncAt: finishedAt, lastSyncError: null });
       else if (errorType && outcome !== 'needs_reconsent') await runs.markSynced(tx, connection.id, { lastSyncAt: finishedAt, lastSyncError: errorType });
     });
-    return { outcome, runId, ...(continueAt && { continueAt }), errorType, ...totals };
+    const continueStreams = plan.slice(unfinishedFrom).map(({ stream }) => stream.key);
+    return { outcome, runId, ...(continueAt && { continueAt, continueStreams }), errorType, ...totals };
   }
 
   type Classified = {
