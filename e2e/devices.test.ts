@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_MESSAGES } from '@trialpulse/shared';
 import type { TestSmtpServer } from '../apps/server/src/modules/mail/test-support';
 import { screenshotPath } from './support/browser';
-import { clickUntilShown } from './support/click';
+import { clickUntilShown, participantsTableSettled } from './support/click';
 import { watchPage } from './support/page-trouble';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import type { RunningServer } from './support/server';
@@ -56,7 +56,7 @@ describe('device linking in the browser', () => {
       trialIds.set(trialNumber, trials.find((trial) => trial.trialNumber === trialNumber)!.trialId);
     }
     await trialRow.click();
-    await page.getByTestId('participants-table').waitFor();
+    await participantsTableSettled(page);
   }
 
   async function participantsOf(trialNumber: string) {

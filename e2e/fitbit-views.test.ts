@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { civilDateIn, civilToInstant } from '../apps/server/src/lib/civil-time';
 import { demoFitbitTimeZone } from '../apps/server/src/simulators/embedded';
 import { screenshotPath } from './support/browser';
+import { participantsTableSettled } from './support/click';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import type { RunningServer } from './support/server';
 import { DEMO, apiFromPage } from './support/session';
@@ -119,6 +120,7 @@ describe('Fitbit views in the browser (demo data)', () => {
     const { trial } = await remember('SLEEP-001');
     const second = opened.get('SLEEP-002')!;
     await page.goto(`${server.baseUrl}/TrialPage`);
+    await participantsTableSettled(page);
     for (const code of ['SLEEP-001', 'SLEEP-002']) {
       await page
         .getByTestId(`participant-row-${opened.get(code)!.participant.id}`)

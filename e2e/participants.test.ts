@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshotPath } from './support/browser';
-import { clickUntilShown } from './support/click';
+import { clickUntilShown, participantsTableSettled } from './support/click';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import type { RunningServer } from './support/server';
 import { DEMO, apiFromPage, logOut } from './support/session';
@@ -33,7 +33,7 @@ describe('participants in the browser', () => {
     }[];
     trialId = trials.find((trial) => trial.trialNumber === 'TP-2026-001')!.trialId;
     await trialRow.click();
-    await page.getByTestId('participants-table').waitFor();
+    await participantsTableSettled(page);
   }
 
   async function addParticipant(suffix: string) {

@@ -1,4 +1,5 @@
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /**
  * Clicks `target` until `arrived` shows (at most `attempts` clicks), then waits for it.
@@ -23,4 +24,15 @@ export async function clickUntilShown(target: Locator, arrived: Locator, attempt
     if (shown) return;
   }
   await arrived.waitFor();
+}
+
+/**
+ * Waits until the participants table has rows and none of their Device Status parts
+ * (status, last-data badge, 14-day strip) is still a placeholder (`pending-…` test ids):
+ * once they are in, the rows keep their heights and a click lands where it was aimed.
+ */
+export async function participantsTableSettled(page: Page): Promise<void> {
+  const table = page.getByTestId('participants-table');
+  await table.locator('[data-testid^="participant-row-"]').first().waitFor();
+  await expect.poll(() => table.locator('[data-testid^="pending-"]').count()).toBe(0);
 }
