@@ -35,7 +35,11 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
   else if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
   else noteRejection(reply, body.reason); // said by the request's one log line
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-  return reply.code(statusCode).send(body);
+  // A streamed answer (a CSV) that fails before its first byte has already chosen its type
+  // and file name: the error body is JSON, and no download.
+  reply.removeHeader('content-disposition');
+  if (!reply.raw.headersSent) reply.raw.removeHeader('content-disposition');
+  return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
 }
 
 function toErrorBody(

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -148,9 +148,14 @@ export const completenessRoutes: FastifyPluginAsyncZod<Options> = async (app, op
           requestId: request.id,
         },
       );
-      const csv = Readable.from(rows).pipe(
-        stringify({ header: true, columns: [...ADHERENCE_CSV_COLUMNS] }),
-      );
+      const csv = stringify({ header: true, columns: [...ADHERENCE_CSV_COLUMNS] });
+      // pipeline, not pipe: a failure of the rows (a database error mid-stream) destroys the
+      // CSV stream with it, and Fastify ends the response (the error body while nothing was
+      // sent yet, else a cut connection) and logs it. With pipe the rows' error had no
+      // listener and stopped the process. A closed connection stops the rows' queries.
+      pipeline(Readable.from(rows), csv, (error) => {
+        if (error) request.log.debug({ err: error }, 'adherence CSV stream ended early');
+      });
       return reply
         .type('text/csv; charset=utf-8')
         .header(
