@@ -9,6 +9,7 @@ import {
   type CompletenessThresholds,
 } from '@trialpulse/shared';
 import { recordAudit } from '../../lib/audit';
+import { neutralise } from '../../lib/csv-safe';
 import type { Clock } from '../../lib/clock';
 import type { Meta } from '../../lib/request-meta';
 import type { AuthContext } from '../auth/session-context';
@@ -180,7 +181,7 @@ export function createCompletenessService(deps: {
               const cgm = row.cgmUsagePercent[index] ?? null;
               const cgmReadings = row.cgmReadings[index]!;
               yield [
-                row.participantCode,
+                neutralise(row.participantCode),
                 day,
                 row.states[index],
                 row.wearMinutes[index],
