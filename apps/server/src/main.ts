@@ -16,12 +16,21 @@ import { seedDemoReadings } from './modules/completeness/demo-readings';
 import { createReadingsRepository } from './modules/sync/readings.repository';
 import { createReadingsService } from './modules/sync/readings.service';
 import { createSyncRepository } from './modules/sync/sync.repository';
+import { installProcessGuards, type GuardLogger } from './lib/process-guards';
 
 /**
  * Start order: configuration → database → migrations → demo seed → jobs → HTTP.
  * Any failure before listening exits non-zero with the reason.
  */
 async function main() {
+  // An error nothing handled (e.g. a database restart under a library's floating promise) is
+  // logged and the process keeps running (decision 0120); the app's logger once it exists.
+  let logger: GuardLogger = console;
+  installProcessGuards({
+    warn: (obj, msg) => logger.warn(obj, msg),
+    error: (obj, msg) => logger.error(obj, msg),
+  });
+
   let config: Config;
   try {
     config = loadConfig();
@@ -85,6 +94,7 @@ async function main() {
   let app: FastifyInstance | undefined;
   if (config.PROCESS_ROLE !== 'worker') {
     app = await buildApp({ config, database, enqueueSync });
+    logger = app.log;
   }
   const jobs =
     config.JOBS_ENABLED && config.PROCESS_ROLE !== 'web'

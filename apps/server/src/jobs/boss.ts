@@ -1,5 +1,7 @@
+import { createRequire } from 'node:module';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client';
+import { isDatabaseUnavailable } from '../lib/db-errors';
 import type { JobDefinition, JobLogger } from './types';
 
 export type { JobDefinition, JobLogger } from './types';
@@ -36,6 +38,7 @@ export type StartJobsOptions = {
  * Throws when pg-boss cannot start (e.g. its schema migration fails).
  */
 export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
+  guardPgBossSettlements();
   const {
     database,
     logger,
@@ -64,7 +67,7 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
   let stopping = false;
   boss.on('error', (error) => {
     // A poll racing the shutdown may fail on a closing connection; that is expected.
-    if (!stopping) logger.error({ err: error }, 'pg-boss error');
+    if (!stopping) logPgBossError(logger, error);
   });
 
   await boss.start();
@@ -129,4 +132,70 @@ function requireConnectionString(database: Database): string {
   if (!database.connectionString)
     throw new Error('PostgreSQL database without a connection string');
   return database.connectionString;
+}
+
+/**
+ * pg-boss's own errors (polls, supervision, cron, settlements the guard below caught): a
+ * database that is away is expected now and then (a restart, a failover) and logged at warn;
+ * anything else at error. pg-boss retries on its next poll either way.
+ */
+export function logPgBossError(logger: JobLogger, error: unknown): void {
+  if (isDatabaseUnavailable(error)) logger.warn({ err: error }, 'pg-boss: database unavailable');
+  else logger.error({ err: error }, 'pg-boss error');
+}
+
+/** The parts of pg-boss 10's internal Manager (src/manager.js) the guard touches. */
+type PgBossManager = {
+  complete(name: string, id: unknown, data?: unknown, options?: unknown): Promise<unknown>;
+  fail(name: string, id: unknown, data?: unknown, options?: unknown): Promise<unknown>;
+  watch(...args: unknown[]): Promise<unknown>;
+  emit(event: string, payload: unknown): boolean;
+};
+
+const GUARDED = Symbol.for('trialpulse.pg-boss.settlements-guarded');
+
+/**
+ * pg-boss 10.4's worker loop (Manager.watch) records a handler's outcome with
+ * `this.complete(…)` / `this.fail(…)` without awaiting or catching them: when the database
+ * is away at that moment (a restart: 57P03, a refused connection) the rejection is unhandled
+ * and Node ends the process. pg-boss 12 needs Node ≥ 22, so we guard it here.
+ *
+ * On each Manager that starts a worker, `complete` and `fail` become own methods that catch:
+ * the rejection is emitted as the boss's `error` event (logged by startJobs) and the job is
+ * left `active` in pg-boss's table, so pg-boss's supervision expires it after the queue's
+ * `expireInSeconds` and retries it (handlers are idempotent). The public `boss.complete` /
+ * `boss.fail` are untouched: pg-boss bound them to the prototype methods at construction,
+ * so callers still see their errors. Installed once per process (idempotent).
+ *
+ * Other pg-boss promises were checked (10.4.2 boss.js, timekeeper.js, worker.js, index.js):
+ * supervision, monitoring, cron and clock-skew timers, the worker loop and stop() all catch
+ * and emit `error`, which every boss we create listens to.
+ */
+export function guardPgBossSettlements(): void {
+  const requireHere = createRequire(import.meta.url);
+  const Manager = requireHere('pg-boss/src/manager.js') as { prototype: PgBossManager & { [GUARDED]?: true } };
+  const prototype = Manager.prototype;
+  if (prototype[GUARDED]) return;
+  const { watch, complete, fail } = prototype;
+  prototype.watch = function guardedWatch(this: PgBossManager, ...args: unknown[]) {
+    if (!Object.hasOwn(this, 'complete')) {
+      const settle = (method: typeof complete, what: string) =>
+        function (this: PgBossManager, name: string, id: unknown, data?: unknown, options?: unknown) {
+          return method.call(this, name, id, data, options).catch((error: unknown) => {
+            const ids = Array.isArray(id) ? id.join(', ') : String(id);
+            this.emit(
+              'error',
+              new Error(`could not mark job ${ids} of queue ${name} ${what}; pg-boss retries it after its expiry`, {
+                cause: error,
+              }),
+            );
+            return null;
+          });
+        };
+      Object.defineProperty(this, 'complete', { value: settle(complete, 'completed'), configurable: true, writable: true });
+      Object.defineProperty(this, 'fail', { value: settle(fail, 'failed'), configurable: true, writable: true });
+    }
+    return watch.apply(this, args);
+  };
+  prototype[GUARDED] = true;
 }

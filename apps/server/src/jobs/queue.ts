@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client';
-import type { JobDefinition } from './types';
+import { logPgBossError } from './boss';
+import type { JobDefinition, JobLogger } from './types';
 
 /** What a request handler needs to hand work to the workers. */
 export type JobQueue = {
@@ -16,7 +17,11 @@ export type JobQueue = {
  * process that never enqueues opens nothing. Creates the queues it sends to (idempotent:
  * pg-boss's create_queue ignores an existing one), with the options of their definitions.
  */
-export function createJobQueue(database: Database, definitions: readonly Pick<JobDefinition, 'name' | 'queue'>[]): JobQueue {
+export function createJobQueue(
+  database: Database,
+  definitions: readonly Pick<JobDefinition, 'name' | 'queue'>[],
+  logger?: JobLogger,
+): JobQueue {
   let started: Promise<PgBoss> | undefined;
   let stopped = false;
 
@@ -26,7 +31,11 @@ export function createJobQueue(database: Database, definitions: readonly Pick<Jo
       database.kind === 'postgres'
         ? new PgBoss({ ...common, connectionString: database.connectionString!, max: 2, application_name: 'trialpulse-send' })
         : new PgBoss({ ...common, db: database.executor as PgBoss.Db });
-    boss.on('error', () => undefined);
+    // Its pool's idle connections dropped by a restart, etc.: logged, never an unhandled
+    // 'error' event (a send itself rejects to its caller).
+    boss.on('error', (error) => {
+      if (!stopped && logger) logPgBossError(logger, error);
+    });
     await boss.start();
     for (const definition of definitions) await boss.createQueue(definition.name, { name: definition.name, ...definition.queue });
     return boss;

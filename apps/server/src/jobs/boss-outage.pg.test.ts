@@ -1,0 +1,97 @@
+import PgBoss from 'pg-boss';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../db/client';
+import { createTestDatabase } from '../test/test-database';
+import { startJobs, type Jobs } from './boss';
+import { startTcpProxy } from './test-tcp-proxy';
+import type { JobDefinition } from './types';
+
+/**
+ * pg-boss 10's worker loop records a handler's outcome without awaiting it: a database that
+ * goes away just as a job ends used to reject unhandled and end the process (seen as
+ * "the database system is shutting down (57P03) at Manager.fail"). With the guard (jobs/boss.ts
+ * guardPgBossSettlements) the failure is logged and pg-boss retries the job once the database
+ * is back. PostgreSQL only: the workers reach the database through a TCP proxy the test cuts.
+ */
+describe('pg-boss workers through a database outage (PostgreSQL)', () => {
+  let database: Database;
+  let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
+  let jobs: Jobs | undefined;
+  let direct: PgBoss;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+
+  beforeAll(async () => {
+    process.on('unhandledRejection', onUnhandled);
+    database = await createTestDatabase();
+    const url = new URL(database.connectionString!);
+    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+  });
+
+  afterAll(async () => {
+    await jobs?.stop().catch(() => undefined);
+    await direct?.stop({ graceful: false, wait: true }).catch(() => undefined);
+    await proxy?.close();
+    await database?.close();
+    process.off('unhandledRejection', onUnhandled);
+  });
+
+  it('a job whose completion cannot be recorded is logged, left to expire and completed on its retry', async () => {
+    const warnings: string[] = [];
+    const logger = {
+      info: () => undefined,
+      warn: (obj: object, msg?: string) => warnings.push(`${msg}: ${(obj as { err?: Error }).err?.message}`),
+      error: (obj: object, msg?: string) => warnings.push(`${msg}: ${(obj as { err?: Error }).err?.message}`),
+    };
+
+    let runs = 0;
+    let started!: () => void;
+    const firstRunStarted = new Promise<void>((resolve) => (started = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const job: JobDefinition = {
+      name: 'test.outage',
+      // A short expiry: the job whose completion was lost is retried a few seconds later.
+      queue: { retryLimit: 3, retryDelay: 0, expireInSeconds: 5 },
+      async handle() {
+        runs += 1;
+        if (runs === 1) {
+          started();
+          await gate;
+        }
+        return { run: runs };
+      },
+    };
+
+    jobs = await startJobs({
+      database: { ...database, connectionString: proxy.route(database.connectionString!) },
+      logger,
+      schedule: false,
+      pollingIntervalSeconds: 0.5,
+      maintenanceIntervalSeconds: 1,
+      jobs: [job],
+    });
+    direct = new PgBoss({ connectionString: database.connectionString!, max: 1, schedule: false, supervise: false, migrate: false });
+    direct.on('error', () => undefined);
+    await direct.start();
+    const jobId = (await direct.send(job.name, {}))!;
+
+    // The handler runs; the database goes away; the handler ends and pg-boss cannot record it.
+    await firstRunStarted;
+    await proxy.cut();
+    release();
+    const lost = `could not mark job ${jobId} of queue ${job.name} completed`;
+    await expect.poll(() => unhandled.length > 0 || warnings.some((line) => line.includes(lost))).toBe(true);
+    // Without the guard pg-boss's rejection was unhandled here (Node would end the process).
+    expect(unhandled.map(String)).toEqual([]);
+    expect((await direct.getJobById(job.name, jobId))?.state).toBe('active');
+
+    // Back again: pg-boss expires the lost run and the retry completes the job.
+    await proxy.restore();
+    await expect
+      .poll(async () => (await direct.getJobById(job.name, jobId))?.state, { timeout: 30_000, interval: 250 })
+      .toBe('completed');
+    expect(runs).toBe(2);
+    expect(unhandled).toEqual([]);
+  }, 60_000);
+});
