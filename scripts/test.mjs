@@ -1,22 +1,24 @@
 // `npm test`: installs what it needs, then runs every suite and ends with one line
 // `tests: N passed, N failed`.
 //   1. unit + integration (shared, server, web) on PGlite
-//   2. server integration again on PostgreSQL when TEST_DATABASE_URL is set
-//      (every test database is created and dropped by the tests themselves)
+//   2. server integration again on PostgreSQL when TEST_DATABASE_URL is set, for the test
+//      files that use a database only (scripts/database-tests.mjs derives them from their
+//      imports; the others already ran, identically, in pass 1). Every test database is
+//      created and dropped by the tests themselves.
 //   3. browser tests (Playwright + Debian's Chromium) against the built app
-// The passes run one after another. TEST_PASSES_ALONGSIDE=1 runs the browser pass at the
+// The passes run one after another; TEST_PASSES_ALONGSIDE=1 runs the browser pass at the
 // same time as passes 1 and 2 (its output kept and printed as one block once they are done,
-// and written live to .tmp/test-logs/vitest-browser.log): about 22–26 min instead of 31 on
-// 2 cores, but in two of two fresh-clone runs one browser scenario timed out under the shared
-// load, so it is not the default until those scenarios hold under contention. The passes
-// share nothing that can collide: every server and simulator binds a free port, each
-// PostgreSQL test database has its own random name, the browser servers use embedded
+// and written live to .tmp/test-logs/vitest-browser.log).
+// The passes share nothing that can collide: every server and simulator binds a free port,
+// each PostgreSQL test database has its own random name, the browser servers use embedded
 // databases in their own temp directories, and the web app is built before any pass starts.
+// A failed test is listed again at the end: pass, file, test, why, and its screenshots.
 // Finally the logs of the whole run are searched for the demo passwords.
 import { Buffer } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { databaseTestFiles } from './database-tests.mjs';
 import { ROOT, ensureDependencies, ensureWebBuild, run } from './lib.mjs';
 
 const TMP = path.join(ROOT, '.tmp');
@@ -27,6 +29,7 @@ ensureChromium();
 ensureWebBuild();
 fs.rmSync(LOG_DIR, { recursive: true, force: true });
 fs.mkdirSync(LOG_DIR, { recursive: true });
+removeOldFailureScreenshots();
 
 const { TEST_DATABASE_URL, ...envWithoutDatabase } = process.env;
 const passes = [
@@ -36,8 +39,8 @@ const passes = [
         {
           name: 'postgres',
           projects: ['server'],
-          // The simulators use no database; running them twice proves nothing more.
-          extraArgs: ['--exclude', 'apps/server/src/simulators/**'],
+          // Only the test files that use a database: the rest would repeat pass 1 exactly.
+          files: databaseTestFiles(),
           env: { ...envWithoutDatabase, TEST_DATABASE_URL },
         },
       ]
@@ -56,12 +59,14 @@ const backgroundRuns = background.map((pass) => {
 
 let passed = 0;
 let failed = 0;
+const failures = [];
 for (const pass of foreground) {
   console.log(`\n=== ${pass.name} ===`);
   const result = await runVitest(pass);
   console.log(`=== ${pass.name}: ${seconds(result.wallMs)} ===`);
   passed += result.passed;
   failed += result.failed;
+  failures.push(...result.failures);
 }
 for (const [index, run] of backgroundRuns.entries()) {
   const pass = background[index];
@@ -71,9 +76,11 @@ for (const [index, run] of backgroundRuns.entries()) {
   console.log(`=== ${pass.name}: ${seconds(result.wallMs)} ===`);
   passed += result.passed;
   failed += result.failed;
+  failures.push(...result.failures);
 }
 console.log(`\nall passes: ${seconds(Date.now() - started)}`);
 
+printFailures(failures);
 const logCheck = checkLogsForDemoPasswords();
 passed += logCheck ? 1 : 0;
 failed += logCheck ? 0 : 1;
@@ -105,7 +112,7 @@ async function runVitestOnce(pass, buffered) {
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${outputFile}`,
-    ...(pass.extraArgs ?? []),
+    ...(pass.files ?? []),
   ];
   const logFile = fs.createWriteStream(path.join(LOG_DIR, `vitest-${pass.name}.log`));
   const child = spawn(process.execPath, args, {
@@ -130,13 +137,59 @@ async function runVitestOnce(pass, buffered) {
   if (!fs.existsSync(outputFile)) {
     const message = `${pass.name}: Vitest wrote no results (exit ${exitCode}); counted as one failure`;
     if (!buffered) console.error(message);
-    return { passed: 0, failed: 1, output: `${output}${message}\n` };
+    return { passed: 0, failed: 1, output: `${output}${message}\n`, failures: [{ pass: pass.name, title: '(no results)', why: message }] };
   }
   const results = JSON.parse(fs.readFileSync(outputFile, 'utf8'));
   const failedSuites = results.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
   const counted = { passed: results.numPassedTests, failed: results.numFailedTests + failedSuites };
-  if (exitCode !== 0 && counted.failed === 0) counted.failed = 1; // a crash outside any test
-  return { ...counted, output };
+  const failures = failuresOf(pass.name, results);
+  if (exitCode !== 0 && counted.failed === 0) {
+    // A crash outside any test, e.g. an unhandled rejection or uncaught exception.
+    counted.failed = 1;
+    failures.push({ pass: pass.name, title: '(outside any test)', why: `Vitest exited with ${exitCode}: an unhandled error, see the output above` });
+  }
+  return { ...counted, output, failures };
+}
+
+/** Every failed test (or test file that failed before its tests ran) of one pass's results. */
+function failuresOf(passName, results) {
+  const failures = [];
+  for (const file of results.testResults) {
+    const relative = path.relative(ROOT, file.name);
+    const failedTests = file.assertionResults.filter((test) => test.status === 'failed');
+    for (const test of failedTests) {
+      failures.push({ pass: passName, title: `${relative} > ${test.fullName}`, why: firstLine(test.failureMessages?.[0]), testName: test.title });
+    }
+    if (file.status === 'failed' && failedTests.length === 0) {
+      failures.push({ pass: passName, title: relative, why: firstLine(file.message) });
+    }
+  }
+  return failures;
+}
+
+function firstLine(text) {
+  return (text ?? '').split('\n').find((line) => line.trim() !== '')?.trim() ?? 'no message';
+}
+
+function removeOldFailureScreenshots() {
+  const screenshotDir = path.join(TMP, 'screenshots');
+  if (!fs.existsSync(screenshotDir)) return;
+  for (const shot of fs.readdirSync(screenshotDir)) if (shot.startsWith('failure-')) fs.rmSync(path.join(screenshotDir, shot));
+}
+
+/** The closing list of failures, with the browser tests' screenshots (e2e/support/page-trouble.ts names them). */
+function printFailures(failures) {
+  if (failures.length === 0) return;
+  const screenshotDir = path.join(TMP, 'screenshots');
+  const shots = fs.existsSync(screenshotDir) ? fs.readdirSync(screenshotDir) : [];
+  console.log(`\n${failures.length} failed:`);
+  for (const failure of failures) {
+    console.log(`✗ [${failure.pass}] ${failure.title}\n    why: ${failure.why}`);
+    if (failure.pass !== 'browser' || !failure.testName) continue;
+    const prefix = `failure-${failure.testName.replace(/[^\w-]+/g, '-').slice(0, 60)}-`;
+    const mine = shots.filter((shot) => shot.startsWith(prefix)).map((shot) => path.join(screenshotDir, shot));
+    console.log(`    screenshots: ${mine.length ? mine.join(', ') : 'none'}`);
+  }
 }
 
 /** Debian's Chromium drives the browser tests; install it when we can, else say how. */
