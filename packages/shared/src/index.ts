@@ -4,6 +4,7 @@ export * from './auth-status';
 export * from './errors';
 export * from './limits';
 export * from './ids';
+export * from './dates';
 export * from './routes';
 export * from './auth/auth.schemas';
 export * from './trials/trials.schemas';

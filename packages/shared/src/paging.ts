@@ -10,7 +10,8 @@ import { LIMITS } from './limits';
  * - `sortBy`    — a column id the list names (others are refused 400),
  * - `sortDir`   — `asc` (default) or `desc`,
  * - `filter`    — the table's global filter: rows where any searched column contains the
- *                 trimmed text, case-insensitively (under 1000 characters).
+ *                 trimmed text, case-insensitively (at most 100 characters, decision 0128;
+ *                 a saved table state may hold up to 999, the spec's limit, and is cut).
  *
  * With `pageIndex` or `pageSize` the answer is `{ rows, total }` (the page and the number
  * of rows the filter keeps). Without either, the call answers the whole list as the spec
@@ -22,7 +23,8 @@ export const PAGING = {
   maxPageSize: Math.max(...LIMITS.tablePageSizes, LIMITS.sysAdminTablePageSize),
   defaultPageSize: LIMITS.tableDefaultPageSize,
   maxPageIndex: LIMITS.savedTableStateMaxPage - 1,
-  maxFilterLength: LIMITS.savedTableStateMaxFilterLength - 1,
+  /** Our own limit (decision 0128): a search, not a document; each row is matched against it. */
+  maxFilterLength: 100,
   /**
    * Bounded lists (the Database Info tables, decision 0031) count the filtered rows exactly
    * up to this many; beyond it the total is an estimate and `totalIsExact` is false.
@@ -119,7 +121,8 @@ export function toListQueryParams(state: {
     params.sortBy = sort.id;
     params.sortDir = sort.desc ? 'desc' : 'asc';
   }
-  const filter = state.globalFilter?.trim();
+  // A saved state may hold a longer filter (the spec allows 999 characters): searched cut.
+  const filter = state.globalFilter?.trim().slice(0, PAGING.maxFilterLength).trim();
   if (filter) params.filter = filter;
   return params;
 }

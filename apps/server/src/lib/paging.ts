@@ -50,10 +50,19 @@ export function containsCondition(text: string, columns: readonly SQLWrapper[]):
   const needle = text.trim();
   if (needle === '' || columns.length === 0) return undefined;
   const pattern = containsPattern(needle);
-  return or(...columns.map((column) => sql`(${column})::text ILIKE ${pattern}`));
+  return or(...columns.map((column) => containsSql(column, pattern)));
 }
 
-/** The ILIKE pattern for "contains `needle`", its own wildcards escaped. */
+/**
+ * `lower(column) LIKE lower(pattern)`, not `ILIKE`: ILIKE lowers the pattern again for
+ * every row, so its cost grows with the filter's length (a 998-character filter over 100,000
+ * readings: 6–7 s against 0.2–0.3 s here; decision 0128). Same matches, same escapes.
+ */
+function containsSql(column: SQLWrapper, pattern: unknown): SQL {
+  return sql`lower((${column})::text) LIKE lower(${pattern})`;
+}
+
+/** The LIKE pattern for "contains `needle`", its own wildcards escaped. */
 function containsPattern(needle: string): string {
   return `%${needle.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
@@ -212,7 +221,7 @@ async function selectPreparedPage<TSort extends string, TSelect extends PgSelect
       ? undefined
       : or(
           ...definition.searchable.map(
-            (column) => sql`(${column})::text ILIKE ${sql.placeholder(FILTER_PATTERN)}`,
+            (column) => containsSql(column, sql.placeholder(FILTER_PATTERN)),
           ),
         );
   const values: Record<string, unknown> = { ...prepared.values };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { calendarDateSchema } from '../dates';
 
 /**
  * Data completeness and sync health (issue 20, decisions 0050–0052): a participant × day
@@ -140,7 +141,7 @@ export type CompletenessStrips = z.infer<typeof completenessStripsSchema>;
 export const digestSubscriptionSchema = z.object({ subscribed: z.boolean() });
 export type DigestSubscription = z.infer<typeof digestSubscriptionSchema>;
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, COMPLETENESS_MESSAGES.csvRange);
+const isoDate = calendarDateSchema();
 export const adherenceCsvQuerySchema = z
   .object({ from: isoDate, to: isoDate })
   .refine(({ from, to }) => {

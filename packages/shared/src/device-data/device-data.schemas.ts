@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCalendarDate, isCalendarDateTime } from '../dates';
 import { DEVICE_BRANDS } from '../participants/participants.schemas';
 
 /**
@@ -52,8 +53,6 @@ export function kgToLbs(kg: number): number {
   return Math.round(kg * 2.20462 * 10) / 10;
 }
 
-const isoDay = /^\d{4}-\d{2}-\d{2}$/;
-
 /**
  * The Omron query body. `since` is a local date (`yyyy-MM-dd`); the server also refuses a
  * date after today (in the earliest time zone, so no user's today is refused).
@@ -62,10 +61,7 @@ export const omronQuerySchema = z.strictObject({
   queryStr: z.enum(OMRON_CATEGORIES, { error: OMRON_MESSAGES.category }),
   since: z
     .string({ error: OMRON_MESSAGES.since })
-    .refine(
-      (day) => isoDay.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`)),
-      OMRON_MESSAGES.since,
-    ),
+    .refine(isCalendarDate, OMRON_MESSAGES.since),
   sortOrder: z.enum(OMRON_SORT_ORDERS).default('desc'),
   limit: z.coerce
     .number({ error: OMRON_MESSAGES.limit })
@@ -135,7 +131,7 @@ export type DexcomQuery = { start: Date; end: Date; records: DexcomRecordType[] 
 const dexcomTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?)?$/;
 
 function parseDexcomTime(text: string, endOfDay: boolean): Date | null {
-  if (!dexcomTime.test(text)) return null;
+  if (!dexcomTime.test(text) || !isCalendarDateTime(text, { offset: 'none' })) return null;
   const withTime =
     text.length === 10 ? `${text}T00:00:00` : text.length === 16 ? `${text}:00` : text;
   const at = Date.parse(`${withTime}Z`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCalendarDate } from '../dates';
 
 /**
  * The resource paths of GET /api/getFitbitServerParticipantData/{participantId}/{email}/{path}
@@ -128,13 +129,8 @@ export type ParsedResourcePath =
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-export const civilDateSchema = z
-  .string()
-  .regex(DATE)
-  .refine((value) => {
-    const date = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-  });
+/** A calendar date in 1900–2100 (decision 0127): no Feb 30, no year 0000 or 9999. */
+export const civilDateSchema = z.string().regex(DATE).refine(isCalendarDate);
 
 const DAY_MS = 86_400_000;
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;

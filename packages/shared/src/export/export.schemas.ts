@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCalendarDate } from '../dates';
 import { LIMITS } from '../limits';
 
 /**
@@ -52,8 +53,6 @@ export const EXPORT_EXTRAS = ['openmhealth', 'fhir', 'adherence'] as const;
 export type ExportExtra = (typeof EXPORT_EXTRAS)[number];
 export const EXPORT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Date arithmetic on calendar dates (YYYY-MM-DD), in UTC so no time zone shifts them. */
 export function addYears(date: string, years: number): string {
@@ -118,8 +117,8 @@ export function makeExportRequestSchema(bounds: () => ExportDateBounds) {
         issue('participantIds', EXPORT_MESSAGES.participantRequired);
       }
       const { startDate, endDate } = request;
-      if (!startDate || !endDate || !ISO_DATE.test(startDate) || !ISO_DATE.test(endDate) || Number.isNaN(Date.parse(startDate)) || Number.isNaN(Date.parse(endDate))) {
-        issue(startDate && ISO_DATE.test(startDate) ? 'endDate' : 'startDate', EXPORT_MESSAGES.datesRequired);
+      if (!startDate || !endDate || !isCalendarDate(startDate) || !isCalendarDate(endDate)) {
+        issue(startDate && isCalendarDate(startDate) ? 'endDate' : 'startDate', EXPORT_MESSAGES.datesRequired);
       } else if (startDate > endDate) {
         issue('startDate', EXPORT_MESSAGES.startAfterEnd);
       } else if (endDate > addYears(startDate, 1)) {

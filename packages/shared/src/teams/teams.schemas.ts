@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DATE_MESSAGES, isCalendarDateTime } from '../dates';
 import { MAX_ROW_ID, rowIdSchema } from '../ids';
 import { ROLES } from '../roles';
 
@@ -29,7 +30,11 @@ export const BRANDS = ['Fitbit', 'Omron', 'Dexcom'] as const;
 
 // Integer columns: values past PostgreSQL's integer range are refused here, not by the database.
 const limit = z.coerce.number().int().min(0, TEAM_MESSAGES.limitNegative).max(MAX_ROW_ID);
-const optionalDate = z.iso.datetime({ offset: true }).nullable().optional();
+const optionalDate = z.iso
+  .datetime({ offset: true, error: DATE_MESSAGES.dateTime })
+  .refine((text) => isCalendarDateTime(text, { offset: 'required' }), DATE_MESSAGES.dateTime)
+  .nullable()
+  .optional();
 
 /** Every field of the team record an administrator may set (access spec §3, full team record). */
 export const teamInputSchema = z

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATE_MESSAGES } from '@trialpulse/shared';
 import { createManualClock } from '../../lib/clock';
 import { createStaffUser, createTeam, signIn, type TestClient } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/test-app';
@@ -62,5 +63,20 @@ describe(`adherence CSV errors (${MODE})`, { timeout: 60_000 }, () => {
     const again = await csv('2026-06-10', '2026-06-12');
     expect(again.statusCode, again.body).toBe(200);
     expect(again.body.trim().split('\n')).toHaveLength(1 + 3);
+  });
+
+  it('refuses dates outside the calendar or its years (0000, 9999-12-31, Feb 30) with the 400 error body', async () => {
+    for (const [from, to] of [
+      ['0000-01-01', '0000-01-02'],
+      ['9999-12-30', '9999-12-31'],
+      ['2026-02-28', '2026-02-30'],
+      ['2026-02-30', '2026-03-02'],
+    ] as const) {
+      const response = await csv(from, to);
+      expect([from, to, response.statusCode]).toEqual([from, to, 400]);
+      expect(response.json()).toMatchObject({ reason: 'VALIDATION_ERROR', message: DATE_MESSAGES.date, displayToUser: true });
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(escaped).toEqual([]);
   });
 });

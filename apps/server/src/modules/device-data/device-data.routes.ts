@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { listQuerySchema, pagedSchema } from '@trialpulse/shared';
+import { calendarDateTimeSchema, listQuerySchema, pagedSchema } from '@trialpulse/shared';
 import {
   STORED_READING_SORT_COLUMNS,
   dexcomDataResponseSchema,
@@ -25,8 +25,8 @@ const SOURCE_NOTE =
 const readingsQuerySchema = listQuerySchema(STORED_READING_SORT_COLUMNS).and(
   z.object({
     metric: z.string().max(64).optional(),
-    from: z.iso.datetime({ offset: true }).optional(),
-    to: z.iso.datetime({ offset: true }).optional(),
+    from: calendarDateTimeSchema().optional(),
+    to: calendarDateTimeSchema().optional(),
   }),
 );
 

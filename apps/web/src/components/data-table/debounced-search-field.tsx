@@ -4,7 +4,7 @@ import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import ClearIcon from '@mui/icons-material/Clear';
 import SearchIcon from '@mui/icons-material/Search';
-import { LIMITS } from '@trialpulse/shared';
+import { LIMITS, PAGING } from '@trialpulse/shared';
 
 type DebouncedSearchFieldProps = {
   /** The applied filter (the field starts from it). */
@@ -56,7 +56,7 @@ export function DebouncedSearchField({
       slotProps={{
         htmlInput: {
           autoComplete: 'off',
-          maxLength: LIMITS.savedTableStateMaxFilterLength - 1,
+          maxLength: PAGING.maxFilterLength,
           'data-testid': testId,
         },
         input: {
