@@ -8,8 +8,9 @@ export type MailStatus = (typeof MAIL_STATUSES)[number];
 /**
  * Mail outbox: a message is inserted in the same transaction as the change that causes
  * it and delivered by a job (SMTP in production; kept for the dev mailbox in demo mode).
- * Bodies may hold one-time links and codes: they are replaced once the mail has been handed
- * to SMTP (or given up), and sent rows are purged after a short time. Without SMTP (demo and
+ * Bodies may hold one-time links and codes: with SMTP, subject and bodies are stored sealed
+ * with TOKEN_ENCRYPTION_KEY while the mail waits (decision 0131), replaced once the mail has
+ * been handed to SMTP (or given up), and sent rows are purged after a short time. Without SMTP (demo and
  * test mode) the bodies stay, for the dev mailbox (docs/decisions/0021-no-secrets-at-rest-in-the-mail-outbox.md).
  */
 export const mailOutbox = pgTable(

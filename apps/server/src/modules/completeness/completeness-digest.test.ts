@@ -119,7 +119,11 @@ describe(`completeness alert digest (${MODE})`, { timeout: 90_000 }, () => {
       pollingIntervalSeconds: 0.5,
       jobs: [
         createCompletenessDigestJob(ctx.config),
-        createMailDeliverJob(() => ({ smtpUrl: smtp.url, from: ctx.config.MAIL_FROM })),
+        createMailDeliverJob(() => ({
+          smtpUrl: smtp.url,
+          from: ctx.config.MAIL_FROM,
+          sealKey: ctx.config.TOKEN_ENCRYPTION_KEY,
+        })),
       ],
     });
     try {

@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, lte, notLike, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { mailOutbox } from '../../db/schema';
+import { SEALED_PREFIX } from './mail-seal';
 
 /** The columns delivery needs from a claimed row. */
 export type ClaimedMail = {
@@ -82,6 +83,48 @@ export async function claimDue(
       attempts: mailOutbox.attempts,
       createdAt: mailOutbox.createdAt,
     });
+}
+
+/**
+ * Seals the subject and bodies of waiting rows still stored readable (queued before sealing
+ * was on: decision 0131), up to `limit` per call. Each row is updated only while it is still
+ * unsealed, so a concurrent call or a claim in between changes nothing twice. Answers how
+ * many rows it sealed.
+ */
+export async function sealWaiting(
+  db: Db,
+  seal: (text: string) => string,
+  limit = 200,
+): Promise<number> {
+  const unsealed = and(
+    eq(mailOutbox.status, 'pending'),
+    notLike(mailOutbox.textBody, `${SEALED_PREFIX}%`),
+  );
+  const rows = await db
+    .select({
+      id: mailOutbox.id,
+      subject: mailOutbox.subject,
+      textBody: mailOutbox.textBody,
+      htmlBody: mailOutbox.htmlBody,
+    })
+    .from(mailOutbox)
+    .where(unsealed)
+    .orderBy(mailOutbox.id)
+    .limit(limit);
+  let sealed = 0;
+  for (const row of rows) {
+    const updated = await db
+      .update(mailOutbox)
+      .set({
+        subject: seal(row.subject),
+        textBody: seal(row.textBody),
+        htmlBody: row.htmlBody === null ? null : seal(row.htmlBody),
+      })
+      .where(and(eq(mailOutbox.id, row.id), unsealed))
+      .returning({ id: mailOutbox.id });
+    sealed += updated.length;
+  }
+  return sealed;
 }
 
 /**

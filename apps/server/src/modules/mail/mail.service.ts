@@ -3,6 +3,7 @@ import type { Config } from '../../config/env';
 import type { Db, DbOrTx } from '../../db/client';
 import { systemClock, type Clock } from '../../lib/clock';
 import type { JobLogger } from '../../jobs/types';
+import { openMailText, sealMailText } from './mail-seal';
 import * as mailRepository from './mail.repository';
 import { createMailTransport, describeSendError, type MailTransport } from './mail.transport';
 
@@ -35,6 +36,11 @@ export type MailSettings = {
   /** Without it (demo, test) mails stay in the outbox, marked sent, for the dev mailbox. */
   smtpUrl?: string;
   from: string;
+  /**
+   * TOKEN_ENCRYPTION_KEY. With it and SMTP, queued mails' subjects and bodies are stored
+   * sealed and opened only to be sent (decision 0131); the deliver step needs it to open them.
+   */
+  sealKey?: string;
 };
 
 /** Attempts before a mail is given up (status 'failed', kept for inspection). */
@@ -46,8 +52,10 @@ export const MAIL_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 const BATCH_SIZE = 10;
 const MAX_PER_RUN = 200;
 
-export function mailSettingsFromConfig(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>): MailSettings {
-  return { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM };
+export function mailSettingsFromConfig(
+  config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'> & Partial<Pick<Config, 'TOKEN_ENCRYPTION_KEY'>>,
+): MailSettings {
+  return { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, sealKey: config.TOKEN_ENCRYPTION_KEY };
 }
 
 /**
@@ -68,6 +76,9 @@ export function createMailService(deps: {
   const clock = deps.clock ?? systemClock;
   const transport =
     deps.transport === undefined ? createMailTransport(settings) : deps.transport;
+  // Mails that leave over SMTP are sealed at rest; without SMTP (demo, test) the outbox is
+  // the dev mailbox and keeps readable text (decision 0021).
+  const sealKey = settings.smtpUrl && settings.sealKey ? settings.sealKey : undefined;
 
   async function deliverOne(row: mailRepository.ClaimedMail): Promise<boolean> {
     const now = () => clock.now();
@@ -85,9 +96,9 @@ export function createMailService(deps: {
         id: row.id,
         createdAt: row.createdAt,
         to: row.toAddress,
-        subject: row.subject,
-        text: row.textBody,
-        html: row.htmlBody ?? undefined,
+        subject: openMailText(row.subject, settings.sealKey),
+        text: openMailText(row.textBody, settings.sealKey),
+        html: row.htmlBody === null ? undefined : openMailText(row.htmlBody, settings.sealKey),
       });
     } catch (error) {
       const failure = describeSendError(error);
@@ -121,12 +132,21 @@ export function createMailService(deps: {
   return {
     async enqueue(tx, mail) {
       if (!z.email().safeParse(mail.to).success) throw new Error('mail recipient is not an email address');
-      return mailRepository.insertMail(tx, { ...mail, sendAfter: clock.now() });
+      const sealed = sealKey
+        ? {
+            subject: sealMailText(mail.subject, sealKey),
+            text: sealMailText(mail.text, sealKey),
+            html: mail.html === undefined ? undefined : sealMailText(mail.html, sealKey),
+          }
+        : {};
+      return mailRepository.insertMail(tx, { ...mail, ...sealed, sendAfter: clock.now() });
     },
 
     async deliverPending() {
       const counts = { sent: 0, failed: 0 };
       try {
+        // Rows queued before sealing (an upgrade while SMTP was down) are sealed first.
+        if (sealKey) await mailRepository.sealWaiting(db, (text) => sealMailText(text, sealKey));
         while (counts.sent + counts.failed < MAX_PER_RUN) {
           const now = clock.now();
           const rows = await mailRepository.claimDue(db, {
