@@ -10,7 +10,8 @@ import { providerSettingsFromConfig } from './modules/devices/core/provider-sett
 import { createProviderRegistry } from './modules/devices/core/provider-registry';
 import { linkDemoDevices } from './modules/devices/demo-links';
 import type * as Embedded from './simulators/embedded';
-import { SYNC_SCHEDULE_JOB, enqueueSync as enqueueSyncJob } from './modules/sync/sync.jobs';
+import { SYNC_SCHEDULE_JOB, enqueueSync as enqueueSyncJob, syncSendQueues } from './modules/sync/sync.jobs';
+import { createJobQueue, type JobQueue } from './jobs/queue';
 import type { EnqueueSync } from './modules/sync/webhooks.routes';
 import { seedDemoReadings } from './modules/completeness/demo-readings';
 import { createReadingsRepository } from './modules/sync/readings.repository';
@@ -87,10 +88,15 @@ async function main() {
     });
   }
 
-  // Webhooks enqueue targeted syncs once the job queue runs (it starts after the app is built).
-  const queue: { jobs?: Jobs } = {};
-  const enqueueSync: EnqueueSync = async (data) =>
-    queue.jobs ? enqueueSyncJob(queue.jobs.boss, data) : null;
+  // Webhooks and new links enqueue targeted syncs: through this process's pg-boss when it
+  // runs the workers, else (PROCESS_ROLE=web, or jobs off) through a send-only queue on the
+  // same database, for the worker processes (the requests are served only after both exist).
+  const queue: { jobs?: Jobs; sender?: JobQueue } = {};
+  const enqueueSync: EnqueueSync = async (data) => {
+    if (queue.jobs) return enqueueSyncJob(queue.jobs.boss, data);
+    queue.sender ??= createJobQueue(database, syncSendQueues(config.SYNC_RUN_SECONDS ?? 120), app?.log ?? console);
+    return enqueueSyncJob(queue.sender, data);
+  };
   let app: FastifyInstance | undefined;
   if (config.PROCESS_ROLE !== 'worker') {
     app = await buildApp({ config, database, enqueueSync });
@@ -111,7 +117,7 @@ async function main() {
   // in the background: the app is usable at once.
   if (jobs) await jobs.boss.send(SYNC_SCHEDULE_JOB, {});
 
-  installShutdown({ app, jobs, database, simulators });
+  installShutdown({ app, jobs, sender: { stop: () => queue.sender?.stop() ?? Promise.resolve() }, database, simulators });
 
   if (app) {
     await app.listen({ port: config.PORT, host: config.HOST });
@@ -122,6 +128,7 @@ async function main() {
 function installShutdown(parts: {
   app?: FastifyInstance;
   jobs?: { stop(): Promise<void> };
+  sender: { stop(): Promise<void> };
   database: Database;
   simulators?: Embedded.AllSimulators;
 }) {
@@ -134,6 +141,7 @@ function installShutdown(parts: {
     try {
       await parts.app?.close();
       await parts.jobs?.stop();
+      await parts.sender.stop();
       await parts.simulators?.close();
       await parts.database.close();
       clearTimeout(timer);

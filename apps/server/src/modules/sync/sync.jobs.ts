@@ -23,11 +23,29 @@ export const PARTITION_MONTHS_AHEAD = 3;
  * connection ('short' policy, keyed by connection): a webhook or the scheduler asking while
  * one waits adds nothing. Running is guarded separately by the connection's lease.
  */
-export async function enqueueSync(boss: PgBoss, data: SyncJobData, startAfter?: Date): Promise<string | null> {
+export async function enqueueSync(boss: JobSender, data: SyncJobData, startAfter?: Date): Promise<string | null> {
   return boss.send(SYNC_CONNECTION_JOB, data, {
     singletonKey: `connection:${data.connectionId}`,
     ...(startAfter && startAfter.getTime() > Date.now() && { startAfter }),
   });
+}
+
+/** What enqueueSync sends through: pg-boss in a worker process, or a web process's send-only queue (jobs/queue.ts). */
+export type JobSender = {
+  send(name: string, data: object, options: PgBoss.SendOptions): Promise<string | null>;
+};
+
+/** The per-connection run queue's options (expiry well after the time box: a job only expires when its worker died). */
+export function syncConnectionQueue(runSeconds = 120) {
+  return { policy: 'short', retryLimit: 3, retryDelay: 30, expireInSeconds: runSeconds * 2 + 60 } as const;
+}
+
+/**
+ * The queues a web process sends to (webhooks, a new link's backfill): created with the
+ * workers' options, as pg-boss keeps the first creator's.
+ */
+export function syncSendQueues(runSeconds = 120) {
+  return [{ name: SYNC_CONNECTION_JOB, queue: syncConnectionQueue(runSeconds) }];
 }
 
 /** The sync's jobs (decision 0036): per-connection runs, the 15-minute scheduler, partitions, purge. */
@@ -45,8 +63,7 @@ export function createSyncJobs(settings: SyncSettings & { runSeconds?: number })
 
   const connectionJob: JobDefinition<SyncJobData> = {
     name: SYNC_CONNECTION_JOB,
-    // Expiry well after the time box: a job only expires when its worker died.
-    queue: { policy: 'short', retryLimit: 3, retryDelay: 30, expireInSeconds: runSeconds * 2 + 60 },
+    queue: syncConnectionQueue(runSeconds),
     async handle(job, { database, logger, boss }) {
       const { connectionId, kind = 'incremental', streams, force } = job.data;
       const result = await serviceOf(database).syncConnection(connectionId, {
