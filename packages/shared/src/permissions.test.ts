@@ -17,6 +17,8 @@ const SPEC: Record<string, readonly string[]> = {
   'nav.dataManagement': ['Sys_Admin', 'Admin'],
   'export.create': ['Sys_Admin', 'Admin', 'User'],
   'metrics.manage': ['Sys_Admin'],
+  // POST /fitbitDataLocalDB/{id}: a call of the Fitbit data page, open to every role (decision 0132).
+  'data.recompute': ['Sys_Admin', 'Admin', 'User', 'Viewer'],
 };
 
 describe('action → roles table', () => {

@@ -45,8 +45,12 @@ export const ACTION_ROLES = {
 
   /** Synced device data of visible participants (overview, data pages, charts). */
   'data.view': ALL_STAFF,
-  /** Recompute figures from stored readings (the Fitbit weekly summary's POST). */
-  'data.recompute': EDITORS,
+  /**
+   * Recompute figures from stored readings (the Fitbit weekly summary's POST). A call of the
+   * Fitbit data page, which every role opens; it ignores the client's figures and only
+   * derives from stored readings what GET shows, so it is a read for access (decision 0132).
+   */
+  'data.recompute': ALL_STAFF,
   /** Raw synced records as the provider sent them. */
   'data.viewRaw': SYS_ADMIN_ONLY,
   /** Start and download data exports (/DataExport). */
