@@ -12,6 +12,7 @@ export const SYNC_CONNECTION_JOB = 'sync.connection';
 export const SYNC_SCHEDULE_JOB = 'sync.schedule';
 export const SYNC_PARTITIONS_JOB = 'sync.partitions';
 export const SYNC_PURGE_JOB = 'sync.purge';
+export const SYNC_RECOVER_JOB = 'sync.recover';
 
 export type SyncJobData = { connectionId: number; kind?: SyncRunKind; streams?: string[]; force?: boolean };
 
@@ -46,6 +47,22 @@ export function syncConnectionQueue(runSeconds = 120) {
  */
 export function syncSendQueues(runSeconds = 120) {
   return [{ name: SYNC_CONNECTION_JOB, queue: syncConnectionQueue(runSeconds) }];
+}
+
+/**
+ * Takes over the runs of workers that died (decision 0121): closes each run left `running`
+ * without a live lease as failed (`worker_stopped`) and enqueues a forced sync of its
+ * connection, which resumes from the checkpointed cursors. Runs every minute and when a
+ * worker process starts (with the scheduler's first tick).
+ */
+export async function recoverAbandonedRuns(database: Database, sender: JobSender, now: Date) {
+  const closed = await createSyncRunsRepository(database.db).closeAbandonedRuns(now);
+  let queued = 0;
+  for (const connectionId of new Set(closed.map((run) => run.participantDeviceId))) {
+    const kind = closed.find((run) => run.participantDeviceId === connectionId)!.kind;
+    if (await enqueueSync(sender, { connectionId, kind, force: true })) queued += 1;
+  }
+  return { closed: closed.length, queued };
 }
 
 /** The sync's jobs (decision 0036): per-connection runs, the 15-minute scheduler, partitions, purge. */
@@ -90,6 +107,8 @@ export function createSyncJobs(settings: SyncSettings & { runSeconds?: number })
     queue: { retryLimit: 1, expireInSeconds: 5 * 60 },
     cron: '*/15 * * * *',
     async handle(job, { database, logger, boss }) {
+      const recovered = await recoverAbandonedRuns(database, boss, new Date());
+      if (recovered.closed > 0) logger.warn({ job: job.name, ...recovered }, 'sync: runs of stopped workers closed and taken over');
       const ids = await createSyncRunsRepository(database.db).syncableConnectionIds();
       let queued = 0;
       for (const connectionId of ids) if (await enqueueSync(boss, { connectionId, kind: 'incremental' })) queued += 1;
@@ -122,5 +141,16 @@ export function createSyncJobs(settings: SyncSettings & { runSeconds?: number })
     },
   };
 
-  return [connectionJob as JobDefinition, scheduleJob, partitionsJob, purgeJob];
+  const recoverJob: JobDefinition = {
+    name: SYNC_RECOVER_JOB,
+    queue: { policy: 'stately', retryLimit: 0, expireInSeconds: 5 * 60 },
+    cron: '* * * * *',
+    async handle(job, { database, logger, boss }) {
+      const recovered = await recoverAbandonedRuns(database, boss, new Date());
+      if (recovered.closed > 0) logger.warn({ job: job.name, ...recovered }, 'sync: runs of stopped workers closed and taken over');
+      return recovered;
+    },
+  };
+
+  return [connectionJob as JobDefinition, scheduleJob, partitionsJob, purgeJob, recoverJob];
 }

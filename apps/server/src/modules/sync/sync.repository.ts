@@ -16,6 +16,9 @@ import {
 
 export type CursorRow = typeof syncCursors.$inferSelect;
 
+/** The error type of a run closed because its worker stopped (process killed, crashed). */
+export const SYNC_WORKER_STOPPED = 'worker_stopped';
+
 /** The only code that touches the sync tables: cursors, runs, states and call budgets. */
 export function createSyncRepository(db: Db) {
   return {
@@ -300,6 +303,24 @@ export function createSyncRunsRepository(db: Db) {
       if (result.rows.length > 0) return null;
       const state = await this.state(connectionId);
       return state?.leaseUntil ?? until;
+    },
+
+    /**
+     * Closes the runs whose worker is gone (decision 0121): still `running` while their
+     * connection's lease is no longer held by their job (released, run out, or taken by
+     * another). A live run always holds its lease (it outlives the time box), so none is
+     * touched. Marked failed with error type `worker_stopped`; answers what was closed.
+     */
+    async closeAbandonedRuns(now: Date): Promise<Array<{ id: number; participantDeviceId: number; kind: SyncRunKind }>> {
+      const result = await db.execute<{ id: number; participant_device_id: number; kind: SyncRunKind }>(sql`
+        update sync_runs r set outcome = 'failed', error_type = ${SYNC_WORKER_STOPPED}, finished_at = ${now.toISOString()}::timestamptz
+        where r.outcome = 'running'
+          and not exists (
+            select 1 from sync_states s
+            where s.participant_device_id = r.participant_device_id and s.lease_owner = r.job_id
+              and s.lease_until > ${now.toISOString()}::timestamptz)
+        returning r.id, r.participant_device_id, r.kind`);
+      return result.rows.map((row) => ({ id: Number(row.id), participantDeviceId: Number(row.participant_device_id), kind: row.kind }));
     },
 
     async releaseLease(connectionId: number, owner: string): Promise<void> {
