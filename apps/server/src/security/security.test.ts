@@ -9,6 +9,8 @@ import { addParticipant, createTrial } from '../modules/participants/test-suppor
 import { createTestApp, csrfSession, type TestApp } from '../test/test-app';
 import { TestClient, createStaffUser, createTeam, signIn } from '../test/fixtures';
 import { solveHumanCheck } from '../modules/human-check/test-support';
+import { allowAllBrands, linkAsStaff, simulatorEnv } from '../modules/devices/test-support';
+import { startAllSimulators, type AllSimulators } from '../simulators';
 
 /**
  * The automated parts of the security checklist (/work/shared/reference/security-checklist.md)
@@ -23,7 +25,11 @@ import { solveHumanCheck } from '../modules/human-check/test-support';
  *    or refused by the route's own guard exactly as the shared table says;
  *  - tenancy: a team-B Admin addressing team-A objects by id gets no success;
  *  - ids: every integer id in a path or body at 2^31, −1, 1e309 and "1.5" → 400/404 (a body
- *    id past the range gets the route's own unknown-id answer), never 5xx.
+ *    id past the range gets the route's own unknown-id answer), never 5xx;
+ *  - dates and free text: every string parameter (path, query, body) at year 0000,
+ *    9999-12-31, 2026-02-30 (as dates and date-times) and 10,000 characters, and the dates
+ *    inside structured parameters (Fitbit resource paths, the Dexcom query), never 5xx
+ *    (502 included), for a participant linked to every provider (simulators; decision 0127).
  * The app runs in demo mode so the demo mailbox routes are walked too.
  */
 
@@ -191,6 +197,50 @@ const ACCESS: Record<string, Access> = {
 const CSRF_GETS = new Set(['GET /api/revokeAccessToken/:id']);
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const BAD_IDS = ['2147483648', '-1', '1e309', '1.5'];
+/** Dates no calendar or no sane trial holds, as dates and as date-times (decision 0127). */
+const BAD_DATES = ['0000-01-01', '9999-12-31', '2026-02-30'];
+const BAD_TEXTS = [...BAD_DATES, ...BAD_DATES.map((date) => `${date}T00:00:00Z`), 'x'.repeat(10_000)];
+/**
+ * Valid bodies for routes whose schema sample (`sampleOf`) would be refused on another field
+ * anyway, so a fuzzed field is the only thing wrong with the body.
+ */
+const BODY_SAMPLES: Record<string, Record<string, unknown>> = {
+  'POST /api/getOmronParticipantData/:id': { queryStr: 'bloodpressure', since: '2026-01-01', sortOrder: 'desc', limit: 10 },
+  'POST /api/omronParticipantDataRaw/:id': { queryStr: 'bloodpressure', since: '2026-01-01', sortOrder: 'desc', limit: 10 },
+};
+
+/**
+ * Parameters that hold dates inside a structure the generic fuzz cannot reach (a value in
+ * their place is refused whole): per route and parameter, the values to try for a bad date.
+ * Every `*` and `:query` path parameter must have an entry (checked).
+ */
+const STRUCTURED_DATES: Record<string, Record<string, (date: string) => string[]>> = {
+  'GET /api/getFitbitServerParticipantData/:participantId/:email/*': {
+    '*': (date) => [
+      `activities/steps/date/${date}/${date}.json`,
+      `activities/steps/date/2026-01-01/${date}.json`,
+      `activities/steps/date/${date}/7d.json`,
+      `activities/heart/date/${date}/1d.json`,
+      `body/log/weight/date/${date}/30d.json`,
+      `sleep/date/${date}/${date}.json`,
+      `spo2/date/${date}/${date}.json`,
+      `activities/list.json?beforeDate=${date}&sort=desc&limit=1&offset=0`,
+      `activities/list.json?afterDate=${date}&sort=asc&limit=1&offset=0`,
+    ],
+  },
+  'GET /api/fitbitParticipantDataRaw/:participantId/*': {
+    '*': (date) => [
+      `activities/steps/date/${date}/${date}.json?upstream=google-health`,
+      `activities/steps/date/2026-01-01/${date}.json?upstream=fitbit-legacy`,
+    ],
+  },
+  'GET /api/getDexcomParticipantData/:id/:query': {
+    query: (date) => [`startDate=${date}&endDate=2026-01-02`, `startDate=2026-01-01&endDate=${date}`, `startDate=${date}&endDate=${date}`],
+  },
+  'GET /api/dexcomParticipantDataRaw/:id/:query': {
+    query: (date) => [`startDate=${date}&endDate=2026-01-02`, `startDate=2026-01-01&endDate=${date}`],
+  },
+};
 
 type JsonSchema = {
   type?: string | string[];
@@ -237,6 +287,7 @@ const participantGuardOf = (route: RegisteredRoute) =>
 const fillPath = (url: string, values: Record<string, string> = {}) => url.replace(/:(\w+)/g, (_all, name: string) => values[name] ?? '1');
 
 let ctx: TestApp;
+let sims: AllSimulators;
 let routes: RegisteredRoute[];
 let openApi: { paths: Record<string, Record<string, { parameters?: { in: string; name: string; schema?: unknown }[]; requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }>> };
 const clients = {} as Record<Role, TestClient>;
@@ -249,13 +300,15 @@ const auditCount = async () =>
   Number(((await ctx.database.db.execute(sql`SELECT count(*)::int AS n FROM audit_log`)).rows[0] as { n: number }).n);
 
 beforeAll(async () => {
-  ctx = await createTestApp({ env: { TRIALPULSE_MODE: 'demo' } });
+  sims = await startAllSimulators();
+  ctx = await createTestApp({ env: { ...simulatorEnv(sims), TRIALPULSE_MODE: 'demo' } });
   await ctx.app.ready();
   routes = ctx.app.registeredRoutes().filter((route) => route.url.startsWith('/api/') && !route.url.startsWith('/api/docs'));
   openApi = (await ctx.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
 
   const db = ctx.database.db;
   teamA = (await createTeam(db, { maxTrials: 100, maxParticipants: 100, hiddenFields: [] })).id;
+  await allowAllBrands(db, teamA);
   const teamB = (await createTeam(db)).id;
   for (const role of ROLES) clients[role] = await signIn(ctx.app, db, await createStaffUser(db, { role, teamId: teamA }));
   outsider = await signIn(ctx.app, db, await createStaffUser(db, { role: 'Admin', teamId: teamB }));
@@ -269,7 +322,11 @@ beforeAll(async () => {
   expect(portalLogin.statusCode, portalLogin.body).toBe(200);
   // Team A's objects, addressed by id in the tenancy check.
   const trial = await createTrial(db, clients.Admin);
-  const participant = await addParticipant(clients.Admin, { trialId: trial.id, email: `tenant-${Date.now()}@study.example.org` });
+  const email = `tenant-${Date.now()}@study.example.org`;
+  const participant = await addParticipant(clients.Admin, { trialId: trial.id, email });
+  // Linked to every provider, so a date that passed validation would reach the provider.
+  for (const brand of ['Fitbit', 'Omron'] as const) expect((await linkAsStaff(clients.Admin, participant.participantId, brand)).statusCode).toBe(200);
+  expect((await linkAsStaff(clients.Admin, participant.participantId, 'Dexcom', { account: 'SandboxUser1' }, { email })).statusCode).toBe(200);
   const member = await createStaffUser(db, { role: 'User', teamId: teamA });
   Object.assign(idsA, {
     trialId: String(trial.id),
@@ -277,9 +334,13 @@ beforeAll(async () => {
     id: String(participant.participantId),
     teamId: String(teamA),
     userId: String(member.id),
+    email: encodeURIComponent(email),
   });
 }, 60_000);
-afterAll(() => ctx.close());
+afterAll(async () => {
+  await ctx?.close();
+  await sims?.close();
+});
 
 describe('security checklist over every route of the app', () => {
   it('enumerates the routes from the app, and every route has an access entry', () => {
@@ -419,4 +480,87 @@ describe('security checklist over every route of the app', () => {
     // Paths: participants, trials, teams, users, mails; bodies: trialId, participantId, teamId, id…
     expect(checked).toBeGreaterThan(80);
   });
+
+  it('every string parameter at year 0000, 9999-12-31, Feb 30 and 10,000 characters, and every structured date, answers below 500', async () => {
+    const stringLike = (schema: JsonSchema | undefined): boolean => {
+      if (!schema || schema.enum || schema.const !== undefined) return false;
+      const branch = schema.anyOf ?? schema.oneOf;
+      if (branch) return branch.some(stringLike);
+      const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+      return types.includes('string');
+    };
+    const structuredKeys = routes.filter((route) => /[:/](\*|:query)(\/|$)/.test(route.url) || route.url.endsWith('*')).map(keyOf);
+    expect(structuredKeys.filter((key) => !(key in STRUCTURED_DATES))).toEqual([]);
+    expect(Object.keys(STRUCTURED_DATES).filter((key) => !structuredKeys.includes(key))).toEqual([]);
+    const failures: string[] = [];
+    const counted = { path: 0, query: 0, body: 0, structured: 0 };
+    const note = (label: string, response: { statusCode: number; body: string }) => {
+      if (response.statusCode >= 500) failures.push(`${label} → ${response.statusCode} ${response.body.slice(0, 200)}`);
+    };
+    for (const route of routes) {
+      const key = keyOf(route);
+      const caller = ACCESS[key]!.kind === 'participant' ? participantAccount : clients.Sys_Admin;
+      const operation = openApi.paths[route.url.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+      const parameters = (operation?.parameters ?? []) as { in: string; name: string; schema?: JsonSchema }[];
+      const bodySchema = operation?.requestBody?.content?.['application/json']?.schema as JsonSchema | undefined;
+      const body = route.method === 'GET' ? undefined : (BODY_SAMPLES[key] ?? (sampleOf(bodySchema) as Record<string, unknown>));
+      const csrf = CSRF_GETS.has(key);
+      // Path values that pass their own check: team A's ids, an enum's first value (a brand).
+      const ids: Record<string, string> = { ...idsA };
+      for (const parameter of parameters) {
+        if (parameter.in === 'path' && parameter.schema?.enum && !(parameter.name in ids)) ids[parameter.name] = String(parameter.schema.enum[0]);
+      }
+      const call = async (label: string, url: string, payload = body) => {
+        const response = await caller.request(route.method as 'POST', url, payload, { csrf });
+        note(`${key} ${label}`, response);
+      };
+      for (const parameter of parameters.filter((p) => (p.in === 'path' || p.in === 'query') && stringLike(p.schema))) {
+        if (parameter.in === 'path' && STRUCTURED_DATES[key]?.[parameter.name]) continue;
+        for (const bad of BAD_TEXTS) {
+          const value = encodeURIComponent(bad);
+          const url = parameter.in === 'path' ? fillPath(route.url, { ...ids, [parameter.name]: value }) : `${fillPath(route.url, ids)}?${parameter.name}=${value}`;
+          await call(`${parameter.in} ${parameter.name}=${bad.slice(0, 20)}`, url);
+          counted[parameter.in as 'path' | 'query'] += 1;
+        }
+      }
+      // And all at once, so a pair (from and to, startDate and endDate) passes its own checks together.
+      const queryStrings = parameters.filter((p) => p.in === 'query' && stringLike(p.schema)).map((p) => p.name);
+      if (queryStrings.length > 1) {
+        for (const bad of BAD_TEXTS) {
+          const search = queryStrings.map((name) => `${name}=${encodeURIComponent(bad)}`).join('&');
+          await call(`query all=${bad.slice(0, 20)}`, `${fillPath(route.url, ids)}?${search}`);
+          counted.query += 1;
+        }
+      }
+      const bodyStrings = Object.entries(bodySchema?.properties ?? {}).filter(([, schema]) => stringLike(schema as JsonSchema)).map(([name]) => name);
+      for (const name of bodyStrings) {
+        for (const bad of BAD_TEXTS) {
+          await call(`body ${name}=${bad.slice(0, 20)}`, fillPath(route.url, ids), { ...body, [name]: bad });
+          counted.body += 1;
+        }
+      }
+      if (bodyStrings.length > 1) {
+        for (const bad of BAD_TEXTS) {
+          await call(`body all=${bad.slice(0, 20)}`, fillPath(route.url, ids), { ...body, ...Object.fromEntries(bodyStrings.map((name) => [name, bad])) });
+          counted.body += 1;
+        }
+      }
+      for (const [name, valuesFor] of Object.entries(STRUCTURED_DATES[key] ?? {})) {
+        for (const bad of BAD_DATES) {
+          for (const value of valuesFor(bad)) {
+            const filled = name === '*' ? value : encodeURIComponent(value);
+            await call(`${name}=${value}`, fillPath(route.url.replace('*', ':__rest'), { ...ids, [name === '*' ? '__rest' : name]: filled }));
+            counted.structured += 1;
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    // Omron's since, the CSV's from/to, readings' from/to and filter, the export's dates, search texts…
+    expect(counted.query).toBeGreaterThan(50);
+    expect(counted.body).toBeGreaterThan(100);
+    expect(counted.structured).toBeGreaterThan(40);
+    // The caller was signed in throughout (no fuzzed call ended the session it ran in).
+    expect((await clients.Sys_Admin.get('/api/auth/user')).statusCode).toBe(200);
+  }, 120_000);
 });
