@@ -12,6 +12,7 @@ import { linkDemoDevices } from './modules/devices/demo-links';
 import type * as Embedded from './simulators/embedded';
 import { SYNC_SCHEDULE_JOB, enqueueSync as enqueueSyncJob, syncSendQueues } from './modules/sync/sync.jobs';
 import { createJobQueue, type JobQueue } from './jobs/queue';
+import { EXPORT_SWEEP } from './modules/export/export.job';
 import type { EnqueueSync } from './modules/sync/webhooks.routes';
 import { seedDemoReadings } from './modules/completeness/demo-readings';
 import { createReadingsRepository } from './modules/sync/readings.repository';
@@ -115,7 +116,12 @@ async function main() {
   queue.jobs = jobs;
   // Sync every linked connection now (a new one backfills, a known one fetches what is new),
   // in the background: the app is usable at once.
-  if (jobs) await jobs.boss.send(SYNC_SCHEDULE_JOB, {});
+  // Its tick also takes over sync runs of workers that stopped; the export sweep does the same
+  // for exports (decision 0121), so a dead worker's work resumes as soon as a worker is back.
+  if (jobs) {
+    await jobs.boss.send(SYNC_SCHEDULE_JOB, {});
+    await jobs.boss.send(EXPORT_SWEEP, {});
+  }
 
   installShutdown({ app, jobs, sender: { stop: () => queue.sender?.stop() ?? Promise.resolve() }, database, simulators });
 

@@ -14,8 +14,14 @@ import { EXPORT_RETENTION_MS, EXPORT_RUN } from './export.service';
 export const EXPORT_SWEEP = 'export.sweep';
 /** A processing job without a heartbeat for this long lost its worker and its retries: failed. */
 export const EXPORT_STALE_MS = 3 * 60 * 60 * 1000;
-/** A processing job is taken over by a retry only after this long without a heartbeat (its worker died). */
-export const EXPORT_SILENT_MS = 5 * 60 * 1000;
+/**
+ * A processing job is taken over (the sweep enqueues a run; its claim restarts the job) only
+ * after this long without a heartbeat: its worker died. A live run beats at least every
+ * EXPORT_KEEPALIVE_MS, however slow its pages (decision 0121).
+ */
+export const EXPORT_SILENT_MS = 60 * 1000;
+/** How often a running export touches its row even when no page ends (the heartbeat above). */
+export const EXPORT_KEEPALIVE_MS = 15 * 1000;
 /** pg-boss gives a run this long before it counts the worker as dead and retries. */
 const RUN_EXPIRE_SECONDS = 60 * 60;
 
@@ -66,6 +72,7 @@ export async function runExport(
   const job = await repository.claim(jobId, now0, new Date(now0.getTime() - (options.takeoverAfterMs ?? EXPORT_SILENT_MS)));
   if (!job) return { status: 'skipped' as const };
   const params = job.jobParams;
+  let keepalive: ReturnType<typeof setInterval> | undefined;
   try {
     const device = await repository.findDevice(job.teamId, params.deviceId);
     if (!device) throw new Error('device no longer supported by the team');
@@ -101,6 +108,11 @@ export async function runExport(
     const heartbeatMs = options.heartbeatMs ?? 1000;
     let lastBeat = 0;
     let lastPercent = -1;
+    // A slow page (a big participant's query) must not look like a dead worker to the sweep.
+    keepalive = setInterval(() => {
+      repository.heartbeat(jobId, Math.max(0, lastPercent), clock.now()).catch(() => undefined);
+    }, EXPORT_KEEPALIVE_MS);
+    keepalive.unref();
     let page = 0;
     const result = await writeExport(
       plan,
@@ -143,14 +155,23 @@ export async function runExport(
     const now = clock.now();
     await repository.fail(jobId, EXPORT_MESSAGES.failedGeneric, now, new Date(now.getTime() + EXPORT_RETENTION_MS));
     return { status: 'failed' as const };
+  } finally {
+    clearInterval(keepalive);
   }
 }
 
 /**
- * The sweeper: deletes exports past their 7 days (file and row), fails processing jobs
- * whose worker died and was not retried, and removes part files no live job owns.
+ * The sweeper: deletes exports past their 7 days (file and row), has a processing job whose
+ * worker died taken over (silent for EXPORT_SILENT_MS: `takeover` enqueues a run, whose
+ * claim restarts it), fails one silent for EXPORT_STALE_MS (its takeovers died too), and
+ * removes part files no live job owns.
  */
-export async function sweepExports(db: Db, storage: ExportStorage, now: Date) {
+export async function sweepExports(
+  db: Db,
+  storage: ExportStorage,
+  now: Date,
+  takeover?: (jobId: number) => Promise<unknown>,
+) {
   const repository = createExportRepository(db);
   let expired = 0;
   for (const job of await repository.expiredJobs(now)) {
@@ -165,6 +186,13 @@ export async function sweepExports(db: Db, storage: ExportStorage, now: Date) {
     if (await repository.fail(job.id, EXPORT_MESSAGES.failedGeneric, now, new Date(now.getTime() + EXPORT_RETENTION_MS))) stale += 1;
     await storage.remove(job.id);
   }
+  let takenOver = 0;
+  if (takeover) {
+    for (const job of await repository.staleJobs(new Date(now.getTime() - EXPORT_SILENT_MS))) {
+      await takeover(job.id);
+      takenOver += 1;
+    }
+  }
   let orphans = 0;
   const unfinished = await storage.listUnfinished();
   const statuses = await repository.existingJobIds(unfinished);
@@ -174,7 +202,7 @@ export async function sweepExports(db: Db, storage: ExportStorage, now: Date) {
     await storage.remove(id);
     orphans += 1;
   }
-  return { expired, stale, orphans };
+  return { expired, stale, takenOver, orphans };
 }
 
 /** The run queue's options: a run whose worker dies is retried after the expiry; the claim restarts it from 0 %. */
@@ -203,10 +231,12 @@ export function exportJobDefinitions(
   const sweep: JobDefinition = {
     name: EXPORT_SWEEP,
     queue: { policy: 'stately', retryLimit: 0, expireInSeconds: 10 * 60 },
-    cron: '*/15 * * * *',
-    async handle(job, { database, logger }) {
-      const counts = await sweepExports(database.db, storage, clock.now());
-      if (counts.expired + counts.stale + counts.orphans > 0) logger.info({ job: job.name, ...counts }, 'export: sweep');
+    // Every minute: a dead worker's export is taken over within about a minute (decision 0121).
+    cron: '* * * * *',
+    async handle(job, { database, logger, boss }) {
+      const counts = await sweepExports(database.db, storage, clock.now(), (jobId) => boss.send(EXPORT_RUN, { jobId }));
+      if (counts.takenOver > 0) logger.warn({ job: job.name, ...counts }, 'export: runs of stopped workers taken over');
+      else if (counts.expired + counts.stale + counts.orphans > 0) logger.info({ job: job.name, ...counts }, 'export: sweep');
       return counts;
     },
   };
