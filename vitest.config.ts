@@ -23,6 +23,8 @@ export default defineConfig({
           // PostgreSQL pass only (e.g. the database-outage test, which needs real connections).
           exclude: [...configDefaults.exclude, ...(process.env.TEST_DATABASE_URL ? [] : ['apps/server/src/**/*.pg.test.ts'])],
           environment: 'node',
+          // TEST_NOW=<instant> starts each file's clock there (replays midnight, month ends).
+          setupFiles: ['scripts/test-now.setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // A budget against hanging, not a speed check: the browser pass runs alongside.
@@ -36,7 +38,9 @@ export default defineConfig({
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
           testTimeout: 90_000,
-          hookTimeout: 180_000,
+          // Budgets against hanging: a file's start may start the demo server twice
+          // (startServerWithData), each up to a minute on a loaded 2-core machine.
+          hookTimeout: 300_000,
           // `expect.poll` waits 1 s by default; the browser pass shares the machine with the
           // other passes (scripts/test.mjs), so a page update gets a budget against hanging.
           expect: { poll: { timeout: 15_000 } },
