@@ -5,6 +5,7 @@ import { createManualClock } from '../../lib/clock';
 import { createStaffUser, createTeam, signIn, type TestClient } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { addParticipant, createTrial } from '../participants/test-support';
+import { createParticipants } from '../sync/test-support';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const NOW = new Date('2026-06-15T12:00:00Z');
@@ -14,7 +15,7 @@ const NOW = new Date('2026-06-15T12:00:00Z');
  * (the spec's error body while nothing was sent yet), never escape as an uncaught
  * exception that stops the server. Bad dates are refused before anything runs.
  */
-describe(`adherence CSV errors (${MODE})`, { timeout: 60_000 }, () => {
+describe(`adherence CSV errors (${MODE})`, { timeout: 20_000 }, () => {
   let ctx: TestApp;
   let viewer: TestClient;
   let trialId: number;
@@ -78,5 +79,41 @@ describe(`adherence CSV errors (${MODE})`, { timeout: 60_000 }, () => {
     }
     await new Promise((resolve) => setImmediate(resolve));
     expect(escaped).toEqual([]);
+  });
+
+  it('cuts the response of a failure after the first rows were sent, logs it, and keeps serving', async () => {
+    const db = ctx.database.db;
+    // 201 participants: the second chunk of 200 is queried after the first chunk's rows went out.
+    const { teamId, trialId: bigTrial, participantIds } = await createParticipants(db, 201);
+    const admin = await signIn(ctx.app, db, await createStaffUser(db, { role: 'Admin', teamId }));
+    const last = participantIds.at(-1)!; // the last code: alone in the second chunk
+    await db.execute(sql`INSERT INTO device_reading_days (participant_id, team_id, metric_key, day, readings, minutes, value_sum, first_at, last_at)
+      VALUES (${last}, ${teamId}, 'steps', '2026-06-10', 1, 1, 100, '2026-06-10T08:00:00Z', '2026-06-10T08:00:00Z')`);
+    // The day aggregates fail for that participant only: a database error mid-stream.
+    await db.execute(sql.raw(`CREATE FUNCTION tp_fail_for(id integer) RETURNS boolean LANGUAGE plpgsql STABLE COST 10000 AS $$
+      BEGIN IF id = ${last} THEN RAISE EXCEPTION 'failing mid-stream'; END IF; RETURN true; END $$`));
+    await db.execute(sql`ALTER TABLE device_reading_days RENAME TO device_reading_days_real`);
+    await db.execute(sql`CREATE VIEW device_reading_days AS SELECT * FROM device_reading_days_real WHERE tp_fail_for(participant_id)`);
+    let outcome: { statusCode?: number; body?: string; error?: unknown };
+    try {
+      outcome = await admin
+        .get(`/api/trials/${bigTrial}/completeness/adherence.csv?from=2026-06-10&to=2026-06-10`)
+        .then((response) => ({ statusCode: response.statusCode, body: response.body }), (error: unknown) => ({ error }));
+    } finally {
+      await db.execute(sql`DROP VIEW device_reading_days`);
+      await db.execute(sql`ALTER TABLE device_reading_days_real RENAME TO device_reading_days`);
+      await db.execute(sql`DROP FUNCTION tp_fail_for(integer)`);
+    }
+    // The headers and the first chunk were sent: the response is cut, never completed.
+    if (outcome.error === undefined) {
+      expect(outcome.statusCode).toBe(200);
+      expect(outcome.body!.trim().split('\n').length).toBeLessThan(1 + 201);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(escaped).toEqual([]);
+    expect(ctx.logLines().some((line) => line.includes('adherence CSV failed while streaming') && line.includes('failing mid-stream'))).toBe(true);
+    const again = await admin.get(`/api/trials/${bigTrial}/completeness/adherence.csv?from=2026-06-10&to=2026-06-10`);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.body.trim().split('\n')).toHaveLength(1 + 201);
   });
 });

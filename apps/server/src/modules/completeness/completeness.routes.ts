@@ -154,7 +154,10 @@ export const completenessRoutes: FastifyPluginAsyncZod<Options> = async (app, op
       // sent yet, else a cut connection) and logs it. With pipe the rows' error had no
       // listener and stopped the process. A closed connection stops the rows' queries.
       pipeline(Readable.from(rows), csv, (error) => {
-        if (error) request.log.debug({ err: error }, 'adherence CSV stream ended early');
+        if (!error) return;
+        if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE')
+          request.log.info('adherence CSV: the client closed the connection');
+        else request.log.error({ err: error }, 'adherence CSV failed while streaming');
       });
       return reply
         .type('text/csv; charset=utf-8')
