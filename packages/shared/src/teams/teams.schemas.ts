@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DATE_MESSAGES, isCalendarDateTime } from '../dates';
+import { DATE_MESSAGES, calendarDateTimeSchema } from '../dates';
 import { MAX_ROW_ID, rowIdSchema } from '../ids';
 import { ROLES } from '../roles';
 
@@ -30,9 +30,8 @@ export const BRANDS = ['Fitbit', 'Omron', 'Dexcom'] as const;
 
 // Integer columns: values past PostgreSQL's integer range are refused here, not by the database.
 const limit = z.coerce.number().int().min(0, TEAM_MESSAGES.limitNegative).max(MAX_ROW_ID);
-const optionalDate = z.iso
-  .datetime({ offset: true, error: DATE_MESSAGES.dateTime })
-  .refine((text) => isCalendarDateTime(text, { offset: 'required' }), DATE_MESSAGES.dateTime)
+// The team dialog's inputs are dates: a refused one says so in the dialog's words.
+const optionalDate = calendarDateTimeSchema(DATE_MESSAGES.date)
   .nullable()
   .optional();
 
