@@ -211,17 +211,60 @@ export function toOpenMHealth(
   };
 }
 
+/**
+ * Open mHealth data points as JSON text, the same text as `JSON.stringify(toOpenMHealth(…))`
+ * (export-standards.test.ts), for one participant and export: the parts every point of a
+ * metric shares are serialised once, and a point is one string built from its uuid, value
+ * and time, without an object graph per reading. A year of minute heart rate is half a
+ * million points: the objects were what the export held and collected (decision 0133).
+ */
+export function openMHealthSerializer(
+  subject: SubjectInfo,
+  createdAt: string,
+): (reading: StoredReading) => string | null {
+  const parts = new Map<string, { header: string; measure: string; extra: string } | null>();
+  const partsOf = (metricKey: string) => {
+    let found = parts.get(metricKey);
+    if (found !== undefined) return found;
+    const mapping = OMH_MAPPINGS[metricKey];
+    found = mapping
+      ? {
+          header: `,${JSON.stringify({
+            schema_id: { namespace: 'omh', name: mapping.name, version: mapping.version },
+            creation_date_time: createdAt,
+            source_creation_date_time: createdAt,
+            acquisition_provenance: { source_name: subject.deviceName, modality: 'sensed' },
+            user_id: subject.participantCode,
+          }).slice(1, -1)}},"body":{${JSON.stringify(mapping.property)}:{"value":`,
+          measure: `,"unit":${JSON.stringify(mapping.unit)}}`,
+          extra: mapping.extra ? `,${JSON.stringify(mapping.extra).slice(1, -1)}` : '',
+        }
+      : null;
+    parts.set(metricKey, found);
+    return found;
+  };
+  return (reading) => {
+    const mapping = OMH_MAPPINGS[reading.metricKey];
+    const shared = partsOf(reading.metricKey);
+    if (!mapping || !shared || reading.value === null) return null;
+    const start = reading.recordedAt;
+    const end = reading.endAt ?? (isDaily(reading) ? new Date(start.getTime() + DAY_MS) : null);
+    const timeFrame =
+      mapping.interval || end
+        ? `{"time_interval":{"start_date_time":"${start.toISOString()}","end_date_time":"${(end ?? start).toISOString()}"}}`
+        : `{"date_time":"${start.toISOString()}"}`;
+    const uuid = omhUuid(reading);
+    return `{"header":{"id":"${uuid}","uuid":"${uuid}"${shared.header}${JSON.stringify(reading.value)}${shared.measure}${shared.extra},"effective_time_frame":${timeFrame}}}`;
+  };
+}
+
 /** A stable UUID (version-4 layout) from the reading's key, so a re-export names the same data point alike. */
 function omhUuid(reading: StoredReading): string {
-  const digits = createHash('sha256')
+  const s = createHash('sha256')
     .update(
       `${reading.participantId}|${reading.metricKey}|${reading.recordedAt.getTime()}|${reading.brand}`,
     )
-    .digest('hex')
-    .slice(0, 32)
-    .split('');
-  digits[12] = '4';
-  digits[16] = ((parseInt(digits[16]!, 16) & 0x3) | 0x8).toString(16);
-  const s = digits.join('');
-  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
+    .digest('hex');
+  const variant = ((parseInt(s[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-4${s.slice(13, 16)}-${variant}${s.slice(17, 20)}-${s.slice(20, 32)}`;
 }

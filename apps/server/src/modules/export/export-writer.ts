@@ -27,8 +27,8 @@ import type { ReadingsQuery, StoredReading } from '../sync/readings.service';
 import {
   FHIR_MAPPINGS,
   OMH_MAPPINGS,
+  openMHealthSerializer,
   toFhirObservation,
-  toOpenMHealth,
   type SubjectInfo,
 } from './export-standards';
 
@@ -101,6 +101,9 @@ export const EXPORT_ZIP_LEVEL = 1;
 const REPORT_EVERY_BYTES = 4 << 20;
 /** Bytes handed to the ZIP at a time (and the deflate stream's output buffer). */
 const BATCH_BYTES = 1 << 20;
+
+/** Characters of Open mHealth text handed to its file at a time. */
+const OMH_WRITE_CHARS = 1 << 20;
 
 /** Excel's last row; a longer single tab continues on a sheet named "… (2)". */
 const XLSX_MAX_ROWS = 1_048_576;
@@ -612,6 +615,7 @@ async function readingsPass(
   const participantCount = plan.participants.length;
   for (const [index, participant] of plan.participants.entries()) {
     const subject: SubjectInfo = { ...participant, deviceName: plan.device.friendlyName };
+    const omhPoint = omh ? openMHealthSerializer(subject, exportedAt) : null;
     const seen = new Set<string>();
     const query: ReadingsQuery = {
       teamId: plan.teamId,
@@ -652,17 +656,21 @@ async function readingsPass(
         fhir.rows += lines.length;
         if (lines.length) await fhir.write(lines.join('\n') + '\n');
       }
-      if (omh) {
-        const points: string[] = [];
+      if (omh && omhPoint) {
+        // Points as text straight from the readings, written in pieces of about a megabyte.
+        let text = '';
         for (const reading of page) {
-          const point = toOpenMHealth(reading, subject, exportedAt);
-          if (point) points.push(JSON.stringify(point));
-        }
-        if (points.length) {
-          await omh.write((omhFirst ? '\n' : ',\n') + points.join(',\n'));
+          const point = omhPoint(reading);
+          if (point === null) continue;
+          text += (omhFirst ? '\n' : ',\n') + point;
           omhFirst = false;
-          omh.rows += points.length;
+          omh.rows += 1;
+          if (text.length >= OMH_WRITE_CHARS) {
+            await omh.write(text);
+            text = '';
+          }
         }
+        await omh.write(text);
       }
       if (adherence) for (const reading of page) adherence.add(reading);
       const within = seen.size / Math.max(plan.request.metrics.length, 1);
