@@ -35,7 +35,7 @@ import { GOOGLE_HEALTH_STREAMS } from '../../sync/sources/google-health.source';
 import type { SourceRequest } from '../../sync/sources/types';
 import { readingsServiceFor } from '../../sync/test-support';
 import { signIn } from '../../trials/test-support';
-import { fitbitDataPath, linkLegacyFitbit, startFitbitDataApp } from './test-support';
+import { FITBIT_TESTS_NOW, fitbitDataPath, linkLegacyFitbit, startFitbitDataApp } from './test-support';
 
 /**
  * Every resource path of the Fitbit data page (device-data spec §7) end to end: the app
@@ -44,7 +44,7 @@ import { fitbitDataPath, linkLegacyFitbit, startFitbitDataApp } from './test-sup
  */
 let sims: AllSimulators;
 let ctx: TestApp;
-const clock = createManualClock(new Date());
+const clock = createManualClock(FITBIT_TESTS_NOW);
 const db = () => ctx.database.db;
 let teamId: number;
 let admin: TestClient;

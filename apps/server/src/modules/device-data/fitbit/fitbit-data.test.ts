@@ -15,7 +15,7 @@ import { clearFaults, countRequests, injectFault } from '../../devices/core/test
 import { connectionRow, linkAsStaff } from '../../devices/test-support';
 import { addParticipant, createTrial } from '../../participants/test-support';
 import { signIn } from '../../trials/test-support';
-import { fitbitDataPath, linkLegacyFitbit, startFitbitDataApp } from './test-support';
+import { FITBIT_TESTS_NOW, fitbitDataPath, linkLegacyFitbit, startFitbitDataApp } from './test-support';
 
 /**
  * getFitbitServerParticipantData end to end: the app (inject) reads from the Google Health
@@ -23,7 +23,7 @@ import { fitbitDataPath, linkLegacyFitbit, startFitbitDataApp } from './test-sup
  */
 let sims: AllSimulators;
 let ctx: TestApp;
-const clock = createManualClock(new Date());
+const clock = createManualClock(FITBIT_TESTS_NOW);
 const db = () => ctx.database.db;
 let teamId: number;
 let admin: TestClient;

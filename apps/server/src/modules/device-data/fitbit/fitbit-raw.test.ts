@@ -4,11 +4,10 @@ import { createManualClock } from '../../../lib/clock';
 import { startAllSimulators, type AllSimulators } from '../../../simulators';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { createStaffUser, createTeam, type TestClient } from '../../../test/fixtures';
-import { control } from '../../devices/core/test-support';
 import { allowAllBrands, linkAsStaff, simulatorEnv } from '../../devices/test-support';
 import { addParticipant, createTrial } from '../../participants/test-support';
 import { signIn } from '../../trials/test-support';
-import { linkLegacyFitbit } from './test-support';
+import { FITBIT_TESTS_NOW, linkLegacyFitbit, setFitbitSimulatorClocks } from './test-support';
 
 /**
  * /api/fitbitParticipantDataRaw: the upstream's own answer for a resource path (Sys_Admin),
@@ -16,7 +15,7 @@ import { linkLegacyFitbit } from './test-support';
  */
 let sims: AllSimulators;
 let ctx: TestApp;
-const clock = createManualClock(new Date());
+const clock = createManualClock(FITBIT_TESTS_NOW);
 const db = () => ctx.database.db;
 let teamId: number;
 let sysAdmin: TestClient;
@@ -31,7 +30,7 @@ const rawPath = (id: number, resourcePath: string) =>
 
 beforeAll(async () => {
   sims = await startAllSimulators({ fitbitLegacyShutdownAt: null });
-  await control(sims.fitbitLegacy.baseUrl, 'POST', '/clock/set', { time: '2026-11-20T10:10:00Z' });
+  await setFitbitSimulatorClocks(sims);
   ctx = await createTestApp({ env: simulatorEnv(sims), clock });
   teamId = (await createTeam(db(), { maxTrials: 100, maxParticipants: 1000, hiddenFields: [] })).id;
   await allowAllBrands(db(), teamId);

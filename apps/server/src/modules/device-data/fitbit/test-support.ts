@@ -17,15 +17,31 @@ import { signIn } from '../../trials/test-support';
 type ManualClock = ReturnType<typeof createManualClock>;
 
 /**
+ * The instant the Fitbit data tests run at, whatever the real date: their fixed days
+ * (2026-11-01 … 11-07) lie in the simulators' past, and no day boundary is near. The tests'
+ * app clock starts here (`createManualClock(FITBIT_TESTS_NOW)`) and so do the simulators.
+ */
+export const FITBIT_TESTS_NOW = new Date('2026-11-20T10:10:00Z');
+
+/**
+ * Both Fitbit simulators on FITBIT_TESTS_NOW. The legacy 429 asks to wait until the top of
+ * the hour: 50 minutes here, beyond what the client waits (a few seconds would be waited and
+ * retried).
+ */
+export async function setFitbitSimulatorClocks(sims: AllSimulators): Promise<void> {
+  for (const simulator of [sims.googleHealth, sims.fitbitLegacy]) {
+    await control(simulator.baseUrl, 'POST', '/clock/set', { time: FITBIT_TESTS_NOW.toISOString() });
+  }
+}
+
+/**
  * The set-up the Fitbit data tests share: the simulators (the legacy API not yet shut down),
  * the app on a manual clock, a team allowed every brand with an Admin and a User, and a trial
  * of the Admin's that the User belongs to.
  */
 export async function startFitbitDataApp(clock: ManualClock) {
   const sims: AllSimulators = await startAllSimulators({ fitbitLegacyShutdownAt: null });
-  // The legacy 429 asks to wait until the top of the hour: 50 minutes here, beyond what the
-  // client waits, whatever the wall clock says (a few seconds would be waited and retried).
-  await control(sims.fitbitLegacy.baseUrl, 'POST', '/clock/set', { time: '2026-11-20T10:10:00Z' });
+  await setFitbitSimulatorClocks(sims);
   const ctx: TestApp = await createTestApp({ env: simulatorEnv(sims), clock });
   const db = ctx.database.db;
   const teamId = (await createTeam(db, { maxTrials: 100, maxParticipants: 1000, hiddenFields: [] }))
