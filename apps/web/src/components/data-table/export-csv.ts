@@ -1,8 +1,18 @@
 import { PRODUCT_NAME } from '@trialpulse/shared';
+import { neutralise } from '@trialpulse/shared/export/csv-safe';
 
-/** One CSV field: quoted when it holds a comma, quote or line break (RFC 4180). */
+/**
+ * One CSV field: text that a spreadsheet would read as a formula gets a leading apostrophe
+ * (decision 0130; numbers stay numbers), then quoted when it holds a comma, quote or line
+ * break (RFC 4180).
+ */
 function field(value: unknown): string {
-  const text = value === null || value === undefined ? '' : String(value);
+  const text =
+    value === null || value === undefined
+      ? ''
+      : typeof value === 'string'
+        ? neutralise(value)
+        : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

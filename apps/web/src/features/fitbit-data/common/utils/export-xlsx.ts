@@ -1,5 +1,6 @@
 import type ExcelJsModule from 'exceljs';
 import { PRODUCT_NAME } from '@trialpulse/shared';
+import { neutralise } from '@trialpulse/shared/export/csv-safe';
 // The library's own browser build as a file of the web build, not a module of the bundle:
 // bundled, its CommonJS wrapper would add interop helpers to the runtime chunk every page
 // (the login page too) loads.
@@ -39,6 +40,15 @@ export const xlsxFileName = (name: string) =>
   `${PRODUCT_NAME}-${name.replace(/[^A-Za-z0-9_-]+/g, '_')}-Data.xlsx`;
 
 /**
+ * A cell's value: text a spreadsheet would read as a formula gets a leading apostrophe
+ * (decision 0130), as in the server's exports; numbers and dates stay as they are.
+ */
+export function xlsxCell(value: unknown): unknown {
+  if (value === undefined) return null;
+  return typeof value === 'string' ? neutralise(value) : value;
+}
+
+/**
  * Builds an XLSX workbook (one sheet per entry) with exceljs, loaded on first use so no
  * page carries it until someone exports.
  */
@@ -49,7 +59,7 @@ export async function buildXlsx(sheets: readonly XlsxSheet[]): Promise<Blob> {
   for (const sheet of sheets) {
     const worksheet = workbook.addWorksheet(sheet.name.replace(/[*?:\\/[\]]/g, ' ').slice(0, 31));
     worksheet.addRow([...sheet.headers]).font = { bold: true };
-    for (const row of sheet.rows) worksheet.addRow(row.map((value) => value ?? null));
+    for (const row of sheet.rows) worksheet.addRow(row.map(xlsxCell));
     worksheet.columns.forEach((column) => {
       column.width = 18;
     });
