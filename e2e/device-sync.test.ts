@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshotPath } from './support/browser';
-import { clickUntilShown } from './support/click';
+import { clickUntilShown, participantsTableSettled } from './support/click';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import type { RunningServer } from './support/server';
 import { DEMO, apiFromPage } from './support/session';
@@ -52,29 +52,31 @@ describe('device data sync in the browser', () => {
     }
     expect(participant).toBeDefined();
     // The background backfill stores readings while the app is already in use.
-    const deadline = Date.now() + 120_000;
     let statuses: SyncStatus[] = [];
-    while (Date.now() < deadline) {
-      statuses = (
-        (await apiFromPage(page, 'GET', `/api/deviceSync/participant/${participant!.id}`)).body as {
-          connections: SyncStatus[];
-        }
-      ).connections;
-      // The demo seed stores readings before any sync ran: wait for the sync itself too
-      // (a connection is "not_synced" until its first window is stored).
-      const synced = (brand: string) =>
-        statuses.some(
-          (status) =>
-            status.brand === brand && status.rowsStored > 0 && status.state !== 'not_synced',
-        );
-      if (synced('Omron') && synced('Fitbit')) break;
-      await page.waitForTimeout(1000);
-    }
+    // The demo seed stores readings before any sync ran: wait for the sync itself too
+    // (a connection is "not_synced" until its first window is stored).
+    const synced = (brand: string) =>
+      statuses.some(
+        (status) => status.brand === brand && status.rowsStored > 0 && status.state !== 'not_synced',
+      );
+    await expect
+      .poll(
+        async () => {
+          statuses = (
+            (await apiFromPage(page, 'GET', `/api/deviceSync/participant/${participant!.id}`)).body as {
+              connections: SyncStatus[];
+            }
+          ).connections;
+          return synced('Omron') && synced('Fitbit');
+        },
+        { timeout: 120_000, interval: 1_000 },
+      )
+      .toBe(true);
     const omron = statuses.find((status) => status.brand === 'Omron')!;
     expect(omron.rowsStored).toBeGreaterThan(0);
 
     await page.getByTestId('trials-table').getByText(trial!.trialNumber).click();
-    await page.getByTestId('participants-table').waitFor();
+    await participantsTableSettled(page);
     const badge = page.getByTestId(`last-data-${participant!.id}`);
     await badge.waitFor();
     expect(await badge.textContent()).toMatch(/^Last data (today|1 day ago|\d+ days ago)$/);

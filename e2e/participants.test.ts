@@ -105,8 +105,15 @@ describe('participants in the browser', () => {
       page.getByTestId(`participant-manage-${first.id}`),
       page.getByTestId('participant-page'),
     );
+    // The page's shortcut handler (participant-page.tsx) claims the key with preventDefault;
+    // a listener of ours reads that once every listener has run, so there is no fixed wait.
+    await page.evaluate(() => {
+      window.addEventListener('keydown', (event) => {
+        if (event.code === 'KeyQ') setTimeout(() => document.body.setAttribute('data-e2e-q-claimed', String(event.defaultPrevented)));
+      });
+    });
     await page.keyboard.press('Control+Shift+Q');
-    await page.waitForTimeout(500);
+    await expect.poll(() => page.locator('body').getAttribute('data-e2e-q-claimed')).toBe('false');
     expect(new URL(page.url()).pathname).toBe('/Participant');
     await logOut(page);
 

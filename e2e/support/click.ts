@@ -1,5 +1,15 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { openApiCalls } from './page-trouble';
+
+/**
+ * Waits until none of the page's own API calls is open (network idle of the app's calls,
+ * not of the whole page): what the page shows next is what those answers made of it.
+ * Pages are watched by `startBrowserSession` (e2e/support/page-trouble.ts).
+ */
+export async function apiCallsSettled(page: Page): Promise<void> {
+  await expect.poll(() => openApiCalls(page), { interval: 50 }).toBe(0);
+}
 
 /**
  * Clicks `target` until `arrived` shows (at most `attempts` clicks), then waits for it.
@@ -12,6 +22,8 @@ import { expect } from 'vitest';
  */
 export async function clickUntilShown(target: Locator, arrived: Locator, attempts = 3): Promise<void> {
   for (let attempt = 1; attempt <= attempts; attempt += 1) {
+    // Rows stop growing once the page's calls have answered: aim then.
+    await apiCallsSettled(target.page());
     if (attempt > 1) {
       if (!(await target.isVisible())) break;
       console.warn(`click ${attempt - 1} on ${String(target)} was lost (the page did not move on); clicking again`);
@@ -35,4 +47,5 @@ export async function participantsTableSettled(page: Page): Promise<void> {
   const table = page.getByTestId('participants-table');
   await table.locator('[data-testid^="participant-row-"]').first().waitFor();
   await expect.poll(() => table.locator('[data-testid^="pending-"]').count()).toBe(0);
+  await apiCallsSettled(page);
 }
