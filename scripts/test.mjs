@@ -6,9 +6,10 @@
 //      imports; the others already ran, identically, in pass 1). Every test database is
 //      created and dropped by the tests themselves.
 //   3. browser tests (Playwright + Debian's Chromium) against the built app
-// The passes run one after another; TEST_PASSES_ALONGSIDE=1 runs the browser pass at the
-// same time as passes 1 and 2 (its output kept and printed as one block once they are done,
-// and written live to .tmp/test-logs/vitest-browser.log).
+// The browser pass runs at the same time as passes 1 and 2 (its output kept and printed as
+// one block once they are done, and written live to .tmp/test-logs/vitest-browser.log);
+// TEST_PASSES_IN_SERIES=1 runs the three passes one after another instead. The browser
+// scenarios wait for the state they act on (decision 0134), so they hold under that load.
 // The passes share nothing that can collide: every server and simulator binds a free port,
 // each PostgreSQL test database has its own random name, the browser servers use embedded
 // databases in their own temp directories, and the web app is built before any pass starts.
@@ -48,7 +49,7 @@ const passes = [
   { name: 'browser', projects: ['e2e'], env: envWithoutDatabase },
 ];
 
-const inSeries = !['1', 'true'].includes(process.env.TEST_PASSES_ALONGSIDE ?? '');
+const inSeries = ['1', 'true'].includes(process.env.TEST_PASSES_IN_SERIES ?? '');
 const background = inSeries ? [] : passes.filter((pass) => pass.name === 'browser');
 const foreground = passes.filter((pass) => !background.includes(pass));
 const started = Date.now();
