@@ -18,6 +18,10 @@ export type SyncSettings = {
   runSeconds?: number;
   /** Backfill bound in days (demo: 60). */
   maxBackfillDays?: number;
+  /** Tests only: the connection lease's length (default SYNC_LEASE_MS) and its clock (default real time). */
+  leaseMs?: number;
+  leaseClock?: Clock;
+  leaseRenewMs?: number;
   log?: (obj: object, msg: string) => void;
   /** Provider sources (tests tighten a budget); default SYNC_SOURCES. */
   sources?: SyncServiceDeps['sources'];
@@ -43,6 +47,9 @@ export function buildSyncService(database: Database, settings: SyncSettings): Sy
     clock,
     ...(settings.runSeconds !== undefined && { runSeconds: settings.runSeconds }),
     ...(settings.maxBackfillDays !== undefined && { maxBackfillDays: settings.maxBackfillDays }),
+    ...(settings.leaseMs !== undefined && { leaseMs: settings.leaseMs }),
+    ...(settings.leaseClock && { leaseClock: settings.leaseClock }),
+    ...(settings.leaseRenewMs !== undefined && { leaseRenewMs: settings.leaseRenewMs }),
     ...(settings.log && { log: settings.log }),
     ...(settings.sources && { sources: settings.sources }),
   });

@@ -18,6 +18,8 @@ export type CursorRow = typeof syncCursors.$inferSelect;
 
 /** The error type of a run closed because its worker stopped (process killed, crashed). */
 export const SYNC_WORKER_STOPPED = 'worker_stopped';
+/** The error type of a run that found its lease gone (run out while it stalled, or taken over) and stopped. */
+export const SYNC_LEASE_LOST = 'lease_lost';
 
 /** The only code that touches the sync tables: cursors, runs, states and call budgets. */
 export function createSyncRepository(db: Db) {
@@ -228,6 +230,14 @@ export function createSyncRunsRepository(db: Db) {
       await tx.update(syncRuns).set(values).where(eq(syncRuns.id, runId));
     },
 
+    /** Closes a run still `running` (not one the recovery closed meanwhile). */
+    async closeRunIfRunning(runId: number, values: Pick<SyncRunRow, 'finishedAt' | 'outcome' | 'errorType'>): Promise<void> {
+      await db
+        .update(syncRuns)
+        .set(values)
+        .where(and(eq(syncRuns.id, runId), eq(syncRuns.outcome, 'running')));
+    },
+
     async lastRuns(connectionIds: readonly number[]): Promise<SyncRunRow[]> {
       if (connectionIds.length === 0) return [];
       const result = await db.execute<{ id: number }>(sql`
@@ -306,10 +316,32 @@ export function createSyncRunsRepository(db: Db) {
     },
 
     /**
+     * The run's heartbeat and fence (decision 0121): moves the lease of `owner` on to `until`
+     * when it still holds it, live at `now`. False when the lease ran out or another run took
+     * it: the caller stops writing. Inside a window's transaction the update locks the lease
+     * row until the commit, so a run taking the lease over waits for that commit and then
+     * finds the lease renewed — a run that lost its lease never commits a window.
+     */
+    async renewLease(tx: DbOrTx, connectionId: number, owner: string, now: Date, until: Date): Promise<boolean> {
+      const rows = await tx
+        .update(syncStates)
+        .set({ leaseUntil: until })
+        .where(
+          and(
+            eq(syncStates.participantDeviceId, connectionId),
+            eq(syncStates.leaseOwner, owner),
+            sql`${syncStates.leaseUntil} > ${now.toISOString()}::timestamptz`,
+          ),
+        )
+        .returning({ id: syncStates.participantDeviceId });
+      return rows.length > 0;
+    },
+
+    /**
      * Closes the runs whose worker is gone (decision 0121): still `running` while their
      * connection's lease is no longer held by their job (released, run out, or taken by
-     * another). A live run always holds its lease (it outlives the time box), so none is
-     * touched. Marked failed with error type `worker_stopped`; answers what was closed.
+     * another). A live run renews its lease (every quarter of its length, and at each window
+     * it stores) and stops when a renewal fails, so none is touched. Marked failed with error type `worker_stopped`; answers what was closed.
      */
     async closeAbandonedRuns(now: Date): Promise<Array<{ id: number; participantDeviceId: number; kind: SyncRunKind }>> {
       const result = await db.execute<{ id: number; participant_device_id: number; kind: SyncRunKind }>(sql`

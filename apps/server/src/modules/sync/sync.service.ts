@@ -1,6 +1,6 @@
 import { DEVICE_ERROR_REASONS } from '@trialpulse/shared';
 import type { DeviceUpstream, SyncRunKind, SyncRunOutcome } from '../../db/schema';
-import type { Clock } from '../../lib/clock';
+import { systemClock, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { createProviderHttp, type ProviderHttp } from '../devices/core/provider-client';
 import {
@@ -16,7 +16,7 @@ import type { DeviceConnectionsService } from '../devices/device-connections.ser
 import type { ReadingsService } from './readings.service';
 import { SYNC_SOURCES } from './sources';
 import { DAY_MS, windowsOf, type CallBudget, type FetchContext, type SourceRequest, type SyncSource, type SyncStream } from './sources/types';
-import type { CursorRow, EnabledMetric, SyncConnection, SyncRunsRepository } from './sync.repository';
+import { SYNC_LEASE_LOST, type CursorRow, type EnabledMetric, type SyncConnection, type SyncRunsRepository } from './sync.repository';
 
 /**
  * Syncs one connection (decision 0036): for each provider stream whose metrics are enabled
@@ -39,6 +39,12 @@ export const FORBIDDEN_BACKOFF_MS = 6 * 60 * 60_000;
 export const FORBIDDEN_LIMIT = 3;
 /** Other provider failures: try again at the next cycle. */
 const FAILURE_BACKOFF_MS = 15 * 60_000;
+/**
+ * How long a connection's lease lasts past its last renewal. A run renews it every quarter
+ * of this and at each window it stores, so a dead worker's lease runs out within a minute
+ * and the recovery takes its run over (decision 0121).
+ */
+export const SYNC_LEASE_MS = 60_000;
 
 export type SyncRunResult = {
   outcome: SyncRunOutcome | 'skipped' | 'busy';
@@ -77,6 +83,8 @@ export class CallBudgetExhaustedError extends Error {
 }
 
 class TimeBoxReachedError extends Error {}
+/** The run's lease ran out or another run took it: the run stops writing. */
+class LeaseLostError extends Error {}
 
 export type SyncServiceDeps = {
   runs: SyncRunsRepository;
@@ -86,6 +94,12 @@ export type SyncServiceDeps = {
   clock: Clock;
   /** Longest a run works before it hands over to a follow-up job (default 120 s). */
   runSeconds?: number;
+  /** The lease's length past each renewal (default SYNC_LEASE_MS; tests shorten it). */
+  leaseMs?: number;
+  /** The lease's clock: real time, shared with the recovery (default the system clock; not the provider clock, which tests freeze). */
+  leaseClock?: Clock;
+  /** How often a run renews its lease in the background (default a quarter of its length). */
+  leaseRenewMs?: number;
   /** The backfill bound in days (demo: 60); default 365. */
   maxBackfillDays?: number;
   sources?: Partial<Record<DeviceUpstream, SyncSource>>;
@@ -96,8 +110,8 @@ export function createSyncService(deps: SyncServiceDeps) {
   const { runs, readings, connections, clock } = deps;
   const sources = deps.sources ?? SYNC_SOURCES;
   const runMs = (deps.runSeconds ?? 120) * 1000;
-  /** The time box plus a margin for the window being stored when it ends. */
-  const leaseMs = Math.round(runMs * 1.5) + 5_000;
+  const leaseMs = deps.leaseMs ?? SYNC_LEASE_MS;
+  const leaseClock = deps.leaseClock ?? systemClock;
   const maxBackfillDays = Math.min(MAX_BACKFILL_DAYS, deps.maxBackfillDays ?? MAX_BACKFILL_DAYS);
   const https = new Map<DeviceUpstream, ProviderHttp>();
   const httpOf = (upstream: DeviceUpstream): ProviderHttp | undefined => {
@@ -133,15 +147,49 @@ export function createSyncService(deps: SyncServiceDeps) {
       return { outcome: 'backed_off', continueAt: state.backoffUntil, ...none };
     }
     const deadline = Date.now() + runMs;
-    // The lease outlives the time box by a margin; a killed worker's lease simply runs out.
-    const leaseHeld = await runs.acquireLease(connectionId, connection.teamId, options.owner, startedAt, new Date(startedAt.getTime() + leaseMs));
+    // A short lease, renewed while the run works; a killed worker's lease simply runs out.
+    const leaseFrom = leaseClock.now();
+    const leaseHeld = await runs.acquireLease(connectionId, connection.teamId, options.owner, leaseFrom, new Date(leaseFrom.getTime() + leaseMs));
     if (leaseHeld) return { outcome: 'busy', continueAt: leaseHeld, ...none };
 
+    const lease = leaseOf(connectionId, options.owner);
     try {
-      return await runLeased(connection, source, http, options, startedAt, deadline);
+      return await runLeased(connection, source, http, options, startedAt, deadline, lease);
     } finally {
+      lease.stop();
       await runs.releaseLease(connectionId, options.owner);
     }
+  }
+
+  /**
+   * The run's hold on its lease: renewed every quarter of its length in the background, and
+   * by `hold` inside each transaction that writes (which also fences: it throws when the
+   * lease is gone, so that transaction never commits). Once lost, it stays lost.
+   */
+  function leaseOf(connectionId: number, owner: string) {
+    const lease = {
+      lost: false,
+      async hold(tx: Parameters<SyncRunsRepository['renewLease']>[0]): Promise<void> {
+        if (lease.lost) throw new LeaseLostError();
+        const now = leaseClock.now();
+        if (!(await runs.renewLease(tx, connectionId, owner, now, new Date(now.getTime() + leaseMs)))) {
+          lease.lost = true;
+          throw new LeaseLostError();
+        }
+      },
+      stop: () => clearInterval(timer),
+    };
+    const timer = setInterval(() => {
+      if (lease.lost) return;
+      const now = leaseClock.now();
+      runs
+        .renewLease(runs.db, connectionId, owner, now, new Date(now.getTime() + leaseMs))
+        .then((held) => void (held || (lease.lost = true)))
+        // The database away: the next window's renewal says whether the lease is still ours.
+        .catch(() => undefined);
+    }, deps.leaseRenewMs ?? Math.floor(leaseMs / 4));
+    timer.unref();
+    return lease;
   }
 
   async function runLeased(
@@ -151,6 +199,7 @@ export function createSyncService(deps: SyncServiceDeps) {
     options: SyncOptions,
     startedAt: Date,
     deadline: number,
+    lease: ReturnType<typeof leaseOf>,
   ): Promise<SyncRunResult> {
     const enabled = new Map((await runs.enabledMetrics(connection.id)).map((metric) => [metric.metricKey, metric]));
     const cursors = new Map((await runs.cursorsOfConnection(connection.id)).map((cursor) => [cursor.metricKey, cursor]));
@@ -208,6 +257,7 @@ export function createSyncService(deps: SyncServiceDeps) {
         const wanted = new Set(metrics);
         for (const window of windowsOf(start, now, stream.maxWindowDays)) {
           if (Date.now() > deadline) throw new TimeBoxReachedError();
+          if (lease.lost) throw new LeaseLostError();
           // A fetch that throws (a failed page, 429, provider down, token dead) stores and
           // deletes nothing; one that returns but says its answer may be short is not mirrored.
           const answer = { complete: true };
@@ -243,14 +293,17 @@ export function createSyncService(deps: SyncServiceDeps) {
             ...(mirror && { mirror }),
             // A large window commits batch by batch: the run counts what each one inserted, so
             // a run killed mid-window still accounts for the rows it stored.
-            afterBatch: (tx, counts) =>
-              runs.updateRun(tx, runId, {
+            afterBatch: async (tx, counts) => {
+              await lease.hold(tx);
+              await runs.updateRun(tx, runId, {
                 providerCalls: totals.providerCalls,
                 rowsInserted: totals.inserted + counts.inserted,
                 rowsUpdated: totals.updated + counts.updated,
                 windows: windowsDone,
-              }),
+              });
+            },
             within: async (tx, counts) => {
+              await lease.hold(tx);
               for (const entry of starts.filter((item) => wanted.has(item.key))) {
                 await runs.saveCursorIn(tx, {
                   participantDeviceId: connection.id,
@@ -277,6 +330,7 @@ export function createSyncService(deps: SyncServiceDeps) {
         }
       }
     } catch (error) {
+      if (error instanceof LeaseLostError) return leaseLost(connection, runId, plan.slice(unfinishedFrom), totals);
       const handled = await classify(error, connection);
       outcome = handled.outcome;
       errorType = handled.errorType;
@@ -292,33 +346,57 @@ export function createSyncService(deps: SyncServiceDeps) {
     }
 
     const finishedAt = clock.now();
-    await runs.transaction(async (tx) => {
-      await runs.updateRun(tx, runId, {
-        providerCalls: totals.providerCalls,
-        rowsInserted: totals.inserted,
-        rowsUpdated: totals.updated,
-        rowsDeleted: totals.deleted,
-        windows: windowsDone,
-        finishedAt,
-        outcome,
-        errorType,
+    try {
+      await runs.transaction(async (tx) => {
+        await lease.hold(tx);
+        await runs.updateRun(tx, runId, {
+          providerCalls: totals.providerCalls,
+          rowsInserted: totals.inserted,
+          rowsUpdated: totals.updated,
+          rowsDeleted: totals.deleted,
+          windows: windowsDone,
+          finishedAt,
+          outcome,
+          errorType,
+        });
+        await runs.saveState(tx, {
+          participantDeviceId: connection.id,
+          teamId: connection.teamId,
+          backoffUntil,
+          backoffReason,
+          consecutiveForbidden: forbidden,
+          lastRunAt: finishedAt,
+          lastOutcome: outcome,
+          lastErrorType: errorType,
+          ...((outcome === 'succeeded' || outcome === 'partial') && { lastSuccessAt: finishedAt }),
+        });
+        if (outcome === 'succeeded' || outcome === 'partial') await runs.markSynced(tx, connection.id, { lastSyncAt: finishedAt, lastSyncError: null });
+        else if (errorType && outcome !== 'needs_reconsent') await runs.markSynced(tx, connection.id, { lastSyncAt: finishedAt, lastSyncError: errorType });
       });
-      await runs.saveState(tx, {
-        participantDeviceId: connection.id,
-        teamId: connection.teamId,
-        backoffUntil,
-        backoffReason,
-        consecutiveForbidden: forbidden,
-        lastRunAt: finishedAt,
-        lastOutcome: outcome,
-        lastErrorType: errorType,
-        ...((outcome === 'succeeded' || outcome === 'partial') && { lastSuccessAt: finishedAt }),
-      });
-      if (outcome === 'succeeded' || outcome === 'partial') await runs.markSynced(tx, connection.id, { lastSyncAt: finishedAt, lastSyncError: null });
-      else if (errorType && outcome !== 'needs_reconsent') await runs.markSynced(tx, connection.id, { lastSyncAt: finishedAt, lastSyncError: errorType });
-    });
+    } catch (error) {
+      if (error instanceof LeaseLostError) return leaseLost(connection, runId, plan.slice(unfinishedFrom), totals);
+      throw error;
+    }
     const continueStreams = plan.slice(unfinishedFrom).map(({ stream }) => stream.key);
     return { outcome, runId, ...(continueAt && { continueAt, continueStreams }), errorType, ...totals };
+  }
+
+  /**
+   * The run lost its lease (it ran out while the run was stalled, or another run took it):
+   * it has stopped writing. Its run row is closed as failed (`lease_lost`) unless the
+   * recovery closed it already, and a follow-up is asked for — it waits for whichever run
+   * holds the lease now, or takes over at once when none does.
+   */
+  async function leaseLost(
+    connection: SyncConnection,
+    runId: number,
+    unfinished: ReadonlyArray<{ stream: SyncStream }>,
+    totals: { providerCalls: number; inserted: number; updated: number; deleted: number },
+  ): Promise<SyncRunResult> {
+    const finishedAt = clock.now();
+    await runs.closeRunIfRunning(runId, { finishedAt, outcome: 'failed', errorType: SYNC_LEASE_LOST });
+    deps.log?.({ connectionId: connection.id, runId }, 'sync run lost its lease and stopped');
+    return { outcome: 'busy', runId, continueAt: finishedAt, continueStreams: unfinished.map(({ stream }) => stream.key), errorType: SYNC_LEASE_LOST, ...totals };
   }
 
   type Classified = {
