@@ -3,7 +3,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * One Vitest run covers every suite. `scripts/test.mjs` picks projects per pass:
  * PGlite pass (all), PostgreSQL pass (server, with TEST_DATABASE_URL), browser pass (e2e);
- * the passes run one after another (TEST_PASSES_ALONGSIDE=1 overlaps the browser pass).
+ * the browser pass runs alongside the other two (TEST_PASSES_IN_SERIES=1: one after another).
  */
 export default defineConfig({
   test: {
