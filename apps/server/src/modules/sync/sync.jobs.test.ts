@@ -170,6 +170,7 @@ if (process.env.TEST_DATABASE_URL) {
           SYNC_TEST_PROVIDERS: JSON.stringify(sims.providers),
           SYNC_TEST_KEY: sims.encryptionKey,
           SYNC_TEST_RUN_SECONDS: '5',
+          SYNC_TEST_LEASE_MS: '10000',
         },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
@@ -222,7 +223,7 @@ if (process.env.TEST_DATABASE_URL) {
       // A new worker and a new job (the scheduler's next tick): it waits out the dead worker's lease and resumes.
       await startWorker();
       await boss.boss.send('sync.connection', { connectionId: victim.connectionId, kind: 'incremental' }, { singletonKey: `connection:${victim.connectionId}` });
-      // Usually one or two time boxes after the dead worker's lease ran out (25–30 s). Seen once
+      // Usually one or two time boxes after the dead worker's lease (10 s) ran out. Seen once
       // over 90 s on CI: the wait allows for pg-boss expiring the dead run and retrying it
       // (expiry 70 s + retry delay 30 s after its supervision notices), and says what it saw.
       await waitFor(

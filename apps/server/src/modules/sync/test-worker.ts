@@ -1,7 +1,7 @@
 /**
  * A sync worker process for the multi-process tests: pg-boss with the sync jobs on the
  * PostgreSQL database in DATABASE_URL, providers from SYNC_TEST_PROVIDERS (JSON). Prints
- * "ready" once its workers run; stops on SIGTERM (and dies on SIGKILL, as tests want).
+ * "ready" once its workers run (lease length from SYNC_TEST_LEASE_MS); stops on SIGTERM (and dies on SIGKILL, as tests want).
  */
 import { openDatabase } from '../../db/client';
 import { startJobs } from '../../jobs/boss';
@@ -17,6 +17,8 @@ const jobs = await startJobs({
     providers: JSON.parse(process.env.SYNC_TEST_PROVIDERS!),
     encryptionKey: process.env.SYNC_TEST_KEY!,
     runSeconds: Number(process.env.SYNC_TEST_RUN_SECONDS ?? 5),
+    // A short lease (renewed every quarter of it): a killed worker's connection is free again soon.
+    ...(process.env.SYNC_TEST_LEASE_MS && { leaseMs: Number(process.env.SYNC_TEST_LEASE_MS) }),
   }),
 });
 process.stdout.write('ready\n');
