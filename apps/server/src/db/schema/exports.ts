@@ -52,6 +52,12 @@ export const exportJobs = pgTable(
       .references(() => users.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
     startedAt: timestamptz('started_at'),
+    /**
+     * The current run's claim: each run that claims the job adds one and writes the row (and
+     * its files) only while it still carries that number, so a run that was taken over
+     * changes nothing when it comes back (decision 0121).
+     */
+    claim: integer('claim').notNull().default(0),
     completedAt: timestamptz('completed_at'),
     expiresAt: timestamptz('expires_at'),
     updatedAt: updatedAt(),

@@ -7,50 +7,69 @@ import type { Readable } from 'node:stream';
  * Where finished export files live. The worker writes to a local work file (`partPath`),
  * then `commit` makes it the finished file in one step (a rename here; an upload to object
  * storage in an S3 driver), so a reader never sees a half-written file. Keys are ours
- * (`<jobId>.zip`), never user input.
+ * (`<jobId>-<claim>.zip`), never user input. Every file of a run carries the run's claim
+ * (export_jobs.claim, decision 0121): a run that was taken over and comes back writes,
+ * commits and removes only its own files, never those of the run that took over.
  */
 export type ExportStorage = {
-  /** The local path the worker writes job `jobId`'s ZIP to while it is being built. */
-  partPath(jobId: number): string;
+  /** The local path the run holding `claim` writes job `jobId`'s ZIP to while it is being built. */
+  partPath(jobId: number, claim: number): string;
   /** A scratch directory for one run's intermediate files (removed by `removeWork`). */
-  workDir(jobId: number): Promise<string>;
-  removeWork(jobId: number): Promise<void>;
-  /** Moves the finished part file to its final place; answers the key and size. */
-  commit(jobId: number): Promise<{ key: string; size: number }>;
+  workDir(jobId: number, claim: number): Promise<string>;
+  removeWork(jobId: number, claim: number): Promise<void>;
+  /** Moves the run's finished part file to its final place; answers the key and size. */
+  commit(jobId: number, claim: number): Promise<{ key: string; size: number }>;
   open(key: string): Promise<{ stream: Readable; size: number } | null>;
-  /** Removes the finished file, the part file and the work directory of a job (missing ones are fine). */
-  remove(jobId: number, key?: string | null): Promise<void>;
-  /** Part files and work directories on disk, by job id (for the sweeper). */
-  listUnfinished(): Promise<number[]>;
+  /**
+   * Removes the finished file `key` and the part files and work directories of a job: only
+   * those of the run holding `claim` when given, else every run's (missing ones are fine).
+   */
+  remove(jobId: number, key?: string | null, claim?: number): Promise<void>;
+  /** Part files and work directories on disk: job id and claim (null: named before claims). */
+  listUnfinished(): Promise<Array<{ jobId: number; claim: number | null }>>;
 };
+
+/** A part file or work directory: `<jobId>.<claim>.zip.part`, `<jobId>.<claim>.work` (or, from before claims, without `.<claim>`). */
+const UNFINISHED = /^(\d+)(?:\.(\d+))?\.(zip\.part|work)$/;
 
 export function createLocalExportStorage(rootDir: string): ExportStorage {
   const filesDir = path.join(rootDir, 'files');
   const partsDir = path.join(rootDir, 'parts');
   const ensure = () => Promise.all([fsp.mkdir(filesDir, { recursive: true }), fsp.mkdir(partsDir, { recursive: true })]);
   const finalPath = (key: string) => {
-    // Keys are `<digits>.zip`; refuse anything else rather than resolve outside the directory.
-    if (!/^\d+\.zip$/.test(key)) throw new Error(`bad export key ${key}`);
+    // Keys are `<digits>-<digits>.zip` (`<digits>.zip` before claims); refuse anything else
+    // rather than resolve outside the directory.
+    if (!/^\d+(-\d+)?\.zip$/.test(key)) throw new Error(`bad export key ${key}`);
     return path.join(filesDir, key);
   };
-  const workPath = (jobId: number) => path.join(partsDir, `${jobId}.work`);
+  const partPath = (jobId: number, claim: number) => path.join(partsDir, `${jobId}.${claim}.zip.part`);
+  const workPath = (jobId: number, claim: number) => path.join(partsDir, `${jobId}.${claim}.work`);
+  const unfinished = async () => {
+    await ensure();
+    const entries: Array<{ name: string; jobId: number; claim: number | null }> = [];
+    for (const name of await fsp.readdir(partsDir)) {
+      const match = UNFINISHED.exec(name);
+      if (match) entries.push({ name, jobId: Number(match[1]), claim: match[2] === undefined ? null : Number(match[2]) });
+    }
+    return entries;
+  };
 
   return {
-    partPath: (jobId) => path.join(partsDir, `${jobId}.zip.part`),
-    async workDir(jobId) {
+    partPath,
+    async workDir(jobId, claim) {
       await ensure();
-      const dir = workPath(jobId);
+      const dir = workPath(jobId, claim);
       await fsp.rm(dir, { recursive: true, force: true });
       await fsp.mkdir(dir, { recursive: true });
       return dir;
     },
-    async removeWork(jobId) {
-      await fsp.rm(workPath(jobId), { recursive: true, force: true });
+    async removeWork(jobId, claim) {
+      await fsp.rm(workPath(jobId, claim), { recursive: true, force: true });
     },
-    async commit(jobId) {
+    async commit(jobId, claim) {
       await ensure();
-      const key = `${jobId}.zip`;
-      const part = path.join(partsDir, `${jobId}.zip.part`);
+      const key = `${jobId}-${claim}.zip`;
+      const part = partPath(jobId, claim);
       // fsync before rename: after a crash the finished name never points at missing bytes.
       const handle = await fsp.open(part, 'r+');
       try {
@@ -71,22 +90,18 @@ export function createLocalExportStorage(rootDir: string): ExportStorage {
         return null;
       }
     },
-    async remove(jobId, key) {
+    async remove(jobId, key, claim) {
+      const own =
+        claim === undefined
+          ? (await unfinished()).filter((entry) => entry.jobId === jobId).map((entry) => path.join(partsDir, entry.name))
+          : [partPath(jobId, claim), workPath(jobId, claim)];
       await Promise.all([
-        fsp.rm(path.join(partsDir, `${jobId}.zip.part`), { force: true }),
-        fsp.rm(workPath(jobId), { recursive: true, force: true }),
+        ...own.map((file) => fsp.rm(file, { recursive: true, force: true })),
         key ? fsp.rm(finalPath(key), { force: true }) : Promise.resolve(),
       ]);
     },
     async listUnfinished() {
-      await ensure();
-      const names = await fsp.readdir(partsDir);
-      const ids = new Set<number>();
-      for (const name of names) {
-        const match = /^(\d+)\.(zip\.part|work)$/.exec(name);
-        if (match) ids.add(Number(match[1]));
-      }
-      return [...ids];
+      return (await unfinished()).map(({ jobId, claim }) => ({ jobId, claim }));
     },
   };
 }

@@ -47,6 +47,8 @@ export type ExportJobOptions = {
   runQueue?: Partial<typeof EXPORT_RUN_QUEUE>;
   /** Tests only: how long a processing job must be silent before a retry takes it over (default EXPORT_SILENT_MS). */
   takeoverAfterMs?: number;
+  /** Tests only: how often a run touches its row besides its progress (default EXPORT_KEEPALIVE_MS). */
+  keepaliveMs?: number;
 };
 
 export function exportStorageFor(config: Pick<Config, 'DATA_DIR'>): ExportStorage {
@@ -57,6 +59,9 @@ export function exportStorageFor(config: Pick<Config, 'DATA_DIR'>): ExportStorag
  * Builds one export: claims the job (pending, or processing again after a worker died),
  * streams the readings into a part file, commits it (rename) and only then marks the job
  * completed. Cancel (the row was deleted) and failures remove every partial file.
+ * Every write after the claim is the claim's own (decision 0121): a run taken over while
+ * it was silent (cut off from the database, stalled) finds its heartbeat, completion or
+ * failure refused, removes only its own files and stops quietly (`taken_over`).
  */
 export async function runExport(
   db: Db,
@@ -71,8 +76,15 @@ export async function runExport(
   const now0 = clock.now();
   const job = await repository.claim(jobId, now0, new Date(now0.getTime() - (options.takeoverAfterMs ?? EXPORT_SILENT_MS)));
   if (!job) return { status: 'skipped' as const };
+  const { claim } = job;
   const params = job.jobParams;
   let keepalive: ReturnType<typeof setInterval> | undefined;
+  /** Set when a heartbeat was refused: the job was cancelled or another run took it over. */
+  let lost = false;
+  const takenOver = async () => {
+    const row = await repository.jobById(jobId);
+    return row !== undefined && row.claim !== claim;
+  };
   try {
     const device = await repository.findDevice(job.teamId, params.deviceId);
     if (!device) throw new Error('device no longer supported by the team');
@@ -104,14 +116,17 @@ export async function runExport(
       exportedAt: clock.now(),
     };
 
-    const workDir = await storage.workDir(jobId);
+    const workDir = await storage.workDir(jobId, claim);
     const heartbeatMs = options.heartbeatMs ?? 1000;
     let lastBeat = 0;
     let lastPercent = -1;
     // A slow page (a big participant's query) must not look like a dead worker to the sweep.
     keepalive = setInterval(() => {
-      repository.heartbeat(jobId, Math.max(0, lastPercent), clock.now()).catch(() => undefined);
-    }, EXPORT_KEEPALIVE_MS);
+      repository
+        .heartbeat(jobId, claim, Math.max(0, lastPercent), clock.now())
+        .then((held) => void (held || (lost = true)))
+        .catch(() => undefined);
+    }, options.keepaliveMs ?? EXPORT_KEEPALIVE_MS);
     keepalive.unref();
     let page = 0;
     const result = await writeExport(
@@ -124,36 +139,52 @@ export async function runExport(
         async progress(fraction) {
           page += 1;
           if (options.afterPage) await options.afterPage({ id: jobId, fileName: params.fileName }, page);
+          if (lost) return false;
           const percent = Math.min(99, Math.floor(fraction * 100));
           const now = clock.now().getTime();
           if (now - lastBeat < heartbeatMs && percent === lastPercent) return true;
           lastBeat = Date.now();
           lastPercent = percent;
-          return repository.heartbeat(jobId, percent, clock.now());
+          if (!(await repository.heartbeat(jobId, claim, percent, clock.now()))) lost = true;
+          return !lost;
         },
       },
       workDir,
-      storage.partPath(jobId),
+      storage.partPath(jobId, claim),
     );
-    await storage.removeWork(jobId);
-    const { key, size } = await storage.commit(jobId);
+    await storage.removeWork(jobId, claim);
+    // The run's own final file: a run taken over meanwhile never replaces the taker's.
+    const { key, size } = await storage.commit(jobId, claim);
     const now = clock.now();
-    if (!(await repository.complete(jobId, { filePath: key, fileSize: size, now, expiresAt: new Date(now.getTime() + EXPORT_RETENTION_MS) }))) {
-      // Cancelled between the last heartbeat and now.
-      await storage.remove(jobId, key);
+    if (!(await repository.complete(jobId, claim, { filePath: key, fileSize: size, now, expiresAt: new Date(now.getTime() + EXPORT_RETENTION_MS) }))) {
+      // Cancelled or taken over between the last heartbeat and now.
+      await storage.remove(jobId, key, claim);
+      if (await takenOver()) {
+        logger.info({ job: EXPORT_RUN, exportJobId: jobId, claim }, 'export: taken over by another run; stopped');
+        return { status: 'taken_over' as const };
+      }
       return { status: 'cancelled' as const };
     }
     logger.info({ job: EXPORT_RUN, exportJobId: jobId, rows: result.totalRows, bytes: size }, 'export: completed');
     return { status: 'completed' as const, rows: result.totalRows, bytes: size };
   } catch (error) {
-    await storage.remove(jobId);
+    // Only this run's files: another run may own the job (and its part file) by now.
+    await storage.remove(jobId, null, claim);
     if (error instanceof ExportCancelled) {
+      if (await takenOver()) {
+        logger.info({ job: EXPORT_RUN, exportJobId: jobId, claim }, 'export: taken over by another run; stopped');
+        return { status: 'taken_over' as const };
+      }
       logger.info({ job: EXPORT_RUN, exportJobId: jobId }, 'export: cancelled');
       return { status: 'cancelled' as const };
     }
-    logger.error({ err: error, job: EXPORT_RUN, exportJobId: jobId }, 'export: failed');
     const now = clock.now();
-    await repository.fail(jobId, EXPORT_MESSAGES.failedGeneric, now, new Date(now.getTime() + EXPORT_RETENTION_MS));
+    if (!(await repository.fail(jobId, EXPORT_MESSAGES.failedGeneric, now, new Date(now.getTime() + EXPORT_RETENTION_MS), claim))) {
+      // Not ours any more (taken over, cancelled, done): its error is no longer the job's.
+      logger.info({ err: error, job: EXPORT_RUN, exportJobId: jobId, claim }, 'export: a run no longer owning its job stopped');
+      return { status: (await takenOver()) ? ('taken_over' as const) : ('cancelled' as const) };
+    }
+    logger.error({ err: error, job: EXPORT_RUN, exportJobId: jobId }, 'export: failed');
     return { status: 'failed' as const };
   } finally {
     clearInterval(keepalive);
@@ -195,11 +226,18 @@ export async function sweepExports(
   }
   let orphans = 0;
   const unfinished = await storage.listUnfinished();
-  const statuses = await repository.existingJobIds(unfinished);
-  for (const id of unfinished) {
-    const status = statuses.get(id);
-    if (status === 'processing' || status === 'pending') continue;
-    await storage.remove(id);
+  const jobs = await repository.existingJobIds([...new Set(unfinished.map((entry) => entry.jobId))]);
+  const removed = new Set<number>();
+  for (const { jobId, claim } of unfinished) {
+    const job = jobs.get(jobId);
+    const live = job && (job.status === 'processing' || job.status === 'pending');
+    // A live job's files of the run that holds it stay; an earlier claim's are a dead run's.
+    if (live && (claim === null || claim === job.claim)) continue;
+    if (!live) {
+      if (removed.has(jobId)) continue;
+      removed.add(jobId);
+      await storage.remove(jobId);
+    } else await storage.remove(jobId, null, claim!);
     orphans += 1;
   }
   return { expired, stale, takenOver, orphans };

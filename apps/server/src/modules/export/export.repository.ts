@@ -147,13 +147,14 @@ export function createExportRepository(db: Db) {
 
     /**
      * Claims a job for a run: pending (first run), or processing without a heartbeat since
-     * `silentSince` (a retry after its worker died), becomes processing at 0 %. Undefined
+     * `silentSince` (a retry after its worker died), becomes processing at 0 % with a new
+     * claim number (the row's `claim`), which the run passes to every later write. Undefined
      * when the job was cancelled, is done, or another live worker still runs it.
      */
     async claim(jobId: number, now: Date, silentSince: Date) {
       const rows = await db
         .update(exportJobs)
-        .set({ status: 'processing', progress: 0, startedAt: now, updatedAt: now, errorMessage: null })
+        .set({ status: 'processing', progress: 0, startedAt: now, updatedAt: now, errorMessage: null, claim: sql`${exportJobs.claim} + 1` })
         .where(
           and(
             eq(exportJobs.id, jobId),
@@ -164,17 +165,21 @@ export function createExportRepository(db: Db) {
       return rows[0];
     },
 
-    /** Progress and heartbeat in one: false when the job was cancelled (deleted) meanwhile. */
-    async heartbeat(jobId: number, progress: number, now: Date): Promise<boolean> {
+    /**
+     * Progress and heartbeat in one, by the run holding `claim`: false when the job was
+     * cancelled (deleted) meanwhile, or another run took it over.
+     */
+    async heartbeat(jobId: number, claim: number, progress: number, now: Date): Promise<boolean> {
       const rows = await db
         .update(exportJobs)
         .set({ progress, updatedAt: now })
-        .where(and(eq(exportJobs.id, jobId), eq(exportJobs.status, 'processing')))
+        .where(and(eq(exportJobs.id, jobId), eq(exportJobs.claim, claim), eq(exportJobs.status, 'processing')))
         .returning({ id: exportJobs.id });
       return rows.length > 0;
     },
 
-    async complete(jobId: number, values: { filePath: string; fileSize: number; now: Date; expiresAt: Date }) {
+    /** The run holding `claim` completes the job: false when cancelled or taken over meanwhile. */
+    async complete(jobId: number, claim: number, values: { filePath: string; fileSize: number; now: Date; expiresAt: Date }) {
       const rows = await db
         .update(exportJobs)
         .set({
@@ -186,16 +191,26 @@ export function createExportRepository(db: Db) {
           expiresAt: values.expiresAt,
           updatedAt: values.now,
         })
-        .where(and(eq(exportJobs.id, jobId), eq(exportJobs.status, 'processing')))
+        .where(and(eq(exportJobs.id, jobId), eq(exportJobs.claim, claim), eq(exportJobs.status, 'processing')))
         .returning({ id: exportJobs.id });
       return rows.length > 0;
     },
 
-    async fail(jobId: number, message: string, now: Date, expiresAt: Date) {
+    /**
+     * Fails a job still pending or processing: by the run holding `claim` (false when it was
+     * taken over), or by the sweep whatever its claim (`claim` undefined).
+     */
+    async fail(jobId: number, message: string, now: Date, expiresAt: Date, claim?: number) {
       const rows = await db
         .update(exportJobs)
         .set({ status: 'failed', errorMessage: message, updatedAt: now, completedAt: now, expiresAt, filePath: null, fileSize: null })
-        .where(and(eq(exportJobs.id, jobId), inArray(exportJobs.status, ['pending', 'processing'])))
+        .where(
+          and(
+            eq(exportJobs.id, jobId),
+            inArray(exportJobs.status, ['pending', 'processing']),
+            claim === undefined ? undefined : eq(exportJobs.claim, claim),
+          ),
+        )
         .returning({ id: exportJobs.id });
       return rows.length > 0;
     },
@@ -216,13 +231,14 @@ export function createExportRepository(db: Db) {
         .where(and(eq(exportJobs.status, 'processing'), lt(exportJobs.updatedAt, before)));
     },
 
+    /** The status and current claim of the jobs among `ids` that still exist. */
     async existingJobIds(ids: readonly number[]) {
-      if (ids.length === 0) return new Map<number, string>();
+      if (ids.length === 0) return new Map<number, { status: string; claim: number }>();
       const rows = await db
-        .select({ id: exportJobs.id, status: exportJobs.status })
+        .select({ id: exportJobs.id, status: exportJobs.status, claim: exportJobs.claim })
         .from(exportJobs)
         .where(inArray(exportJobs.id, [...ids]));
-      return new Map(rows.map((row) => [row.id, row.status]));
+      return new Map(rows.map((row) => [row.id, { status: row.status, claim: row.claim }]));
     },
 
   };

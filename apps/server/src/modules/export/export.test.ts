@@ -793,7 +793,7 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     expect(
       fs.readdirSync(path.join(root, 'parts')).filter((name) => name.startsWith(`${id}.`)),
     ).toEqual([]);
-    expect(fs.existsSync(path.join(root, 'files', `${id}.zip`))).toBe(false);
+    expect(fs.readdirSync(path.join(root, 'files')).filter((name) => name.startsWith(`${id}-`))).toEqual([]);
     expect((await user.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(404);
     const [audit] = await t.database.db
       .select()
@@ -831,7 +831,7 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     const processing = await jobOf(user, id);
     expect(processing?.status).toBe('processing');
     const root = path.join(t.config.DATA_DIR, 'exports');
-    expect(fs.existsSync(path.join(root, 'parts', `${id}.work`))).toBe(true);
+    expect(fs.existsSync(path.join(root, 'parts', `${id}.1.work`))).toBe(true);
 
     const cancelled = await user.request('DELETE', `/api/dataExport/jobs/${id}`);
     expect(cancelled.json()).toEqual({ success: true, message: EXPORT_MESSAGES.cancelled });
@@ -839,8 +839,8 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     // The worker notices at its next heartbeat; wait until its pg-boss job is done.
     const deadline = Date.now() + 20_000;
     while (
-      fs.existsSync(path.join(root, 'parts', `${id}.work`)) ||
-      fs.existsSync(path.join(root, 'parts', `${id}.zip.part`))
+      fs.existsSync(path.join(root, 'parts', `${id}.1.work`)) ||
+      fs.existsSync(path.join(root, 'parts', `${id}.1.zip.part`))
     ) {
       if (Date.now() > deadline) throw new Error('partial files left');
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -849,7 +849,7 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     expect(
       fs.readdirSync(path.join(root, 'parts')).filter((name) => name.startsWith(`${id}.`)),
     ).toEqual([]);
-    expect(fs.existsSync(path.join(root, 'files', `${id}.zip`))).toBe(false);
+    expect(fs.readdirSync(path.join(root, 'files')).filter((name) => name.startsWith(`${id}-`))).toEqual([]);
     expect(await t.database.db.select().from(exportJobs).where(eq(exportJobs.id, id))).toEqual([]);
     const audits = await t.database.db
       .select()
@@ -889,9 +889,9 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     await atPage;
     expect((await jobOf(user, id))?.status).toBe('processing');
     expect((await user.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(409);
-    expect(fs.existsSync(path.join(t.config.DATA_DIR, 'exports', 'files', `${id}.zip`))).toBe(
-      false,
-    );
+    expect(
+      fs.readdirSync(path.join(t.config.DATA_DIR, 'exports', 'files')).filter((name) => name.startsWith(`${id}-`)),
+    ).toEqual([]);
 
     // A retry while the first worker may still be alive is refused (it reported recently)…
     const storage = exportStorageFor(t.config);
@@ -934,7 +934,7 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     await t.database.db.execute(
       sql`update export_jobs set updated_at = now() - interval '4 hours' where id = ${stuckId}`,
     );
-    const file = path.join(t.config.DATA_DIR, 'exports', 'files', `${id}.zip`);
+    const file = path.join(t.config.DATA_DIR, 'exports', 'files', `${id}-1.zip`);
     expect(fs.existsSync(file)).toBe(true);
 
     const sweepId = await jobs.boss.send(EXPORT_SWEEP, {});
@@ -1025,14 +1025,14 @@ if (process.env.TEST_DATABASE_URL) {
       await first.held;
       // Mid-export: processing, a part file with the first data file in it, nothing to download.
       expect(await jobRow(id)).toMatchObject({ status: 'processing', filePath: null });
-      const part = path.join(root(), 'parts', `${id}.zip.part`);
+      const part = path.join(root(), 'parts', `${id}.1.zip.part`);
       expect(fs.existsSync(part)).toBe(true);
       await kill(first);
       expect(fs.statSync(part).size).toBeGreaterThan(0);
 
       expect(await jobRow(id)).toMatchObject({ status: 'processing', filePath: null });
       expect((await user.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(409);
-      expect(fs.existsSync(path.join(root(), 'files', `${id}.zip`))).toBe(false);
+      expect(fs.readdirSync(path.join(root(), 'files')).filter((name) => name.startsWith(`${id}-`))).toEqual([]);
 
       // pg-boss runs the job again once the dead run expires; the retry takes over a job
       // silent for longer than the takeover time.
@@ -1165,7 +1165,7 @@ if (process.env.TEST_DATABASE_URL) {
       expect(created.statusCode, created.body).toBe(200);
       const id = created.json().jobId as number;
       await first.printed(`held ${id}`);
-      const part = path.join(t.config.DATA_DIR, 'exports', 'parts', `${id}.zip.part`);
+      const part = path.join(t.config.DATA_DIR, 'exports', 'parts', `${id}.1.zip.part`);
       expect(fs.existsSync(part)).toBe(true);
       first.child.kill('SIGKILL');
       await first.exited;

@@ -1,0 +1,1 @@
+ALTER TABLE "export_jobs" ADD COLUMN "claim" integer DEFAULT 0 NOT NULL;
