@@ -51,14 +51,19 @@ export function createCompletenessDigestFor(deps: {
 /**
  * Every day at 06:00 UTC: the alert digest of the day (decision 0052). The mails go to the
  * outbox; the `mail.deliver` job sends them. A second run of the same day sends nothing.
+ * `clock` decides the day and "now" of each run (the system clock unless a test injects one).
  */
-export function createCompletenessDigestJob(config: DigestConfig): JobDefinition {
+export function createCompletenessDigestJob(
+  config: DigestConfig,
+  options: { clock?: Clock } = {},
+): JobDefinition {
+  const clock = options.clock ?? systemClock;
   return {
     name: COMPLETENESS_DIGEST,
     queue: { policy: 'stately', retryLimit: 3, retryDelay: 300, expireInSeconds: 30 * 60 },
     cron: '0 6 * * *',
     async handle(job, { database, logger }) {
-      const result = await createCompletenessDigestFor({ database, config, logger }).run();
+      const result = await createCompletenessDigestFor({ database, config, clock, logger }).run();
       logger.info({ job: job.name, jobId: job.id, ...result }, 'completeness: digest run');
       return result;
     },

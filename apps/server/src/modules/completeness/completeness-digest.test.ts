@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completenessDigestRuns, mailOutbox } from '../../db/schema';
 import { startJobs, type JobLogger } from '../../jobs/boss';
+import { createManualClock } from '../../lib/clock';
 import { createStaffUser, createTeam, signIn, type TestClient } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { MAIL_DELIVER, createMailDeliverJob } from '../mail/mail.job';
@@ -20,6 +21,13 @@ import { dayRange, isoDay } from './day-states';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const DAY = 86_400_000;
+/**
+ * The digest runs at this instant, whatever the real time (its 06:00 UTC schedule): the day
+ * it reports, yesterday's fixture and the connections' health are fixed, so no midnight UTC
+ * can pass between them. In the real past on purpose: the mail.deliver job runs on the
+ * system clock and sends an outbox mail once its send-after (the digest's clock) is due.
+ */
+const DIGEST_NOW = new Date('2025-06-11T06:00:00Z');
 const quiet: JobLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 describe(`completeness alert digest (${MODE})`, { timeout: 90_000 }, () => {
@@ -30,7 +38,8 @@ describe(`completeness alert digest (${MODE})`, { timeout: 90_000 }, () => {
   const codes: Record<'lowWear' | 'fine' | 'reconsent' | 'otherTrial', string> = {} as never;
   /** Stores the same wear for everyone on `day` as yesterday's fixture. */
   let wearOn: (day: string) => Promise<void>;
-  const today = isoDay(new Date());
+  const clock = createManualClock(DIGEST_NOW);
+  const today = isoDay(DIGEST_NOW);
   const yesterday = dayRange(today, 2)[0]!;
 
   beforeAll(async () => {
@@ -64,8 +73,8 @@ describe(`completeness alert digest (${MODE})`, { timeout: 90_000 }, () => {
     codes.reconsent = reconsent.code;
     codes.otherTrial = elsewhere.code;
 
-    const since = new Date(Date.now() - 30 * DAY);
-    const fresh = new Date(Date.now() - 60 * 60 * 1000);
+    const since = new Date(DIGEST_NOW.getTime() - 30 * DAY);
+    const fresh = new Date(DIGEST_NOW.getTime() - 60 * 60 * 1000);
     for (const participant of [lowWear, fine, elsewhere]) {
       await addConnection(db, {
         ...participant,
@@ -118,7 +127,7 @@ describe(`completeness alert digest (${MODE})`, { timeout: 90_000 }, () => {
       schedule: false,
       pollingIntervalSeconds: 0.5,
       jobs: [
-        createCompletenessDigestJob(ctx.config),
+        createCompletenessDigestJob(ctx.config, { clock }),
         createMailDeliverJob(() => ({
           smtpUrl: smtp.url,
           from: ctx.config.MAIL_FROM,
@@ -131,6 +140,9 @@ describe(`completeness alert digest (${MODE})`, { timeout: 90_000 }, () => {
       await waitFor(
         async () => (await ctx.database.db.select().from(completenessDigestRuns)).length === 1,
       );
+      // The job's day is its clock's, not the system's.
+      const [run] = await ctx.database.db.select().from(completenessDigestRuns);
+      expect(run).toMatchObject({ day: today, mails: 2 });
       expect(await jobs.boss.send(MAIL_DELIVER, {})).toBeTruthy();
       const received = await smtp.waitForMails(2, 20_000);
       expect(received.map((mail) => mail.to[0]).sort()).toEqual(
@@ -157,13 +169,18 @@ describe(`completeness alert digest (${MODE})`, { timeout: 90_000 }, () => {
     const digest = createCompletenessDigestFor({
       database: ctx.database,
       config: ctx.config,
+      clock,
       logger: quiet,
     });
-    expect(await digest.run(today)).toEqual({ mails: 0, reported: 0, skipped: true });
-    // The next day: the same participants are still below, which is not news.
+    // Today's run (the day comes from the clock) was the job's.
+    expect(await digest.run()).toEqual({ mails: 0, reported: 0, skipped: true });
+    // The next day at 06:00: the same participants are still below, which is not news.
     await wearOn(today);
-    const tomorrow = isoDay(new Date(Date.parse(`${today}T00:00:00Z`) + DAY));
-    expect(await digest.run(tomorrow)).toEqual({ mails: 0, reported: 0, skipped: false });
+    clock.set(new Date(DIGEST_NOW.getTime() + DAY));
+    expect(await digest.run()).toEqual({ mails: 0, reported: 0, skipped: false });
+    expect(
+      (await ctx.database.db.select().from(completenessDigestRuns)).map((r) => r.day).sort(),
+    ).toEqual([today, isoDay(clock.now())].sort());
     expect(await digestMails()).toHaveLength(2);
   });
 });
