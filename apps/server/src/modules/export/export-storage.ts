@@ -25,6 +25,8 @@ export type ExportStorage = {
    * those of the run holding `claim` when given, else every run's (missing ones are fine).
    */
   remove(jobId: number, key?: string | null, claim?: number): Promise<void>;
+  /** Removes the part files and work directories of a job's runs before claim `claim` (runs taken over). */
+  removeEarlierClaims(jobId: number, claim: number): Promise<void>;
   /** Part files and work directories on disk: job id and claim (null: named before claims). */
   listUnfinished(): Promise<Array<{ jobId: number; claim: number | null }>>;
 };
@@ -99,6 +101,10 @@ export function createLocalExportStorage(rootDir: string): ExportStorage {
         ...own.map((file) => fsp.rm(file, { recursive: true, force: true })),
         key ? fsp.rm(finalPath(key), { force: true }) : Promise.resolve(),
       ]);
+    },
+    async removeEarlierClaims(jobId, claim) {
+      const earlier = (await unfinished()).filter((entry) => entry.jobId === jobId && (entry.claim === null || entry.claim < claim));
+      await Promise.all(earlier.map((entry) => fsp.rm(path.join(partsDir, entry.name), { recursive: true, force: true })));
     },
     async listUnfinished() {
       return (await unfinished()).map(({ jobId, claim }) => ({ jobId, claim }));

@@ -86,6 +86,8 @@ export async function runExport(
     return row !== undefined && row.claim !== claim;
   };
   try {
+    // A run taken over leaves its files behind (it died, or it will find them gone and stop).
+    await storage.removeEarlierClaims(jobId, claim);
     const device = await repository.findDevice(job.teamId, params.deviceId);
     if (!device) throw new Error('device no longer supported by the team');
     const catalog = device.deviceType ? await repository.listMetrics(device.deviceType) : [];
