@@ -196,7 +196,7 @@ export async function runExport(
 /**
  * The sweeper: deletes exports past their 7 days (file and row), has a processing job whose
  * worker died taken over (silent for EXPORT_SILENT_MS: `takeover` enqueues a run, whose
- * claim restarts it), fails one silent for EXPORT_STALE_MS (its takeovers died too), and
+ * claim restarts it), and likewise a pending job whose run was lost before its claim, fails one silent for EXPORT_STALE_MS (its takeovers died too), and
  * removes part files no live job owns.
  */
 export async function sweepExports(
@@ -221,7 +221,9 @@ export async function sweepExports(
   }
   let takenOver = 0;
   if (takeover) {
-    for (const job of await repository.staleJobs(new Date(now.getTime() - EXPORT_SILENT_MS))) {
+    const silentSince = new Date(now.getTime() - EXPORT_SILENT_MS);
+    const lost = [...(await repository.staleJobs(silentSince)), ...(await repository.unclaimedJobs(silentSince))];
+    for (const job of lost) {
       await takeover(job.id);
       takenOver += 1;
     }
@@ -274,7 +276,11 @@ export function exportJobDefinitions(
     // Every minute: a dead worker's export is taken over within about a minute (decision 0121).
     cron: '* * * * *',
     async handle(job, { database, logger, boss }) {
-      const counts = await sweepExports(database.db, storage, clock.now(), (jobId) => boss.send(EXPORT_RUN, { jobId }));
+      // One takeover run per job and 5 minutes at most: a pending job still waiting its turn in
+      // the queue gets at most a harmless extra run (the first claim wins, the other skips).
+      const takeover = (jobId: number) =>
+        boss.send(EXPORT_RUN, { jobId }, { singletonKey: `takeover:${jobId}`, singletonSeconds: 5 * 60 });
+      const counts = await sweepExports(database.db, storage, clock.now(), takeover);
       if (counts.takenOver > 0) logger.warn({ job: job.name, ...counts }, 'export: runs of stopped workers taken over');
       else if (counts.expired + counts.stale + counts.orphans > 0) logger.info({ job: job.name, ...counts }, 'export: sweep');
       return counts;

@@ -231,6 +231,18 @@ export function createExportRepository(db: Db) {
         .where(and(eq(exportJobs.status, 'processing'), lt(exportJobs.updatedAt, before)));
     },
 
+    /**
+     * Pending jobs nobody claimed since `before`: their run was lost before its claim (the
+     * database went away as it started, and pg-boss could not record the failure either, so
+     * it waits for the run queue's expiry). A live run claims within moments of starting.
+     */
+    unclaimedJobs(before: Date) {
+      return db
+        .select({ id: exportJobs.id })
+        .from(exportJobs)
+        .where(and(eq(exportJobs.status, 'pending'), lt(exportJobs.updatedAt, before)));
+    },
+
     /** The status and current claim of the jobs among `ids` that still exist. */
     async existingJobIds(ids: readonly number[]) {
       if (ids.length === 0) return new Map<number, { status: string; claim: number }>();
