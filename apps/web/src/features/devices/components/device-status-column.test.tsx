@@ -1,6 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { DEVICE_MESSAGES, findRoute, type DeviceBrandName } from '@trialpulse/shared';
+import { freezeDateAt } from '@/testing/clock';
 import { errorBody } from '@/testing/mock-api';
 import { renderApp } from '@/testing/render-app';
 import {
@@ -59,6 +60,9 @@ const headers = () =>
   Array.from(document.querySelectorAll('thead th')).map((cell) => cell.textContent?.trim() ?? '');
 
 beforeEach(() => sessionStorage.clear());
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('device status column on /TrialPage', { timeout: 20_000 }, () => {
   it('shows devices with their battery, re-consent and not-authorised per brand', async () => {
@@ -78,6 +82,9 @@ describe('device status column on /TrialPage', { timeout: 20_000 }, () => {
   });
 
   it('lists each allowed brand with a placeholder until the status answers, so the rows keep their height', async () => {
+    // 'Last data today' compares the reading with the clock's day: one fixed day, not the
+    // real one (which may change between the answer and the badge).
+    freezeDateAt();
     let answer: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
       answer = resolve;

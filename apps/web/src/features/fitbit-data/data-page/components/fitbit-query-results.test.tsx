@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import {
   FITBIT_PAGE_MESSAGES,
@@ -8,6 +8,7 @@ import {
   type FitbitQueryForm,
 } from '@trialpulse/shared/device-data/fitbit-query';
 import { FITBIT_DATA_MESSAGES } from '@trialpulse/shared/device-data/fitbit-resource-path';
+import { freezeDateAt } from '@/testing/clock';
 import { errorBody, mockApi } from '@/testing/mock-api';
 import { renderWithProviders } from '@/testing/render-app';
 import { localToday } from '../../common/utils/units';
@@ -26,6 +27,13 @@ function show(query: FitbitQueryForm, email: string | null = null) {
 }
 
 describe('Fitbit query results (device-data §8 texts)', () => {
+  // The answers are mocked for the paths of today's range (`url`), and the component asks
+  // for its own today's: one fixed day for both, whenever the test runs.
+  beforeEach(() => freezeDateAt());
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('draws the steps answer as a table, asking with the shown email', async () => {
     const [call] = url(steps, 'p7@example.org');
     const { calls } = mockApi({
