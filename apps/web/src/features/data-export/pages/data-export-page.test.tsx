@@ -1,11 +1,13 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ERROR_REASONS, EXPORT_MESSAGES, LIMITS, TRIAL_MESSAGES, addYears, localToday, type ExportJob } from '@trialpulse/shared';
 import { baseHandlers, errorBody, makeUser, mockApi, type RecordedCall } from '@/testing/mock-api';
+import { TEST_NOW, freezeDateAt } from '@/testing/clock';
 import { writes } from '@/testing/form';
 import { renderApp } from '@/testing/render-app';
 
-const today = localToday();
+// The form checks dates against the browser's today: the tests run on a fixed one (TEST_NOW).
+const today = localToday(TEST_NOW);
 const daysAgo = (days: number) => {
   const date = new Date(`${today}T00:00:00Z`);
   date.setUTCDate(date.getUTCDate() - days);
@@ -60,11 +62,19 @@ async function open(overrides: Record<string, unknown> = {}) {
   return api;
 }
 
+/** The open select's list (its role is an attribute: no accessibility-tree walk of the page). */
+const openListbox = () => document.querySelector<HTMLElement>('[role="listbox"]');
+
 async function choose(testId: string, option: RegExp) {
   const input = screen.getByTestId(testId);
   fireEvent.mouseDown(within(input.parentElement!).getByRole('combobox'));
-  fireEvent.click(await screen.findByRole('option', { name: option }));
-  await waitFor(() => expect(screen.queryByRole('listbox')).toBeNull());
+  const listbox = await waitFor(() => {
+    const open = openListbox();
+    if (!open) throw new Error('no list open');
+    return open;
+  });
+  fireEvent.click(within(listbox).getByRole('option', { name: option }));
+  await waitFor(() => expect(openListbox()).toBeNull());
 }
 
 const setValue = (testId: string, value: string) => fireEvent.change(screen.getByTestId(testId), { target: { value } });
@@ -91,6 +101,11 @@ const networkFailure = () => {
 };
 
 describe('/DataExport', () => {
+  beforeEach(() => freezeDateAt(TEST_NOW));
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('shows every §5 message in turn and sends nothing until the request is valid', async () => {
     const { calls } = await open();
     expect(await submitAndRead()).toBe(EXPORT_MESSAGES.trialRequired);
@@ -155,11 +170,17 @@ describe('/DataExport', () => {
   it('sends single-tab mode, XLSX and the optional formats the form offers', async () => {
     const { calls } = await open();
     await fillValidForm();
-    fireEvent.click(screen.getByRole('radio', { name: 'Single tab (one long table)' }));
-    fireEvent.click(screen.getByRole('radio', { name: 'XLSX' }));
-    fireEvent.click(screen.getByRole('checkbox', { name: 'FHIR R4 Observations (NDJSON, LOINC)' }));
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Open mHealth JSON' }));
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Adherence per participant and day' }));
+    // By their labels: a role query walks the accessibility tree of the whole page each time.
+    const labelled = (name: string, type: 'radio' | 'checkbox') => {
+      const input = screen.getByLabelText<HTMLInputElement>(name);
+      expect(input.type).toBe(type);
+      return input;
+    };
+    fireEvent.click(labelled('Single tab (one long table)', 'radio'));
+    fireEvent.click(labelled('XLSX', 'radio'));
+    fireEvent.click(labelled('FHIR R4 Observations (NDJSON, LOINC)', 'checkbox'));
+    fireEvent.click(labelled('Open mHealth JSON', 'checkbox'));
+    fireEvent.click(labelled('Adherence per participant and day', 'checkbox'));
     fireEvent.click(screen.getByTestId('export-submit'));
     await waitFor(() => expect(exportPosts(calls)).toHaveLength(1));
     expect(exportPosts(calls)[0]!.body).toEqual({
@@ -299,8 +320,10 @@ describe('/DataExport My Exports polling', () => {
 
   it(`refetches the jobs every ${LIMITS.exportJobsPollMs} ms while the panel is open, and not while it is closed`, async () => {
     expect(LIMITS.exportJobsPollMs).toBe(10_000);
-    // Only intervals are fake (the poll is TanStack Query's refetchInterval); the rest runs in real time.
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    // Only intervals (the poll is TanStack Query's refetchInterval) and the date are fake;
+    // the rest runs in real time. The date starts at TEST_NOW and moves with the intervals.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    vi.setSystemTime(TEST_NOW);
     const { calls } = await open();
     await screen.findByTestId('export-job-3');
     // Lets the answer of a read arrive: a poll while a read is still in flight joins it.
