@@ -6,6 +6,7 @@ import type {
   DexcomRecordType,
 } from '@trialpulse/shared/device-data/device-data.schemas';
 import type { ReadingInput, StoredReading } from '../sync/readings.service';
+import type { SourceReading } from '../sync/sources/types';
 import type {
   DexcomCalibration,
   DexcomClient,
@@ -16,11 +17,12 @@ import { formatOffset, instantText, parseOffset, utcInstant } from './time-text'
 
 /**
  * Dexcom readings: provider records → stored readings (metric keys egv, egv_trend_rate,
- * calibration, events; the sync writes them with the same function) → the Dexcom answer.
+ * calibration, events; `dexcomReadings`, which the sync's `dexcomSource` writes with) → the
+ * Dexcom answer.
  * The live answer goes through the same steps, so stored and live answers are alike.
  *
  * - egv: value mg/dL (null when Dexcom sent none), value_json {trend, status,
- *   generation, displayDevice}, data_source the transmitter id;
+ *   generation, displayDevice}, data_source the transmitter id (else the display device);
  * - egv_trend_rate: mg/dL/min, only when Dexcom sent one;
  * - calibration: mg/dL;
  * - events: value_json {events: [...]}: every event of one instant (the key holds one row
@@ -57,24 +59,30 @@ export type DexcomRecords = {
   calibrations: DexcomCalibration[];
 };
 
-export function dexcomReadingsOf(owner: Owner, records: DexcomRecords): ReadingInput[] {
+/** A Dexcom reading without its owner: what the sync's source returns (the sync adds owner and provenance). */
+export type DexcomReading = SourceReading;
+
+/**
+ * Provider records → readings: the one conversion of the sync (`dexcomSource`) and of the
+ * live answer (`dexcomReadingsOf`), so a stored answer equals a live one.
+ */
+export function dexcomReadings(records: Partial<DexcomRecords>): DexcomReading[] {
   const base = (record: {
     systemTime: string;
     displayTime: string;
     transmitterId?: string | null;
+    displayDevice?: string | null;
   }) => ({
-    ...owner,
-    brand: 'Dexcom' as const,
-    upstream: 'dexcom' as const,
     recordedAt: utcInstant(record.systemTime),
     // displayTime carries the phone's offset; a receiver's has none (null: unknown).
     utcOffsetMinutes: /[zZ]|[+-]\d\d:\d\d$/.test(record.displayTime)
       ? parseOffset(record.displayTime)
       : null,
-    dataSource: record.transmitterId ?? null,
+    // Provenance: the transmitter, else the display device (a record without a transmitter id).
+    dataSource: record.transmitterId ?? record.displayDevice ?? null,
   });
-  const rows: ReadingInput[] = [];
-  for (const egv of records.egvs) {
+  const rows: DexcomReading[] = [];
+  for (const egv of records.egvs ?? []) {
     const json: EgvJson = {
       trend: egv.trend ?? null,
       status: egv.status ?? null,
@@ -86,12 +94,12 @@ export function dexcomReadingsOf(owner: Owner, records: DexcomRecords): ReadingI
       rows.push({ ...base(egv), metricKey: 'egv_trend_rate', value: egv.trendRate });
     }
   }
-  for (const calibration of records.calibrations) {
+  for (const calibration of records.calibrations ?? []) {
     if (calibration.value === null) continue;
     rows.push({ ...base(calibration), metricKey: 'calibration', value: calibration.value });
   }
-  const eventsAt = new Map<number, { row: ReadingInput; json: EventJson }>();
-  for (const event of records.events) {
+  const eventsAt = new Map<number, { row: DexcomReading; json: EventJson }>();
+  for (const event of records.events ?? []) {
     const row = base(event);
     const key = row.recordedAt.getTime();
     const entry = eventsAt.get(key) ?? {
@@ -109,6 +117,36 @@ export function dexcomReadingsOf(owner: Owner, records: DexcomRecords): ReadingI
   }
   for (const { row, json } of eventsAt.values()) rows.push({ ...row, valueJson: json });
   return rows;
+}
+
+/** Provider records → readings of a participant (the live answer's path). */
+export function dexcomReadingsOf(owner: Owner, records: DexcomRecords): ReadingInput[] {
+  return dexcomReadings(records).map((reading) => ({
+    ...owner,
+    brand: 'Dexcom' as const,
+    upstream: 'dexcom' as const,
+    ...reading,
+  }));
+}
+
+/**
+ * The events of a stored `events` row. Rows the sync wrote before it used `dexcomReadings`
+ * hold one event as `{eventType, eventSubType, unit, value}` (and at most one per instant).
+ */
+function eventsOf(valueJson: unknown): EventJson['events'] {
+  const json = (valueJson ?? {}) as Partial<EventJson> & Record<string, unknown>;
+  if (Array.isArray(json.events)) return json.events;
+  if (typeof json.eventType !== 'string') return [];
+  const text = (key: string) => (typeof json[key] === 'string' ? (json[key] as string) : null);
+  return [
+    {
+      eventType: json.eventType,
+      eventSubType: text('eventSubType'),
+      value: text('value'),
+      unit: text('unit'),
+      eventStatus: text('eventStatus'),
+    },
+  ];
 }
 
 type ReadingLike =
@@ -169,7 +207,7 @@ export function presentDexcom(
     } else if (reading.metricKey === 'calibration' && typeof reading.value === 'number') {
       calibrations.push({ systemTime, utcOffset, value: reading.value });
     } else if (reading.metricKey === 'events') {
-      for (const event of ((reading.valueJson ?? { events: [] }) as EventJson).events) {
+      for (const event of eventsOf(reading.valueJson)) {
         events.push({
           systemTime,
           utcOffset,

@@ -1,4 +1,5 @@
-import { num, type FetchContext, type SourceReading, type SyncSource, type SyncStream } from './types';
+import { dexcomReadings, type DexcomRecords } from '../../device-data/dexcom-data';
+import { num, type FetchContext, type SyncSource, type SyncStream } from './types';
 
 /**
  * Dexcom API v3: range queries of at most 30 days on `systemTime` (UTC without offset).
@@ -40,18 +41,55 @@ async function rangeOf(ctx: FetchContext, resource: string): Promise<{ start: Da
   return { start: utcOf(start), end: utcOf(end) };
 }
 
-/** The offset of displayTime when it carries one (phone apps), in minutes. */
-function offsetOf(displayTime: unknown): number | null {
-  const match = /([+-])(\d{2}):(\d{2})$/.exec(String(displayTime ?? ''));
-  if (!match) return null;
-  return (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
-}
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-function rangeStream(
-  resource: 'egvs' | 'events' | 'calibrations',
-  metrics: string[],
-  read: (item: Json, wanted: ReadonlySet<string>) => Array<Omit<SourceReading, 'recordedAt' | 'utcOffsetMinutes' | 'dataSource'>>,
-): SyncStream {
+/** A record of the provider's answer in the client's types (lenient: a field of the wrong type is null). */
+const RECORDS = {
+  egvs: (item: Json): DexcomRecords['egvs'][number] => ({
+    recordId: text(item.recordId) ?? '',
+    systemTime: item.systemTime as string,
+    displayTime: text(item.displayTime) ?? '',
+    value: num(item.value),
+    status: text(item.status),
+    trend: text(item.trend),
+    trendRate: num(item.trendRate),
+    transmitterGeneration: text(item.transmitterGeneration),
+    displayDevice: text(item.displayDevice),
+    ...(typeof item.transmitterId === 'string' && { transmitterId: item.transmitterId }),
+  }),
+  events: (item: Json): DexcomRecords['events'][number] | null =>
+    typeof item.eventType === 'string'
+      ? {
+          recordId: text(item.recordId) ?? '',
+          systemTime: item.systemTime as string,
+          displayTime: text(item.displayTime) ?? '',
+          transmitterId: text(item.transmitterId),
+          transmitterGeneration: text(item.transmitterGeneration),
+          displayDevice: text(item.displayDevice),
+          eventStatus: text(item.eventStatus),
+          eventType: item.eventType,
+          eventSubType: text(item.eventSubType),
+          unit: text(item.unit),
+          value: typeof item.value === 'number' ? String(item.value) : text(item.value),
+        }
+      : null,
+  calibrations: (item: Json): DexcomRecords['calibrations'][number] => ({
+    recordId: text(item.recordId) ?? '',
+    systemTime: item.systemTime as string,
+    displayTime: text(item.displayTime) ?? '',
+    transmitterId: text(item.transmitterId),
+    transmitterGeneration: text(item.transmitterGeneration),
+    displayDevice: text(item.displayDevice),
+    unit: text(item.unit),
+    value: num(item.value),
+  }),
+};
+
+/**
+ * One range resource. Its records become readings through `dexcomReadings`, the conversion
+ * the Dexcom data call's presenter reads back (decision 0055): a stored answer equals a live one.
+ */
+function rangeStream(resource: 'egvs' | 'events' | 'calibrations', metrics: string[]): SyncStream {
   return {
     key: resource,
     metrics,
@@ -68,19 +106,18 @@ function rangeStream(
           query: { startDate: dexcomDate(window.from), endDate: dexcomDate(window.to) },
         }),
       );
-      const readings: SourceReading[] = [];
-      for (const item of Array.isArray(answer.records) ? answer.records.map(record) : []) {
-        if (typeof item.systemTime !== 'string') continue;
+      const items = (Array.isArray(answer.records) ? answer.records.map(record) : []).filter((item) => {
+        if (typeof item.systemTime !== 'string') return false;
         const recordedAt = utcOf(item.systemTime);
-        if (recordedAt < window.from || recordedAt >= window.to) continue;
-        const common = {
-          recordedAt,
-          utcOffsetMinutes: offsetOf(item.displayTime),
-          dataSource: typeof item.transmitterId === 'string' ? item.transmitterId : typeof item.displayDevice === 'string' ? item.displayDevice : null,
-        };
-        for (const reading of read(item, wanted)) readings.push({ ...common, ...reading });
-      }
-      return readings;
+        return recordedAt >= window.from && recordedAt < window.to;
+      });
+      const records: Partial<DexcomRecords> =
+        resource === 'egvs'
+          ? { egvs: items.map(RECORDS.egvs) }
+          : resource === 'events'
+            ? { events: items.map(RECORDS.events).filter((event) => event !== null) }
+            : { calibrations: items.map(RECORDS.calibrations) };
+      return dexcomReadings(records).filter((reading) => wanted.has(reading.metricKey));
     },
   };
 }
@@ -89,23 +126,9 @@ export const dexcomSource: SyncSource = {
   upstream: 'dexcom',
   brand: 'Dexcom',
   streams: [
-    rangeStream('egvs', ['egv', 'egv_trend_rate'], (item, wanted) => {
-      const out: Array<{ metricKey: string; value: number | null; valueJson?: unknown }> = [];
-      const value = num(item.value);
-      if (wanted.has('egv') && value !== null) out.push({ metricKey: 'egv', value, valueJson: { status: item.status ?? null, trend: item.trend ?? null } });
-      const rate = num(item.trendRate);
-      if (wanted.has('egv_trend_rate') && rate !== null) out.push({ metricKey: 'egv_trend_rate', value: rate });
-      return out;
-    }),
-    rangeStream('calibrations', ['calibration'], (item, wanted) => {
-      const value = num(item.value);
-      return wanted.has('calibration') && value !== null ? [{ metricKey: 'calibration', value }] : [];
-    }),
-    rangeStream('events', ['events'], (item, wanted) =>
-      wanted.has('events')
-        ? [{ metricKey: 'events', value: num(item.value), valueJson: { eventType: item.eventType ?? null, eventSubType: item.eventSubType ?? null, unit: item.unit ?? null, value: item.value ?? null } }]
-        : [],
-    ),
+    rangeStream('egvs', ['egv', 'egv_trend_rate']),
+    rangeStream('calibrations', ['calibration']),
+    rangeStream('events', ['events']),
   ],
   budgets: () => [{ scope: 'app:dexcom', limit: DEXCOM_CALLS_PER_HOUR, windowSeconds: 3600 }],
 };
