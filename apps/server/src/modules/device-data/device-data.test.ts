@@ -368,7 +368,10 @@ describe('stored readings answer a covered range the same as the provider', () =
     const overview = await clientsA.Viewer.get(`/api/participantOverview/${participantId}`);
     expect(overview.statusCode).toBe(200);
     const omronTile = overview.json().brands.find((b: { brand: string }) => b.brand === 'Omron');
+    // What the sync stores from the scale too (omronReadings): body fat and BMI.
     expect(omronTile.metrics.map((m: { metricKey: string }) => m.metricKey).sort()).toEqual([
+      'bmi',
+      'body_fat',
       'diastolic',
       'pulse',
       'systolic',

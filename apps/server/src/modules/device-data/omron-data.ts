@@ -4,6 +4,7 @@ import type {
   OmronWeightReading,
 } from '@trialpulse/shared/device-data/device-data.schemas';
 import type { ReadingInput, StoredReading } from '../sync/readings.service';
+import type { SourceReading } from '../sync/sources/types';
 import type {
   OmronBloodPressure,
   OmronClient,
@@ -14,7 +15,8 @@ import { formatOffset, instantText, localText, parseOffset, utcInstant } from '.
 
 /**
  * Omron readings: how provider records become stored readings (metric keys systolic,
- * diastolic, pulse and weight in kg; the sync writes them with the same function) and how
+ * diastolic, pulse, weight in kg, body_fat and bmi; `omronReadings`, which the sync's
+ * `omronSource` writes with) and how
  * stored readings become the Omron answer. The live answer goes through the same two steps,
  * so stored and live answers cannot differ in shape.
  */
@@ -27,28 +29,76 @@ export const OMRON_METRICS: Record<OmronCategory, readonly string[]> = {
   weight: ['weight'],
 };
 
+/** An Omron record as the conversion reads it (the client's types, or the sync's lenient reading of the answer). */
+type OmronRecordLike = {
+  dateTime: string;
+  dateTimeUtcOffset?: string | null;
+  deviceType?: string | null;
+};
+export type OmronBloodPressureLike = OmronRecordLike & {
+  systolic?: number | null;
+  diastolic?: number | null;
+  pulse?: number | null;
+  possibleAfib?: boolean | null;
+};
+export type OmronWeightLike = OmronRecordLike & {
+  weight?: number | null;
+  bodyFatPercentage?: number | null;
+  bmi?: number | null;
+};
+
+/**
+ * Provider records → readings without their owner: the one conversion of the sync
+ * (`omronSource`) and of the live answer (`omronReadingsOf`). Blood pressure gives systolic
+ * (value_json {possibleAfib} when the monitor says), diastolic and pulse; weight gives weight
+ * (kg), body_fat and bmi; a field Omron left out gives no reading.
+ */
+export function omronReadings(measurements: {
+  bloodPressure?: readonly OmronBloodPressureLike[];
+  weight?: readonly OmronWeightLike[];
+}): SourceReading[] {
+  const rows: SourceReading[] = [];
+  const add = (
+    record: OmronRecordLike,
+    metricKey: string,
+    value: number | null | undefined,
+    valueJson?: unknown,
+  ) => {
+    if (value === null || value === undefined || !Number.isFinite(value)) return;
+    rows.push({
+      metricKey,
+      recordedAt: utcInstant(record.dateTime),
+      utcOffsetMinutes: parseOffset(record.dateTimeUtcOffset),
+      value,
+      ...(valueJson !== undefined && { valueJson }),
+      dataSource: record.deviceType ?? null,
+    });
+  };
+  for (const record of measurements.bloodPressure ?? []) {
+    const afib = typeof record.possibleAfib === 'boolean' ? { possibleAfib: record.possibleAfib } : undefined;
+    add(record, 'systolic', record.systolic, afib);
+    add(record, 'diastolic', record.diastolic);
+    add(record, 'pulse', record.pulse);
+  }
+  for (const record of measurements.weight ?? []) {
+    add(record, 'weight', record.weight);
+    add(record, 'body_fat', record.bodyFatPercentage);
+    add(record, 'bmi', record.bmi);
+  }
+  return rows;
+}
+
+/** Provider records → readings of a participant (the live answer's path). */
 export function omronReadingsOf(
   owner: Owner,
   measurements: Pick<OmronMeasurements, 'bloodPressure' | 'weight'>,
 ): ReadingInput[] {
-  const rows: ReadingInput[] = [];
-  const base = (record: OmronBloodPressure | OmronWeight) => ({
+  return omronReadings(measurements).map((reading) => ({
     ...owner,
     brand: 'Omron' as const,
     upstream: 'omron' as const,
-    recordedAt: utcInstant(record.dateTime),
-    utcOffsetMinutes: parseOffset(record.dateTimeUtcOffset),
-    dataSource: record.deviceType ?? null,
-  });
-  for (const record of measurements.bloodPressure) {
-    rows.push({ ...base(record), metricKey: 'systolic', value: record.systolic });
-    rows.push({ ...base(record), metricKey: 'diastolic', value: record.diastolic });
-    if (record.pulse !== undefined)
-      rows.push({ ...base(record), metricKey: 'pulse', value: record.pulse });
-  }
-  for (const record of measurements.weight)
-    rows.push({ ...base(record), metricKey: 'weight', value: record.weight });
-  return rows;
+    ...reading,
+  }));
 }
 
 type ReadingLike =

@@ -1,4 +1,6 @@
-import { DAY_MS, num, utcDate, type SourceReading, type SyncSource, type SyncStream } from './types';
+import { utcInstant } from '../../device-data/time-text';
+import { omronReadings, type OmronBloodPressureLike, type OmronWeightLike } from '../../device-data/omron-data';
+import { DAY_MS, num, utcDate, type SyncSource, type SyncStream } from './types';
 
 /**
  * Omron `POST /measurement`: one type per call, `since` a local date (one day earlier than
@@ -14,25 +16,42 @@ const MAX_PAGES = 1000;
 type Json = Record<string, unknown>;
 const record = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {});
 
-/** "-05:00" → -300. */
-function offsetOf(value: unknown): number | null {
-  const match = /^([+-])(\d{2}):?(\d{2})$/.exec(String(value ?? ''));
-  if (!match) return null;
-  return (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
-}
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-function measurementStream(
-  type: 'bloodpressure' | 'weight',
-  listKey: 'bloodPressure' | 'weight',
-  fields: Record<string, string>,
-): SyncStream {
+/** An item of the answer in the conversion's terms (lenient: a field of the wrong type is left out). */
+const common = (item: Json) => ({
+  dateTime: item.dateTime as string,
+  dateTimeUtcOffset: text(item.dateTimeUtcOffset),
+  deviceType: text(item.deviceType),
+});
+const RECORDS = {
+  bloodPressure: (item: Json): OmronBloodPressureLike => ({
+    ...common(item),
+    systolic: num(item.systolic),
+    diastolic: num(item.diastolic),
+    pulse: num(item.pulse),
+    possibleAfib: typeof item.possibleAfib === 'boolean' ? item.possibleAfib : null,
+  }),
+  weight: (item: Json): OmronWeightLike => ({
+    ...common(item),
+    weight: num(item.weight),
+    bodyFatPercentage: num(item.bodyFatPercentage),
+    bmi: num(item.bmi),
+  }),
+};
+
+/**
+ * One measurement type. Its records become readings through `omronReadings`, the conversion
+ * the Omron data call's presenter reads back (decision 0055): a stored answer equals a live one.
+ */
+function measurementStream(type: 'bloodpressure' | 'weight', listKey: 'bloodPressure' | 'weight', metrics: string[]): SyncStream {
   return {
     key: type,
-    metrics: Object.keys(fields),
+    metrics,
     cadence: 'intraday',
     maxWindowDays: 365,
     async fetch(ctx, window, wanted) {
-      const readings: SourceReading[] = [];
+      const items: Json[] = [];
       const since = utcDate(new Date(window.from.getTime() - DAY_MS));
       let paginationKey: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
@@ -46,25 +65,14 @@ function measurementStream(
         const result = record(answer.result);
         for (const item of Array.isArray(result[listKey]) ? (result[listKey] as unknown[]).map(record) : []) {
           if (typeof item.dateTime !== 'string') continue;
-          const at = new Date(item.dateTime);
+          const at = utcInstant(item.dateTime);
           if (at < window.from || at >= window.to) continue;
-          for (const [metricKey, field] of Object.entries(fields)) {
-            const value = num(item[field]);
-            if (!wanted.has(metricKey) || value === null) continue;
-            readings.push({
-              metricKey,
-              recordedAt: at,
-              utcOffsetMinutes: offsetOf(item.dateTimeUtcOffset),
-              value,
-              ...(metricKey === 'systolic' && typeof item.possibleAfib === 'boolean' && { valueJson: { possibleAfib: item.possibleAfib } }),
-              dataSource: typeof item.deviceType === 'string' ? item.deviceType : null,
-            });
-          }
+          items.push(item);
         }
         paginationKey = result.truncated === true && typeof result.nextPaginationKey === 'string' ? result.nextPaginationKey : undefined;
         if (!paginationKey) break;
       }
-      return readings;
+      return omronReadings({ [listKey]: items.map(RECORDS[listKey]) }).filter((reading) => wanted.has(reading.metricKey));
     },
   };
 }
@@ -73,8 +81,8 @@ export const omronSource: SyncSource = {
   upstream: 'omron',
   brand: 'Omron',
   streams: [
-    measurementStream('bloodpressure', 'bloodPressure', { systolic: 'systolic', diastolic: 'diastolic', pulse: 'pulse' }),
-    measurementStream('weight', 'weight', { weight: 'weight', body_fat: 'bodyFatPercentage', bmi: 'bmi' }),
+    measurementStream('bloodpressure', 'bloodPressure', ['systolic', 'diastolic', 'pulse']),
+    measurementStream('weight', 'weight', ['weight', 'body_fat', 'bmi']),
   ],
   budgets: () => [{ scope: 'app:omron', limit: OMRON_CALLS_PER_HOUR, windowSeconds: 3600 }],
 };
