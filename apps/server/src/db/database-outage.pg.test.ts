@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -14,6 +13,9 @@ import { MAINTENANCE_PURGE_EXPIRED } from '../jobs/maintenance';
 import { solveAltchaChallenge } from '../modules/human-check/test-support';
 import { createStaffUser, createTeam } from '../test/fixtures';
 import { createTestDatabase } from '../test/test-database';
+import { freePort } from '../test/fault/pg-cluster';
+import { HttpClient } from '../test/http-client';
+import { startTcpProxy } from '../test/tcp-proxy';
 import type { Database } from './client';
 
 /**
@@ -29,90 +31,9 @@ import type { Database } from './client';
 
 const serverUrl = process.env.TEST_DATABASE_URL!;
 
-/** A TCP proxy to PostgreSQL that the test can cut (refuse and drop everything) and restore. */
-async function startProxy(target: { host: string; port: number }) {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(target.port, target.host);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => undefined);
-    }
-    client.pipe(upstream).pipe(client);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  return {
-    port,
-    async cut() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      });
-    },
-    async restore() {
-      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-    },
-    close: () => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve())),
-  };
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
-/** A browser over real HTTP: cookies kept, CSRF token (bound to the session) refetched after sign-in. */
-class HttpClient {
-  private cookies = new Map<string, string>();
-  private csrf: string | undefined;
-  constructor(private readonly baseUrl: string) {}
-  private keep(response: Response) {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const index = pair!.indexOf('=');
-      const name = pair!.slice(0, index);
-      const value = pair!.slice(index + 1);
-      if (value === '' || /max-age=0|expires=thu, 01 jan 1970/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-  private cookieHeader() {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-  async get(url: string) {
-    const response = await fetch(this.baseUrl + url, { headers: { cookie: this.cookieHeader() } });
-    this.keep(response);
-    return response;
-  }
-  async post(url: string, body: unknown) {
-    if (!this.csrf) this.csrf = ((await (await this.get('/api/csrf-token')).json()) as { csrfToken: string }).csrfToken;
-    const response = await fetch(this.baseUrl + url, {
-      method: 'POST',
-      headers: { cookie: this.cookieHeader(), 'content-type': 'application/json', 'x-csrf-token': this.csrf! },
-      body: JSON.stringify(body),
-    });
-    this.keep(response);
-    return response;
-  }
-  forgetCsrf() {
-    this.csrf = undefined;
-  }
-  sessionId() {
-    const token = this.cookies.get('tp_access')!;
-    return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid as string;
-  }
-}
-
 describe('the server process through PostgreSQL outages (PostgreSQL)', () => {
   let database: Database;
-  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
   let child: ChildProcess;
   let output = '';
   let baseUrl: string;
@@ -123,7 +44,7 @@ describe('the server process through PostgreSQL outages (PostgreSQL)', () => {
     database = await createTestDatabase();
     const direct = new URL(database.connectionString!);
     databaseName = direct.pathname.slice(1);
-    proxy = await startProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
     const viaProxy = new URL(direct);
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client';
 import { createTestDatabase } from '../test/test-database';
 import { startJobs, type Jobs } from './boss';
-import { startTcpProxy } from './test-tcp-proxy';
+import { startTcpProxy } from '../test/tcp-proxy';
 import type { JobDefinition } from './types';
 
 /**
