@@ -18,6 +18,7 @@
 import { Buffer } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { databaseTestFiles } from './database-tests.mjs';
 import { ROOT, ensureDependencies, ensureWebBuild, run } from './lib.mjs';
@@ -33,8 +34,13 @@ fs.mkdirSync(LOG_DIR, { recursive: true });
 removeOldFailureScreenshots();
 
 const { TEST_DATABASE_URL, ...envWithoutDatabase } = process.env;
+// Vitest runs availableParallelism − 1 files at once: one on the 2-core CI machine, where the
+// database passes then leave a core idle while a file waits on its workers, simulators and
+// child processes (measured: 42–97 % idle during the PostgreSQL pass). Two files at once keep
+// both cores busy; TEST_MAX_WORKERS overrides.
+const databaseWorkers = process.env.TEST_MAX_WORKERS ?? String(Math.max(2, os.availableParallelism() - 1));
 const passes = [
-  { name: 'pglite', projects: ['shared', 'server', 'web'], env: envWithoutDatabase },
+  { name: 'pglite', projects: ['shared', 'server', 'web'], env: envWithoutDatabase, maxWorkers: databaseWorkers },
   ...(TEST_DATABASE_URL
     ? [
         {
@@ -43,6 +49,7 @@ const passes = [
           // Only the test files that use a database: the rest would repeat pass 1 exactly.
           files: databaseTestFiles(),
           env: { ...envWithoutDatabase, TEST_DATABASE_URL },
+          maxWorkers: databaseWorkers,
         },
       ]
     : []),
@@ -113,6 +120,7 @@ async function runVitestOnce(pass, buffered) {
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${outputFile}`,
+    ...(pass.maxWorkers ? [`--maxWorkers=${pass.maxWorkers}`] : []),
     ...(pass.files ?? []),
   ];
   const logFile = fs.createWriteStream(path.join(LOG_DIR, `vitest-${pass.name}.log`));
