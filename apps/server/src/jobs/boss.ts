@@ -119,7 +119,9 @@ async function registerJob(
       try {
         await job.handle(item, { database, logger, boss });
       } catch (error) {
-        logger.error({ err: error, job: job.name, jobId: item.id }, 'job failed');
+        // A database that went away mid-job is an expected fault (pg-boss retries the job): warn.
+        if (isDatabaseUnavailable(error)) logger.warn({ err: error, job: job.name, jobId: item.id }, 'job failed: database unavailable, retried');
+        else logger.error({ err: error, job: job.name, jobId: item.id }, 'job failed');
         throw error;
       }
     }
