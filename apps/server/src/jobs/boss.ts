@@ -108,6 +108,9 @@ async function registerJob(
 ): Promise<void> {
   const { database, logger } = context;
   await boss.createQueue(job.name, { name: job.name, ...job.queue });
+  // createQueue leaves an existing queue as it was: a changed retry or expiry reaches a
+  // database made by an earlier version only through updateQueue.
+  await boss.updateQueue(job.name, { name: job.name, ...job.queue });
   const workOptions = {
     ...(context.pollingIntervalSeconds === undefined
       ? {}

@@ -272,7 +272,8 @@ export function exportJobDefinitions(
   };
   const sweep: JobDefinition = {
     name: EXPORT_SWEEP,
-    queue: { policy: 'stately', retryLimit: 0, expireInSeconds: 10 * 60 },
+    // A quick sweep: one whose end was never recorded must not hold the stately queue long.
+    queue: { policy: 'stately', retryLimit: 0, expireInSeconds: 60 },
     // Every minute: a dead worker's export is taken over within about a minute (decision 0121).
     cron: '* * * * *',
     async handle(job, { database, logger, boss }) {

@@ -122,7 +122,7 @@ describe(`sync lease renewal (${MODE})`, () => {
     });
     await atFirstWindow;
     const [dead] = await runsOf(c.connectionId);
-    expect(dead).toMatchObject({ outcome: 'running', jobId: 'dead-worker-job' });
+    expect(dead).toMatchObject({ outcome: 'running', jobId: expect.stringMatching(/^dead-worker-job#/) });
 
     // Within its lease it is still taken for alive…
     leaseClock.advance(SYNC_LEASE_MS - 1_000);
@@ -154,7 +154,7 @@ describe(`sync lease renewal (${MODE})`, () => {
     expect(readingsAfter.rows[0]).toEqual(readingsBefore.rows[0]);
     expect(Number(readingsAfter.rows[0]!.by_dead)).toBe(0);
     const runs = await runsOf(c.connectionId);
-    expect(runs.map((run) => [run.jobId, run.outcome, run.errorType])).toEqual([
+    expect(runs.map((run) => [run.jobId?.split('#')[0], run.outcome, run.errorType])).toEqual([
       ['dead-worker-job', 'failed', SYNC_WORKER_STOPPED],
       ['taker-job', 'succeeded', null],
     ]);
@@ -176,5 +176,58 @@ describe(`sync lease renewal (${MODE})`, () => {
     expect((await runsOf(c.connectionId)).map((run) => [run.outcome, run.errorType, run.rowsInserted])).toEqual([['failed', SYNC_LEASE_LOST, 0]]);
     const [count] = (await database.db.execute<{ n: number }>(sql`select count(*)::int as n from device_readings where participant_id = ${c.participantId}`)).rows;
     expect(Number(count!.n)).toBe(0);
+  });
+
+  it('an attempt hung past its time box stops renewing: a retry of the same job waits, the recovery closes the hung run, the retry syncs', async () => {
+    const leaseClock = createManualClock(new Date('2030-05-01T00:00:00Z'));
+    const c = await connection('SandboxUser5', 10);
+    let reached!: () => void;
+    const atFirstWindow = new Promise<void>((resolve) => (reached = resolve));
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    // A call that never returns (until the test lets it): the process is alive, its timers run.
+    const hung = withHook(async () => {
+      reached();
+      await woken;
+    });
+    const runSeconds = 0.5;
+    const firstAttempt = service({ leaseClock, leaseRenewMs: 20, runSeconds, sources: { ...SYNC_SOURCES, dexcom: hung } }).syncConnection(c.connectionId, {
+      kind: 'backfill',
+      owner: 'job-7',
+    });
+    await atFirstWindow;
+    const timeBoxEnds = Date.now() + runSeconds * 1000;
+
+    // pg-boss retries the job under the same id while the first attempt still lives: the
+    // retry is another attempt, so it finds the lease held and waits instead of sharing it.
+    const retry = await service({ leaseClock }).syncConnection(c.connectionId, { kind: 'backfill', owner: 'job-7', force: true });
+    expect(retry.outcome).toBe('busy');
+
+    // Within the time box the background renewal keeps the lease a full length past now.
+    leaseClock.advance(30_000);
+    const renewedBy = leaseClock.now().getTime() + SYNC_LEASE_MS;
+    await expect.poll(async () => (await leaseOf(c.connectionId))?.leaseUntil?.getTime() ?? 0, { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(renewedBy);
+
+    // Past the time box it renews no more (a renewal beats every 20 ms: 300 ms is 15 of them).
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, timeBoxEnds - Date.now()) + 100));
+    const heldUntil = (await leaseOf(c.connectionId))!.leaseUntil!.getTime();
+    leaseClock.advance(SYNC_LEASE_MS / 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await leaseOf(c.connectionId))!.leaseUntil!.getTime()).toBe(heldUntil);
+
+    // The lease runs out; the recovery closes the hung run and queues its connection.
+    leaseClock.advance(SYNC_LEASE_MS);
+    sent.length = 0;
+    expect(await recoverAbandonedRuns(database, sender, leaseClock.now())).toEqual({ closed: 1, queued: 1 });
+    const taker = await service({ leaseClock }).syncConnection(c.connectionId, { kind: 'backfill', owner: 'job-7', force: true });
+    expect(taker.outcome).toBe('succeeded');
+
+    // The hung attempt wakes: it stores nothing and leaves the verdicts as they are.
+    wake();
+    expect(await firstAttempt).toMatchObject({ outcome: 'busy', errorType: SYNC_LEASE_LOST, inserted: 0 });
+    expect((await runsOf(c.connectionId)).map((run) => [run.jobId?.split('#')[0], run.outcome, run.errorType])).toEqual([
+      ['job-7', 'failed', SYNC_WORKER_STOPPED],
+      ['job-7', 'succeeded', null],
+    ]);
   });
 });

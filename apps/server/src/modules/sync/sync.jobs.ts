@@ -143,7 +143,9 @@ export function createSyncJobs(settings: SyncSettings & { runSeconds?: number })
 
   const recoverJob: JobDefinition = {
     name: SYNC_RECOVER_JOB,
-    queue: { policy: 'stately', retryLimit: 0, expireInSeconds: 5 * 60 },
+    // One short statement: a run whose end was never recorded (its worker cut off from the
+    // database) must not hold the stately queue for long, or recovery itself would stall.
+    queue: { policy: 'stately', retryLimit: 0, expireInSeconds: 60 },
     cron: '* * * * *',
     async handle(job, { database, logger, boss }) {
       const recovered = await recoverAbandonedRuns(database, boss, new Date());

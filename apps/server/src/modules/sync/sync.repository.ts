@@ -298,9 +298,10 @@ export function createSyncRunsRepository(db: Db) {
     },
 
     /**
-     * Takes the connection's lease for `owner` until `until`, when nobody else holds a live
-     * one. One statement, so two processes never both get it. Returns the holder's
-     * lease end when it is taken, else null.
+     * Takes the connection's lease for `owner` (one attempt of a job) until `until`, when no
+     * live one is held — not even by an earlier attempt of the same job. One statement, so
+     * two processes never both get it. Returns the holder's lease end when it is taken, else
+     * null.
      */
     async acquireLease(connectionId: number, teamId: number, owner: string, now: Date, until: Date): Promise<Date | null> {
       const result = await db.execute<{ lease_owner: string }>(sql`
@@ -308,7 +309,7 @@ export function createSyncRunsRepository(db: Db) {
         values (${connectionId}, ${teamId}, ${owner}, ${until.toISOString()}::timestamptz)
         on conflict (participant_device_id) do update set
           lease_owner = excluded.lease_owner, lease_until = excluded.lease_until, updated_at = now()
-        where s.lease_until is null or s.lease_until <= ${now.toISOString()}::timestamptz or s.lease_owner = excluded.lease_owner
+        where s.lease_until is null or s.lease_until <= ${now.toISOString()}::timestamptz
         returning s.lease_owner`);
       if (result.rows.length > 0) return null;
       const state = await this.state(connectionId);

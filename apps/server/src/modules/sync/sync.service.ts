@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { DEVICE_ERROR_REASONS } from '@trialpulse/shared';
 import type { DeviceUpstream, SyncRunKind, SyncRunOutcome } from '../../db/schema';
 import { systemClock, type Clock } from '../../lib/clock';
@@ -67,7 +68,12 @@ export type SyncRunResult = {
 
 export type SyncOptions = {
   kind: SyncRunKind;
-  /** The job (lease owner); a fresh id when run directly. */
+  /**
+   * The job; a fresh id when run directly. Each attempt holds the lease under its own name
+   * (`<owner>#<attempt>`, written as the run's job id): pg-boss retries an expired attempt
+   * under the same job id while the first may still be alive, and two attempts sharing one
+   * lease would keep each other's runs open (decision 0121).
+   */
   owner: string;
   /** Only these provider streams (a webhook's data type); default all. */
   streams?: readonly string[];
@@ -149,24 +155,28 @@ export function createSyncService(deps: SyncServiceDeps) {
     const deadline = Date.now() + runMs;
     // A short lease, renewed while the run works; a killed worker's lease simply runs out.
     const leaseFrom = leaseClock.now();
-    const leaseHeld = await runs.acquireLease(connectionId, connection.teamId, options.owner, leaseFrom, new Date(leaseFrom.getTime() + leaseMs));
+    const owner = `${options.owner}#${randomUUID().slice(0, 8)}`;
+    const leaseHeld = await runs.acquireLease(connectionId, connection.teamId, owner, leaseFrom, new Date(leaseFrom.getTime() + leaseMs));
     if (leaseHeld) return { outcome: 'busy', continueAt: leaseHeld, ...none };
 
-    const lease = leaseOf(connectionId, options.owner);
+    const lease = leaseOf(connectionId, owner, deadline);
     try {
-      return await runLeased(connection, source, http, options, startedAt, deadline, lease);
+      return await runLeased(connection, source, http, { ...options, owner }, startedAt, deadline, lease);
     } finally {
       lease.stop();
-      await runs.releaseLease(connectionId, options.owner);
+      await runs.releaseLease(connectionId, owner);
     }
   }
 
   /**
    * The run's hold on its lease: renewed every quarter of its length in the background, and
    * by `hold` inside each transaction that writes (which also fences: it throws when the
-   * lease is gone, so that transaction never commits). Once lost, it stays lost.
+   * lease is gone, so that transaction never commits). Once lost, it stays lost. The
+   * background renewal ends with the run's time box: a healthy run stops by then, and one
+   * hung past it (a call that never returns) must not hold the connection forever — its
+   * lease runs out a lease length later and the recovery closes its run.
    */
-  function leaseOf(connectionId: number, owner: string) {
+  function leaseOf(connectionId: number, owner: string, deadline: number) {
     const lease = {
       lost: false,
       async hold(tx: Parameters<SyncRunsRepository['renewLease']>[0]): Promise<void> {
@@ -180,6 +190,7 @@ export function createSyncService(deps: SyncServiceDeps) {
       stop: () => clearInterval(timer),
     };
     const timer = setInterval(() => {
+      if (Date.now() > deadline) return void clearInterval(timer);
       if (lease.lost) return;
       const now = leaseClock.now();
       runs
