@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { databaseTestFiles } from './database-tests.mjs';
-import { ROOT, ensureDependencies, ensureWebBuild, run } from './lib.mjs';
+import { ROOT, ensureDependencies, ensureWebBuild } from './lib.mjs';
 
 const TMP = path.join(ROOT, '.tmp');
 const LOG_DIR = path.join(TMP, 'test-logs');
@@ -211,8 +211,20 @@ function ensureChromium() {
     process.exit(1);
   }
   console.log('Installing Debian chromium for the browser tests…');
-  run('apt-get', ['update', '-qq']);
-  run('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  // Another run on the machine may hold apt's locks (two fresh clones testing at once):
+  // wait for it and look again, since it may be installing Chromium itself.
+  for (let attempt = 1; ; attempt++) {
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    const updated = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env }).status === 0;
+    if (updated && spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env }).status === 0) return;
+    if (fs.existsSync(executable)) return;
+    if (attempt === 20) {
+      console.error('Could not install Debian chromium (apt-get failed 20 times).');
+      process.exit(1);
+    }
+    console.log(`apt-get failed (another install running?); trying again in 15 s (${attempt}/20)`);
+    spawnSync('sleep', ['15']);
+  }
 }
 
 /** One check over every log line of the run: no demo password may appear anywhere. */
