@@ -1,5 +1,3 @@
-import type { DeviceBrandName } from '@trialpulse/shared';
-
 /**
  * Which demo participant is linked to which simulated account in demo mode
  * (`modules/devices/demo-links.ts` writes the connections; main.ts hands it this list and
@@ -7,7 +5,8 @@ import type { DeviceBrandName } from '@trialpulse/shared';
  */
 export type DemoLink = {
   participantCode: string;
-  brand: DeviceBrandName;
+  /** TrialPulse's brand name (main.ts hands the list to a function that takes its own brand type). */
+  brand: 'Fitbit' | 'Omron' | 'Dexcom';
   /** Simulated account at the provider. */
   account: string;
   /** 'expired': the access token is left expired (the next use refreshes it). */
