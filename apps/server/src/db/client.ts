@@ -5,29 +5,14 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { Assume } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../config/paths';
 import * as schema from './schema';
 import { upsertMetricCatalog } from './reference/metric-catalog';
+import type { Db } from './types';
 
-export type Schema = typeof schema;
-/**
- * What `db.execute()` answers on both drivers (node-postgres QueryResult, PGlite Results):
- * the rows. Row counts differ by driver (rowCount / affectedRows), so use `.returning()`.
- */
-export type QueryRows<TRow> = { rows: TRow[] };
-export interface DbQueryResultHKT extends PgQueryResultHKT {
-  type: QueryRows<Assume<this['row'], Record<string, unknown>>>;
-}
-/** The Drizzle database, whichever driver is underneath. */
-export type Db = PgDatabase<DbQueryResultHKT, Schema>;
-/**
- * A transaction or the database itself: repository functions that may run inside the
- * caller's transaction take one (`tx` or `q`).
- */
-export type DbOrTx = Pick<Db, 'insert' | 'select' | 'update' | 'delete' | 'execute'>;
+// The database types live in types.ts (reference data imports them without importing this file).
+export type { Db, DbOrTx, DbQueryResultHKT, QueryRows, Schema } from './types';
 
 /** Runs raw SQL with positional parameters; what pg-boss needs from us on PGlite. */
 export type SqlExecutor = {

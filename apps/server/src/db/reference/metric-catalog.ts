@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { METRIC_CATALOG } from '@trialpulse/shared/metrics/metric-catalog';
 import { LIMITS } from '@trialpulse/shared/limits';
-import type { Db } from '../client';
+import type { Db } from '../types';
 import { metricCatalog } from '../schema';
 
 /**

@@ -3,7 +3,7 @@ import { createChallenge, extractParams } from 'altcha-lib/v1';
 import type { Challenge } from 'altcha-lib/v1/types';
 import { z } from 'zod';
 import { systemClock, type Clock } from '../../lib/clock';
-import type { HumanCheckVerifier } from './human-check.service';
+import type { HumanCheckVerifier } from './human-check.verifier';
 
 /** How long a challenge may be solved and submitted. */
 export const ALTCHA_CHALLENGE_TTL_MS = 10 * 60 * 1000;

@@ -6,10 +6,7 @@ import type { JobLogger } from '../../jobs/types';
 import { createAltchaVerifier, type ReplayStore } from './altcha-verifier';
 import { createRecaptchaVerifier } from './recaptcha-verifier';
 
-/** One way of telling people from scripts; `reason` is for logs, never for the client. */
-export type HumanCheckVerifier = {
-  verify(token: string, context: { ip: string; action: string }): Promise<{ ok: boolean; reason?: string }>;
-};
+export type { HumanCheckVerifier } from './human-check.verifier';
 
 export type HumanCheckProvider = 'altcha' | 'recaptcha';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { HumanCheckVerifier } from './human-check.service';
+import type { HumanCheckVerifier } from './human-check.verifier';
 
 export const RECAPTCHA_TIMEOUT_MS = 5_000;
 

@@ -5,7 +5,7 @@ import { systemClock, type Clock } from '../../lib/clock';
 import type { JobLogger } from '../../jobs/types';
 import { openMailText, sealMailText } from './mail-seal';
 import * as mailRepository from './mail.repository';
-import { createMailTransport, describeSendError, type MailTransport } from './mail.transport';
+import { createMailTransport, describeSendError, type MailSettings, type MailTransport } from './mail.transport';
 
 /** A mail as callers hand it over; it goes into the outbox of the caller's transaction. */
 export type OutgoingMail = {
@@ -31,17 +31,7 @@ export type MailService = {
   deliverPending(): Promise<{ sent: number; failed: number }>;
 };
 
-/** What delivery needs from the configuration. */
-export type MailSettings = {
-  /** Without it (demo, test) mails stay in the outbox, marked sent, for the dev mailbox. */
-  smtpUrl?: string;
-  from: string;
-  /**
-   * TOKEN_ENCRYPTION_KEY. With it and SMTP, queued mails' subjects and bodies are stored
-   * sealed and opened only to be sent (decision 0131); the deliver step needs it to open them.
-   */
-  sealKey?: string;
-};
+export type { MailSettings } from './mail.transport';
 
 /** Attempts before a mail is given up (status 'failed', kept for inspection). */
 export const MAIL_MAX_ATTEMPTS = 10;

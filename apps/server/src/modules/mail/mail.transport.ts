@@ -1,5 +1,16 @@
 import nodemailer from 'nodemailer';
-import type { MailSettings } from './mail.service';
+
+/** What delivery needs from the configuration. */
+export type MailSettings = {
+  /** Without it (demo, test) mails stay in the outbox, marked sent, for the dev mailbox. */
+  smtpUrl?: string;
+  from: string;
+  /**
+   * TOKEN_ENCRYPTION_KEY. With it and SMTP, queued mails' subjects and bodies are stored
+   * sealed and opened only to be sent (decision 0131); the deliver step needs it to open them.
+   */
+  sealKey?: string;
+};
 
 /** One mail on its way out; `id` and `createdAt` give it a stable Message-ID across retries. */
 export type TransportMail = {

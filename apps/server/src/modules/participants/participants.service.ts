@@ -34,7 +34,6 @@ import {
 import type { AuthContext } from '../auth/session-context';
 import type { TeamAdminService } from '../team-admin/team-admin.service';
 import type { TeamsService } from '../teams/teams.service';
-import type { TrialsService } from '../trials/trials.service';
 import type {
   ParticipantListRow,
   ParticipantRow,
@@ -81,7 +80,8 @@ export function createParticipantsService(deps: {
    */
   beforeDelete?: (teamId: number, participantId: number, meta: Meta) => Promise<void>;
   /** Participant codes start with the trial's code (the trials module owns trials). */
-  trials: Pick<TrialsService, 'trialCode'>;
+  /** The trials module's code lookup (trials call back into participants: no import either way). */
+  trials: { trialCode(q: DbOrTx, trial: { id: number; teamId: number }): Promise<string | undefined> };
   /** The team's participant counter (the teams module owns the teams table). */
   teams: Pick<TeamsService, 'setCounts'>;
   /** The team's allowed brands and supported devices (the team-admin module owns them). */

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { type Clock, systemClock } from '../../../lib/clock';
 import {
   type ProviderEndpointKind,
+  type ProviderUpstream,
   ProviderError,
   ProviderRateLimitedError,
   ProviderUnavailableError,
@@ -20,8 +21,7 @@ import {
 
 export type ProviderBrand = 'fitbit' | 'omron' | 'dexcom';
 
-/** The API a connection talks to; the Fitbit brand has two (chosen per connection). */
-export type ProviderUpstream = 'google-health' | 'fitbit-legacy' | 'omron' | 'dexcom';
+export type { ProviderUpstream } from './provider-errors';
 
 /** Where a provider lives. Each brand file builds these for production or a simulator. */
 export type ProviderEndpoints = {

@@ -1,5 +1,4 @@
 import type { DeviceErrorType } from '@trialpulse/shared';
-import type { ProviderUpstream } from './provider-client';
 
 /**
  * Typed failures of the provider clients, and their mapping to the device error types of
@@ -7,6 +6,9 @@ import type { ProviderUpstream } from './provider-client';
  * provider's error code only: Fitbit echoes tokens and code verifiers in its error texts,
  * so a provider's own message or body never reaches an error we throw.
  */
+
+/** The API a connection talks to; the Fitbit brand has two (chosen per connection). */
+export type ProviderUpstream = 'google-health' | 'fitbit-legacy' | 'omron' | 'dexcom';
 
 /** Which kind of provider endpoint answered; decides how a status is read. */
 export type ProviderEndpointKind = 'token' | 'revoke' | 'api';

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { tokenActionResponseSchema, type DeviceBrandName } from '@trialpulse/shared';
+import { tokenActionResponseSchema } from '@trialpulse/shared';
 import { api } from '@/lib/api-client';
 import { brandPath } from '../utils/paths';
 import { invalidateDeviceQueries } from './invalidate-device-queries';
-import { TokenActionFailedError } from './revoke-device-token';
+import { TokenActionFailedError, type DeviceTokenRequest } from './revoke-device-token';
 
-export type DeviceTokenRequest = { brand: DeviceBrandName; participantId: number };
+export type { DeviceTokenRequest } from './revoke-device-token';
 
 /**
  * `POST /api/{fitbit|omron|dexcom}RefreshToken` {id} (Sys_Admin, Admin, User). Success is

@@ -1,8 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { tokenActionResponseSchema } from '@trialpulse/shared';
+import { tokenActionResponseSchema, type DeviceBrandName } from '@trialpulse/shared';
 import { api } from '@/lib/api-client';
 import { invalidateDeviceQueries } from './invalidate-device-queries';
-import type { DeviceTokenRequest } from './refresh-device-token';
+
+
+export type DeviceTokenRequest = { brand: DeviceBrandName; participantId: number };
 
 /** A token call the server answered with a code other than 200. */
 export class TokenActionFailedError extends Error {
