@@ -277,10 +277,12 @@ export function exportJobDefinitions(
     // Every minute: a dead worker's export is taken over within about a minute (decision 0121).
     cron: '* * * * *',
     async handle(job, { database, logger, boss }) {
-      // One takeover run per job and 5 minutes at most: a pending job still waiting its turn in
-      // the queue gets at most a harmless extra run (the first claim wins, the other skips).
+      // One takeover run per job and silent period at most: a pending job still waiting its
+      // turn in the queue gets a harmless extra run (the first claim wins, the other skips).
+      // Not longer: a takeover run cut off by the next fault before it could record anything
+      // must be taken over again at the next sweep, not five minutes later (fault test).
       const takeover = (jobId: number) =>
-        boss.send(EXPORT_RUN, { jobId }, { singletonKey: `takeover:${jobId}`, singletonSeconds: 5 * 60 });
+        boss.send(EXPORT_RUN, { jobId }, { singletonKey: `takeover:${jobId}`, singletonSeconds: EXPORT_SILENT_MS / 1000 });
       const counts = await sweepExports(database.db, storage, clock.now(), takeover);
       if (counts.takenOver > 0) logger.warn({ job: job.name, ...counts }, 'export: runs of stopped workers taken over');
       else if (counts.expired + counts.stale + counts.orphans > 0) logger.info({ job: job.name, ...counts }, 'export: sweep');
