@@ -12,7 +12,7 @@ import { allowAllBrands, callbackBody } from '../../modules/devices/test-support
 import { createExportDevice } from '../../modules/export/test-support';
 import { solveAltchaChallenge } from '../../modules/human-check/test-support';
 import { createParticipants, enableMetrics, enrolledOn, startSyncSimulators, type SyncSimulators } from '../../modules/sync/test-support';
-import { consentAtSimulator, simulatorEnvironment } from '../../simulators/embedded';
+import { consentAtSimulator, simulatorEnvironment } from '@trialpulse/provider-simulators/embedded';
 import { createStaffUser } from '../fixtures';
 import { findPgBin, freePort, startPgCluster, type PgCluster } from './pg-cluster';
 import { ERROR_BODY_KEYS, HttpClient, ServerProcess, seededRandom, sleep, waitUntil, wholeExportProblem } from './support';
@@ -541,7 +541,8 @@ describe.skipIf('missing' in pgBin)('the server processes through PostgreSQL fau
               return jobs.runningSyncRuns + jobs.unfinishedExports === 0 && (await readingsOf(topology)) === expected;
             },
             120_000,
-            async () => `${topology.name}: ${await unsettledDetails(topology).catch((error: Error) => `(details failed: ${error.message})`)}\nreadings\n${await readingsOf(topology)}\nreference\n${expected}`,
+            async () =>
+              `${topology.name}: ${await unsettledDetails(topology).catch((error: Error) => `(details failed: ${error.message})`)}\nreadings\n${await readingsOf(topology)}\nreference\n${expected}\nlast log lines:\n${topology.processes.map((p) => `[${p.name}]\n${p.lastLines(40)}`).join('\n')}`,
           );
           const completed = await query<{ id: number }>(topology.url, `SELECT id FROM export_jobs WHERE status = 'completed' ORDER BY id`);
           for (const { id } of completed) await downloadWhole(topology, id, true);
