@@ -87,6 +87,15 @@ export type LoginInput = z.infer<typeof loginInputSchema>;
 
 export const LOGIN_MESSAGES = {
   failed: 'Login failed - Please try again.',
+  /*
+   * Access spec §8 "Login failed: ...": the reason, when the sign-in failed for a known
+   * reason that is not the server's displayable text.
+   */
+  unreachable:
+    'Login failed: the server could not be reached. Please check your connection and try again.',
+  serverError: 'Login failed: the server could not complete the sign-in. Please try again later.',
+  humanCheck:
+    'Login failed: the human check could not be completed. Please reload the page and try again.',
   roleMissing: 'Login error: User role is missing.',
   invalidCredentials: 'Invalid username or password.',
   locked: 'Account locked due to too many failed attempts',

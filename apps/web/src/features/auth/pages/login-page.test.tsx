@@ -118,8 +118,8 @@ describe('login page', () => {
     mockApi({
       ...baseHandlers({ kind: 'signed-out' }),
       'POST /api/auth/login': {
-        status: 500,
-        body: errorBody('relation "users" does not exist', false),
+        status: 400,
+        body: errorBody('body/username must be a string', false),
       },
     });
     renderApp('/LoginPage');
@@ -130,6 +130,30 @@ describe('login page', () => {
     expect((await screen.findByTestId('login-error')).textContent).toBe(
       'Login failed - Please try again.',
     );
+  });
+
+  it.each([
+    [
+      'a server fault',
+      () => ({ status: 500, body: errorBody('relation "users" does not exist', false) }),
+      'Login failed: the server could not complete the sign-in. Please try again later.',
+    ],
+    [
+      'an unreachable server',
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+      'Login failed: the server could not be reached. Please check your connection and try again.',
+    ],
+  ])('says why the sign-in failed after %s (spec §8 "Login failed: ...")', async (_, reply, text) => {
+    mockApi({ ...baseHandlers({ kind: 'signed-out' }), 'POST /api/auth/login': reply });
+    renderApp('/LoginPage');
+    await screen.findByRole('button', { name: 'Log In' });
+
+    fillAndSubmit('ada', 'whatever');
+
+    expect((await screen.findByTestId('login-error')).textContent).toBe(text);
+    expect(text.startsWith('Login failed: ')).toBe(true);
   });
 
   it('sends a signed-in user on to the home page', async () => {
@@ -221,7 +245,7 @@ describe('login page', () => {
 
     fillAndSubmit('ada', 'secret-pass');
 
-    expect((await screen.findByTestId('login-error')).textContent).toBe(LOGIN_MESSAGES.failed);
+    expect((await screen.findByTestId('login-error')).textContent).toBe(LOGIN_MESSAGES.humanCheck);
     expect(calls.some((call) => call.url === '/api/auth/login')).toBe(false);
   });
 

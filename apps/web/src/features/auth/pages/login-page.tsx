@@ -53,7 +53,7 @@ export function LoginPage() {
     try {
       recaptchaResponse = await getToken('login');
     } catch {
-      fail(LOGIN_MESSAGES.failed);
+      fail(LOGIN_MESSAGES.humanCheck);
       return;
     }
     let answer;
@@ -117,10 +117,18 @@ export function LoginPage() {
   );
 }
 
-/** Spec §8: the server's text when displayable; a role-less account gets its own text. */
+/**
+ * Spec §8: the server's text when displayable; a role-less account gets its own text; an
+ * unreachable server or a server fault says so ("Login failed: ..."); anything else gets
+ * "Login failed - Please try again.".
+ */
 function loginErrorMessage(failure: unknown): string {
   if (isApiError(failure) && failure.status === 403) {
     return userMessage(failure, LOGIN_MESSAGES.roleMissing);
+  }
+  if (isApiError(failure) && failure.isNetworkError) return LOGIN_MESSAGES.unreachable;
+  if (isApiError(failure) && failure.status >= 500) {
+    return userMessage(failure, LOGIN_MESSAGES.serverError);
   }
   return userMessage(failure, LOGIN_MESSAGES.failed);
 }
