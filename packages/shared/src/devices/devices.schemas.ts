@@ -202,11 +202,33 @@ export const authorisedDeviceEntrySchema = z.object({
 });
 export type AuthorisedDeviceEntry = z.infer<typeof authorisedDeviceEntrySchema>;
 
+/**
+ * One entry of the device list call: the device spec §7 names the device's kind `type`
+ * ("returns battery, batteryLevel, deviceVersion, type, lastSyncTime"); the page's
+ * authorised device entry (access spec §3) calls it `deviceType` (`authorisedEntryOf`).
+ */
+export const deviceListEntrySchema = authorisedDeviceEntrySchema
+  .omit({ deviceType: true })
+  .extend({ type: z.string().nullable() });
+export type DeviceListEntry = z.infer<typeof deviceListEntrySchema>;
+
 /** `GET /api/fitbitDevices/{id}` (the spec's Fitbit device list call) and Dexcom's. */
 export const deviceListResponseSchema = z.object({
-  devices: z.array(authorisedDeviceEntrySchema),
+  devices: z.array(deviceListEntrySchema),
 });
 export type DeviceListResponse = z.infer<typeof deviceListResponseSchema>;
+
+/** An authorised device entry as the device list call sends it (`deviceType` → `type`). */
+export function deviceListEntryOf(entry: AuthorisedDeviceEntry): DeviceListEntry {
+  const { deviceType, ...rest } = entry;
+  return { ...rest, type: deviceType };
+}
+
+/** A device list call's entry as the page's authorised device entry (`type` → `deviceType`). */
+export function authorisedEntryOf(entry: DeviceListEntry): AuthorisedDeviceEntry {
+  const { type, ...rest } = entry;
+  return { ...rest, deviceType: type };
+}
 
 /**
  * The batched device status of the trial table's visible page (decision 0041):

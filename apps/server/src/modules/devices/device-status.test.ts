@@ -128,7 +128,7 @@ describe('GET /api/deviceStatus (batched status of a table page)', () => {
     expect(omronSingle.json()).toEqual(second!.brands[1]!.auth);
     const devices = await user.get(`/api/fitbitDevices/${fitbit}`);
     expect(devices.statusCode).toBe(200);
-    expect(devices.json().devices.map((d: { deviceType: string }) => d.deviceType).sort()).toEqual(
+    expect(devices.json().devices.map((d: { type: string }) => d.type).sort()).toEqual(
       first!.brands[0]!.devices.map((d) => d.deviceType).sort(),
     );
     // An Admin sees every trial: the other trial's participant too.

@@ -9,6 +9,7 @@ import {
   consentEmailRequestSchema,
   consentLinkAuthorizeSchema,
   deviceConnectionsResponseSchema,
+  deviceListEntryOf,
   deviceListResponseSchema,
   deviceStatusQuerySchema,
   deviceStatusResponseSchema,
@@ -240,7 +241,11 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
         },
         preHandler: connect,
       },
-      async (request) => ({ devices: await devices.deviceList(caller(request), request.params.id, brand, requestMeta(request)) }),
+      async (request) => ({
+        devices: (await devices.deviceList(caller(request), request.params.id, brand, requestMeta(request))).map(
+          deviceListEntryOf,
+        ),
+      }),
     );
   deviceListRoute('/api/fitbitDevices/:id', 'Fitbit');
   deviceListRoute('/api/omronDevices/:id', 'Omron');

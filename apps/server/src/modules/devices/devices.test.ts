@@ -136,8 +136,10 @@ describe('consent link by email', () => {
     expect(isAuth.json()).toEqual({ message: 'found', status: 'authorized', upstream: 'google-health' });
     const devices = seen(await user.get(`/api/fitbitDevices/${participant.id}`));
     expect(devices.statusCode, devices.body).toBe(200);
-    const tracker = devices.json().devices.find((d: { deviceType: string }) => d.deviceType === 'TRACKER');
+    // The device spec §7 names the device list's field `type`, not `deviceType`.
+    const tracker = devices.json().devices.find((d: { type: string }) => d.type === 'TRACKER');
     expect(tracker).toMatchObject({ device: 'Fitbit', hasError: false, errorType: null });
+    expect(tracker).not.toHaveProperty('deviceType');
     expect(typeof tracker.batteryLevel).toBe('number');
     expect(tracker.lastSyncTime).toMatch(/^\d{4}-\d\d-\d\dT/);
 

@@ -1,5 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { deviceListResponseSchema, type AuthorisedDeviceEntry } from '@trialpulse/shared';
+import {
+  authorisedEntryOf,
+  deviceListResponseSchema,
+  type AuthorisedDeviceEntry,
+} from '@trialpulse/shared';
 import { api } from '@/lib/api-client';
 
 /** The brands with a device list (battery, last sync); Omron has none. */
@@ -10,7 +14,8 @@ export const participantDevicesQueryKey = (brand: DeviceListBrand, participantId
 
 /**
  * `GET /api/fitbitDevices/{id}` or `GET /api/dexcomDevices/{id}`: the participant's
- * authorised devices. A provider failure arrives as one entry with `hasError`; a failed
+ * authorised devices; the answer's `type` (device spec §7) becomes the entry's `deviceType`.
+ * A provider failure arrives as one entry with `hasError`; a failed
  * call throws `ApiError`, an answer of the wrong shape `ZodError`.
  */
 export async function getParticipantDevices(
@@ -20,7 +25,7 @@ export async function getParticipantDevices(
 ): Promise<AuthorisedDeviceEntry[]> {
   const path = brand === 'Fitbit' ? 'fitbitDevices' : 'dexcomDevices';
   const answer = await api.get<unknown>(`/${path}/${participantId}`, { signal });
-  return deviceListResponseSchema.parse(answer).devices;
+  return deviceListResponseSchema.parse(answer).devices.map(authorisedEntryOf);
 }
 
 export function useParticipantDevices(

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { DEVICE_MESSAGES, type DeviceConnection } from '@trialpulse/shared';
+import { DEVICE_MESSAGES, deviceListEntryOf, type DeviceConnection } from '@trialpulse/shared';
 import { errorBody } from '@/testing/mock-api';
 import { writes } from '@/testing/form';
 import { renderApp, renderWithProviders } from '@/testing/render-app';
@@ -30,8 +30,9 @@ const LINKED = connections(
   connection(2, 'Omron', { status: 'authorized', upstream: 'omron' }),
 );
 
+/** The device list call's answer: the spec names the device's kind `type` (device spec §7). */
 const FITBIT_DEVICES = {
-  body: { devices: [device({ deviceVersion: 'Charge 6', batteryLevel: 60 })] },
+  body: { devices: [deviceListEntryOf(device({ deviceVersion: 'Charge 6', batteryLevel: 60 }))] },
 };
 
 async function openParticipant(role: string, overrides: Handlers = {}) {
@@ -192,6 +193,29 @@ describe('device sections on /Participant', { timeout: 20_000 }, () => {
     expect(router.state.location.state).toEqual({ participant: P2, trial: TRIAL });
   });
 
+  it("reads the device list's `type` field (device spec §7): a device without a version is named by its type", async () => {
+    await openParticipant('User', {
+      'GET /api/fitbitDevices/2': {
+        body: {
+          devices: [
+            {
+              device: 'Fitbit',
+              deviceVersion: null,
+              type: 'SCALE',
+              batteryLevel: 40,
+              battery: 'Medium',
+              lastSyncTime: '2025-03-01T10:00:00.000Z',
+              hasError: false,
+              errorType: null,
+            },
+          ],
+        },
+      },
+    });
+    const fitbit = await section('Fitbit');
+    expect(await within(fitbit).findByText('SCALE')).toBeTruthy();
+  });
+
   it('shows Dexcom devices without a battery icon when they report no level', async () => {
     await openParticipant('User', {
       'GET /api/teamAllowedDevices/1': brandsAllowed('Dexcom'),
@@ -201,13 +225,15 @@ describe('device sections on /Participant', { timeout: 20_000 }, () => {
       'GET /api/dexcomDevices/2': {
         body: {
           devices: [
-            device({
-              device: 'Dexcom',
-              deviceVersion: 'G7',
-              deviceType: null,
-              batteryLevel: null,
-              battery: null,
-            }),
+            deviceListEntryOf(
+              device({
+                device: 'Dexcom',
+                deviceVersion: 'G7',
+                deviceType: null,
+                batteryLevel: null,
+                battery: null,
+              }),
+            ),
           ],
         },
       },
