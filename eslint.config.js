@@ -5,6 +5,7 @@ import { defineConfig } from 'eslint/config';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import { tableWritesPlugin } from './scripts/eslint-table-writes.js';
 
 const root = import.meta.dirname;
 const web = 'apps/web/src';
@@ -59,7 +60,7 @@ const serverZones = foldersIn(serverModules).map((module) => ({
  * (`eslint.table-owners.test.ts` fails on an unlisted table).
  */
 export const TABLE_OWNERS = {
-  auth: ['users', 'credentials', 'sessions', 'refreshTokens', 'loginThrottles', 'rateLimitHits'],
+  auth: ['users', 'credentials', 'sessions', 'refreshTokens', 'loginThrottles'],
   sfa: ['sfaSecrets', 'oneTimeCodes', 'rememberedDevices'],
   'human-check': ['humanCheckSpent'],
   teams: ['teams', 'teamUserMappings'],
@@ -92,6 +93,8 @@ export const TABLE_OWNERS = {
   ],
   mail: ['mailOutbox'],
   contact: ['contactMessages'],
+  // The rate-limit counters of @fastify/rate-limit's store: the plugin is their only user.
+  'plugins/rate-limit-store': ['rateLimitHits'],
   // Written only through recordAudit (lib/audit.ts); no module imports it.
   'lib/audit': ['auditLog'],
   // One table keyed by `purpose`; each module reads and writes only its own purposes.
@@ -243,6 +246,58 @@ export function forbiddenTablesFor(module) {
 }
 
 /**
+ * Writes beyond a module's own tables (`trialpulse/table-writes`, scripts/eslint-table-writes.js):
+ * inserts, updates and deletes on another owner's table are refused everywhere in the server's
+ * product code (modules, jobs, plugins, lib, cli) but for these, each with its reason.
+ */
+export const TABLE_WRITE_EXCEPTIONS = {
+  sfa: {
+    tables: ['users', 'sessions', 'refreshTokens'],
+    reason:
+      'Sign-in family (auth, sfa, passwords): the second factor turns on users.sfa_* and upgrades the session (and its refresh token) it completes.',
+  },
+  passwords: {
+    tables: ['users', 'credentials', 'sessions', 'loginThrottles', 'oneTimeTokens'],
+    reason:
+      'Sign-in family: a password reset replaces the hash, bumps the token version, ends sessions and clears the lockout in one transaction; its reset tokens are its purpose of one_time_tokens.',
+  },
+  teams: {
+    tables: ['sessions'],
+    reason: "Selecting a team sets the session's team in the transaction that moves the last-selected flag.",
+  },
+  'team-admin': {
+    tables: ['teams'],
+    reason:
+      'The Sys_Admin team editor creates and edits team rows (members and counters go through the teams service).',
+  },
+  'participant-accounts': {
+    tables: ['users', 'oneTimeTokens'],
+    reason: 'Marks its own account email verified; writes its own verification tokens (its purpose of one_time_tokens).',
+  },
+  signup: {
+    tables: ['oneTimeTokens'],
+    reason: 'Writes its own invitation tokens (its purpose of one_time_tokens).',
+  },
+  devices: {
+    tables: ['oneTimeTokens'],
+    reason: 'Writes its own consent-link tokens (its purpose of one_time_tokens).',
+  },
+  'jobs/maintenance': {
+    tables: ['oneTimeCodes', 'oneTimeTokens', 'sessions', 'rememberedDevices', 'rateLimitHits', 'humanCheckSpent'],
+    reason:
+      'The 15-minute purge deletes expired rows of the security tables in one transaction (nothing else; rows still valid are never touched). To move into each owner when they publish a purge.',
+  },
+};
+
+/** The write rule's options: owners and, per owner, the tables its write exceptions allow. */
+const tableWriteOptions = {
+  owners: TABLE_OWNERS,
+  writeExceptions: Object.fromEntries(
+    Object.entries(TABLE_WRITE_EXCEPTIONS).map(([owner, { tables }]) => [owner, tables]),
+  ),
+};
+
+/**
  * Product code of each module (tests arrange and inspect rows directly and drive the
  * simulators, and are not checked): no other module's table, no simulator.
  */
@@ -322,6 +377,8 @@ export default defineConfig(
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver-next': [resolver()] },
     rules: {
+      // No import cycles (type-only imports are not followed by the rule; keep those acyclic too).
+      'import-x/no-cycle': 'error',
       'import-x/no-restricted-paths': [
         'error',
         { basePath: root, zones: [...webZones, ...serverZones] },
@@ -329,6 +386,21 @@ export default defineConfig(
     },
   },
   ...tableZones,
+  {
+    // One owner per table, for writes: the server's product code (tests, test workers and the
+    // database's own seed and reference data are not checked).
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      '**/*.test.ts',
+      '**/test-support.ts',
+      '**/test-support/**',
+      '**/test-*.ts',
+      'apps/server/src/test/**',
+      'apps/server/src/db/**',
+    ],
+    plugins: { trialpulse: tableWritesPlugin },
+    rules: { 'trialpulse/table-writes': ['error', tableWriteOptions] },
+  },
   {
     // The web app imports through the `@/` alias of its tsconfig.
     files: ['apps/web/**/*.{ts,tsx}'],

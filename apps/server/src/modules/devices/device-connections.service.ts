@@ -21,7 +21,7 @@ import {
   errorTypeOf,
 } from './core/provider-errors';
 import type { ProviderRegistry, UpstreamClient } from './core/provider-registry';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import {
   createDevicesRepository,
   type ConnectionRow,
@@ -329,6 +329,14 @@ export function createDeviceConnectionsService(deps: {
       const row = await repository.connectionById(connectionId);
       if (!row) throw notAuthorized();
       return withAccessToken(row, actor, meta, call);
+    },
+
+    /**
+     * Records a sync run's end on the connection (`last_sync_at`, `last_sync_error`: what the
+     * device lists show) inside the sync's transaction, so it lands with the run's outcome.
+     */
+    recordSync(tx: DbOrTx, connectionId: number, values: { lastSyncAt: Date; lastSyncError: string | null }): Promise<void> {
+      return repository.recordSync(tx, connectionId, values);
     },
 
     /** Marks a connection whose API is gone (410) as needing re-consent; readings are kept. */

@@ -215,6 +215,11 @@ export function createDevicesRepository(db: Db) {
       return row && toConnection(row);
     },
 
+    /** The connection's last sync and its error (the sync's end of run, in its transaction). */
+    async recordSync(tx: DbOrTx, connectionId: number, values: { lastSyncAt: Date; lastSyncError: string | null }): Promise<void> {
+      await tx.update(participantDevices).set(values).where(eq(participantDevices.id, connectionId));
+    },
+
     async lockConnection(tx: DbOrTx, connectionId: number): Promise<ConnectionRow | undefined> {
       const [row] = await tx
         .select(connectionColumns)

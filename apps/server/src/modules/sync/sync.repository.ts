@@ -363,10 +363,6 @@ export function createSyncRunsRepository(db: Db) {
         .where(and(eq(syncStates.participantDeviceId, connectionId), eq(syncStates.leaseOwner, owner)));
     },
 
-    async markSynced(tx: DbOrTx, connectionId: number, values: { lastSyncAt: Date; lastSyncError: string | null }): Promise<void> {
-      await tx.update(participantDevices).set(values).where(eq(participantDevices.id, connectionId));
-    },
-
     /** No call on this budget before `until` (a 429's Retry-After). */
     async blockBudget(scope: string, until: Date): Promise<void> {
       await db

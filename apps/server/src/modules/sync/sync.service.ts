@@ -381,8 +381,9 @@ export function createSyncService(deps: SyncServiceDeps) {
           lastErrorType: errorType,
           ...((outcome === 'succeeded' || outcome === 'partial') && { lastSuccessAt: finishedAt }),
         });
-        if (outcome === 'succeeded' || outcome === 'partial') await runs.markSynced(tx, connection.id, { lastSyncAt: finishedAt, lastSyncError: null });
-        else if (errorType && outcome !== 'needs_reconsent') await runs.markSynced(tx, connection.id, { lastSyncAt: finishedAt, lastSyncError: errorType });
+        // The connection's row belongs to the devices module: it records the end of the run.
+        if (outcome === 'succeeded' || outcome === 'partial') await connections.recordSync(tx, connection.id, { lastSyncAt: finishedAt, lastSyncError: null });
+        else if (errorType && outcome !== 'needs_reconsent') await connections.recordSync(tx, connection.id, { lastSyncAt: finishedAt, lastSyncError: errorType });
       });
     } catch (error) {
       if (error instanceof LeaseLostError) return leaseLost(connection, runId, plan.slice(unfinishedFrom), totals);
