@@ -43,15 +43,17 @@ type Measurement = { at: Date; offset: number; value: number; device: string | n
 /**
  * Weight (kg, 2 decimals) or fat (%, 2 decimals) logs of the days: local date and time,
  * `logId` the local epoch ms (as Fitbit), `source` the measuring device's name or "API" for
- * a manual entry. Google has no BMI type, so `bmi` is left out; `fat` joins a weight log
- * measured at the same instant.
+ * a manual entry. `fat` and `bmi` join a weight log measured at the same instant; Google has
+ * no BMI type, so only readings the legacy API's sync stored carry one.
  */
 function logsOf(
   request: BodyLog,
   weights: Measurement[],
   fats: Measurement[],
+  bmis: Measurement[] = [],
 ): FitbitWeightResponse | FitbitFatResponse {
   const fatAt = new Map(fats.map((fat) => [fat.at.getTime(), fat.value]));
+  const bmiAt = new Map(bmis.map((bmi) => [bmi.at.getTime(), bmi.value]));
   const common = (entry: Measurement) => {
     const local = localTime(entry.at, entry.offset);
     return {
@@ -73,8 +75,10 @@ function logsOf(
   return {
     weight: sorted(weights).map((entry) => {
       const fat = fatAt.get(entry.at.getTime());
+      const bmi = bmiAt.get(entry.at.getTime());
       const { date, logId, source, time } = common(entry);
       return {
+        ...(bmi !== undefined && { bmi: round(bmi, 2) }),
         date,
         ...(fat !== undefined && { fat: round(fat, 2) }),
         logId,
@@ -99,10 +103,17 @@ const fromReadings = (readings: readonly StoredReading[], metricKey: string): Me
 export const bodyLogFamily: FitbitFamily<BodyLog> = {
   stored: (request) => ({
     metricKeys: request.resource === 'fat' ? ['body_fat'] : ['weight', 'body_fat'],
+    // Only a legacy connection's sync stores BMI (Google has none): read, never required.
+    ...(request.resource === 'weight' && { alsoRead: ['bmi'] }),
     ...instantsOfDays(request.start, request.end),
   }),
   fromStore: (request, readings) =>
-    logsOf(request, fromReadings(readings, 'weight'), fromReadings(readings, 'body_fat')),
+    logsOf(
+      request,
+      fromReadings(readings, 'weight'),
+      fromReadings(readings, 'body_fat'),
+      fromReadings(readings, 'bmi'),
+    ),
   async google(request, api) {
     const measurements = async (
       dataType: string,

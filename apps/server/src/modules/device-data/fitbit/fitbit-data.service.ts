@@ -111,7 +111,7 @@ export function createFitbitDataService(deps: {
       await readings.read({
         ...scope,
         brand: 'Fitbit',
-        metricKeys: wanted.metricKeys,
+        metricKeys: [...wanted.metricKeys, ...(wanted.alsoRead ?? [])],
         from: wanted.from,
         to: wanted.to,
       }),
@@ -153,6 +153,8 @@ export function createFitbitDataService(deps: {
   return {
     /**
      * The answer for one resource path.
+     * `allowStored: false` asks the upstream even when stored readings cover the range (the
+     * contract tests compare both answers).
      * @throws AppError 400 (path or email), 404 (no access, or no data), 409 (not authorised),
      *   429 'Too Many Requests', 502 (upstream or refresh failed).
      */
@@ -163,6 +165,7 @@ export function createFitbitDataService(deps: {
       resourcePath: string,
       meta: Meta,
       query: Record<string, string | undefined> = {},
+      options: { allowStored?: boolean } = {},
     ) {
       const ref = await access.requireParticipant(auth, participantId, 'data.view');
       await checkEmail(auth, ref.teamId, ref.id, email);
@@ -175,7 +178,10 @@ export function createFitbitDataService(deps: {
       const { request } = parsed;
       const answerOf = async <R extends FamilyRequest>(part: R) => {
         const family = familyOf(part);
-        const stored = await fromStore({ teamId: ref.teamId, participantId: ref.id }, family, part);
+        const stored =
+          options.allowStored === false
+            ? undefined
+            : await fromStore({ teamId: ref.teamId, participantId: ref.id }, family, part);
         if (stored !== undefined) return { answer: stored, empty: family.isEmpty(stored) };
         try {
           const answer = await live(auth, ref, family, part, meta);

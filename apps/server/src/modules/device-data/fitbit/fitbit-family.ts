@@ -27,6 +27,8 @@ export type FitbitFamily<R extends FitbitResourceRequest> = {
      * it would count as covered only in the hour after each daily sync.
      */
     coverage?: Record<string, { from: Date; to: Date }>;
+    /** Metrics read with them when stored, whose coverage is not required (legacy-only BMI). */
+    alsoRead?: string[];
   } | null;
   fromStore?: (request: R, readings: readonly StoredReading[]) => unknown;
   google: (request: R, api: GoogleApi) => Promise<unknown>;

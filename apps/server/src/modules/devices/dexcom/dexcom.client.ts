@@ -10,6 +10,7 @@ import {
   createProviderHttp,
   parseProviderResponse,
 } from '../core/provider-client';
+import { ProviderUnavailableError } from '../core/provider-errors';
 
 /**
  * The Dexcom API v3. OAuth lives under `/v2/oauth2` (client secret in the form body, no
@@ -181,6 +182,33 @@ function dexcomDate(date: Date): string {
 const egvsSchema = z.object({ records: z.array(egvSchema) });
 const eventsSchema = z.object({ records: z.array(eventSchema) });
 const calibrationsSchema = z.object({ records: z.array(calibrationSchema) });
+
+/** The answer schema of each range resource: the client's calls and the sync's streams parse with these. */
+export const DEXCOM_RANGE_SCHEMAS = {
+  egvs: egvsSchema,
+  events: eventsSchema,
+  calibrations: calibrationsSchema,
+} as const;
+export type DexcomRangeResource = keyof typeof DEXCOM_RANGE_SCHEMAS;
+
+/**
+ * A range resource's answer as the client reads it (the sync's requests bypass the client's
+ * HTTP, so they parse here).
+ * @throws ProviderUnavailableError 'invalid_response' when the answer is not the documented shape.
+ */
+export function parseDexcomRange<R extends DexcomRangeResource>(
+  resource: R,
+  data: unknown,
+): z.infer<(typeof DEXCOM_RANGE_SCHEMAS)[R]>['records'] {
+  const parsed = DEXCOM_RANGE_SCHEMAS[resource].safeParse(data);
+  if (parsed.success) return parsed.data.records as z.infer<(typeof DEXCOM_RANGE_SCHEMAS)[R]>['records'];
+  const paths = parsed.error.issues.map((issue) => issue.path.join('.') || '(root)');
+  throw new ProviderUnavailableError(
+    `Dexcom sent an unexpected answer (${[...new Set(paths)].slice(0, 5).join(', ')}).`,
+    { upstream: 'dexcom' },
+    'invalid_response',
+  );
+}
 
 const deviceSchema = z.object({
   lastUploadDate: z.string().nullable().optional(),

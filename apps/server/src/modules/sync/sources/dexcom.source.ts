@@ -1,5 +1,6 @@
 import { dexcomReadings, type DexcomRecords } from '../../device-data/dexcom-data';
-import { num, type FetchContext, type SyncSource, type SyncStream } from './types';
+import { parseDexcomRange } from '../../devices/dexcom/dexcom.client';
+import { type FetchContext, type SyncSource, type SyncStream } from './types';
 
 /**
  * Dexcom API v3: range queries of at most 30 days on `systemTime` (UTC without offset).
@@ -41,50 +42,6 @@ async function rangeOf(ctx: FetchContext, resource: string): Promise<{ start: Da
   return { start: utcOf(start), end: utcOf(end) };
 }
 
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
-/** A record of the provider's answer in the client's types (lenient: a field of the wrong type is null). */
-const RECORDS = {
-  egvs: (item: Json): DexcomRecords['egvs'][number] => ({
-    recordId: text(item.recordId) ?? '',
-    systemTime: item.systemTime as string,
-    displayTime: text(item.displayTime) ?? '',
-    value: num(item.value),
-    status: text(item.status),
-    trend: text(item.trend),
-    trendRate: num(item.trendRate),
-    transmitterGeneration: text(item.transmitterGeneration),
-    displayDevice: text(item.displayDevice),
-    ...(typeof item.transmitterId === 'string' && { transmitterId: item.transmitterId }),
-  }),
-  events: (item: Json): DexcomRecords['events'][number] | null =>
-    typeof item.eventType === 'string'
-      ? {
-          recordId: text(item.recordId) ?? '',
-          systemTime: item.systemTime as string,
-          displayTime: text(item.displayTime) ?? '',
-          transmitterId: text(item.transmitterId),
-          transmitterGeneration: text(item.transmitterGeneration),
-          displayDevice: text(item.displayDevice),
-          eventStatus: text(item.eventStatus),
-          eventType: item.eventType,
-          eventSubType: text(item.eventSubType),
-          unit: text(item.unit),
-          value: typeof item.value === 'number' ? String(item.value) : text(item.value),
-        }
-      : null,
-  calibrations: (item: Json): DexcomRecords['calibrations'][number] => ({
-    recordId: text(item.recordId) ?? '',
-    systemTime: item.systemTime as string,
-    displayTime: text(item.displayTime) ?? '',
-    transmitterId: text(item.transmitterId),
-    transmitterGeneration: text(item.transmitterGeneration),
-    displayDevice: text(item.displayDevice),
-    unit: text(item.unit),
-    value: num(item.value),
-  }),
-};
-
 /**
  * One range resource. Its records become readings through `dexcomReadings`, the conversion
  * the Dexcom data call's presenter reads back (decision 0055): a stored answer equals a live one.
@@ -99,24 +56,23 @@ function rangeStream(resource: 'egvs' | 'events' | 'calibrations', metrics: stri
       const range = await rangeOf(ctx, resource);
       // Nothing in this window (or nothing uploaded since the cursor): no call.
       if (!range || range.end < window.from || range.start >= window.to) return [];
-      const answer = record(
-        await ctx.request({
-          method: 'GET',
-          path: `/${resource}`,
-          query: { startDate: dexcomDate(window.from), endDate: dexcomDate(window.to) },
-        }),
-      );
-      const items = (Array.isArray(answer.records) ? answer.records.map(record) : []).filter((item) => {
-        if (typeof item.systemTime !== 'string') return false;
-        const recordedAt = utcOf(item.systemTime);
-        return recordedAt >= window.from && recordedAt < window.to;
+      const answer = await ctx.request({
+        method: 'GET',
+        path: `/${resource}`,
+        query: { startDate: dexcomDate(window.from), endDate: dexcomDate(window.to) },
       });
+      // The client's schema, as the live call parses it: one description of Dexcom's answer.
+      const inWindow = <T extends { systemTime: string }>(items: T[]) =>
+        items.filter((item) => {
+          const recordedAt = utcOf(item.systemTime);
+          return recordedAt >= window.from && recordedAt < window.to;
+        });
       const records: Partial<DexcomRecords> =
         resource === 'egvs'
-          ? { egvs: items.map(RECORDS.egvs) }
+          ? { egvs: inWindow(parseDexcomRange('egvs', answer)) }
           : resource === 'events'
-            ? { events: items.map(RECORDS.events).filter((event) => event !== null) }
-            : { calibrations: items.map(RECORDS.calibrations) };
+            ? { events: inWindow(parseDexcomRange('events', answer)) }
+            : { calibrations: inWindow(parseDexcomRange('calibrations', answer)) };
       return dexcomReadings(records).filter((reading) => wanted.has(reading.metricKey));
     },
   };
