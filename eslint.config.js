@@ -53,6 +53,13 @@ const serverZones = foldersIn(serverModules).map((module) => ({
   message: "Use the other module's service, never its repository.",
 }));
 
+/** A package (shared vocabulary, the provider simulators) stands on its own: never an app. */
+const packageZone = {
+  target: './packages',
+  from: './apps',
+  message: 'A package never imports an app; shared vocabulary belongs in packages/shared.',
+};
+
 /**
  * One owner per table (docs/architecture.md "Tables and their owners"): only the owning
  * module imports a table from `db/schema` (reads included); others go through its service.
@@ -320,9 +327,9 @@ const tableZones = foldersIn(serverModules).map((module) => ({
               ]
             : []),
           {
-            regex: '(^|/)simulators(/|$)',
+            regex: '^@trialpulse/provider-simulators(/|$)',
             message:
-              'Product code never imports the simulators: main.ts passes what demo mode needs from simulators/embedded.ts.',
+              'Product code never imports the simulators: main.ts passes what demo mode needs from @trialpulse/provider-simulators/embedded.',
           },
         ],
       },
@@ -381,7 +388,7 @@ export default defineConfig(
       'import-x/no-cycle': 'error',
       'import-x/no-restricted-paths': [
         'error',
-        { basePath: root, zones: [...webZones, ...serverZones] },
+        { basePath: root, zones: [...webZones, ...serverZones, packageZone] },
       ],
     },
   },

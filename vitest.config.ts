@@ -2,7 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * One Vitest run covers every suite. `scripts/test.mjs` picks projects per pass:
- * PGlite pass (all), PostgreSQL pass (server, with TEST_DATABASE_URL), browser pass (e2e);
+ * PGlite pass (shared, provider-simulators, server, web), PostgreSQL pass (server, with TEST_DATABASE_URL), browser pass (e2e);
  * the browser pass runs alongside the other two (TEST_PASSES_IN_SERIES=1: one after another).
  */
 export default defineConfig({
@@ -13,6 +13,17 @@ export default defineConfig({
           name: 'shared',
           include: ['packages/shared/src/**/*.test.ts'],
           environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'provider-simulators',
+          include: ['packages/provider-simulators/src/**/*.test.ts'],
+          environment: 'node',
+          // TEST_NOW moves the simulators' clocks too (they read Date).
+          setupFiles: ['scripts/test-now.setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
       {

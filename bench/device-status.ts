@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { measure } from './measure';
 import { createTestApp } from '../apps/server/src/test/test-app';
 import { createStaffUser, createTeam } from '../apps/server/src/test/fixtures';
-import { startAllSimulators } from '../apps/server/src/simulators';
+import { startAllSimulators } from '@trialpulse/provider-simulators';
 import { addParticipant, createTrial } from '../apps/server/src/modules/participants/test-support';
 import { signIn } from '../apps/server/src/modules/trials/test-support';
 import {

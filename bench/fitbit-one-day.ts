@@ -19,7 +19,7 @@ import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { civilDateIn } from '../apps/server/src/lib/civil-time';
 import { startTestSmtpServer } from '../apps/server/src/modules/mail/test-support';
-import { demoFitbitTimeZone } from '../apps/server/src/simulators/embedded';
+import { demoFitbitTimeZone } from '@trialpulse/provider-simulators/embedded';
 import { launchBrowser, screenshotPath } from '../e2e/support/browser';
 import { ROOT, startServer } from '../e2e/support/server';
 import { DEMO, apiFromPage, signInWithEmailedCode } from '../e2e/support/session';

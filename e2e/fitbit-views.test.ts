@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { civilDateIn, civilToInstant } from '../apps/server/src/lib/civil-time';
-import { demoFitbitTimeZone } from '../apps/server/src/simulators/embedded';
+import { demoFitbitTimeZone } from '@trialpulse/provider-simulators/embedded';
 import { screenshotPath } from './support/browser';
 import { participantsTableSettled } from './support/click';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';

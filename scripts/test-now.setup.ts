@@ -1,4 +1,4 @@
-// Vitest setup file (server and web projects): `TEST_NOW=2026-01-31T23:59:50Z` starts every
+// Vitest setup file (provider-simulators, server and web projects): `TEST_NOW=2026-01-31T23:59:50Z` starts every
 // test file's clock at that instant (it then runs on at real speed), so a test whose outcome
 // depends on the real time of day, week or month can be caught and replayed on purpose:
 // midnight UTC, a month end, a DST change. Only `Date` moves (`new Date()`, `Date.now()`,

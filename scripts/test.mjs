@@ -1,6 +1,6 @@
 // `npm test`: installs what it needs, then runs every suite and ends with one line
 // `tests: N passed, N failed`.
-//   1. unit + integration (shared, server, web) on PGlite
+//   1. unit + integration (shared, provider-simulators, server, web) on PGlite
 //   2. server integration again on PostgreSQL when TEST_DATABASE_URL is set, for the test
 //      files that use a database only (scripts/database-tests.mjs derives them from their
 //      imports; the others already ran, identically, in pass 1). Every test database is
@@ -40,7 +40,7 @@ const { TEST_DATABASE_URL, ...envWithoutDatabase } = process.env;
 // both cores busy; TEST_MAX_WORKERS overrides.
 const databaseWorkers = process.env.TEST_MAX_WORKERS ?? String(Math.max(2, os.availableParallelism() - 1));
 const passes = [
-  { name: 'pglite', projects: ['shared', 'server', 'web'], env: envWithoutDatabase, maxWorkers: databaseWorkers },
+  { name: 'pglite', projects: ['shared', 'provider-simulators', 'server', 'web'], env: envWithoutDatabase, maxWorkers: databaseWorkers },
   ...(TEST_DATABASE_URL
     ? [
         {

@@ -9,7 +9,7 @@ import { buildApp } from './app';
 import { providerSettingsFromConfig } from './modules/devices/core/provider-settings';
 import { createProviderRegistry } from './modules/devices/core/provider-registry';
 import { linkDemoDevices } from './modules/devices/demo-links';
-import type * as Embedded from './simulators/embedded';
+import type * as Embedded from '@trialpulse/provider-simulators/embedded';
 import { SYNC_SCHEDULE_JOB, enqueueSync as enqueueSyncJob, syncSendQueues } from './modules/sync/sync.jobs';
 import { createJobQueue, type JobQueue } from './jobs/queue';
 import { EXPORT_SWEEP } from './modules/export/export.job';
@@ -49,7 +49,7 @@ async function main() {
   let simulators: Embedded.AllSimulators | undefined;
   let embedded: typeof Embedded | undefined;
   if ((config.SIMULATORS ?? (config.isDemo ? 'embedded' : 'off')) === 'embedded') {
-    embedded = await import('./simulators/embedded');
+    embedded = await import('@trialpulse/provider-simulators/embedded');
     simulators = await embedded.startAllSimulators({
       basePort: config.SIMULATOR_BASE_PORT,
       host: '127.0.0.1',

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../config/paths';
 import type { Database } from '../db/client';
 import { participantDevices, syncRuns } from '../db/schema';
-import { simulatorEnvironment } from '../simulators/embedded';
+import { simulatorEnvironment } from '@trialpulse/provider-simulators/embedded';
 import { createParticipants, enrolledOn, linkForSync, startSyncSimulators, type SyncSimulators } from '../modules/sync/test-support';
 import { GOOGLE_HEALTH_WEBHOOK_PATH } from '../modules/sync/webhooks.routes';
 import { createTestDatabase } from '../test/test-database';

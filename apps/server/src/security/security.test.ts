@@ -10,7 +10,7 @@ import { createTestApp, csrfSession, type TestApp } from '../test/test-app';
 import { TestClient, createStaffUser, createTeam, signIn } from '../test/fixtures';
 import { solveHumanCheck } from '../modules/human-check/test-support';
 import { allowAllBrands, linkAsStaff, simulatorEnv } from '../modules/devices/test-support';
-import { startAllSimulators, type AllSimulators } from '../simulators';
+import { startAllSimulators, type AllSimulators } from '@trialpulse/provider-simulators';
 
 /**
  * The automated parts of the security checklist (/work/shared/reference/security-checklist.md)

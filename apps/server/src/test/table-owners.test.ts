@@ -56,7 +56,7 @@ describe('one owner per table (lint)', () => {
   it('keeps the simulators out of product modules', async () => {
     const errors = await tableErrors(
       'apps/server/src/modules/devices/snippet.ts',
-      `import { consentAtSimulator } from '../../simulators/embedded';\nexport const c = consentAtSimulator;\n`,
+      `import { consentAtSimulator } from '@trialpulse/provider-simulators/embedded';\nexport const c = consentAtSimulator;\n`,
     );
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain('never imports the simulators');

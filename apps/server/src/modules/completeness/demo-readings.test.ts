@@ -15,7 +15,7 @@ import {
   demoFitbitTimeZone,
   startAllSimulators,
   type AllSimulators,
-} from '../../simulators/embedded';
+} from '@trialpulse/provider-simulators/embedded';
 import { createTestDatabase } from '../../test/test-database';
 import { createProviderRegistry } from '../devices/core/provider-registry';
 import { providerSettingsFromConfig } from '../devices/core/provider-settings';

@@ -4,7 +4,7 @@ import {
   OMRON_MESSAGES,
   dexcomQueryString,
 } from '@trialpulse/shared/device-data/device-data.schemas';
-import { startAllSimulators, type AllSimulators } from '../../simulators';
+import { startAllSimulators, type AllSimulators } from '@trialpulse/provider-simulators';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { createStaffUser, createTeam, type TestClient, type TestUser } from '../../test/fixtures';
 import { addParticipant, createTrial } from '../participants/test-support';

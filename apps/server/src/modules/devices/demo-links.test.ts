@@ -11,7 +11,7 @@ import {
   consentAtSimulator,
   startAllSimulators,
   type AllSimulators,
-} from '../../simulators/embedded';
+} from '@trialpulse/provider-simulators/embedded';
 import { createTestDatabase } from '../../test/test-database';
 import { createProviderRegistry } from './core/provider-registry';
 import { providerSettingsFromConfig } from './core/provider-settings';

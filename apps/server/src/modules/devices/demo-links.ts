@@ -16,7 +16,8 @@ import { deviceEntriesOf } from './device-connections.service';
  * and re-links what it linked before — unless staff revoked it or it needs re-consent
  * (those states are the user's to change). Consent is given through the simulators' real
  * consent pages and code exchange, like a participant would: main.ts passes the links and
- * the consent driver from `simulators/embedded.ts` (product code never imports simulators).
+ * the consent driver from `@trialpulse/provider-simulators/embedded` (product code never
+ * imports the simulators).
  */
 export type DemoDeviceLink = {
   participantCode: string;

@@ -3,7 +3,7 @@ import { DEVICE_STATUS_BATCH, deviceStatusResponseSchema, type DeviceStatusRespo
 import { sql } from 'drizzle-orm';
 import { participantDeviceStatus } from '../../db/schema';
 import { createManualClock } from '../../lib/clock';
-import { startAllSimulators, type AllSimulators } from '../../simulators';
+import { startAllSimulators, type AllSimulators } from '@trialpulse/provider-simulators';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { createStaffUser, createTeam, type TestClient } from '../../test/fixtures';
 import { addParticipant, createTrial } from '../participants/test-support';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '@trialpulse/shared';
 import { participantDevices, users } from '../../db/schema';
 import { eq } from 'drizzle-orm';
-import { startAllSimulators, type AllSimulators } from '../../simulators';
+import { startAllSimulators, type AllSimulators } from '@trialpulse/provider-simulators';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { createStaffUser, createTeam, TestClient, type TestUser } from '../../test/fixtures';
 import { addParticipant, createTrial } from '../participants/test-support';

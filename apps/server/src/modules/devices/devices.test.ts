@@ -4,8 +4,8 @@ import { DEVICE_ERROR_REASONS, DEVICE_MESSAGES, type DeviceBrandName } from '@tr
 import { deviceReadings, globalDeviceCatalog, participantDevices } from '../../db/schema';
 import { createManualClock } from '../../lib/clock';
 import { decryptSecret } from '../../lib/crypto';
-import { startAllSimulators, type AllSimulators } from '../../simulators';
-import { submitConsent } from '../../simulators/common/consent-driver';
+import { startAllSimulators, type AllSimulators } from '@trialpulse/provider-simulators';
+import { submitConsent } from '@trialpulse/provider-simulators/common/consent-driver';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { createStaffUser, createTeam, type TestClient, type TestUser } from '../../test/fixtures';
 import { startTestSmtpServer, type TestSmtpServer } from '../mail/test-support';

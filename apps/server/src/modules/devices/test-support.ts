@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { DeviceBrandName } from '@trialpulse/shared';
 import type { Db } from '../../db/client';
 import { globalDeviceCatalog, participantDevices, teamAllowedBrands } from '../../db/schema';
-import { consentAtSimulator, environmentOf, type AllSimulators, type ConsentChoice } from '../../simulators/embedded';
+import { consentAtSimulator, environmentOf, type AllSimulators, type ConsentChoice } from '@trialpulse/provider-simulators/embedded';
 import type { TestClient } from '../../test/fixtures';
 
 /** The environment that points a test app at running simulators. */

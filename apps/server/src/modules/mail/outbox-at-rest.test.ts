@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../test/test-app';
 import { TestClient, createStaffUser, createTeam, signIn } from '../../test/fixtures';
 import { solveHumanCheck } from '../human-check/test-support';
 import { allowAllBrands } from '../devices/test-support';
-import { simulatorEnvironment } from '../../simulators/embedded';
+import { simulatorEnvironment } from '@trialpulse/provider-simulators/embedded';
 import { addParticipant, createTrial } from '../participants/test-support';
 import { linkToken, startMailInbox, type MailInbox } from '../passwords/test-support/mail-inbox';
 

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceReadings, participantDevices, syncRuns } from '../../db/schema';
 import { startJobs, type Jobs, type JobLogger } from '../../jobs/boss';
-import { simulatorEnvironment } from '../../simulators/embedded';
+import { simulatorEnvironment } from '@trialpulse/provider-simulators/embedded';
 import { createStaffUser, signIn } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { createTestDatabase } from '../../test/test-database';

@@ -14,16 +14,16 @@ import {
   type DeviceBrand,
 } from '../../db/schema';
 import { encryptSecret } from '../../lib/crypto';
-import { createSimulatedClock } from '../../simulators/common/clock';
-import { submitConsent } from '../../simulators/common/consent-driver';
-import { startDexcomSimulator } from '../../simulators/dexcom';
-import { startFitbitLegacySimulator } from '../../simulators/fitbit-legacy';
-import { startGoogleHealthSimulator } from '../../simulators/google-health';
-import { startOmronSimulator } from '../../simulators/omron';
+import { createSimulatedClock } from '@trialpulse/provider-simulators/common/clock';
+import { submitConsent } from '@trialpulse/provider-simulators/common/consent-driver';
+import { startDexcomSimulator } from '@trialpulse/provider-simulators/dexcom';
+import { startFitbitLegacySimulator } from '@trialpulse/provider-simulators/fitbit-legacy';
+import { startGoogleHealthSimulator } from '@trialpulse/provider-simulators/google-health';
+import { startOmronSimulator } from '@trialpulse/provider-simulators/omron';
 import { generateAuthorizationSecrets } from '../devices/core/provider-client';
 import { createProviderRegistry } from '../devices/core/provider-registry';
 import { providerSettingsFromConfig } from '../devices/core/provider-settings';
-import { simulatorEnvironment } from '../../simulators/embedded';
+import { simulatorEnvironment } from '@trialpulse/provider-simulators/embedded';
 import { createTeam } from '../../test/fixtures';
 import { createReadingsRepository } from './readings.repository';
 import { createReadingsService, type ReadingsService } from './readings.service';

@@ -7,9 +7,9 @@ import { createTestDatabase } from '../../test/test-database';
 import { createSyncJobs, enqueueSync } from './sync.jobs';
 import { buildSyncService } from './sync.composition';
 import { createParticipants, enrolledOn, linkForSync, startSyncSimulators, type SyncSimulators } from './test-support';
-import { SIMULATED_ACCOUNTS } from '../../simulators/common/accounts';
-import { createSimulatedClock } from '../../simulators/common/clock';
-import { trackerSyncedUntil } from '../../simulators/common/wearable-model';
+import { SIMULATED_ACCOUNTS } from '@trialpulse/provider-simulators/common/accounts';
+import { createSimulatedClock } from '@trialpulse/provider-simulators/common/clock';
+import { trackerSyncedUntil } from '@trialpulse/provider-simulators/common/wearable-model';
 import { GOOGLE_HEALTH_WEBHOOK_PATH, OMRON_WEBHOOK_PATH } from './webhooks.routes';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';

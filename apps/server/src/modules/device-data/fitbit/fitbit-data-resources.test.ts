@@ -25,7 +25,7 @@ import type { ZodType } from 'zod';
 import { syncCursors } from '../../../db/schema';
 import { createManualClock } from '../../../lib/clock';
 import { decryptSecret } from '../../../lib/crypto';
-import { type AllSimulators } from '../../../simulators';
+import { type AllSimulators } from '@trialpulse/provider-simulators';
 import { type TestApp } from '../../../test/test-app';
 import { createStaffUser, createTeam, type TestClient } from '../../../test/fixtures';
 import { clearFaults, control, countRequests, injectFault } from '../../devices/core/test-support';

@@ -8,7 +8,7 @@ import {
 import { teams } from '../../../db/schema';
 import { createManualClock } from '../../../lib/clock';
 import { decryptSecret } from '../../../lib/crypto';
-import { type AllSimulators } from '../../../simulators';
+import { type AllSimulators } from '@trialpulse/provider-simulators';
 import { type TestApp } from '../../../test/test-app';
 import { createStaffUser, createTeam, type TestClient } from '../../../test/fixtures';
 import { clearFaults, countRequests, injectFault } from '../../devices/core/test-support';

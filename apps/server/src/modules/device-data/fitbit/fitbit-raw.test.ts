@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FITBIT_DATA_MESSAGES } from '@trialpulse/shared/device-data/fitbit-resource-path';
 import { createManualClock } from '../../../lib/clock';
-import { startAllSimulators, type AllSimulators } from '../../../simulators';
+import { startAllSimulators, type AllSimulators } from '@trialpulse/provider-simulators';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { createStaffUser, createTeam, type TestClient } from '../../../test/fixtures';
 import { allowAllBrands, linkAsStaff, simulatorEnv } from '../../devices/test-support';

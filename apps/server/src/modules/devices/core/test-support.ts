@@ -1,15 +1,15 @@
 import { inspect } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import type { AllSimulators } from '../../../simulators';
-import type { FaultSpec } from '../../../simulators/common/faults';
-import { DEFAULT_DEXCOM_CLIENT } from '../../../simulators/dexcom';
+import type { AllSimulators } from '@trialpulse/provider-simulators';
+import type { FaultSpec } from '@trialpulse/provider-simulators/common/faults';
+import { DEFAULT_DEXCOM_CLIENT } from '@trialpulse/provider-simulators/dexcom';
 import {
   DEFAULT_FITBIT_CLIENT,
   DEFAULT_FITBIT_PUBLIC_CLIENT,
-} from '../../../simulators/fitbit-legacy';
-import { DEFAULT_GOOGLE_CLIENT } from '../../../simulators/google-health';
-import { DEFAULT_OMRON_CLIENT } from '../../../simulators/omron';
+} from '@trialpulse/provider-simulators/fitbit-legacy';
+import { DEFAULT_GOOGLE_CLIENT } from '@trialpulse/provider-simulators/google-health';
+import { DEFAULT_OMRON_CLIENT } from '@trialpulse/provider-simulators/omron';
 import { DEXCOM_SCOPES, dexcomEndpoints } from '../dexcom/dexcom.client';
 import { FITBIT_LEGACY_SCOPES, fitbitLegacyEndpoints } from '../fitbit/fitbit-legacy.client';
 import { GOOGLE_HEALTH_SCOPES, googleHealthEndpoints } from '../fitbit/google-health.client';

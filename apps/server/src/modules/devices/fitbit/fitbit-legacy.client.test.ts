@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AllSimulators, startAllSimulators } from '../../../simulators';
-import { submitConsent } from '../../../simulators/common/consent-driver';
+import { type AllSimulators, startAllSimulators } from '@trialpulse/provider-simulators';
+import { submitConsent } from '@trialpulse/provider-simulators/common/consent-driver';
 import { type TokenSet, generateAuthorizationSecrets } from '../core/provider-client';
 import {
   ProviderAuthError,

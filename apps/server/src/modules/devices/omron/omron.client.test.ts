@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AllSimulators, startAllSimulators } from '../../../simulators';
-import { OMRON_ACCOUNTS } from '../../../simulators/omron';
-import { submitConsent } from '../../../simulators/common/consent-driver';
+import { type AllSimulators, startAllSimulators } from '@trialpulse/provider-simulators';
+import { OMRON_ACCOUNTS } from '@trialpulse/provider-simulators/omron';
+import { submitConsent } from '@trialpulse/provider-simulators/common/consent-driver';
 import { type TokenSet, generateAuthorizationSecrets } from '../core/provider-client';
 import {
   ProviderAuthError,

@@ -1,7 +1,7 @@
 /**
  * Which demo participant is linked to which simulated account in demo mode
- * (`modules/devices/demo-links.ts` writes the connections; main.ts hands it this list and
- * `consentAtSimulator` through `simulators/embedded.ts`).
+ * (the server's `modules/devices/demo-links.ts` writes the connections; its main.ts hands it
+ * this list and `consentAtSimulator` from `embedded.ts`).
  */
 export type DemoLink = {
   participantCode: string;
