@@ -1,3 +1,4 @@
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -9,7 +10,7 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import { useTheme } from '@mui/material/styles';
+import Typography from '@mui/material/Typography';
 import {
   HEALTH_WARNING_LABELS,
   type CompletenessGrid as Grid,
@@ -18,7 +19,8 @@ import {
   type RoutePath,
   type Trial,
 } from '@trialpulse/shared';
-import { DAY_STATE_LABELS, dayColor } from './day-colors';
+import { DAY_STATE_LABELS } from './day-colors';
+import { DaySquare } from './day-square';
 
 /** The data pages a row links to, with the participant in navigation state (device-data spec §2). */
 const DATA_PAGES: { brand: string; path: RoutePath; label: string }[] = [
@@ -27,8 +29,14 @@ const DATA_PAGES: { brand: string; path: RoutePath; label: string }[] = [
   { brand: 'Dexcom', path: '/ParticipantDataPage', label: 'Dexcom data' },
 ];
 
+/** The day cell that keyboard focus moves to: participant row and day column. */
+type Position = { row: number; day: number };
+
 /**
- * Participants × days: one coloured square per day (its measures in the title), the
+ * Participants × days: one square per day, its state in colour and symbol; each day cell
+ * is focusable (one tab stop; the arrow keys, Home/End and Page Up/Down move between
+ * cells) and is named by its participant, day, state and measures, which the line under
+ * the grid also shows for the focused cell. Then the
  * sync-health column in the warning colour when a connection needs re-consent, the battery
  * is empty or low, or sync is overdue, and the share of valid days.
  */
@@ -45,141 +53,224 @@ export function CompletenessGrid({
   participants: ReadonlyMap<number, Participant>;
   highlightId?: number;
 }) {
-  const theme = useTheme();
+  const [active, setActive] = useState<Position>({ row: 0, day: grid.days.length - 1 });
+  const [shown, setShown] = useState<string | null>(null);
+  const tableRef = useRef<HTMLTableElement>(null);
+  const current = {
+    row: Math.min(active.row, Math.max(rows.length - 1, 0)),
+    day: Math.min(active.day, Math.max(grid.days.length - 1, 0)),
+  };
+  const moveFocus = (event: KeyboardEvent<HTMLTableSectionElement>) => {
+    const next = nextPosition(event.key, current, rows.length, grid.days.length, event.ctrlKey);
+    if (!next) return;
+    event.preventDefault();
+    setActive(next);
+    tableRef.current?.querySelector<HTMLElement>(`[data-cell="${next.row}:${next.day}"]`)?.focus();
+  };
   const sticky = { position: 'sticky', left: 0, zIndex: 1, bgcolor: 'background.paper' } as const;
   return (
-    <TableContainer sx={{ maxHeight: '70vh', border: 1, borderColor: 'divider', borderRadius: 1 }}>
-      <Table size="small" stickyHeader data-testid="completeness-grid" sx={{ width: 'auto' }}>
-        <TableHead>
-          <TableRow>
-            <TableCell sx={{ ...sticky, zIndex: 3 }}>Participant</TableCell>
-            <TableCell>Sync health</TableCell>
-            <TableCell align="right">Valid days</TableCell>
-            {grid.days.map((day) => (
-              <TableCell
-                key={day}
-                align="center"
-                sx={{ px: 0.25, fontSize: 10, whiteSpace: 'nowrap' }}
-                title={day}
-              >
-                {day.slice(8)}
-              </TableCell>
-            ))}
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {rows.map((row) => {
-            const participant = participants.get(row.participantId);
-            const warning = row.warnings.length > 0;
-            return (
-              <TableRow
-                key={row.participantId}
-                data-testid={`completeness-row-${row.participantCode}`}
-                selected={row.participantId === highlightId}
-              >
-                <TableCell sx={{ ...sticky, whiteSpace: 'nowrap' }}>
-                  <Stack spacing={0.25}>
-                    <span>{row.participantCode}</span>
-                    <Stack direction="row" spacing={1}>
-                      {participant &&
-                        DATA_PAGES.filter((page) =>
-                          row.connections.some((connection) => connection.brand === page.brand),
-                        ).map((page) => (
-                          <Link
-                            key={page.path}
-                            component={RouterLink}
-                            to={page.path}
-                            state={{ participant, trial }}
-                            variant="caption"
-                            data-testid={`completeness-open-${page.brand}-${row.participantCode}`}
-                          >
-                            {page.label}
-                          </Link>
-                        ))}
+    <Stack spacing={1}>
+      <TableContainer
+        sx={{ maxHeight: '70vh', border: 1, borderColor: 'divider', borderRadius: 1 }}
+      >
+        <Table
+          ref={tableRef}
+          size="small"
+          stickyHeader
+          data-testid="completeness-grid"
+          aria-label="Data completeness by participant and day"
+          aria-describedby="completeness-grid-keys"
+          sx={{ width: 'auto' }}
+        >
+          <TableHead>
+            <TableRow>
+              <TableCell sx={{ ...sticky, zIndex: 3 }}>Participant</TableCell>
+              <TableCell>Sync health</TableCell>
+              <TableCell align="right">Valid days</TableCell>
+              {grid.days.map((day) => (
+                <TableCell
+                  key={day}
+                  align="center"
+                  sx={{ px: 0.25, fontSize: 10, whiteSpace: 'nowrap' }}
+                  title={day}
+                >
+                  {day.slice(8)}
+                </TableCell>
+              ))}
+            </TableRow>
+          </TableHead>
+          <TableBody onKeyDown={moveFocus}>
+            {rows.map((row, rowIndex) => {
+              const participant = participants.get(row.participantId);
+              const warning = row.warnings.length > 0;
+              return (
+                <TableRow
+                  key={row.participantId}
+                  data-testid={`completeness-row-${row.participantCode}`}
+                  selected={row.participantId === highlightId}
+                >
+                  <TableCell sx={{ ...sticky, whiteSpace: 'nowrap' }}>
+                    <Stack spacing={0.25}>
+                      <span>{row.participantCode}</span>
+                      <Stack direction="row" spacing={1}>
+                        {participant &&
+                          DATA_PAGES.filter((page) =>
+                            row.connections.some((connection) => connection.brand === page.brand),
+                          ).map((page) => (
+                            <Link
+                              key={page.path}
+                              component={RouterLink}
+                              to={page.path}
+                              state={{ participant, trial }}
+                              variant="caption"
+                              data-testid={`completeness-open-${page.brand}-${row.participantCode}`}
+                            >
+                              {page.label}
+                            </Link>
+                          ))}
+                      </Stack>
                     </Stack>
-                  </Stack>
-                </TableCell>
-                <TableCell
-                  data-testid={`completeness-health-${row.participantCode}`}
-                  data-health={warning ? 'warning' : 'ok'}
-                  sx={{
-                    bgcolor: warning ? 'warning.main' : undefined,
-                    color: warning ? 'warning.contrastText' : undefined,
-                    minWidth: 160,
-                    maxWidth: 280,
-                  }}
-                >
-                  <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap', gap: 0.5 }}>
-                    {warning
-                      ? row.warnings.map((name) => (
-                          <Chip key={name} size="small" label={HEALTH_WARNING_LABELS[name]} />
-                        ))
-                      : row.connections.length === 0
-                        ? 'No device'
-                        : 'OK'}
-                  </Stack>
-                  <Box component="span" sx={{ fontSize: 11, display: 'block' }}>
-                    {row.connections
-                      .map((connection) =>
-                        [
-                          connection.brand,
-                          syncedText(connection.daysSinceSync),
-                          connection.battery ? `battery ${connection.battery}` : null,
-                        ]
-                          .filter(Boolean)
-                          .join(', '),
-                      )
-                      .join('; ')}
-                  </Box>
-                </TableCell>
-                <TableCell
-                  align="right"
-                  data-testid={`completeness-summary-${row.participantCode}`}
-                >
-                  {row.validPercent === null ? '—' : `${row.validPercent} %`}
-                  <Box
-                    component="span"
-                    sx={{ display: 'block', fontSize: 11, color: 'text.secondary' }}
+                  </TableCell>
+                  <TableCell
+                    data-testid={`completeness-health-${row.participantCode}`}
+                    data-health={warning ? 'warning' : 'ok'}
+                    sx={{
+                      bgcolor: warning ? 'warning.main' : undefined,
+                      color: warning ? 'warning.contrastText' : undefined,
+                      minWidth: 160,
+                      maxWidth: 280,
+                    }}
                   >
-                    {row.validDays}/{row.expectedDays}
-                  </Box>
-                </TableCell>
-                {grid.days.map((day, index) => {
-                  const state = row.states[index]!;
-                  return (
-                    <TableCell key={day} sx={{ p: 0.25 }}>
-                      <Box
-                        data-testid={`completeness-cell-${row.participantCode}-${day}`}
-                        data-state={state}
-                        title={cellTitle(row, index, day, state)}
-                        sx={{
-                          width: 14,
-                          height: 14,
-                          borderRadius: 0.5,
-                          bgcolor: dayColor(theme, state),
-                          mx: 'auto',
+                    <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap', gap: 0.5 }}>
+                      {warning
+                        ? row.warnings.map((name) => (
+                            <Chip key={name} size="small" label={HEALTH_WARNING_LABELS[name]} />
+                          ))
+                        : row.connections.length === 0
+                          ? 'No device'
+                          : 'OK'}
+                    </Stack>
+                    <Box component="span" sx={{ fontSize: 11, display: 'block' }}>
+                      {row.connections
+                        .map((connection) =>
+                          [
+                            connection.brand,
+                            syncedText(connection.daysSinceSync),
+                            connection.battery ? `battery ${connection.battery}` : null,
+                          ]
+                            .filter(Boolean)
+                            .join(', '),
+                        )
+                        .join('; ')}
+                    </Box>
+                  </TableCell>
+                  <TableCell
+                    align="right"
+                    data-testid={`completeness-summary-${row.participantCode}`}
+                  >
+                    {row.validPercent === null ? '—' : `${row.validPercent} %`}
+                    <Box
+                      component="span"
+                      sx={{ display: 'block', fontSize: 11, color: 'text.secondary' }}
+                    >
+                      {row.validDays}/{row.expectedDays}
+                    </Box>
+                  </TableCell>
+                  {grid.days.map((day, index) => {
+                    const state = row.states[index]!;
+                    const text = cellText(row, index, day, state);
+                    const isCurrent = rowIndex === current.row && index === current.day;
+                    return (
+                      <TableCell
+                        key={day}
+                        tabIndex={isCurrent ? 0 : -1}
+                        aria-label={text}
+                        title={text}
+                        data-cell={`${rowIndex}:${index}`}
+                        data-testid={`completeness-day-${row.participantCode}-${day}`}
+                        onFocus={() => {
+                          setActive({ row: rowIndex, day: index });
+                          setShown(text);
                         }}
-                      />
-                    </TableCell>
-                  );
-                })}
-              </TableRow>
-            );
-          })}
-        </TableBody>
-      </Table>
-    </TableContainer>
+                        onClick={(event) => event.currentTarget.focus()}
+                        sx={{
+                          p: 0.25,
+                          cursor: 'default',
+                          '&:focus-visible, &:focus': {
+                            outline: '2px solid',
+                            outlineColor: 'primary.main',
+                            outlineOffset: -2,
+                          },
+                        }}
+                      >
+                        <DaySquare
+                          state={state}
+                          testId={`completeness-cell-${row.participantCode}-${day}`}
+                        />
+                      </TableCell>
+                    );
+                  })}
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <Typography
+        variant="body2"
+        aria-hidden
+        data-testid="completeness-focused-day"
+        sx={{ minHeight: '1.5em' }}
+      >
+        {shown ?? ''}
+      </Typography>
+      <Typography id="completeness-grid-keys" variant="caption" color="text.secondary">
+        Day cells: Tab to reach them, arrow keys to move, Home and End for the first and last day.
+      </Typography>
+    </Stack>
   );
 }
 
-function cellTitle(
+/** Where a key moves the focused day cell (null: not a moving key). */
+export function nextPosition(
+  key: string,
+  at: Position,
+  rowCount: number,
+  dayCount: number,
+  ctrl = false,
+): Position | null {
+  const clamp = (value: number, count: number) => Math.min(Math.max(value, 0), count - 1);
+  switch (key) {
+    case 'ArrowLeft':
+      return { ...at, day: clamp(at.day - 1, dayCount) };
+    case 'ArrowRight':
+      return { ...at, day: clamp(at.day + 1, dayCount) };
+    case 'ArrowUp':
+      return { ...at, row: clamp(at.row - 1, rowCount) };
+    case 'ArrowDown':
+      return { ...at, row: clamp(at.row + 1, rowCount) };
+    case 'Home':
+      return ctrl ? { row: 0, day: 0 } : { ...at, day: 0 };
+    case 'End':
+      return ctrl ? { row: rowCount - 1, day: dayCount - 1 } : { ...at, day: dayCount - 1 };
+    case 'PageUp':
+      return { ...at, row: clamp(at.row - 10, rowCount) };
+    case 'PageDown':
+      return { ...at, row: clamp(at.row + 10, rowCount) };
+    default:
+      return null;
+  }
+}
+
+/** A day cell's name: participant, day, state and that day's measures. */
+export function cellText(
   row: CompletenessRow,
   index: number,
   day: string,
   state: CompletenessRow['states'][number],
 ): string {
   const parts = [
-    `${day}: ${DAY_STATE_LABELS[state]}`,
+    `${row.participantCode}, ${day}: ${DAY_STATE_LABELS[state]}`,
     `wear ${(row.wearMinutes[index]! / 60).toFixed(1)} h`,
   ];
   const steps = row.steps[index];

@@ -3,9 +3,14 @@ import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import { useTheme } from '@mui/material/styles';
-import { HEALTH_WARNING_LABELS, type CompletenessStrips } from '@trialpulse/shared';
+import {
+  DAY_STATES,
+  HEALTH_WARNING_LABELS,
+  type CompletenessStrips,
+  type DayState,
+} from '@trialpulse/shared';
 import { useCompletenessStrips } from '../api/get-completeness-strips';
-import { DAY_STATE_LABELS, dayColor } from './day-colors';
+import { DAY_STATE_LABELS, DAY_STYLES } from './day-colors';
 
 /** The strips once loaded; `pending` while the call is out (the cells keep their height). */
 type StripsState = { data: CompletenessStrips | undefined; pending: boolean };
@@ -58,6 +63,11 @@ export function CompletenessStrip({ participantId }: { participantId: number }) 
       spacing={0.25}
       data-testid={`completeness-strip-${participantId}`}
       data-health={warning ? 'warning' : 'ok'}
+      role="img"
+      aria-label={stripText(
+        strip.states,
+        strip.warnings.map((name) => HEALTH_WARNING_LABELS[name]),
+      )}
       title={
         warning
           ? strip.warnings.map((name) => HEALTH_WARNING_LABELS[name]).join(', ')
@@ -75,9 +85,26 @@ export function CompletenessStrip({ participantId }: { participantId: number }) 
           key={data.days[index]}
           title={`${data.days[index]}: ${DAY_STATE_LABELS[state]}`}
           data-state={state}
-          sx={{ width: 6, height: 12, borderRadius: 0.25, bgcolor: dayColor(theme, state) }}
+          sx={{
+            width: 6,
+            height: 12,
+            boxSizing: 'border-box',
+            borderRadius: 0.25,
+            bgcolor: DAY_STYLES[state].fill,
+            border: `1px solid ${DAY_STYLES[state].border}`,
+          }}
         />
       ))}
     </Stack>
   );
+}
+
+/** The strip as words: how many of the 14 days are in each state, and any warnings. */
+export function stripText(states: readonly DayState[], warnings: readonly string[]): string {
+  const counts = DAY_STATES.filter((state) => states.includes(state)).map(
+    (state) =>
+      `${states.filter((s) => s === state).length} ${DAY_STATE_LABELS[state].toLowerCase()}`,
+  );
+  const text = `Last ${states.length} days: ${counts.join(', ')}`;
+  return warnings.length > 0 ? `${text}. Needs attention: ${warnings.join(', ')}` : text;
 }

@@ -11,7 +11,6 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { useTheme } from '@mui/material/styles';
 import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
 import HomeOutlined from '@mui/icons-material/HomeOutlined';
 import TuneOutlined from '@mui/icons-material/TuneOutlined';
@@ -32,7 +31,8 @@ import { useDigestSubscription, useSetDigestSubscription } from '../api/digest-s
 import { useCompletenessGrid } from '../api/get-completeness-grid';
 import { useTrialParticipants, useVisibleTrials } from '../api/get-trial-context';
 import { CompletenessGrid } from '../components/completeness-grid';
-import { DAY_STATE_LABELS, dayColor } from '../components/day-colors';
+import { DAY_STATE_LABELS } from '../components/day-colors';
+import { DaySquare } from '../components/day-square';
 import { ThresholdsDialog } from '../components/thresholds-dialog';
 
 type Sort = 'worst' | 'code';
@@ -78,7 +78,6 @@ export function TrialCompletenessPage() {
 }
 
 function Completeness({ trial, highlightId }: { trial: Trial; highlightId?: number }) {
-  const theme = useTheme();
   const notify = useNotify();
   const [range, setRange] = useState<CompletenessRange>(14);
   const [belowOnly, setBelowOnly] = useState(false);
@@ -201,16 +200,28 @@ function Completeness({ trial, highlightId }: { trial: Trial; highlightId?: numb
           . Warning after {thresholds.maxDaysWithoutSync} days without sync.
         </Typography>
       )}
-      <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }} aria-label="Legend">
+      <Stack
+        component="ul"
+        direction="row"
+        spacing={2}
+        useFlexGap
+        sx={{ flexWrap: 'wrap', listStyle: 'none', p: 0, m: 0 }}
+        aria-label="Legend"
+        data-testid="completeness-legend"
+      >
         {DAY_STATES.map((state) => (
-          <Stack key={state} direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-            <Box
-              sx={{ width: 12, height: 12, borderRadius: 0.5, bgcolor: dayColor(theme, state) }}
-            />
+          <Stack
+            component="li"
+            key={state}
+            direction="row"
+            spacing={0.5}
+            sx={{ alignItems: 'center' }}
+          >
+            <DaySquare state={state} size={16} testId={`legend-${state}`} />
             <Typography variant="caption">{DAY_STATE_LABELS[state]}</Typography>
           </Stack>
         ))}
-        <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+        <Stack component="li" direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
           <Box
             data-testid="legend-warning"
             sx={{ width: 12, height: 12, borderRadius: 0.5, bgcolor: 'warning.main' }}
