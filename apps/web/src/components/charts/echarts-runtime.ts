@@ -7,6 +7,7 @@
 import * as echarts from 'echarts/core';
 import { BarChart, LineChart, ScatterChart } from 'echarts/charts';
 import {
+  AriaComponent,
   DataZoomComponent,
   GridComponent,
   LegendComponent,
@@ -18,6 +19,7 @@ import {
 import { CanvasRenderer } from 'echarts/renderers';
 
 echarts.use([
+  AriaComponent,
   LineChart,
   BarChart,
   ScatterChart,

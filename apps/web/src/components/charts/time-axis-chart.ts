@@ -25,6 +25,12 @@ export function timeAxisChart(options: {
   lines?: ReadonlyArray<{ value: number; label: string }>;
   min?: number;
   max?: number;
+  /**
+   * `zero`: counts and durations (steps, hours asleep) start at 0, so a bar's height is its
+   * value. `heart-rate`: bounds on whole tens of bpm around the data, ticks on whole bpm
+   * (no 56.5 bpm). Otherwise the axis fits the data (decision 0171).
+   */
+  axis?: 'zero' | 'heart-rate';
 }): EChartOption {
   const bandArea = options.bands?.length
     ? {
@@ -55,13 +61,7 @@ export function timeAxisChart(options: {
     legend: { top: 0 },
     grid: { left: 56, right: 24, top: 36, bottom: 64 },
     xAxis: { type: 'time' },
-    yAxis: {
-      type: 'value',
-      name: options.unit,
-      min: options.min,
-      max: options.max,
-      scale: options.min === undefined,
-    },
+    yAxis: valueAxis(options),
     dataZoom: [{ type: 'inside' }, { type: 'slider', height: 20, bottom: 12 }],
     series: options.series.map((series, index) => ({
       type: 'line',
@@ -79,5 +79,53 @@ export function timeAxisChart(options: {
       ...(index === 0 && bandArea && { markArea: bandArea }),
       ...(index === 0 && lineMarks && { markLine: lineMarks }),
     })),
+  };
+}
+
+/** The value axis: the caller's bounds, else from zero, heart-rate bounds or fitted. */
+export function valueAxis(options: {
+  unit: string;
+  min?: number;
+  max?: number;
+  axis?: 'zero' | 'heart-rate';
+}): Record<string, unknown> {
+  if (options.axis === 'zero') {
+    return {
+      type: 'value',
+      name: options.unit,
+      min: options.min ?? 0,
+      max: options.max,
+      scale: false,
+    };
+  }
+  if (options.axis === 'heart-rate') {
+    return {
+      type: 'value',
+      name: options.unit,
+      min: options.min ?? ((extent: { min: number }) => heartRateBounds(extent).min),
+      max: options.max ?? ((extent: { max: number }) => heartRateBounds(extent).max),
+      minInterval: 1,
+      scale: true,
+    };
+  }
+  return {
+    type: 'value',
+    name: options.unit,
+    min: options.min,
+    max: options.max,
+    scale: options.min === undefined,
+  };
+}
+
+/** At least 5 bpm of room around the data, on whole tens (56–59 bpm → 50–70 bpm). */
+export function heartRateBounds(extent: { min?: number; max?: number }): {
+  min: number;
+  max: number;
+} {
+  const low = extent.min ?? 60;
+  const high = extent.max ?? low;
+  return {
+    min: Math.max(0, Math.floor((low - 5) / 10) * 10),
+    max: Math.ceil((high + 5) / 10) * 10,
   };
 }

@@ -23,7 +23,8 @@ import {
 } from '@trialpulse/shared';
 import { FITBIT_PERIOD_LABELS } from '@trialpulse/shared/device-data/fitbit-query';
 import { FITBIT_DATA_MESSAGES } from '@trialpulse/shared/device-data/fitbit-resource-path';
-import { EChart, timeAxisChart, type EChartOption } from '@/components/charts';
+import { timeAxisChart, type EChartOption } from '@/components/charts';
+import { ChartFigure } from '@/components/charts/chart-figure';
 import { userMessage } from '@/lib/api-client';
 import { fitbitDataQueryKey, getFitbitData } from '../common/api/get-fitbit-data';
 import { DateField, SelectField } from '../common/components/form-fields';
@@ -119,6 +120,8 @@ function Comparison({ participants, trial }: { participants: Participant[]; tria
     () =>
       timeAxisChart({
         unit,
+        // Counts and distances: from zero (decision 0171).
+        axis: 'zero',
         series: participants.map((participant, index) => ({
           name: participant.participant_code,
           color: COLORS[index % COLORS.length],
@@ -237,7 +240,7 @@ function Comparison({ participants, trial }: { participants: Participant[]; tria
             ) : null,
           )}
           <Paper variant="outlined" sx={{ p: 1 }}>
-            <EChart
+            <ChartFigure
               option={lines}
               height={320}
               testId="compare-chart"
@@ -252,7 +255,7 @@ function Comparison({ participants, trial }: { participants: Participant[]; tria
           {bars && (
             <Paper variant="outlined" sx={{ p: 1 }}>
               <Typography variant="subtitle2">Selected days</Typography>
-              <EChart
+              <ChartFigure
                 option={bars}
                 height={240}
                 testId="compare-selected-chart"

@@ -1,4 +1,5 @@
 import type { EChartOption } from '@/components/charts';
+import { heartRateBounds } from '@/components/charts/time-axis-chart';
 import type { IntradaySeries } from './intraday';
 
 const HEART_COLOR = '#d32f2f';
@@ -19,7 +20,15 @@ export function oneDayChart(heart: IntradaySeries, steps: IntradaySeries): EChar
     grid: { left: 56, right: 56, top: 36, bottom: 72 },
     xAxis: { type: 'time' },
     yAxis: [
-      { type: 'value', name: 'BPM', scale: true },
+      // Whole-bpm ticks on whole tens around the day (decision 0171); steps/min from zero.
+      {
+        type: 'value',
+        name: 'BPM',
+        scale: true,
+        minInterval: 1,
+        min: (extent: { min: number }) => heartRateBounds(extent).min,
+        max: (extent: { max: number }) => heartRateBounds(extent).max,
+      },
       { type: 'value', name: 'steps/min', splitLine: { show: false } },
     ],
     dataZoom: [

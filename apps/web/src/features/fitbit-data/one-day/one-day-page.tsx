@@ -10,7 +10,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { FITBIT_DATA_MESSAGES } from '@trialpulse/shared/device-data/fitbit-resource-path';
 import type { Participant } from '@trialpulse/shared';
-import { EChart } from '@/components/charts';
+import { ChartFigure } from '@/components/charts/chart-figure';
 import { DataPageFrame } from '@/components/participant-data';
 import { userMessage } from '@/lib/api-client';
 import { fitbitDataQueryKey, getFitbitData } from '../common/api/get-fitbit-data';
@@ -82,6 +82,9 @@ function OneDay({ participant }: { participant: Participant }) {
     if (dayError(value, todayText()) === null) setParams({ day: value }, { replace: true });
   };
   const pickedError = dayError(picked, todayText());
+  // A day that cannot be shown (in the future, not a date) clears the figures: the last
+  // good day's numbers under the error would read as that day's.
+  const shown = pickedError === null && error === null;
   const failed = heart.isError ? heart.error : steps.isError ? steps.error : null;
 
   return (
@@ -101,13 +104,17 @@ function OneDay({ participant }: { participant: Participant }) {
           size="small"
           sx={{ width: 200 }}
         />
-        <Summary label="Heart-rate points" value={heartSeries.count.toLocaleString('en-US')} />
-        {heartSeries.count > 0 && (
-          <Summary label="Range" value={`${heartSeries.min}–${heartSeries.max} bpm`} />
+        {shown && (
+          <>
+            <Summary label="Heart-rate points" value={heartSeries.count.toLocaleString('en-US')} />
+            {heartSeries.count > 0 && (
+              <Summary label="Range" value={`${heartSeries.min}–${heartSeries.max} bpm`} />
+            )}
+            <Summary label="Steps" value={totalOf(stepSeries).toLocaleString('en-US')} />
+          </>
         )}
-        <Summary label="Steps" value={totalOf(stepSeries).toLocaleString('en-US')} />
       </Stack>
-      {failed && (
+      {shown && failed && (
         <Alert severity="warning" data-testid="one-day-error">
           {userMessage(failed, FITBIT_DATA_MESSAGES.couldNotGetData)}
         </Alert>
@@ -118,8 +125,8 @@ function OneDay({ participant }: { participant: Participant }) {
           participant&apos;s local clock.
         </Typography>
         <Box ref={box} data-testid="one-day-chart-box" data-point-count="0">
-          {(heart.isSuccess || steps.isSuccess) && (
-            <EChart
+          {shown && (heart.isSuccess || steps.isSuccess) && (
+            <ChartFigure
               option={option}
               height={440}
               testId="one-day-chart"

@@ -7,7 +7,8 @@ import {
   type OmronBloodPressureReading,
   type OmronWeightReading,
 } from '@trialpulse/shared/device-data/device-data.schemas';
-import { EChart, timeAxisChart } from '@/components/charts';
+import { timeAxisChart } from '@/components/charts';
+import { ChartFigure } from '@/components/charts/chart-figure';
 import { DIASTOLIC_THRESHOLDS, SYSTOLIC_BANDS } from '../utils/blood-pressure';
 
 const at = (reading: { dateTime: string }) => Date.parse(reading.dateTime);
@@ -56,6 +57,7 @@ export function BloodPressureCharts({
     () =>
       timeAxisChart({
         unit: OMRON_UNITS.pulse,
+        axis: 'heart-rate',
         series: [
           {
             name: 'Pulse',
@@ -70,7 +72,7 @@ export function BloodPressureCharts({
   return (
     <>
       <ChartCard title={`Blood pressure (${OMRON_UNITS.pressure})`}>
-        <EChart
+        <ChartFigure
           option={pressure}
           height={320}
           testId="omron-bp-chart"
@@ -78,7 +80,7 @@ export function BloodPressureCharts({
         />
       </ChartCard>
       <ChartCard title={`Pulse (${OMRON_UNITS.pulse})`}>
-        <EChart
+        <ChartFigure
           option={pulse}
           height={240}
           testId="omron-pulse-chart"
@@ -108,7 +110,7 @@ export function WeightChart({ readings }: { readings: readonly OmronWeightReadin
   );
   return (
     <ChartCard title={`Weight (${OMRON_UNITS.weight})`}>
-      <EChart
+      <ChartFigure
         option={option}
         height={280}
         testId="omron-weight-chart"

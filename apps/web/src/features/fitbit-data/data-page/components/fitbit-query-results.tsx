@@ -11,7 +11,7 @@ import {
   fitbitResourcePaths,
   type FitbitQueryForm,
 } from '@trialpulse/shared/device-data/fitbit-query';
-import { EChart } from '@/components/charts';
+import { ChartFigure } from '@/components/charts/chart-figure';
 import {
   fitbitErrorMessage,
   isFitbitNoData,
@@ -94,7 +94,7 @@ export function FitbitQueryResults({
           {view.title}
         </Typography>
         {view.chart && (
-          <EChart
+          <ChartFigure
             option={view.chart}
             height={320}
             testId="fitbit-query-chart"

@@ -271,3 +271,40 @@ describe('tile drag modes', () => {
     expect(moveTile(order, 'a', 'c', 'swap')).toEqual(['c', 'b', 'a', 'd']);
   });
 });
+
+describe('chart axes of the Fitbit views (decision 0171)', () => {
+  it('sleep-duration bars start at zero: a 6.5 h night is drawn at 6.5/7.9 of a 7.9 h one', () => {
+    const night = (date: string, minutes: number) => ({
+      dateOfSleep: date,
+      startTime: `${date}T23:00:00.000`,
+      endTime: `${date}T07:00:00.000`,
+      minutesAsleep: minutes,
+      timeInBed: minutes + 20,
+      efficiency: 95,
+      isMainSleep: true,
+    });
+    const view = toFitbitView(query('sleep'), [
+      { sleep: [night('2026-03-01', 390), night('2026-03-02', 474)] },
+    ]);
+    expect((view.chart as { yAxis: unknown }).yAxis).toMatchObject({ min: 0, scale: false });
+  });
+
+  it('resting heart rate: whole-bpm ticks on whole tens around the data', () => {
+    const answer = {
+      'activities-heart': [56, 57, 59].map((resting, i) => ({
+        dateTime: `2026-03-0${i + 1}`,
+        value: { heartRateZones: [], restingHeartRate: resting },
+      })),
+    };
+    const axis = (
+      toFitbitView(query('heart'), [answer]).chart as {
+        yAxis: {
+          min: (e: { min: number }) => number;
+          max: (e: { max: number }) => number;
+          minInterval: number;
+        };
+      }
+    ).yAxis;
+    expect([axis.min({ min: 56 }), axis.max({ max: 59 }), axis.minInterval]).toEqual([50, 70, 1]);
+  });
+});

@@ -68,6 +68,10 @@ function asBars(chart: EChartOption, barMaxWidth?: number): EChartOption {
     series.type = 'bar';
     if (barMaxWidth !== undefined) series.barMaxWidth = barMaxWidth;
   }
+  // A bar's height is its value: the axis starts at zero (a 6.5 h night is not a tenth of 7.9 h).
+  const axis = chart.yAxis as { min?: unknown; scale?: boolean };
+  axis.min = 0;
+  axis.scale = false;
   return chart;
 }
 /** Bars over named categories (days, activities, foods); several series get a legend. */
@@ -190,6 +194,7 @@ function restingHeartRateView(answer: unknown): FitbitView {
     rows,
     chart: timeAxisChart({
       unit: 'bpm',
+      axis: 'heart-rate',
       series: [
         {
           name: 'Resting heart rate',
@@ -267,6 +272,7 @@ function heartIntradayView(answer: unknown): FitbitView {
     rows,
     chart: timeAxisChart({
       unit: 'bpm',
+      axis: 'heart-rate',
       series: [
         {
           name: 'Heart rate',
