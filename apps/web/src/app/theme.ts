@@ -7,6 +7,10 @@ export const theme = createTheme({
     primary: { main: '#0b5d83', dark: '#083f5a', light: '#3f86a8', contrastText: '#ffffff' },
     secondary: { main: '#2e7d6b', contrastText: '#ffffff' },
     background: { default: '#f4f6f9', paper: '#ffffff' },
+    // Darker than MUI's defaults so white text on a filled chip or badge reaches 4.5:1
+    // (WCAG 2.1 AA; issue 30): warning #ed6c02 had 3.1:1, info #0288d1 3.9:1.
+    warning: { main: '#b54d00', contrastText: '#ffffff' },
+    info: { main: '#0277bd', contrastText: '#ffffff' },
     text: { primary: '#1c2833', secondary: '#52606d' },
     divider: '#dde3ea',
   },
@@ -25,6 +29,7 @@ export const theme = createTheme({
     MuiButton: { defaultProps: { disableElevation: true } },
     MuiPaper: { styleOverrides: { outlined: { borderColor: '#dde3ea' } } },
     MuiTextField: { defaultProps: { fullWidth: true } },
-    MuiLink: { defaultProps: { underline: 'hover' } },
+    // Links are underlined: inside a sentence colour alone does not set them apart (WCAG 1.4.1).
+    MuiLink: { defaultProps: { underline: 'always' } },
   },
 });

@@ -67,7 +67,10 @@ function RawRecord({ participant }: { participant: Participant }) {
         <Box
           component="pre"
           data-testid="participant-raw-json"
-          aria-readonly="true"
+          // A region one can reach with the keyboard to scroll it sideways (long lines).
+          role="region"
+          aria-label={`Stored record of ${participant.participant_code}`}
+          tabIndex={0}
           sx={{
             m: 0,
             p: 2,
