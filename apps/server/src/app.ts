@@ -49,7 +49,7 @@ import { sysAdminRoutes } from './modules/sysadmin/sysadmin.routes';
 import { completenessRoutes } from './modules/completeness/completeness.routes';
 import { fitbitDataRoutes } from './modules/device-data/fitbit/fitbit-data.routes';
 import { fitbitRawRoutes } from './modules/device-data/fitbit/fitbit-raw.routes';
-import { createServices } from './services';
+import { createServices, type Services } from './services';
 import { systemClock, type Clock } from './lib/clock';
 import { syncWebhookRoutes, type EnqueueSync } from './modules/sync/webhooks.routes';
 import { syncStatusRoutes } from './modules/sync/sync-status.routes';
@@ -78,6 +78,11 @@ export type AppDeps = {
   providers?: ProviderSettings;
   /** Enqueues a targeted device sync (webhooks); main.ts binds it to the running pg-boss. */
   enqueueSync?: EnqueueSync;
+  /**
+   * The process's services, when main.ts built them (once, shared with the job workers);
+   * else built here from the deps above (tests).
+   */
+  services?: Services;
 };
 
 /**
@@ -101,7 +106,7 @@ function trustHops(hops: number) {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
-  const clock = deps.clock ?? systemClock;
+  const clock = deps.clock ?? deps.services?.clock ?? systemClock;
   const hasher = deps.passwordHasher ?? argon2Hasher;
   const secureCookies = config.isProduction;
   const recaptcha = Boolean(config.RECAPTCHA_SITE_KEY && config.RECAPTCHA_SECRET_KEY);
@@ -219,7 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   // Every service is built once, in services.ts; the route plugins below receive them.
-  const services = createServices({
+  const services = deps.services ?? createServices({
     config,
     database,
     clock,

@@ -15,9 +15,10 @@ import { createJobQueue, type JobQueue } from './jobs/queue';
 import { EXPORT_SWEEP } from './modules/export/export.job';
 import type { EnqueueSync } from './modules/sync/webhooks.routes';
 import { seedDemoReadings } from './modules/completeness/demo-readings';
-import { createReadingsRepository } from './modules/sync/readings.repository';
-import { createReadingsService } from './modules/sync/readings.service';
-import { createSyncRepository } from './modules/sync/sync.repository';
+import { createServices } from './services';
+import { systemClock } from './lib/clock';
+import { argon2Hasher } from './lib/passwords';
+import type { JobLogger } from './jobs/types';
 import { installProcessGuards, type GuardLogger } from './lib/process-guards';
 
 /**
@@ -64,6 +65,33 @@ async function main() {
   );
   await runMigrations(database);
 
+  // Webhooks and new links enqueue targeted syncs: through this process's pg-boss when it
+  // runs the workers, else (PROCESS_ROLE=web, or jobs off) through a send-only queue on the
+  // same database, for the worker processes (the requests are served only after both exist).
+  const queue: { jobs?: Jobs; sender?: JobQueue } = {};
+  const enqueueSync: EnqueueSync = async (data) => {
+    if (queue.jobs) return enqueueSyncJob(queue.jobs.boss, data);
+    queue.sender ??= createJobQueue(database, syncSendQueues(config.SYNC_RUN_SECONDS ?? 120), app?.log ?? console);
+    return enqueueSyncJob(queue.sender, data);
+  };
+  let app: FastifyInstance | undefined;
+  // The app's logger once it exists (services are built before it).
+  const serviceLogger: JobLogger = {
+    info: (obj, msg) => (app?.log ?? console).info(obj, msg),
+    warn: (obj, msg) => (app?.log ?? console).warn(obj, msg),
+    error: (obj, msg) => (app?.log ?? console).error(obj, msg),
+  };
+  // Every service of this process, once, on one clock: the routes and the job workers share them.
+  const services = createServices({
+    config,
+    database,
+    clock: systemClock,
+    hasher: argon2Hasher,
+    providers: providerSettingsFromConfig(config),
+    logger: serviceLogger,
+    enqueueSync,
+  });
+
   const seeded = config.isDemo ? (await seedDemoData(database.db)).seeded : false;
   if (config.isDemo && simulators && embedded) {
     // The embedded simulators start empty each time: link the demo participants again.
@@ -80,27 +108,15 @@ async function main() {
     await seedDemoReadings({
       db: database.db,
       fitbitTimeZoneOf: embedded.demoFitbitTimeZone,
+      fitbitMinuteHeartRateOf: embedded.demoFitbitMinuteHeartRate,
       // The sync's demo backfill (jobs/registry.ts): Omron and Dexcom are not seeded within it.
       syncBackfillDays: config.SYNC_BACKFILL_DAYS ?? 60,
-      readings: createReadingsService({
-        readings: createReadingsRepository(database.db),
-        sync: createSyncRepository(database.db),
-      }),
+      readings: services.readings,
     });
   }
 
-  // Webhooks and new links enqueue targeted syncs: through this process's pg-boss when it
-  // runs the workers, else (PROCESS_ROLE=web, or jobs off) through a send-only queue on the
-  // same database, for the worker processes (the requests are served only after both exist).
-  const queue: { jobs?: Jobs; sender?: JobQueue } = {};
-  const enqueueSync: EnqueueSync = async (data) => {
-    if (queue.jobs) return enqueueSyncJob(queue.jobs.boss, data);
-    queue.sender ??= createJobQueue(database, syncSendQueues(config.SYNC_RUN_SECONDS ?? 120), app?.log ?? console);
-    return enqueueSyncJob(queue.sender, data);
-  };
-  let app: FastifyInstance | undefined;
   if (config.PROCESS_ROLE !== 'worker') {
-    app = await buildApp({ config, database, enqueueSync });
+    app = await buildApp({ config, database, enqueueSync, services });
     logger = app.log;
   }
   const jobs =
@@ -110,6 +126,7 @@ async function main() {
           logger: app?.log ?? console,
           schedule: true,
           jobs: jobDefinitions(config),
+          services,
         })
       : undefined;
 

@@ -11,7 +11,10 @@ import { createAuthService } from './modules/auth/auth.service';
 import { createContactService } from './modules/contact/contact.service';
 import { createProviderRegistry } from './modules/devices/core/provider-registry';
 import type { ProviderSettings } from './modules/devices/core/provider-settings';
-import { createDeviceConnectionsService } from './modules/devices/device-connections.service';
+import {
+  createConnectionHealth,
+  createDeviceConnectionsService,
+} from './modules/devices/device-connections.service';
 import { createDeviceLinkingService } from './modules/devices/device-linking.service';
 import { createDevicesRepository } from './modules/devices/devices.repository';
 import { createDevicesService } from './modules/devices/devices.service';
@@ -55,6 +58,9 @@ import { createExportRepository } from './modules/export/export.repository';
 import { createExportService } from './modules/export/export.service';
 import { createReadingsRepository } from './modules/sync/readings.repository';
 import { createReadingsService } from './modules/sync/readings.service';
+import { createSyncService, type SyncServiceDeps } from './modules/sync/sync.service';
+import { createCompletenessDigest } from './modules/completeness/completeness-digest';
+import { createRowsBuilder } from './modules/completeness/completeness.service';
 import { createSyncStatusService } from './modules/sync/sync-status.service';
 import { createWeeklySummaryService } from './modules/sync/weekly-summary.service';
 import { createSyncRepository, createSyncRunsRepository } from './modules/sync/sync.repository';
@@ -70,12 +76,21 @@ export type ServiceDeps = {
   logger: JobLogger;
   /** Queues a device sync (pg-boss in the running process): a new connection's backfill. */
   enqueueSync?: EnqueueSync;
+  /** The sync's bounds and tests' overrides; run time box and backfill default from the configuration. */
+  sync?: SyncOptions;
 };
+
+/** What a caller may set of the sync service (tests: lease length and clock, sources, log). */
+export type SyncOptions = Partial<
+  Pick<SyncServiceDeps, 'runSeconds' | 'maxBackfillDays' | 'leaseMs' | 'leaseClock' | 'leaseRenewMs' | 'log' | 'sources'>
+>;
 
 /**
  * The composition root: every service of the application is built here, once, with only
- * the dependencies it uses (each factory's `deps` type says which). Route plugins receive
- * the services they serve (`app.ts` registers them); they never build one.
+ * the dependencies it uses (each factory's `deps` type says which), on one clock. Route
+ * plugins receive the services they serve (`app.ts` registers them) and job handlers the
+ * same services through their context (`startJobs({ services })`); neither builds one.
+ * main.ts builds them once per process; tests build theirs with `test/test-services.ts`.
  *
  * To add a service: create `modules/<feature>/<feature>.repository.ts` and
  * `<feature>.service.ts` (factory `createXxxService(deps)` with a narrowed deps type, e.g.
@@ -261,7 +276,33 @@ export function createServices(deps: ServiceDeps) {
     clock,
   });
 
+  // Worker side: the device sync (readings write path, token refresh, call budgets) and the
+  // daily completeness digest, on the same readings, connections, mail and clock.
+  const sync = createSyncService({
+    runs: syncRuns,
+    readings,
+    connections: deviceConnections,
+    providers: deps.providers,
+    clock,
+    runSeconds: config.SYNC_RUN_SECONDS ?? 120,
+    maxBackfillDays: config.SYNC_BACKFILL_DAYS ?? (config.isDemo ? 60 : 365),
+    ...deps.sync,
+  });
+  const completenessDigest = createCompletenessDigest({
+    repository: createCompletenessRepository(db),
+    rowsFor: createRowsBuilder({
+      readings,
+      devices: createConnectionHealth({ repository: devicesRepository }),
+      clock,
+    }),
+    mail,
+    publicUrl,
+    clock,
+  });
+
   return {
+    /** The process's clock (jobs read "now" from it). */
+    clock,
     /** The session lookup the auth guard runs on every request. */
     sessions: authRepository as Pick<typeof authRepository, 'loadSessionContext'>,
     mail,
@@ -294,6 +335,8 @@ export function createServices(deps: ServiceDeps) {
     metrics,
     sysAdmin,
     completeness,
+    sync,
+    completenessDigest,
   };
 }
 

@@ -2,9 +2,9 @@ import { createRequire } from 'node:module';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client';
 import { isDatabaseUnavailable } from '../lib/db-errors';
-import type { JobDefinition, JobLogger } from './types';
+import type { JobDefinition, JobLogger, JobServices } from './types';
 
-export type { JobDefinition, JobLogger } from './types';
+export type { JobDefinition, JobLogger, JobServices } from './types';
 
 export type Jobs = {
   boss: PgBoss;
@@ -21,6 +21,11 @@ export type StartJobsOptions = {
   pollingIntervalSeconds?: number;
   /** Jobs to run: `jobDefinitions(config)` from registry.ts (a test may pass one job). */
   jobs: readonly JobDefinition[];
+  /**
+   * The process's services (`createServices`, services.ts), handed to every handler. A test
+   * whose jobs use none may leave them out: a handler that reaches for one then fails.
+   */
+  services?: JobServices;
   /**
    * How often pg-boss supervises (expires runs whose worker died, then retries them), in
    * seconds, ≥ 1; pg-boss's default (120) when unset. Tests use 1 to see a retry quickly.
@@ -47,6 +52,7 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
     jobs,
     maintenanceIntervalSeconds,
   } = options;
+  const services = options.services ?? noServices;
   const common = {
     schedule,
     supervise: true,
@@ -73,7 +79,7 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
   await boss.start();
   try {
     for (const job of jobs)
-      await registerJob(boss, job, { database, logger, schedule, pollingIntervalSeconds });
+      await registerJob(boss, job, { database, logger, services, schedule, pollingIntervalSeconds });
   } catch (error) {
     stopping = true;
     await boss.stop({ graceful: false, wait: true });
@@ -102,11 +108,12 @@ async function registerJob(
   context: {
     database: Database;
     logger: JobLogger;
+    services: JobServices;
     schedule: boolean;
     pollingIntervalSeconds?: number;
   },
 ): Promise<void> {
-  const { database, logger } = context;
+  const { database, logger, services } = context;
   await boss.createQueue(job.name, { name: job.name, ...job.queue });
   // createQueue leaves an existing queue as it was: a changed retry or expiry reaches a
   // database made by an earlier version only through updateQueue.
@@ -120,7 +127,7 @@ async function registerJob(
   await boss.work<object>(job.name, workOptions, async (batch) => {
     for (const item of batch) {
       try {
-        await job.handle(item, { database, logger, boss });
+        await job.handle(item, { database, logger, boss, services });
       } catch (error) {
         // A database that went away mid-job is an expected fault (pg-boss retries the job): warn.
         if (isDatabaseUnavailable(error)) logger.warn({ err: error, job: job.name, jobId: item.id }, 'job failed: database unavailable, retried');
@@ -132,6 +139,13 @@ async function registerJob(
   // Without scheduling (e.g. extra workers) existing schedules are left as they are.
   if (job.cron && context.schedule) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
 }
+
+/** Services of a startJobs call given none: any use names the mistake instead of a TypeError. */
+const noServices = new Proxy({} as JobServices, {
+  get(_target, name) {
+    throw new Error(`startJobs was given no services, and a job used services.${String(name)}`);
+  },
+});
 
 function requireConnectionString(database: Database): string {
   if (!database.connectionString)

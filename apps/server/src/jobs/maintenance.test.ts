@@ -9,6 +9,7 @@ import { oneTimeCodes, oneTimeTokens, rememberedDevices, sessions, users } from 
 import { createTestDatabase } from '../test/test-database';
 import { startJobs, type Jobs, type JobLogger } from './boss';
 import { jobDefinitions } from './registry';
+import { testServices } from '../test/test-services';
 import { MAINTENANCE_PURGE_EXPIRED, type PurgeCounts } from './maintenance';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
@@ -35,6 +36,7 @@ describe(`pg-boss jobs (${MODE})`, () => {
       schedule: true,
       pollingIntervalSeconds: 0.5,
       jobs: jobDefinitions({ MAIL_FROM: 'TrialPulse <no-reply@trialpulse.test>', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost:3000' }),
+      services: testServices(database),
     });
   });
   afterAll(async () => {

@@ -1,46 +1,45 @@
 import type { Config } from '../config/env';
-import type { Db } from '../db/client';
-import { providerSettingsFromConfig } from '../modules/devices/core/provider-settings';
 import { createMailDeliverJob } from '../modules/mail/mail.job';
-import { mailSettingsFromConfig } from '../modules/mail/mail.service';
 import { exportJobDefinitions } from '../modules/export/export.job';
-import { createReadingsRepository } from '../modules/sync/readings.repository';
-import { createReadingsService } from '../modules/sync/readings.service';
 import { createSyncJobs } from '../modules/sync/sync.jobs';
-import { createSyncRepository } from '../modules/sync/sync.repository';
 import { createCompletenessDigestJob } from './completeness-digest.job';
 import { maintenanceJob } from './maintenance';
-import type { JobDefinition } from './types';
+import type { JobDefinition, JobServices } from './types';
 
 /**
  * Every job the worker runs: the one list main.ts starts and the job tests start. Add a
- * feature's job (sync, export, retention, …) here; it gets what it needs from the parsed
- * configuration (the mail job its SMTP settings, the export jobs DATA_DIR, the device sync
- * its providers and token key — without them, as in a test of another job, the sync jobs
- * find nothing to sync).
+ * feature's job (sync, export, retention, …) here. Handlers get the process's services
+ * (`createServices`, services.ts) through their context; only queue settings come from the
+ * configuration here (the export jobs' DATA_DIR, the sync run queue's time box).
  */
 export function jobDefinitions(
-  config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'DATA_DIR' | 'PUBLIC_URL'> & Partial<Config>,
+  config: Pick<Config, 'DATA_DIR'> & Partial<Config>,
 ): readonly JobDefinition[] {
-  const mailSettings = mailSettingsFromConfig(config);
   return [
     maintenanceJob,
-    createMailDeliverJob(() => mailSettings),
-    ...exportJobDefinitions(config, readingsFor),
-    ...createSyncJobs({
-      providers: config.PUBLIC_URL ? providerSettingsFromConfig(config as Config) : {},
-      encryptionKey: config.TOKEN_ENCRYPTION_KEY ?? '',
-      runSeconds: config.SYNC_RUN_SECONDS ?? 120,
-      maxBackfillDays: config.SYNC_BACKFILL_DAYS ?? (config.isDemo ? 60 : 365),
-    }),
-    createCompletenessDigestJob(config),
+    createMailDeliverJob(),
+    ...exportJobsOnContextReadings(config),
+    ...createSyncJobs({ runSeconds: config.SYNC_RUN_SECONDS ?? 120 }),
+    createCompletenessDigestJob(),
   ];
 }
 
-/** Stored readings for the jobs that read them (exports). */
-function readingsFor(db: Db) {
-  return createReadingsService({
-    readings: createReadingsRepository(db),
-    sync: createSyncRepository(db),
+/**
+ * The export jobs reading through the process's readings service. `runExport` still takes a
+ * `readingsFor(db)`; until it moves into the export service (in progress, issue 27's export
+ * part), each handler hands over the readings of its context, the same service every time.
+ */
+function exportJobsOnContextReadings(config: Pick<Config, 'DATA_DIR'>): JobDefinition[] {
+  let readings: JobServices['readings'] | undefined;
+  const definitions = exportJobDefinitions(config, () => {
+    if (!readings) throw new Error('export run before its handler received the services');
+    return readings;
   });
+  return definitions.map((definition) => ({
+    ...definition,
+    handle(job, context) {
+      readings = context.services.readings;
+      return definition.handle(job, context);
+    },
+  }));
 }

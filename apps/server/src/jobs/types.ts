@@ -1,5 +1,8 @@
 import type PgBoss from 'pg-boss';
 import type { Database } from '../db/client';
+import type { Clock } from '../lib/clock';
+import type { ReadingsService } from '../modules/sync/readings.service';
+import type { SyncService } from '../modules/sync/sync.service';
 
 /** The logging a job needs; pino/Fastify loggers and `console` all fit. */
 export type JobLogger = {
@@ -13,6 +16,20 @@ export type JobContext = {
   logger: JobLogger;
   /** pg-boss itself, for jobs that enqueue follow-ups (sync hands over to its next run). */
   boss: PgBoss;
+  /** The process's services, built once by `createServices` (services.ts): handlers never build one. */
+  services: JobServices;
+};
+
+/**
+ * What the jobs use of the services (`Services` from services.ts fits). Mail and the digest
+ * are named by shape: their modules import `JobLogger` from here.
+ */
+export type JobServices = {
+  clock: Clock;
+  readings: ReadingsService;
+  sync: SyncService;
+  mail: { deliverPending(): Promise<{ sent: number; failed: number }> };
+  completenessDigest: { run(): Promise<{ mails: number; reported: number; skipped: boolean }> };
 };
 
 /**

@@ -10,11 +10,8 @@ import { startTestSmtpServer, type TestSmtpServer } from '../mail/test-support';
 import { addParticipant, createTrial } from '../participants/test-support';
 import { readingsServiceFor } from '../sync/test-support';
 import { DIGEST_TEMPLATE } from './completeness-digest';
-import {
-  COMPLETENESS_DIGEST,
-  createCompletenessDigestFor,
-  createCompletenessDigestJob,
-} from '../../jobs/completeness-digest.job';
+import { COMPLETENESS_DIGEST, createCompletenessDigestJob } from '../../jobs/completeness-digest.job';
+import { testServices } from '../../test/test-services';
 import { heartRateMinutes } from './reading-generators';
 import { addConnection } from './test-support';
 import { dayRange, isoDay } from './day-states';
@@ -126,14 +123,9 @@ describe(`completeness alert digest (${MODE})`, { timeout: 90_000 }, () => {
       logger: quiet,
       schedule: false,
       pollingIntervalSeconds: 0.5,
-      jobs: [
-        createCompletenessDigestJob(ctx.config, { clock }),
-        createMailDeliverJob(() => ({
-          smtpUrl: smtp.url,
-          from: ctx.config.MAIL_FROM,
-          sealKey: ctx.config.TOKEN_ENCRYPTION_KEY,
-        })),
-      ],
+      jobs: [createCompletenessDigestJob(), createMailDeliverJob()],
+      // The process's services on the test's clock: the digest's day and "now" come from it.
+      services: testServices(ctx.database, { config: ctx.config, clock }),
     });
     try {
       expect(await jobs.boss.send(COMPLETENESS_DIGEST, {})).toBeTruthy();
@@ -166,12 +158,7 @@ describe(`completeness alert digest (${MODE})`, { timeout: 90_000 }, () => {
   });
 
   it('sends nothing twice for the same day, and nothing when no threshold was newly crossed', async () => {
-    const digest = createCompletenessDigestFor({
-      database: ctx.database,
-      config: ctx.config,
-      clock,
-      logger: quiet,
-    });
+    const digest = testServices(ctx.database, { config: ctx.config, clock }).completenessDigest;
     // Today's run (the day comes from the clock) was the job's.
     expect(await digest.run()).toEqual({ mails: 0, reported: 0, skipped: true });
     // The next day at 06:00: the same participants are still below, which is not news.

@@ -7,6 +7,7 @@ import { createManualClock } from '../../lib/clock';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { createTestDatabase } from '../../test/test-database';
 import { createMailDeliverJob, MAIL_DELIVER } from './mail.job';
+import { testServices } from '../../test/test-services';
 import {
   backoffMs,
   createMailService,
@@ -250,7 +251,9 @@ describe(`mail outbox and delivery (${MODE})`, () => {
       logger,
       schedule: false,
       pollingIntervalSeconds: 0.5,
-      jobs: [createMailDeliverJob(() => ({ smtpUrl: server.url, from: FROM }))],
+      jobs: [createMailDeliverJob()],
+      // The process's services, delivering through this SMTP server.
+      services: testServices(database, { env: { SMTP_URL: server.url, MAIL_FROM: FROM } }),
     });
     try {
       // As if an earlier attempt had failed and its backoff has passed.

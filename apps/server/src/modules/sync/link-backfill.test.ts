@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../../test/test-app';
 import { createTestDatabase } from '../../test/test-database';
 import { allowAllBrands, linkAsStaff } from '../devices/test-support';
 import { SYNC_CONNECTION_JOB, createSyncJobs, enqueueSync } from './sync.jobs';
+import { testServices } from '../../test/test-services';
 import {
   createParticipants,
   enableMetrics,
@@ -45,11 +46,8 @@ describe(`a new connection's backfill starts when it is linked (${MODE})`, () =>
       logger: quiet,
       schedule: false,
       pollingIntervalSeconds: 0.5,
-      jobs: createSyncJobs({
-        providers: sims.providers,
-        encryptionKey: sims.encryptionKey,
-        clock: sims.clock,
-      }),
+      jobs: createSyncJobs(),
+      services: testServices(database, { providers: sims.providers, encryptionKey: sims.encryptionKey, clock: sims.clock }),
     });
     test = await createTestApp({
       database,

@@ -5,6 +5,7 @@ import { syncRuns, syncStates } from '../../db/schema';
 import { startJobs, type Jobs, type JobLogger } from '../../jobs/boss';
 import { createTestDatabase } from '../../test/test-database';
 import { SYNC_CONNECTION_JOB, SYNC_RECOVER_JOB, createSyncJobs, recoverAbandonedRuns } from './sync.jobs';
+import { testServices } from '../../test/test-services';
 import { SYNC_WORKER_STOPPED } from './sync.repository';
 import { createParticipants, enrolledOn, linkForSync, startSyncSimulators, type SyncSimulators } from './test-support';
 
@@ -90,7 +91,8 @@ describe(`sync runs of stopped workers (${MODE})`, () => {
       logger: quiet,
       schedule: false,
       pollingIntervalSeconds: 0.5,
-      jobs: createSyncJobs({ providers: sims.providers, encryptionKey: sims.encryptionKey, clock: sims.clock }),
+      jobs: createSyncJobs(),
+      services: testServices(database, { providers: sims.providers, encryptionKey: sims.encryptionKey, clock: sims.clock }),
     });
     // The recovery's tick (cron every minute; the test sends it rather than wait).
     await jobs.boss.send(SYNC_RECOVER_JOB, {});

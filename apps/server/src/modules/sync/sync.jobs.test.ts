@@ -9,6 +9,7 @@ import { startJobs, type Jobs, type JobLogger } from '../../jobs/boss';
 import { createTestDatabase } from '../../test/test-database';
 import { buildSyncService } from './sync.composition';
 import { SYNC_SCHEDULE_JOB, createSyncJobs, enqueueSync } from './sync.jobs';
+import { testServices } from '../../test/test-services';
 import { SYNC_SOURCES, type SyncSource } from './sources';
 import { dexcomSource } from './sources/dexcom.source';
 import { createParticipants, enrolledOn, linkForSync, startSyncSimulators, type SyncSimulators } from './test-support';
@@ -60,7 +61,8 @@ describe(`sync jobs on real pg-boss workers (${MODE})`, () => {
       logger: quiet,
       schedule: false,
       pollingIntervalSeconds: 0.5,
-      jobs: createSyncJobs({ providers: sims.providers, encryptionKey: sims.encryptionKey, clock: sims.clock }),
+      jobs: createSyncJobs(),
+      services: testServices(database, { providers: sims.providers, encryptionKey: sims.encryptionKey, clock: sims.clock }),
     });
   });
   afterAll(async () => {
@@ -123,12 +125,12 @@ describe(`a run its time box stopped is followed up (${MODE})`, () => {
       logger: quiet,
       schedule: false,
       pollingIntervalSeconds: 0.5,
-      jobs: createSyncJobs({
+      jobs: createSyncJobs({ runSeconds: 1 }),
+      services: testServices(database, {
         providers: sims.providers,
         encryptionKey: sims.encryptionKey,
         clock: sims.clock,
-        runSeconds: 1,
-        sources: { ...SYNC_SOURCES, dexcom: slowLongWindows },
+        sync: { runSeconds: 1, sources: { ...SYNC_SOURCES, dexcom: slowLongWindows } },
       }),
     });
     const fixture = await createParticipants(database.db, 1);

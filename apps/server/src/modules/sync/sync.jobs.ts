@@ -4,9 +4,7 @@ import type { SyncRunKind } from '../../db/schema';
 import type { JobDefinition } from '../../jobs/types';
 import { createReadingsRepository } from './readings.repository';
 import { purgeExpiredReadings } from './retention';
-import { buildSyncService, type SyncSettings } from './sync.composition';
 import { createSyncRunsRepository } from './sync.repository';
-import type { SyncService } from './sync.service';
 
 export const SYNC_CONNECTION_JOB = 'sync.connection';
 export const SYNC_SCHEDULE_JOB = 'sync.schedule';
@@ -65,25 +63,20 @@ export async function recoverAbandonedRuns(database: Database, sender: JobSender
   return { closed: closed.length, queued };
 }
 
-/** The sync's jobs (decision 0036): per-connection runs, the 15-minute scheduler, partitions, purge. */
-export function createSyncJobs(settings: SyncSettings & { runSeconds?: number }): JobDefinition[] {
-  const services = new WeakMap<Database, SyncService>();
-  const serviceOf = (database: Database) => {
-    let service = services.get(database);
-    if (!service) {
-      service = buildSyncService(database, settings);
-      services.set(database, service);
-    }
-    return service;
-  };
+/**
+ * The sync's jobs (decision 0036): per-connection runs, the 15-minute scheduler, partitions,
+ * purge, recovery. Runs use the process's sync service (`services.sync`, createServices);
+ * `runSeconds` sizes the run queue's expiry and must match the service's time box.
+ */
+export function createSyncJobs(settings: { runSeconds?: number } = {}): JobDefinition[] {
   const runSeconds = settings.runSeconds ?? 120;
 
   const connectionJob: JobDefinition<SyncJobData> = {
     name: SYNC_CONNECTION_JOB,
     queue: syncConnectionQueue(runSeconds),
-    async handle(job, { database, logger, boss }) {
+    async handle(job, { logger, boss, services }) {
       const { connectionId, kind = 'incremental', streams, force } = job.data;
-      const result = await serviceOf(database).syncConnection(connectionId, {
+      const result = await services.sync.syncConnection(connectionId, {
         kind,
         owner: job.id,
         ...(streams && { streams }),
@@ -134,8 +127,8 @@ export function createSyncJobs(settings: SyncSettings & { runSeconds?: number })
     name: SYNC_PURGE_JOB,
     queue: { retryLimit: 2, expireInSeconds: 30 * 60 },
     cron: '23 3 * * *',
-    async handle(job, { database, logger }) {
-      const result = await purgeExpiredReadings(database.db, { now: settings.clock?.now() ?? new Date(), runId: job.id });
+    async handle(job, { database, logger, services }) {
+      const result = await purgeExpiredReadings(database.db, { now: services.clock.now(), runId: job.id });
       logger.info({ job: job.name, jobId: job.id, ...result }, 'sync: retention purge');
       return result;
     },

@@ -5,6 +5,7 @@ import { startJobs, type Jobs, type JobLogger } from '../../jobs/boss';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { createTestDatabase } from '../../test/test-database';
 import { createSyncJobs, enqueueSync } from './sync.jobs';
+import { testServices } from '../../test/test-services';
 import { buildSyncService } from './sync.composition';
 import { createParticipants, enrolledOn, linkForSync, startSyncSimulators, type SyncSimulators } from './test-support';
 import { SIMULATED_ACCOUNTS } from '@trialpulse/provider-simulators/common/accounts';
@@ -43,7 +44,8 @@ describe(`Google Health and Omron webhooks (${MODE})`, { timeout: 90_000 }, () =
       logger: quiet,
       schedule: false,
       pollingIntervalSeconds: 0.5,
-      jobs: createSyncJobs({ providers: sims.providers, encryptionKey: sims.encryptionKey, clock: sims.clock }),
+      jobs: createSyncJobs(),
+      services: testServices(database, { providers: sims.providers, encryptionKey: sims.encryptionKey, clock: sims.clock }),
     });
     test = await createTestApp({ database, env: { GOOGLE_HEALTH_WEBHOOK_SECRET: SECRET, OMRON_NOTIFICATION_SECRET: OMRON_SECRET }, enqueueSync: (data) => enqueueSync(jobs.boss, data) });
     await test.app.listen({ port: 0, host: '127.0.0.1' });
