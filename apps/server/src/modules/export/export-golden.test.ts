@@ -9,7 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { ExportExtra, ExportFormat, ExportMode } from '@trialpulse/shared';
 import { READINGS_CSV_COLUMNS } from '../sync/readings-csv';
 import type { ReadingsQuery, StoredReading } from '../sync/readings.service';
-import { writeExport, type ExportIo, type ExportPlan } from './export-writer';
+import type { ExportIo, ExportPlan } from './export-plan';
+import { writeExport } from './export-writer';
 import { TRACKER_METRICS } from './test-support';
 
 /**

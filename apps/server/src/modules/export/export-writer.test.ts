@@ -3,7 +3,8 @@ import crc32 from 'crc-32';
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import type ExcelJS from 'exceljs';
-import { sheetDrained, useNativeCrc32 } from './export-writer';
+import { useNativeCrc32 } from './export-zip';
+import { sheetDrained } from './sinks/xlsx.sink';
 
 /** CRC-32 (ISO-HDLC, as ZIP uses it) bit by bit: the reference the fast ones must match. */
 function referenceCrc32(data: Uint8Array, previous = 0): number {

@@ -7,7 +7,8 @@ import { systemClock, type Clock } from '../../lib/clock';
 import type { Db } from '../../db/client';
 import type { ReadingsService } from '../sync/readings.service';
 import { createLocalExportStorage, exportRootDir, type ExportStorage } from './export-storage';
-import { ExportCancelled, writeExport, type ExportPlan } from './export-writer';
+import { ExportCancelled, type ExportPlan } from './export-plan';
+import { writeExport } from './export-writer';
 import { createExportRepository } from './export.repository';
 import { EXPORT_RETENTION_MS, EXPORT_RUN } from './export.service';
 
