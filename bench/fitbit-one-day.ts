@@ -26,7 +26,8 @@ import { DEMO, apiFromPage, signInWithEmailedCode } from '../e2e/support/session
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const GOAL = { ratio: 1.5, loginKiB: 250 };
-const DIST = path.join(ROOT, 'apps/web/dist');
+// The web build the server serves (WEB_DIST_DIR, as the server reads it; else apps/web/dist).
+const DIST = process.env.WEB_DIST_DIR ?? path.join(ROOT, 'apps/web/dist');
 const ECHARTS = path.join(ROOT, 'node_modules/echarts/dist/echarts.min.js');
 
 type Participant = { id: number; participant_code: string; email?: string | null };
@@ -132,8 +133,12 @@ async function main() {
         }
       }
     }
-    // The last page drawn, for a look.
+    // The last page drawn, for a look; its heart-rate answer as it crossed the wire.
+    const answer = page.waitForResponse((response) =>
+      response.url().includes(`/activities/heart/date/${day}/1d/1sec.json`),
+    );
     await drawInPage(page, `${server.baseUrl}/FitbitParticipant1DayData?day=${day}`);
+    const wire = await wireSize(await answer);
     await page.screenshot({ path: screenshotPath('fitbit-one-day-bench'), fullPage: true });
     const median = (values: number[]) =>
       [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -141,6 +146,9 @@ async function main() {
     console.log('\nFitbit one-day view (Chromium, one run):');
     console.log(`  data: ${source}`);
     console.log(`  points drawn by the page: ${points.toLocaleString('en-US')}`);
+    console.log(
+      `  answer on the wire: ${(wire.onWire / 1024).toFixed(0)} KiB (${wire.encoding}) of ${(wire.decoded / 1024 / 1024).toFixed(2)} MiB JSON, ${(wire.onWire / realCount).toFixed(2)} bytes a point on the wire`,
+    );
     console.log(
       `  page  /FitbitParticipant1DayData: median ${median(inPage).toFixed(0)} ms (${inPage.map((v) => v.toFixed(0)).join(', ')})`,
     );
@@ -158,6 +166,20 @@ async function main() {
     await server.stop();
     await smtp.close();
   }
+}
+
+/**
+ * The answer's size on the wire (the encoded body Chromium received, as compressed by the
+ * server) and decoded, with its content encoding.
+ */
+async function wireSize(response: import('playwright-core').Response) {
+  const sizes = await response.request().sizes();
+  const headers = await response.allHeaders();
+  return {
+    onWire: sizes.responseBodySize,
+    decoded: (await response.body()).length,
+    encoding: headers['content-encoding'] ?? 'identity',
+  };
 }
 
 /** Opens the page and reads what it measured: request start → first frame with the day. */

@@ -6,6 +6,7 @@
  */
 import { findAccount } from './common/accounts';
 import { submitConsent, type ConsentChoice } from './common/consent-driver';
+import { wearableModel } from './common/wearable-model';
 import { DEFAULT_DEXCOM_CLIENT } from './dexcom';
 import { DEFAULT_FITBIT_CLIENT } from './fitbit-legacy';
 import { DEFAULT_GOOGLE_CLIENT } from './google-health';
@@ -27,6 +28,23 @@ export function demoFitbitTimeZone(participantCode: string): string | undefined 
     (candidate) => candidate.participantCode === participantCode && candidate.brand === 'Fitbit',
   );
   return link ? findAccount(link.account)?.timeZone : undefined;
+}
+
+/**
+ * The minute heart rate (bpm per local minute, 0 = not worn) of the simulated Fitbit account
+ * a demo participant is linked to, on a local date of that account: the series the Google
+ * Health simulator samples every few seconds. The demo seed's 1-second day follows it, so
+ * the synced samples agree with the seeded seconds around them (decision 0172).
+ */
+export function demoFitbitMinuteHeartRate(
+  participantCode: string,
+  date: string,
+): ArrayLike<number> | undefined {
+  const link = DEMO_DEVICE_LINKS.find(
+    (candidate) => candidate.participantCode === participantCode && candidate.brand === 'Fitbit',
+  );
+  const account = link ? findAccount(link.account) : undefined;
+  return account ? wearableModel(account).day(date).heartRate : undefined;
 }
 
 /** The environment that points every upstream at running simulators with their demo clients. */

@@ -12,6 +12,7 @@ import {
   DEMO_DEVICE_LINKS,
   DEMO_LEGACY_PARTICIPANT,
   consentAtSimulator,
+  demoFitbitMinuteHeartRate,
   demoFitbitTimeZone,
   startAllSimulators,
   type AllSimulators,
@@ -70,6 +71,7 @@ describe('demo readings', () => {
       db: database.db,
       readings,
       fitbitTimeZoneOf: demoFitbitTimeZone,
+      fitbitMinuteHeartRateOf: demoFitbitMinuteHeartRate,
       syncBackfillDays: 60,
     });
     // A linked connection's backfill (60 days) fetches the days the seed covers: the only
@@ -153,6 +155,15 @@ describe('demo readings', () => {
     expect(dataset).toHaveLength(86_400);
     expect(dataset[0]!.time).toBe('00:00:00');
     expect(dataset.at(-1)!.time).toBe('23:59:59');
+    // Smooth from second to second (decision 0172): the seeded seconds follow the account's
+    // own heart rate, so the synced samples among them do not make a sawtooth (it read
+    // 63 → 125 → 66 → 127 when the seed drew its own day).
+    const steps = dataset
+      .slice(1)
+      .map((point, index) => Math.abs(point.value - dataset[index]!.value))
+      .sort((a, b) => a - b);
+    expect(steps.at(-1)!).toBeLessThanOrEqual(10);
+    expect(steps[Math.floor(steps.length * 0.99)]!).toBeLessThanOrEqual(4);
     const inDay = and(
       eq(deviceReadings.participantId, connection!.participantId),
       eq(deviceReadings.metricKey, 'heart_rate'),

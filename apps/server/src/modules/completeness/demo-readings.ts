@@ -42,6 +42,11 @@ export async function seedDemoReadings(deps: {
    * simulator's), when known: the clock its synced heart rate carries.
    */
   fitbitTimeZoneOf?: (participantCode: string) => string | undefined;
+  /**
+   * The minute heart rate (bpm, 0 = not worn) of a participant's linked Fitbit account on a
+   * local date, as the simulator samples it: the 1-second day follows it (decision 0172).
+   */
+  fitbitMinuteHeartRateOf?: (participantCode: string, date: string) => ArrayLike<number> | undefined;
   /** How far back the sync's backfill reaches (SYNC_BACKFILL_DAYS; demo default 60). */
   syncBackfillDays?: number;
 }) {
@@ -106,7 +111,12 @@ export async function seedDemoReadings(deps: {
   // The 1-second day is seeded whatever the backfill: the sync's samples land on its
   // instants (same clock, decision 0105) and replace those seconds; the mirror keeps the
   // seconds no sync stored (decision 0112), so the day stays whole and counts once.
-  if (gluco) seeded.push(...oneSecondDay(gluco, now, offset, deps.fitbitTimeZoneOf?.('GLUCO-001')));
+  if (gluco)
+    seeded.push(
+      ...oneSecondDay(gluco, now, offset, deps.fitbitTimeZoneOf?.('GLUCO-001'), (date) =>
+        deps.fitbitMinuteHeartRateOf?.('GLUCO-001', date),
+      ),
+    );
   const result = await deps.readings.store(seeded);
   return { stored: result.inserted };
 }
@@ -153,6 +163,7 @@ function oneSecondDay(
   now: Date,
   siteOffset: number,
   zone: string | undefined,
+  minuteHeartRate: (date: string) => ArrayLike<number> | undefined,
 ): ReadingInput[] {
   if (!zone) {
     const day = isoDay(new Date(now.getTime() + siteOffset * 60_000 - DAY_MS));
@@ -164,5 +175,5 @@ function oneSecondDay(
   }
   const yesterday = isoDay(new Date(Date.parse(`${civilDateIn(zone, now)}T00:00:00Z`) - DAY_MS));
   const midnight = civilToInstant(zone, `${yesterday}T00:00:00`)!;
-  return heartRateSeconds(owner, midnight.at, midnight.offsetMinutes);
+  return heartRateSeconds(owner, midnight.at, midnight.offsetMinutes, minuteHeartRate(yesterday));
 }
