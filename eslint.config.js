@@ -159,9 +159,9 @@ export const TABLE_EXCEPTIONS = {
       'The trial-users list and "add user" lookup join account emails and team membership for display.',
   },
   participants: {
-    tables: ['participantDevices', 'deviceReadings', 'trials'],
+    tables: ['participantDevices', 'trials'],
     reason:
-      "Reads only: counts what a deletion takes with it for the audit row, and joins trials so the paged list applies the access module's trial scope in the same query (decision 0042).",
+      "Reads only: counts the device connections a deletion takes with it for the audit row (its readings are counted by the readings service), and joins trials so the paged list applies the access module's trial scope in the same query (decision 0042).",
   },
   devices: {
     tables: [
@@ -215,13 +215,12 @@ export const TABLE_EXCEPTIONS = {
       'teams',
       'teamUserMappings',
       'users',
-      'deviceReadings',
       'participantDevices',
       'syncRuns',
       'globalDeviceCatalog',
     ],
     reason:
-      'Reads only: completeness is computed over readings per participant in SQL, and the digest picks its recipients by team membership.',
+      'Reads only: the grid lists participants, connections and sync runs per trial in SQL (readings come from the readings service), and the digest picks its recipients by team membership.',
   },
   metrics: {
     tables: [

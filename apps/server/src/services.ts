@@ -190,6 +190,8 @@ export function createServices(deps: ServiceDeps) {
       devices.revokeBeforeDelete(teamId, participantId, meta),
     // Trials and participants call each other (codes; the trial cascade): built just below.
     trials: { trialCode: (q, trial) => trials.trialCode(q, trial) },
+    // Stored readings are built further down (on devices and access).
+    readings: { countOfParticipant: (tx, teamId, id) => readings.countOfParticipant(tx, teamId, id) },
     teams,
     teamAdmin,
   });

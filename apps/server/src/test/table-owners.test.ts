@@ -53,6 +53,14 @@ describe('one owner per table (lint)', () => {
     ).toEqual([]);
   });
 
+  it('sends participants and completeness to the readings service for stored readings', async () => {
+    // Issue 27: device_readings is read through ReadingsService (the participants' deletion
+    // count, the completeness grid), no longer imported by these modules.
+    for (const module of ['participants', 'completeness']) {
+      expect(await tableErrors(`apps/server/src/modules/${module}/snippet.ts`, snippet('deviceReadings')), module).toHaveLength(1);
+    }
+  });
+
   it('keeps the simulators out of product modules', async () => {
     const errors = await tableErrors(
       'apps/server/src/modules/devices/snippet.ts',

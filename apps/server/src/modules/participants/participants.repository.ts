@@ -2,7 +2,7 @@ import { and, asc, count, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm
 import type { ListQuery, PARTICIPANT_LIST_SORT_COLUMNS } from '@trialpulse/shared';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../../db/client';
-import { deviceReadings, participantDevices, participants, trials } from '../../db/schema';
+import { participantDevices, participants, trials } from '../../db/schema';
 import {
   defineList,
   ListStatements,
@@ -190,8 +190,8 @@ export function createParticipantsRepository(db: Db) {
       return row;
     },
 
-    /** What deleting the participant takes with it (the foreign keys cascade). */
-    async countDependents(tx: DbOrTx, teamId: number, participantId: number) {
+    /** The device connections deleting the participant takes with it (the foreign keys cascade). */
+    async countConnections(tx: DbOrTx, teamId: number, participantId: number) {
       const [connections] = await tx
         .select({ n: count() })
         .from(participantDevices)
@@ -201,13 +201,7 @@ export function createParticipantsRepository(db: Db) {
             eq(participantDevices.teamId, teamId),
           ),
         );
-      const [points] = await tx
-        .select({ n: count() })
-        .from(deviceReadings)
-        .where(
-          and(eq(deviceReadings.participantId, participantId), eq(deviceReadings.teamId, teamId)),
-        );
-      return { deviceConnections: connections?.n ?? 0, deviceDataPoints: points?.n ?? 0 };
+      return connections?.n ?? 0;
     },
 
     /**

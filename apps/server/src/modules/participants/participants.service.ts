@@ -34,6 +34,7 @@ import {
 import type { AuthContext } from '../auth/session-context';
 import type { TeamAdminService } from '../team-admin/team-admin.service';
 import type { TeamsService } from '../teams/teams.service';
+import type { ReadingsService } from '../sync/readings.service';
 import type {
   ParticipantListRow,
   ParticipantRow,
@@ -80,6 +81,8 @@ export function createParticipantsService(deps: {
    */
   beforeDelete?: (teamId: number, participantId: number, meta: Meta) => Promise<void>;
   /** Participant codes start with the trial's code (the trials module owns trials). */
+  /** Stored readings (sync module): a deletion's audit row counts what it takes with it. */
+  readings: Pick<ReadingsService, 'countOfParticipant'>;
   /** The trials module's code lookup (trials call back into participants: no import either way). */
   trials: { trialCode(q: DbOrTx, trial: { id: number; teamId: number }): Promise<string | undefined> };
   /** The team's participant counter (the teams module owns the teams table). */
@@ -358,7 +361,11 @@ export function createParticipantsService(deps: {
         const before = await participantRow(tx, auth, input.id, 'participant.delete', {
           lock: true,
         });
-        const dependents = await repository.countDependents(tx, teamId, input.id);
+        // What the deletion takes with it (the foreign keys cascade); readings counted by their owner.
+        const dependents = {
+          deviceConnections: await repository.countConnections(tx, teamId, input.id),
+          deviceDataPoints: await deps.readings.countOfParticipant(tx, teamId, input.id),
+        };
         if (!(await repository.deleteParticipant(tx, teamId, input.id)))
           throw participantNotFound();
         const teamParticipantCount = await recountParticipants(tx, teamId);

@@ -229,6 +229,15 @@ export function createReadingsRepository(db: Db) {
       };
     },
 
+    /** How many readings a participant has (in the caller's transaction). */
+    async countOfParticipant(q: DbOrTx, teamId: number, participantId: number): Promise<number> {
+      const [row] = await q
+        .select({ n: sql<number>`count(*)::int` })
+        .from(deviceReadings)
+        .where(and(eq(deviceReadings.participantId, participantId), eq(deviceReadings.teamId, teamId)));
+      return Number(row?.n ?? 0);
+    },
+
     /** Readings of a participant in [from, to), by metric then time; at most `limit` rows. */
     async read(query: ReadingsQuery, options: { limit?: number; after?: ReadingKey } = {}): Promise<StoredReading[]> {
       const conditions: SQL[] = [

@@ -55,6 +55,14 @@ export function createReadingsService(deps: {
 
   return {
     /**
+     * How many readings the participant has, in the caller's transaction (`tx`): the
+     * participants module counts what a deletion takes with it for its audit row.
+     */
+    countOfParticipant(tx: DbOrTx, teamId: number, participantId: number): Promise<number> {
+      return readings.countOfParticipant(tx, teamId, participantId);
+    },
+
+    /**
      * Readings of a participant in [from, to), ordered by metric, time, brand. For ranges
      * that may hold many rows (a year of heart rate) use `iterate`.
      */
