@@ -169,7 +169,11 @@ type PgBossManager = {
   fail(name: string, id: unknown, data?: unknown, options?: unknown): Promise<unknown>;
   watch(...args: unknown[]): Promise<unknown>;
   emit(event: string, payload: unknown): boolean;
+  stopped?: boolean;
 };
+
+/** Tries of a settlement while the database is away: 1+2+4+8+15×9 s ≈ 2.5 minutes. */
+const SETTLE_RETRIES = 13;
 
 const GUARDED = Symbol.for('trialpulse.pg-boss.settlements-guarded');
 
@@ -179,9 +183,13 @@ const GUARDED = Symbol.for('trialpulse.pg-boss.settlements-guarded');
  * is away at that moment (a restart: 57P03, a refused connection) the rejection is unhandled
  * and Node ends the process. pg-boss 12 needs Node ≥ 22, so we guard it here.
  *
- * On each Manager that starts a worker, `complete` and `fail` become own methods that catch:
- * the rejection is emitted as the boss's `error` event (logged by startJobs) and the job is
- * left `active` in pg-boss's table, so pg-boss's supervision expires it after the queue's
+ * On each Manager that starts a worker, `complete` and `fail` become own methods that catch.
+ * While the database is away they try again in the background (1 s, doubling, up to 15 s
+ * apart, for about two and a half minutes): a restart is over in seconds, and the outcome
+ * reaches pg-boss's table instead of the job sitting `active` until its expiry (up to an
+ * hour for an export) and then running again for nothing. Any other failure, or one that
+ * outlasts the retries, is emitted as the boss's `error` event (logged by startJobs) and the
+ * job is left `active`, so pg-boss's supervision expires it after the queue's
  * `expireInSeconds` and retries it (handlers are idempotent). The public `boss.complete` /
  * `boss.fail` are untouched: pg-boss bound them to the prototype methods at construction,
  * so callers still see their errors. Installed once per process (idempotent).
@@ -200,16 +208,22 @@ export function guardPgBossSettlements(): void {
     if (!Object.hasOwn(this, 'complete')) {
       const settle = (method: typeof complete, what: string) =>
         function (this: PgBossManager, name: string, id: unknown, data?: unknown, options?: unknown) {
-          return method.call(this, name, id, data, options).catch((error: unknown) => {
-            const ids = Array.isArray(id) ? id.join(', ') : String(id);
-            this.emit(
-              'error',
-              new Error(`could not mark job ${ids} of queue ${name} ${what}; pg-boss retries it after its expiry`, {
-                cause: error,
-              }),
-            );
-            return null;
-          });
+          const attempt = (tries: number): Promise<unknown> =>
+            method.call(this, name, id, data, options).catch(async (error: unknown) => {
+              if (tries < SETTLE_RETRIES && isDatabaseUnavailable(error) && !this.stopped) {
+                await new Promise((resolve) => setTimeout(resolve, Math.min(15_000, 1_000 * 2 ** tries)));
+                return attempt(tries + 1);
+              }
+              const ids = Array.isArray(id) ? id.join(', ') : String(id);
+              this.emit(
+                'error',
+                new Error(`could not mark job ${ids} of queue ${name} ${what}; pg-boss retries it after its expiry`, {
+                  cause: error,
+                }),
+              );
+              return null;
+            });
+          return attempt(0);
         };
       Object.defineProperty(this, 'complete', { value: settle(complete, 'completed'), configurable: true, writable: true });
       Object.defineProperty(this, 'fail', { value: settle(fail, 'failed'), configurable: true, writable: true });
