@@ -8,7 +8,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../apps/server/src/db/client';
-import { exportStorageFor, runExport } from '../apps/server/src/modules/export/export.job';
+import { exportStorageFor } from '../apps/server/src/modules/export/export.job';
+import { runExport } from '../apps/server/src/modules/export/export.service';
 import { createReadingsRepository } from '../apps/server/src/modules/sync/readings.repository';
 import { createReadingsService } from '../apps/server/src/modules/sync/readings.service';
 import { createSyncRepository } from '../apps/server/src/modules/sync/sync.repository';

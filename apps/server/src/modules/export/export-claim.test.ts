@@ -12,7 +12,8 @@ import { createStaffUser } from '../../test/fixtures';
 import { createTestDatabase } from '../../test/test-database';
 import { createParticipants, readingsServiceFor } from '../sync/test-support';
 import type { ExportStorage } from './export-storage';
-import { exportStorageFor, runExport, sweepExports, type ExportJobOptions } from './export.job';
+import { exportStorageFor, sweepExports, type ExportJobOptions } from './export.job';
+import { runExport } from './export.service';
 import { createExportRepository } from './export.repository';
 import { createExportDevice } from './test-support';
 

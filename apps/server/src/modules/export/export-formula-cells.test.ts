@@ -8,7 +8,8 @@ import { createStaffUser, signIn, type TestClient } from '../../test/fixtures';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { createParticipants, readingsServiceFor } from '../sync/test-support';
 import type { ReadingInput } from '../sync/readings.service';
-import { exportStorageFor, runExport } from './export.job';
+import { exportStorageFor } from './export.job';
+import { runExport } from './export.service';
 import { createExportDevice } from './test-support';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';

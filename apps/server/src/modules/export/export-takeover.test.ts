@@ -7,7 +7,8 @@ import type { Database } from '../../db/client';
 import { exportJobs } from '../../db/schema';
 import { createStaffUser, createTeam } from '../../test/fixtures';
 import { createTestDatabase } from '../../test/test-database';
-import { EXPORT_SILENT_MS, exportStorageFor, sweepExports } from './export.job';
+import { exportStorageFor, sweepExports } from './export.job';
+import { EXPORT_SILENT_MS } from './export.service';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 

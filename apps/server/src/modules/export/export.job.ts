@@ -1,197 +1,38 @@
 import { EXPORT_MESSAGES } from '@trialpulse/shared';
 import type { Config } from '../../config/env';
-import type { JobDefinition, JobLogger } from '../../jobs/types';
-import { APP_VERSION } from '../../lib/app-version';
+import type { JobDefinition } from '../../jobs/types';
 import { recordAudit } from '../../lib/audit';
-import { systemClock, type Clock } from '../../lib/clock';
+import { systemClock } from '../../lib/clock';
 import type { Db } from '../../db/client';
-import type { ReadingsService } from '../sync/readings.service';
 import { createLocalExportStorage, exportRootDir, type ExportStorage } from './export-storage';
-import { ExportCancelled, type ExportPlan } from './export-plan';
-import { writeExport } from './export-writer';
 import { createExportRepository } from './export.repository';
-import { EXPORT_RETENTION_MS, EXPORT_RUN } from './export.service';
+import {
+  EXPORT_RETENTION_MS,
+  EXPORT_RUN,
+  EXPORT_SILENT_MS,
+  runExport,
+  type ExportRunOptions,
+  type ReadingsFor,
+} from './export.service';
 
 export const EXPORT_SWEEP = 'export.sweep';
 /** A processing job without a heartbeat for this long lost its worker and its retries: failed. */
 export const EXPORT_STALE_MS = 3 * 60 * 60 * 1000;
-/**
- * A processing job is taken over (the sweep enqueues a run; its claim restarts the job) only
- * after this long without a heartbeat: its worker died. A live run beats at least every
- * EXPORT_KEEPALIVE_MS, however slow its pages (decision 0121).
- */
-export const EXPORT_SILENT_MS = 60 * 1000;
-/** How often a running export touches its row even when no page ends (the heartbeat above). */
-export const EXPORT_KEEPALIVE_MS = 15 * 1000;
 /** pg-boss gives a run this long before it counts the worker as dead and retries. */
 const RUN_EXPIRE_SECONDS = 60 * 60;
 
-/** The stored-readings service on a database (built where services are composed). */
-export type ReadingsFor = (db: Db) => Pick<ReadingsService, 'iterate' | 'csv'>;
-
-export type ExportJobOptions = {
-  clock?: Clock;
+export type ExportJobOptions = ExportRunOptions & {
   storage?: ExportStorage;
-  /** Rows per database page (tests use small pages to see many heartbeats). */
-  pageSize?: number;
-  /** Deflate level of the ZIP (default EXPORT_ZIP_LEVEL; the bench compares levels). */
-  zipLevel?: number;
-  /** Least time between two progress writes (ms; 0 = every page). */
-  heartbeatMs?: number;
-  /** Tests only: runs after each page is written (to cancel or crash mid-export). */
-  afterPage?: (job: { id: number; fileName: string }, page: number) => Promise<void>;
   /**
    * Tests only: the run queue's retry and expiry (default EXPORT_RUN_QUEUE), so a test sees
    * pg-boss expire and retry a dead worker's run in seconds. Applies when the queue is
    * created (pg-boss keeps the options of the first creator).
    */
   runQueue?: Partial<typeof EXPORT_RUN_QUEUE>;
-  /** Tests only: how long a processing job must be silent before a retry takes it over (default EXPORT_SILENT_MS). */
-  takeoverAfterMs?: number;
-  /** Tests only: how often a run touches its row besides its progress (default EXPORT_KEEPALIVE_MS). */
-  keepaliveMs?: number;
 };
 
 export function exportStorageFor(config: Pick<Config, 'DATA_DIR'>): ExportStorage {
   return createLocalExportStorage(exportRootDir(config.DATA_DIR));
-}
-
-/**
- * Builds one export: claims the job (pending, or processing again after a worker died),
- * streams the readings into a part file, commits it (rename) and only then marks the job
- * completed. Cancel (the row was deleted) and failures remove every partial file.
- * Every write after the claim is the claim's own (decision 0121): a run taken over while
- * it was silent (cut off from the database, stalled) finds its heartbeat, completion or
- * failure refused, removes only its own files and stops quietly (`taken_over`).
- */
-export async function runExport(
-  db: Db,
-  jobId: number,
-  deps: { storage: ExportStorage; logger: JobLogger; readingsFor: ReadingsFor },
-  options: ExportJobOptions = {},
-) {
-  const { storage, logger } = deps;
-  const clock = options.clock ?? systemClock;
-  const repository = createExportRepository(db);
-  const readings = deps.readingsFor(db);
-  const now0 = clock.now();
-  const job = await repository.claim(jobId, now0, new Date(now0.getTime() - (options.takeoverAfterMs ?? EXPORT_SILENT_MS)));
-  if (!job) return { status: 'skipped' as const };
-  const { claim } = job;
-  const params = job.jobParams;
-  let keepalive: ReturnType<typeof setInterval> | undefined;
-  /** Set when a heartbeat was refused: the job was cancelled or another run took it over. */
-  let lost = false;
-  const takenOver = async () => {
-    const row = await repository.jobById(jobId);
-    return row !== undefined && row.claim !== claim;
-  };
-  try {
-    // A run taken over leaves its files behind (it died, or it will find them gone and stop).
-    await storage.removeEarlierClaims(jobId, claim);
-    const device = await repository.findDevice(job.teamId, params.deviceId);
-    if (!device) throw new Error('device no longer supported by the team');
-    const catalog = device.deviceType ? await repository.listMetrics(device.deviceType) : [];
-    const codes = await repository.participantCodes(job.teamId, params.participantIds);
-    const plan: ExportPlan = {
-      jobId,
-      teamId: job.teamId,
-      request: {
-        fileName: params.fileName,
-        startDate: params.startDate,
-        endDate: params.endDate,
-        participantIds: params.participantIds,
-        metrics: params.metrics,
-        exportMode: params.exportMode,
-        format: params.format ?? 'csv',
-        extras: params.extras ?? [],
-        trialId: job.trialId ?? 0,
-        deviceId: params.deviceId,
-      },
-      device: { id: device.id, friendlyName: device.friendlyName, brand: device.brand, deviceType: device.deviceType },
-      // A participant deleted since the request has no data left to export.
-      participants: params.participantIds.filter((id) => codes.has(id)).map((id) => ({ participantId: id, participantCode: codes.get(id)! })),
-      metrics: params.metrics.map((key) => {
-        const entry = catalog.find((metric) => metric.metricKey === key);
-        return { metricKey: key, metricName: entry?.metricName ?? key, units: entry?.units ?? null, category: entry?.category ?? null, description: entry?.description ?? null };
-      }),
-      softwareVersion: APP_VERSION,
-      exportedAt: clock.now(),
-    };
-
-    const workDir = await storage.workDir(jobId, claim);
-    const heartbeatMs = options.heartbeatMs ?? 1000;
-    let lastBeat = 0;
-    let lastPercent = -1;
-    // A slow page (a big participant's query) must not look like a dead worker to the sweep.
-    keepalive = setInterval(() => {
-      repository
-        .heartbeat(jobId, claim, Math.max(0, lastPercent), clock.now())
-        .then((held) => void (held || (lost = true)))
-        .catch(() => undefined);
-    }, options.keepaliveMs ?? EXPORT_KEEPALIVE_MS);
-    keepalive.unref();
-    let page = 0;
-    const result = await writeExport(
-      plan,
-      {
-        iterate: (query, iterateOptions) => readings.iterate(query, iterateOptions),
-        csv: (query, labels, csvOptions) => readings.csv(query, labels, csvOptions),
-        pageSize: options.pageSize,
-        zipLevel: options.zipLevel,
-        async progress(fraction) {
-          page += 1;
-          if (options.afterPage) await options.afterPage({ id: jobId, fileName: params.fileName }, page);
-          if (lost) return false;
-          const percent = Math.min(99, Math.floor(fraction * 100));
-          const now = clock.now().getTime();
-          if (now - lastBeat < heartbeatMs && percent === lastPercent) return true;
-          lastBeat = Date.now();
-          lastPercent = percent;
-          if (!(await repository.heartbeat(jobId, claim, percent, clock.now()))) lost = true;
-          return !lost;
-        },
-      },
-      workDir,
-      storage.partPath(jobId, claim),
-    );
-    await storage.removeWork(jobId, claim);
-    // The run's own final file: a run taken over meanwhile never replaces the taker's.
-    const { key, size } = await storage.commit(jobId, claim);
-    const now = clock.now();
-    if (!(await repository.complete(jobId, claim, { filePath: key, fileSize: size, now, expiresAt: new Date(now.getTime() + EXPORT_RETENTION_MS) }))) {
-      // Cancelled or taken over between the last heartbeat and now.
-      await storage.remove(jobId, key, claim);
-      if (await takenOver()) {
-        logger.info({ job: EXPORT_RUN, exportJobId: jobId, claim }, 'export: taken over by another run; stopped');
-        return { status: 'taken_over' as const };
-      }
-      return { status: 'cancelled' as const };
-    }
-    logger.info({ job: EXPORT_RUN, exportJobId: jobId, rows: result.totalRows, bytes: size }, 'export: completed');
-    return { status: 'completed' as const, rows: result.totalRows, bytes: size };
-  } catch (error) {
-    // Only this run's files: another run may own the job (and its part file) by now.
-    await storage.remove(jobId, null, claim);
-    if (error instanceof ExportCancelled) {
-      if (await takenOver()) {
-        logger.info({ job: EXPORT_RUN, exportJobId: jobId, claim }, 'export: taken over by another run; stopped');
-        return { status: 'taken_over' as const };
-      }
-      logger.info({ job: EXPORT_RUN, exportJobId: jobId }, 'export: cancelled');
-      return { status: 'cancelled' as const };
-    }
-    const now = clock.now();
-    if (!(await repository.fail(jobId, EXPORT_MESSAGES.failedGeneric, now, new Date(now.getTime() + EXPORT_RETENTION_MS), claim))) {
-      // Not ours any more (taken over, cancelled, done): its error is no longer the job's.
-      logger.info({ err: error, job: EXPORT_RUN, exportJobId: jobId, claim }, 'export: a run no longer owning its job stopped');
-      return { status: (await takenOver()) ? ('taken_over' as const) : ('cancelled' as const) };
-    }
-    logger.error({ err: error, job: EXPORT_RUN, exportJobId: jobId }, 'export: failed');
-    return { status: 'failed' as const };
-  } finally {
-    clearInterval(keepalive);
-  }
 }
 
 /**

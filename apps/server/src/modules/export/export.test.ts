@@ -33,9 +33,9 @@ import {
   exportStorageFor,
   EXPORT_SWEEP,
   exportJobDefinitions,
-  runExport,
   sweepExports,
 } from './export.job';
+import { runExport } from './export.service';
 import { DATA_COLUMNS } from './export-writer';
 import { serverExportBounds } from './export.routes';
 import { createExportDevice } from './test-support';

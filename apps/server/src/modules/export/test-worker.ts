@@ -9,7 +9,8 @@
  */
 import { openDatabase } from '../../db/client';
 import { readingsServiceFor } from '../sync/test-support';
-import { exportStorageFor, runExport } from './export.job';
+import { exportStorageFor } from './export.job';
+import { runExport } from './export.service';
 
 const jobId = Number(process.argv[2]);
 const database = await openDatabase({
