@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as echarts from 'echarts';
 import type { CgmSummary } from '@trialpulse/shared/device-data/cgm';
 import { agpChartOption } from './cgm-charts';
 
@@ -38,5 +39,36 @@ describe('agpChartOption', () => {
       expect(drawn, name).toBeTruthy();
       expect(series.itemStyle?.color, name).toBe(drawn);
     }
+  });
+});
+
+describe('the AGP chart on a phone (issue 30)', () => {
+  /** The chart drawn 340 px wide (a 390-px phone less the page's padding), as SVG text. */
+  function drawnTexts() {
+    const day = Array.from({ length: 96 }, (_, index) => bin(index * 15));
+    const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 340, height: 340 });
+    chart.setOption(agpChartOption({ ...SUMMARY, agp: day }, 'mg/dL') as echarts.EChartsOption);
+    const svg = chart.renderToSVGString();
+    chart.dispose();
+    return [...svg.matchAll(/<text[^>]*transform="([^"]+)"[^>]*>([^<]*)<\/text>/g)].map(
+      ([, transform, text]) => {
+        const numbers = transform!.match(/-?[\d.]+/g)!.map(Number);
+        // translate(x y) or matrix(a b c d x y): the last two numbers are the position.
+        return { text: text!, x: numbers.at(-2)!, y: numbers.at(-1)! };
+      },
+    );
+  }
+
+  it('keeps the time labels apart and the legend below them, clear of the axis title', () => {
+    const texts = drawnTexts();
+    const times = texts.filter((entry) => /^\d\d:\d\d$/.test(entry.text)).sort((a, b) => a.x - b.x);
+    expect(times.length).toBeGreaterThanOrEqual(3);
+    // A 12-px "00:00" is about 33 px wide: closer centres overlap.
+    for (let index = 1; index < times.length; index += 1)
+      expect(times[index]!.x - times[index - 1]!.x, times[index]!.text).toBeGreaterThanOrEqual(40);
+    const legend = texts.filter((entry) => ['Median', '25–75 %', '5–95 %'].includes(entry.text));
+    expect(legend).toHaveLength(3);
+    const lowestTime = Math.max(...times.map((entry) => entry.y));
+    for (const entry of legend) expect(entry.y, entry.text).toBeGreaterThan(lowestTime);
   });
 });

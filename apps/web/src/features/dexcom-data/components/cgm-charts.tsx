@@ -79,15 +79,24 @@ export function agpChartOption(summary: CgmSummary, unit: GlucoseUnit): EChartOp
   return {
     animation: false,
     tooltip: { trigger: 'axis' },
-    legend: { top: 0, data: ['Median', '25–75 %', '5–95 %'] },
-    grid: { left: 56, right: 24, top: 36, bottom: 32 },
+    // Readable on a phone (issue 30): the legend below the time axis, the unit beside the
+    // glucose axis (a legend on top wrapped over it), and time labels that would touch hidden.
+    legend: { bottom: 0, data: ['Median', '25–75 %', '5–95 %'] },
+    grid: { left: 64, right: 16, top: 16, bottom: 64 },
     xAxis: {
       type: 'category',
       data: bins.map((b) => b.label),
       boundaryGap: false,
-      axisLabel: { interval: 11 },
+      axisLabel: { interval: 11, hideOverlap: true },
     },
-    yAxis: { type: 'value', name: unit, min: 0, max: glucoseIn(unit, 350) },
+    yAxis: {
+      type: 'value',
+      name: unit,
+      nameLocation: 'middle',
+      nameGap: 44,
+      min: 0,
+      max: glucoseIn(unit, 350),
+    },
     series: [
       layer('base', p5, null),
       layer('5–95 %', diff(p25, p5), 'rgba(21, 101, 192, 0.15)'),
