@@ -76,6 +76,9 @@ export const DEVICE_MESSAGES = {
   revoked: 'Access has been revoked.',
   refreshed: 'The access token has been refreshed.',
   needsReconsent: 'Needs re-consent',
+  /** A data call on a connection that needs re-consent: the cause and the action (issue 30). */
+  needsReconsentData:
+    "This participant's connection needs re-consent: send them the consent link from the participant page, then their data can be read again.",
 } as const;
 
 /**

@@ -38,6 +38,12 @@ const notAuthorized = () =>
     displayToUser: true,
     reason: DEVICE_ERROR_REASONS.notAuthorized,
   });
+/** Not authorised because the connection needs re-consent: says so, and what to do. */
+const needsReconsent = () =>
+  new AppError(409, DEVICE_MESSAGES.needsReconsentData, {
+    displayToUser: true,
+    reason: DEVICE_ERROR_REASONS.notAuthorized,
+  });
 const refreshFailed = (cause?: unknown) =>
   new AppError(502, DEVICE_MESSAGES.refreshFailed, {
     displayToUser: true,
@@ -234,6 +240,7 @@ export function createDeviceConnectionsService(deps: {
     meta: Meta,
     call: (client: UpstreamClient, accessToken: string) => Promise<T>,
   ): Promise<T> {
+    if (connectionStatusOf(row) === 'needs_reconsent') throw needsReconsent();
     if (connectionStatusOf(row) !== 'authorized' || !row.accessTokenEncrypted)
       throw notAuthorized();
     const client = clientOf(row);
