@@ -25,6 +25,9 @@ export const theme = createTheme({
     button: { textTransform: 'none', fontWeight: 600 },
   },
   components: {
+    // A word longer than its line (an email address, a file name) breaks instead of widening
+    // the page past a phone's screen (issue 30); it does not change how wide content asks to be.
+    MuiCssBaseline: { styleOverrides: { body: { overflowWrap: 'break-word' } } },
     MuiAppBar: { defaultProps: { elevation: 0 } },
     MuiButton: { defaultProps: { disableElevation: true } },
     MuiPaper: { styleOverrides: { outlined: { borderColor: '#dde3ea' } } },

@@ -11,6 +11,7 @@ import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
@@ -53,6 +54,8 @@ export function MyExportsPanel() {
           </Typography>
         )}
         {jobs.data && jobs.data.data.length > 0 && (
+          // On a phone the table scrolls inside its own box, not the page (issue 30).
+          <TableContainer tabIndex={0} role="region" aria-label="My exports" data-testid="my-exports-scroll">
           <Table size="small">
             <TableHead>
               <TableRow>
@@ -112,6 +115,7 @@ export function MyExportsPanel() {
               ))}
             </TableBody>
           </Table>
+          </TableContainer>
         )}
       </AccordionDetails>
     </Accordion>
