@@ -4,7 +4,7 @@ import { exportJobDefinitions } from '../modules/export/export.job';
 import { createSyncJobs } from '../modules/sync/sync.jobs';
 import { createCompletenessDigestJob } from './completeness-digest.job';
 import { maintenanceJob } from './maintenance';
-import type { JobDefinition, JobServices } from './types';
+import type { JobDefinition } from './types';
 
 /**
  * Every job the worker runs: the one list main.ts starts and the job tests start. Add a
@@ -18,28 +18,9 @@ export function jobDefinitions(
   return [
     maintenanceJob,
     createMailDeliverJob(),
-    ...exportJobsOnContextReadings(config),
+    ...exportJobDefinitions(config),
     ...createSyncJobs({ runSeconds: config.SYNC_RUN_SECONDS ?? 120 }),
     createCompletenessDigestJob(),
   ];
 }
 
-/**
- * The export jobs reading through the process's readings service. `runExport` still takes a
- * `readingsFor(db)`; until it moves into the export service (in progress, issue 27's export
- * part), each handler hands over the readings of its context, the same service every time.
- */
-function exportJobsOnContextReadings(config: Pick<Config, 'DATA_DIR'>): JobDefinition[] {
-  let readings: JobServices['readings'] | undefined;
-  const definitions = exportJobDefinitions(config, () => {
-    if (!readings) throw new Error('export run before its handler received the services');
-    return readings;
-  });
-  return definitions.map((definition) => ({
-    ...definition,
-    handle(job, context) {
-      readings = context.services.readings;
-      return definition.handle(job, context);
-    },
-  }));
-}

@@ -95,10 +95,14 @@ const EXPORT_RUN_QUEUE = { retryLimit: 2, retryDelay: 30, expireInSeconds: RUN_E
 /** The queues a web process sends to (the request enqueues a run). */
 export const EXPORT_SEND_QUEUES = [{ name: EXPORT_RUN, queue: EXPORT_RUN_QUEUE }] as const;
 
-/** The export queues: one run per job, and the sweeper every 15 minutes. */
+/**
+ * The export queues: one run per job, and the sweeper every 15 minutes. Runs read stored
+ * readings through the process's readings service (`services.readings` in the job context)
+ * unless a test passes `readingsFor`.
+ */
 export function exportJobDefinitions(
   config: Pick<Config, 'DATA_DIR'>,
-  readingsFor: ReadingsFor,
+  readingsFor?: ReadingsFor,
   options: ExportJobOptions = {},
 ): JobDefinition[] {
   const storage = options.storage ?? exportStorageFor(config);
@@ -108,8 +112,10 @@ export function exportJobDefinitions(
     queue: { ...EXPORT_RUN_QUEUE, ...options.runQueue },
     // One export per worker at a time keeps memory flat whatever the number of jobs.
     work: { batchSize: 1 },
-    async handle(job, { database, logger }) {
-      return runExport(database.db, Number(job.data.jobId), { storage, logger, readingsFor }, { ...options, clock });
+    async handle(job, { database, logger, services }) {
+      // The process's readings service (services.ts) unless a test hands its own.
+      const deps = { storage, logger, readingsFor: readingsFor ?? (() => services.readings) };
+      return runExport(database.db, Number(job.data.jobId), deps, { ...options, clock });
     },
   };
   const sweep: JobDefinition = {
