@@ -1,5 +1,4 @@
-import { PassThrough } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { PassThrough, type Readable } from 'node:stream';
 import { safeFileNamePart } from '@trialpulse/shared';
 import { READINGS_CSV_COLUMNS, type ReadingsCsvLabels } from '../../sync/readings-csv';
 import type { ReadingsQuery } from '../../sync/readings.service';
@@ -67,7 +66,7 @@ export function csvSink({ plan, io, zip, progress }: SinkContext): ExportSink {
           });
           headerWritten = true;
           try {
-            await pipeline(source.stream, single.entry, { end: false });
+            await copyInto(source.stream, single.entry);
           } catch (error) {
             // A report refused inside the entry (ExportCancelled) broke the pipe: that is the cause.
             single.entry.destroy();
@@ -104,4 +103,28 @@ export function csvSink({ plan, io, zip, progress }: SinkContext): ExportSink {
       return { files: [], zipped, dataRows: rows };
     },
   };
+}
+
+/**
+ * Copies `source` into the open entry with back-pressure and leaves the entry open for the
+ * next stream. Not `pipeline(…, { end: false })`: that leaves a listener on the entry per
+ * stream, thousands in an export of many participants and metrics.
+ */
+async function copyInto(source: Readable, entry: PassThrough): Promise<void> {
+  for await (const chunk of source) {
+    if (entry.destroyed) throw new Error('export entry closed');
+    if (entry.write(chunk)) continue;
+    await new Promise<void>((resolve, reject) => {
+      const settle = (error?: Error) => {
+        entry.off('drain', drained);
+        entry.off('close', closed);
+        if (error) reject(error);
+        else resolve();
+      };
+      const drained = () => settle();
+      const closed = () => settle(new Error('export entry closed'));
+      entry.on('drain', drained);
+      entry.on('close', closed);
+    });
+  }
 }
