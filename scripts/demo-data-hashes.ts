@@ -7,7 +7,7 @@
 // and a last line hashing them all. PGlite unless TEST_DATABASE_URL is set.
 import { createHash } from 'node:crypto';
 import { dexcomQueryString } from '@trialpulse/shared/device-data/device-data.schemas';
-import { dataServicesFor, syncedAccount } from '../apps/server/src/modules/device-data/contract-support';
+import { dataServicesFor, syncedAccount } from '../apps/server/src/providers/contract-support';
 import { startSyncSimulators } from '../apps/server/src/modules/sync/test-support';
 import { DEMO_DEVICE_LINKS } from '@trialpulse/provider-simulators/embedded';
 import { createTestDatabase } from '../apps/server/src/test/test-database';

@@ -16,8 +16,7 @@ import { AppError } from '../../lib/errors';
 import type { Meta } from '../../lib/request-meta';
 import type { AuthContext } from '../auth/session-context';
 import type { DeviceConnectionsService } from '../devices/device-connections.service';
-import type { DexcomClient } from '../devices/dexcom/dexcom.client';
-import type { OmronClient } from '../devices/omron/omron.client';
+import { dexcomData, omronData, type DexcomClient, type OmronClient } from '../../providers';
 import type { UpstreamClient } from '../devices/core/provider-registry';
 import {
   ProviderRateLimitedError,
@@ -27,15 +26,17 @@ import type { ReadingInput, ReadingsService, StoredReading } from '../sync/readi
 import type { AccessService } from '../access/access.service';
 import type { ParticipantsService } from '../participants/participants.service';
 import type { DeviceDataRepository, readingsList } from './device-data.repository';
-import { dexcomMetricsOf, dexcomReadingsOf, fetchDexcom, presentDexcom } from './dexcom-data';
-import {
+
+// Each brand's one converter (provider answer → readings, the sync's too) and presenter.
+const { dexcomMetricsOf, dexcomReadingsOf, fetchDexcom, presentDexcom } = dexcomData;
+const {
   OMRON_METRICS,
   fetchOmron,
   omronReadingsOf,
   presentBloodPressure,
   presentWeight,
   selectLikeOmron,
-} from './omron-data';
+} = omronData;
 
 type OmronQueryInput = z.output<typeof omronQuerySchema>;
 

@@ -12,8 +12,8 @@ import { signIn } from '../trials/test-support';
 import { allowAllBrands, connectionRow, linkAsStaff, simulatorEnv } from '../devices/test-support';
 import { readingsServiceFor } from '../sync/test-support';
 import { syncCursors } from '../../db/schema';
-import { omronReadingsOf } from './omron-data';
-import { dexcomReadingsOf } from './dexcom-data';
+import { omronReadingsOf } from '../../providers/omron/omron-data';
+import { dexcomReadingsOf } from '../../providers/dexcom/dexcom-data';
 
 /**
  * The Omron and Dexcom data calls against the provider simulators over HTTP: the answers

@@ -543,7 +543,7 @@ describe('legacy Fitbit Web API after its shutdown', () => {
       clock,
     });
     try {
-      const { createFitbitLegacyClient } = await import('./fitbit/fitbit-legacy.client');
+      const { createFitbitLegacyClient } = await import('../../providers/fitbit-legacy/fitbit-legacy.client');
       const { providerSettingsFromConfig } = await import('./core/provider-settings');
       const { encryptSecret } = await import('../../lib/crypto');
       const client = createFitbitLegacyClient(providerSettingsFromConfig(app.config)['fitbit-legacy']!);

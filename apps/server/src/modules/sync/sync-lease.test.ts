@@ -5,7 +5,7 @@ import { syncRuns, syncStates } from '../../db/schema';
 import { createManualClock } from '../../lib/clock';
 import { createTestDatabase } from '../../test/test-database';
 import { SYNC_SOURCES, type SyncSource } from './sources';
-import { dexcomSource } from './sources/dexcom.source';
+import { dexcomSource } from '../../providers/dexcom/dexcom.source';
 import { buildSyncService, type SyncSettings } from './sync.composition';
 import { recoverAbandonedRuns } from './sync.jobs';
 import { SYNC_LEASE_LOST, SYNC_WORKER_STOPPED } from './sync.repository';
@@ -178,7 +178,7 @@ describe(`sync lease renewal (${MODE})`, () => {
     expect(Number(count!.n)).toBe(0);
   });
 
-  it('an attempt hung past its time box stops renewing: a retry of the same job waits, the recovery closes the hung run, the retry syncs', async () => {
+  it('an attempt hung past the time pg-boss allows it stops renewing: a retry of the same job waits, the recovery closes the hung run, the retry syncs', async () => {
     const leaseClock = createManualClock(new Date('2030-05-01T00:00:00Z'));
     const c = await connection('SandboxUser5', 10);
     let reached!: () => void;
@@ -190,26 +190,26 @@ describe(`sync lease renewal (${MODE})`, () => {
       reached();
       await woken;
     });
-    const runSeconds = 0.5;
-    const firstAttempt = service({ leaseClock, leaseRenewMs: 20, runSeconds, sources: { ...SYNC_SOURCES, dexcom: hung } }).syncConnection(c.connectionId, {
+    const renewForMs = 500;
+    const firstAttempt = service({ leaseClock, leaseRenewMs: 20, renewForMs, sources: { ...SYNC_SOURCES, dexcom: hung } }).syncConnection(c.connectionId, {
       kind: 'backfill',
       owner: 'job-7',
     });
     await atFirstWindow;
-    const timeBoxEnds = Date.now() + runSeconds * 1000;
+    const renewalEnds = Date.now() + renewForMs;
 
     // pg-boss retries the job under the same id while the first attempt still lives: the
     // retry is another attempt, so it finds the lease held and waits instead of sharing it.
     const retry = await service({ leaseClock }).syncConnection(c.connectionId, { kind: 'backfill', owner: 'job-7', force: true });
     expect(retry.outcome).toBe('busy');
 
-    // Within the time box the background renewal keeps the lease a full length past now.
+    // Meanwhile the background renewal keeps the lease a full length past now.
     leaseClock.advance(30_000);
     const renewedBy = leaseClock.now().getTime() + SYNC_LEASE_MS;
     await expect.poll(async () => (await leaseOf(c.connectionId))?.leaseUntil?.getTime() ?? 0, { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(renewedBy);
 
-    // Past the time box it renews no more (a renewal beats every 20 ms: 300 ms is 15 of them).
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, timeBoxEnds - Date.now()) + 100));
+    // Past that it renews no more (a renewal beats every 20 ms: 300 ms is 15 of them).
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, renewalEnds - Date.now()) + 100));
     const heldUntil = (await leaseOf(c.connectionId))!.leaseUntil!.getTime();
     leaseClock.advance(SYNC_LEASE_MS / 2);
     await new Promise((resolve) => setTimeout(resolve, 300));

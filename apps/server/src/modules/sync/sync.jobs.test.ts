@@ -11,7 +11,7 @@ import { buildSyncService } from './sync.composition';
 import { SYNC_SCHEDULE_JOB, createSyncJobs, enqueueSync } from './sync.jobs';
 import { testServices } from '../../test/test-services';
 import { SYNC_SOURCES, type SyncSource } from './sources';
-import { dexcomSource } from './sources/dexcom.source';
+import { dexcomSource } from '../../providers/dexcom/dexcom.source';
 import { createParticipants, enrolledOn, linkForSync, startSyncSimulators, type SyncSimulators } from './test-support';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';

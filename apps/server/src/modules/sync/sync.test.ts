@@ -7,7 +7,7 @@ import { decryptSecret } from '../../lib/crypto';
 import { createTestDatabase } from '../../test/test-database';
 import { buildSyncService } from './sync.composition';
 import { SYNC_SOURCES } from './sources';
-import { googleHealthSource } from './sources/google-health.source';
+import { googleHealthSource } from '../../providers/google-health/google-health.source';
 import type { SyncService } from './sync.service';
 import { createParticipants, enrolledOn, linkForSync, startSyncSimulators, type SyncSimulators } from './test-support';
 

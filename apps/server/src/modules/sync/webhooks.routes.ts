@@ -1,29 +1,39 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import { GOOGLE_HEALTH_STREAMS } from './sources/google-health.source';
+import { PROVIDER_PLUGINS, providerPlugin } from '../../providers';
+import type { ProviderUpstream } from '../devices/core/provider-client';
 import type { SyncJobData } from './sync.jobs';
 import type { SyncRunsRepository } from './sync.repository';
 
 /** Puts a targeted sync of a connection on the queue (pg-boss in the running process). */
 export type EnqueueSync = (data: SyncJobData) => Promise<unknown>;
 
-export const GOOGLE_HEALTH_WEBHOOK_PATH = '/webhooks/google-health';
-export const OMRON_WEBHOOK_PATH = '/webhooks/omron';
+// The paths as the tests and app.ts knew them; the plugins own them now.
+export const GOOGLE_HEALTH_WEBHOOK_PATH = providerPlugin('google-health').webhook!.path;
+export const OMRON_WEBHOOK_PATH = providerPlugin('omron').webhook!.path;
 
 /**
- * Provider notifications (decision 0037). Outside /api: the callers are providers, not
- * browsers, so no session and no CSRF token; Google's deliveries are authenticated by the
- * `Authorization` secret registered with the subscriber. A notification only enqueues a
- * targeted sync of the connection (the payload holds no values); polling stays the fallback.
+ * Provider notifications (decision 0037), one route per provider plugin with a webhook.
+ * Outside /api: the callers are providers, not browsers, so no session and no CSRF token;
+ * each delivery is authenticated by the secret registered with the provider (how it is sent,
+ * and what a notification names, is the plugin's). A notification only enqueues a targeted
+ * sync of the connection (the payload holds no values); polling stays the fallback.
  */
 export const syncWebhookRoutes: FastifyPluginAsync<{
   /** Which connections a provider's user id belongs to (sync's runs repository). */
   runs: Pick<SyncRunsRepository, 'connectionIdsOfProviderUser'>;
+  /** The secrets per upstream (`googleSecret`, `omronSecret`: the names app.ts passes). */
+  secrets?: Partial<Record<ProviderUpstream, string>>;
   googleSecret?: string;
   omronSecret?: string;
   enqueue?: EnqueueSync;
 }> = async (app, options) => {
   const { runs } = options;
+  const secrets: Partial<Record<ProviderUpstream, string>> = {
+    ...(options.googleSecret && { 'google-health': options.googleSecret }),
+    ...(options.omronSecret && { omron: options.omronSecret }),
+    ...options.secrets,
+  };
   /** Constant-time comparison; nothing matches a secret that is not configured. */
   const matcher = (secret: string | null) => {
     const expected = secret ? Buffer.from(secret) : null;
@@ -33,11 +43,8 @@ export const syncWebhookRoutes: FastifyPluginAsync<{
       return bytes.length === expected.length && timingSafeEqual(bytes, expected);
     };
   };
-  const authorised = matcher(options.googleSecret ? `Bearer ${options.googleSecret}` : null);
-  const omronAuthorised = matcher(options.omronSecret ?? null);
-  const streamKeys = new Set(GOOGLE_HEALTH_STREAMS.map((stream) => stream.key));
   const enqueue = async (
-    upstream: 'google-health' | 'omron',
+    upstream: ProviderUpstream,
     providerUserId: string,
     stream: string | undefined,
   ) => {
@@ -57,46 +64,18 @@ export const syncWebhookRoutes: FastifyPluginAsync<{
     }
   };
 
-  app.post(GOOGLE_HEALTH_WEBHOOK_PATH, { schema: { hide: true } }, async (request, reply) => {
-    // Verification without the secret must be refused (401) and so is any wrong secret.
-    if (!authorised(request.headers.authorization))
-      return reply.code(401).send({ error: 'unauthorized' });
-    const body = request.body as unknown;
-    if (body && typeof body === 'object' && (body as { type?: unknown }).type === 'verification')
-      return reply.code(201).send();
-    const items = Array.isArray(body) ? body : [body];
-    for (const item of items) {
-      const data = (item as { data?: { healthUserId?: unknown; dataType?: unknown } } | null)?.data;
-      if (!data || typeof data.healthUserId !== 'string') continue;
-      const dataType =
-        typeof data.dataType === 'string' && streamKeys.has(data.dataType)
-          ? data.dataType
-          : undefined;
-      // A type TrialPulse does not store needs no sync.
-      if (typeof data.dataType === 'string' && !dataType) continue;
-      await enqueue('google-health', data.healthUserId, dataType);
-    }
-    return reply.code(204).send();
-  });
-
-  // Omron documents no signature: the notification URI registered with Omron carries the
-  // secret (`?token=`; query strings are not logged). Omron expects 200 with no body.
-  app.post(OMRON_WEBHOOK_PATH, { schema: { hide: true } }, async (request, reply) => {
-    if (!omronAuthorised((request.query as { token?: unknown } | undefined)?.token))
-      return reply.code(401).send({ error: 'unauthorized' });
-    const body = request.body as { id?: unknown; type?: unknown } | null;
-    if (
-      !body ||
-      typeof body !== 'object' ||
-      typeof body.id !== 'string' ||
-      body.id.length === 0 ||
-      body.id.length > 200
-    ) {
-      return reply.code(400).send({ error: 'invalid notification' });
-    }
-    const type = body.type === 'bloodpressure' || body.type === 'weight' ? body.type : undefined;
-    // A type TrialPulse does not store (activity) needs no sync.
-    if (body.type === undefined || type) await enqueue('omron', body.id, type);
-    return reply.code(200).send();
-  });
+  for (const plugin of PROVIDER_PLUGINS) {
+    const webhook = plugin.webhook;
+    if (!webhook) continue;
+    const secret = secrets[plugin.upstream];
+    const authorised = matcher(secret ? webhook.expected(secret) : null);
+    app.post(webhook.path, { schema: { hide: true } }, async (request, reply) => {
+      // Verification without the secret must be refused (401) and so is any wrong secret.
+      if (!authorised(webhook.credential({ headers: request.headers, query: request.query })))
+        return reply.code(401).send({ error: 'unauthorized' });
+      const { status, reply: body, users } = webhook.notifications(request.body);
+      for (const user of users) await enqueue(plugin.upstream, user.providerUserId, user.stream);
+      return body === undefined ? reply.code(status).send() : reply.code(status).send(body);
+    });
+  }
 };

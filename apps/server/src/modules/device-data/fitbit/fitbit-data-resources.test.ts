@@ -31,7 +31,7 @@ import { createStaffUser, createTeam, type TestClient } from '../../../test/fixt
 import { clearFaults, control, countRequests, injectFault } from '../../devices/core/test-support';
 import { connectionRow, linkAsStaff } from '../../devices/test-support';
 import { addParticipant, createTrial } from '../../participants/test-support';
-import { GOOGLE_HEALTH_STREAMS } from '../../sync/sources/google-health.source';
+import { GOOGLE_HEALTH_STREAMS } from '../../../providers/google-health/google-health.source';
 import type { SourceRequest } from '../../sync/sources/types';
 import { readingsServiceFor } from '../../sync/test-support';
 import { signIn } from '../../trials/test-support';

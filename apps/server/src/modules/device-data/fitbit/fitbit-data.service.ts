@@ -17,8 +17,8 @@ import {
   ProviderRequestError,
 } from '../../devices/core/provider-errors';
 import type { DeviceConnectionsService } from '../../devices/device-connections.service';
-import type { GoogleHealthClient } from '../../devices/fitbit/google-health.client';
-import type { FitbitLegacyClient } from '../../devices/fitbit/fitbit-legacy.client';
+import type { GoogleHealthClient } from '../../../providers';
+import type { FitbitLegacyClient } from '../../../providers';
 import type { ReadingsService } from '../../sync/readings.service';
 import type { FitbitDataRepository } from './fitbit-data.repository';
 import { bodyLogFamily, cardioScoreFamily, spo2Family } from './fitbit-body.translator';

@@ -13,7 +13,7 @@ import {
   type FitbitIntradayDataset,
 } from '@trialpulse/shared/device-data/fitbit-shapes';
 import { AppError } from '../../../lib/errors';
-import type { DailyRollupPoint } from '../../devices/fitbit/google-health.client';
+import type { DailyRollupPoint } from '../../../providers';
 import type { StoredReading } from '../../sync/readings.service';
 import {
   bodyOf,

@@ -6,7 +6,7 @@ import {
 import type {
   DailyRollupPoint,
   GoogleHealthClient,
-} from '../../devices/fitbit/google-health.client';
+} from '../../../providers';
 import type { StoredReading } from '../../sync/readings.service';
 
 /**

@@ -19,8 +19,8 @@ import type { DeviceConnectionsService } from '../../devices/device-connections.
 import type {
   DailyRollupPoint,
   GoogleHealthClient,
-} from '../../devices/fitbit/google-health.client';
-import type { FitbitLegacyClient } from '../../devices/fitbit/fitbit-legacy.client';
+} from '../../../providers';
+import type { FitbitLegacyClient } from '../../../providers';
 import { GOOGLE_SERIES } from './fitbit-data.translator';
 
 const DAY_MS = 86_400_000;

@@ -9,7 +9,7 @@ import { createStaffUser, createTeam, type TestClient } from '../../../test/fixt
 import { generateAuthorizationSecrets } from '../../devices/core/provider-client';
 import { providerSettingsFromConfig } from '../../devices/core/provider-settings';
 import { control } from '../../devices/core/test-support';
-import { createFitbitLegacyClient } from '../../devices/fitbit/fitbit-legacy.client';
+import { createFitbitLegacyClient } from '../../../providers/fitbit-legacy/fitbit-legacy.client';
 import { allowAllBrands, simulatorEnv } from '../../devices/test-support';
 import { createTrial } from '../../participants/test-support';
 import { signIn } from '../../trials/test-support';

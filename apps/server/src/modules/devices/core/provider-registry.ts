@@ -1,8 +1,4 @@
-import type { DeviceBrandName } from '@trialpulse/shared';
-import { createDexcomClient } from '../dexcom/dexcom.client';
-import { createFitbitLegacyClient } from '../fitbit/fitbit-legacy.client';
-import { createGoogleHealthClient, type GoogleHealthClient } from '../fitbit/google-health.client';
-import { createOmronClient } from '../omron/omron.client';
+import { NEW_CONNECTION_UPSTREAM, PROVIDER_PLUGINS, type GoogleHealthClient } from '../../../providers';
 import type {
   DeviceProviderClient,
   ProviderClientDeps,
@@ -15,11 +11,7 @@ import type { ProviderSettings } from './provider-settings';
 export type UpstreamClient = DeviceProviderClient & Partial<Pick<RevocableOAuthClient, 'revoke'>>;
 
 /** Where new connections of a brand go: Fitbit links through the Google Health API now. */
-export const NEW_CONNECTION_UPSTREAM: Record<DeviceBrandName, ProviderUpstream> = {
-  Fitbit: 'google-health',
-  Omron: 'omron',
-  Dexcom: 'dexcom',
-};
+export { NEW_CONNECTION_UPSTREAM };
 
 export type ProviderRegistry = {
   /** The configured client of an upstream, or undefined when it is not configured. */
@@ -29,20 +21,17 @@ export type ProviderRegistry = {
   clientId(upstream: ProviderUpstream): string | undefined;
 };
 
-/** Builds one client per configured upstream, once. */
+/** Builds one client per configured upstream (its provider plugin's), once. */
 export function createProviderRegistry(
   settings: ProviderSettings,
   deps: ProviderClientDeps = {},
 ): ProviderRegistry {
-  const googleHealth = settings['google-health'] && createGoogleHealthClient(settings['google-health'], deps);
-  const clients: Partial<Record<ProviderUpstream, UpstreamClient>> = {
-    ...(googleHealth && { 'google-health': googleHealth }),
-    ...(settings['fitbit-legacy'] && {
-      'fitbit-legacy': createFitbitLegacyClient(settings['fitbit-legacy'], deps),
-    }),
-    ...(settings.omron && { omron: createOmronClient(settings.omron, deps) }),
-    ...(settings.dexcom && { dexcom: createDexcomClient(settings.dexcom, deps) }),
-  };
+  const clients: Partial<Record<ProviderUpstream, UpstreamClient>> = {};
+  for (const plugin of PROVIDER_PLUGINS) {
+    const configured = settings[plugin.upstream];
+    if (configured) clients[plugin.upstream] = plugin.createClient(configured, deps);
+  }
+  const googleHealth = clients['google-health'] as GoogleHealthClient | undefined;
   return {
     client: (upstream) => clients[upstream],
     googleHealth: () => googleHealth,

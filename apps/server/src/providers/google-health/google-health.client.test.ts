@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AllSimulators, startAllSimulators } from '@trialpulse/provider-simulators';
 import { submitConsent } from '@trialpulse/provider-simulators/common/consent-driver';
-import { type TokenSet, generateAuthorizationSecrets } from '../core/provider-client';
+import { type TokenSet, generateAuthorizationSecrets } from '../../modules/devices/core/provider-client';
 import {
   ProviderAuthError,
   ProviderInvalidGrantError,
@@ -9,7 +9,7 @@ import {
   ProviderRateLimitedError,
   ProviderUnavailableError,
   errorTypeOf,
-} from '../core/provider-errors';
+} from '../../modules/devices/core/provider-errors';
 import {
   TokenLog,
   clearFaults,
@@ -17,7 +17,7 @@ import {
   expectFailure,
   injectFault,
   simulatorConfigs,
-} from '../core/test-support';
+} from '../../modules/devices/core/test-support';
 import { type GoogleHealthClient, createGoogleHealthClient } from './google-health.client';
 
 let sims: AllSimulators;

@@ -10,7 +10,7 @@ import {
   createOAuthClient,
   createProviderHttp,
   parseProviderResponse,
-} from '../core/provider-client';
+} from '../../modules/devices/core/provider-client';
 
 /**
  * The legacy Fitbit Web API, kept for connections made before Google's shutdown. After the

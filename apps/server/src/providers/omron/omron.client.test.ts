@@ -2,14 +2,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AllSimulators, startAllSimulators } from '@trialpulse/provider-simulators';
 import { OMRON_ACCOUNTS } from '@trialpulse/provider-simulators/omron';
 import { submitConsent } from '@trialpulse/provider-simulators/common/consent-driver';
-import { type TokenSet, generateAuthorizationSecrets } from '../core/provider-client';
+import { type TokenSet, generateAuthorizationSecrets } from '../../modules/devices/core/provider-client';
 import {
   ProviderAuthError,
   ProviderInvalidGrantError,
   ProviderRateLimitedError,
   ProviderUnavailableError,
   errorTypeOf,
-} from '../core/provider-errors';
+} from '../../modules/devices/core/provider-errors';
 import {
   TokenLog,
   clearFaults,
@@ -17,7 +17,7 @@ import {
   expectFailure,
   injectFault,
   simulatorConfigs,
-} from '../core/test-support';
+} from '../../modules/devices/core/test-support';
 import { type OmronClient, createOmronClient } from './omron.client';
 
 let sims: AllSimulators;

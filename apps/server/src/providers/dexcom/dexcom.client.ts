@@ -9,8 +9,8 @@ import {
   createOAuthClient,
   createProviderHttp,
   parseProviderResponse,
-} from '../core/provider-client';
-import { ProviderUnavailableError } from '../core/provider-errors';
+} from '../../modules/devices/core/provider-client';
+import { ProviderUnavailableError } from '../../modules/devices/core/provider-errors';
 
 /**
  * The Dexcom API v3. OAuth lives under `/v2/oauth2` (client secret in the form body, no

@@ -11,8 +11,8 @@ import {
   createOAuthClient,
   createProviderHttp,
   parseProviderResponse,
-} from '../core/provider-client';
-import { ProviderRequestError } from '../core/provider-errors';
+} from '../../modules/devices/core/provider-client';
+import { ProviderRequestError } from '../../modules/devices/core/provider-errors';
 
 /**
  * The Omron Partner API: IdentityServer-style OAuth / OpenID Connect (client secret in the

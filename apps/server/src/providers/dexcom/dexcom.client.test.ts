@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AllSimulators, startAllSimulators } from '@trialpulse/provider-simulators';
 import { submitConsent } from '@trialpulse/provider-simulators/common/consent-driver';
-import { type TokenSet, generateAuthorizationSecrets } from '../core/provider-client';
+import { type TokenSet, generateAuthorizationSecrets } from '../../modules/devices/core/provider-client';
 import {
   ProviderInvalidGrantError,
   ProviderRateLimitedError,
   ProviderUnavailableError,
   errorTypeOf,
-} from '../core/provider-errors';
+} from '../../modules/devices/core/provider-errors';
 import {
   TokenLog,
   clearFaults,
@@ -15,7 +15,7 @@ import {
   expectFailure,
   injectFault,
   simulatorConfigs,
-} from '../core/test-support';
+} from '../../modules/devices/core/test-support';
 import { type DexcomClient, createDexcomClient, dexcomWindows } from './dexcom.client';
 
 let sims: AllSimulators;

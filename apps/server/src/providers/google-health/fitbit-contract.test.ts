@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../db/client';
-import { createTestDatabase } from '../../../test/test-database';
-import { startSyncSimulators, type SyncSimulators } from '../../sync/test-support';
+import type { Database } from '../../db/client';
+import { createTestDatabase } from '../../test/test-database';
+import { startSyncSimulators, type SyncSimulators } from '../../modules/sync/test-support';
 import { dataServicesFor, leafCount, syncedAccount } from '../contract-support';
 
 /**

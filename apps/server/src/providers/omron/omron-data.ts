@@ -3,15 +3,15 @@ import type {
   OmronCategory,
   OmronWeightReading,
 } from '@trialpulse/shared/device-data/device-data.schemas';
-import type { ReadingInput, StoredReading } from '../sync/readings.service';
-import type { SourceReading } from '../sync/sources/types';
+import type { ReadingInput, StoredReading } from '../../modules/sync/readings.service';
+import type { SourceReading } from '../../modules/sync/sources/types';
 import type {
   OmronBloodPressure,
   OmronClient,
   OmronMeasurements,
   OmronWeight,
-} from '../devices/omron/omron.client';
-import { formatOffset, instantText, localText, parseOffset, utcInstant } from './time-text';
+} from './omron.client';
+import { formatOffset, instantText, localText, parseOffset, utcInstant } from '../time-text';
 
 /**
  * Omron readings: how provider records become stored readings (metric keys systolic,

@@ -1,6 +1,6 @@
-import { utcInstant } from '../../device-data/time-text';
-import { omronReadings, type OmronBloodPressureLike, type OmronWeightLike } from '../../device-data/omron-data';
-import { DAY_MS, num, utcDate, type SyncSource, type SyncStream } from './types';
+import { utcInstant } from '../time-text';
+import { omronReadings, type OmronBloodPressureLike, type OmronWeightLike } from './omron-data';
+import { DAY_MS, num, utcDate, type SyncSource, type SyncStream } from '../../modules/sync/sources/types';
 
 /**
  * Omron `POST /measurement`: one type per call, `since` a local date (one day earlier than

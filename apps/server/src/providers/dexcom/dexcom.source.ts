@@ -1,6 +1,6 @@
-import { dexcomReadings, type DexcomRecords } from '../../device-data/dexcom-data';
-import { parseDexcomRange } from '../../devices/dexcom/dexcom.client';
-import { type FetchContext, type SyncSource, type SyncStream } from './types';
+import { dexcomReadings, type DexcomRecords } from './dexcom-data';
+import { parseDexcomRange } from './dexcom.client';
+import { type FetchContext, type SyncSource, type SyncStream } from '../../modules/sync/sources/types';
 
 /**
  * Dexcom API v3: range queries of at most 30 days on `systemTime` (UTC without offset).

@@ -8,7 +8,7 @@ import {
   type SourceReading,
   type SyncSource,
   type SyncStream,
-} from './types';
+} from '../../modules/sync/sources/types';
 
 /**
  * The Google Health API (Fitbit's upstream). Daily summaries come from `dailyRollUp` (one

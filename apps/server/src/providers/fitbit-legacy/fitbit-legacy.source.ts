@@ -1,4 +1,4 @@
-import { civilToInstant, isTimeZone } from '../../../lib/civil-time';
+import { civilToInstant, isTimeZone } from '../../lib/civil-time';
 import {
   DAY_MS,
   num,
@@ -7,7 +7,7 @@ import {
   type SourceReading,
   type SyncSource,
   type SyncStream,
-} from './types';
+} from '../../modules/sync/sources/types';
 
 /**
  * The retired Fitbit Web API (decision 0104), for connections linked before Google Health

@@ -5,15 +5,15 @@ import type {
   DexcomQuery,
   DexcomRecordType,
 } from '@trialpulse/shared/device-data/device-data.schemas';
-import type { ReadingInput, StoredReading } from '../sync/readings.service';
-import type { SourceReading } from '../sync/sources/types';
+import type { ReadingInput, StoredReading } from '../../modules/sync/readings.service';
+import type { SourceReading } from '../../modules/sync/sources/types';
 import type {
   DexcomCalibration,
   DexcomClient,
   DexcomEgv,
   DexcomEvent,
-} from '../devices/dexcom/dexcom.client';
-import { formatOffset, instantText, parseOffset, utcInstant } from './time-text';
+} from './dexcom.client';
+import { formatOffset, instantText, parseOffset, utcInstant } from '../time-text';
 
 /**
  * Dexcom readings: provider records → stored readings (metric keys egv, egv_trend_rate,

@@ -10,7 +10,7 @@ import {
   createOAuthClient,
   createProviderHttp,
   parseProviderResponse,
-} from '../core/provider-client';
+} from '../../modules/devices/core/provider-client';
 
 /**
  * The Google Health API: the Fitbit brand's default upstream since the legacy Fitbit Web API

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dexcomQueryString } from '@trialpulse/shared/device-data/device-data.schemas';
 import type { Database } from '../../db/client';
 import { createTestDatabase } from '../../test/test-database';
-import { createProviderRegistry } from '../devices/core/provider-registry';
-import { createDeviceConnectionsServiceOn } from '../devices/device-connections.service';
-import type { AuthContext } from '../auth/session-context';
-import { buildSyncService } from '../sync/sync.composition';
+import { createProviderRegistry } from '../../modules/devices/core/provider-registry';
+import { createDeviceConnectionsServiceOn } from '../../modules/devices/device-connections.service';
+import type { AuthContext } from '../../modules/auth/session-context';
+import { buildSyncService } from '../../modules/sync/sync.composition';
 import {
   createParticipants,
   enrolledOn,
@@ -14,8 +14,8 @@ import {
   readingsServiceFor,
   startSyncSimulators,
   type SyncSimulators,
-} from '../sync/test-support';
-import { createDeviceDataService } from './device-data.service';
+} from '../../modules/sync/test-support';
+import { createDeviceDataService } from '../../modules/device-data/device-data.service';
 import { presentDexcom } from './dexcom-data';
 
 /**

@@ -1,0 +1,27 @@
+import type { ProviderPlugin } from '../types';
+import { createDexcomClient, DEXCOM_SCOPES, dexcomEndpoints } from './dexcom.client';
+import { dexcomSource } from './dexcom.source';
+
+/** Dexcom API v3: no webhook (polling only), one application-wide hourly budget. */
+export const dexcomPlugin: ProviderPlugin = {
+  upstream: 'dexcom',
+  brand: 'Dexcom',
+  linksNewConnections: true,
+  scopes: DEXCOM_SCOPES,
+  callbackPath: '/dexcom-callback',
+  settings: (config, redirectUri) =>
+    config.DEXCOM_CLIENT_ID
+      ? {
+          ...dexcomEndpoints(config.DEXCOM_BASE_URL),
+          brand: 'dexcom',
+          upstream: 'dexcom',
+          clientId: config.DEXCOM_CLIENT_ID,
+          ...(config.DEXCOM_CLIENT_SECRET && { clientSecret: config.DEXCOM_CLIENT_SECRET }),
+          clientAuth: 'body',
+          redirectUri,
+          scopes: DEXCOM_SCOPES,
+        }
+      : undefined,
+  createClient: (settings, deps) => createDexcomClient(settings, deps),
+  sync: dexcomSource,
+};

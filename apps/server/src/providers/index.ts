@@ -1,0 +1,52 @@
+import type { DeviceBrandName } from '@trialpulse/shared';
+import type { ProviderUpstream } from '../modules/devices/core/provider-client';
+import { dexcomPlugin } from './dexcom/dexcom.plugin';
+import { fitbitLegacyPlugin } from './fitbit-legacy/fitbit-legacy.plugin';
+import { googleHealthPlugin } from './google-health/google-health.plugin';
+import { omronPlugin } from './omron/omron.plugin';
+import type { ProviderPlugin } from './types';
+
+/**
+ * The provider registry (issue #27, decision 0140): every upstream TrialPulse talks to, and
+ * the only module that imports a brand folder. The rest of the server asks it for OAuth
+ * settings, clients, sync streams and budgets, webhooks, and each brand's data functions
+ * (one converter provider answer → readings, used by the sync and the live data calls; one
+ * presenter readings → the spec's answer). To add a provider: a folder like `omron/`, its
+ * plugin in this list (docs/architecture.md, "Add a provider").
+ */
+export const PROVIDER_PLUGINS: readonly ProviderPlugin[] = [
+  googleHealthPlugin,
+  fitbitLegacyPlugin,
+  omronPlugin,
+  dexcomPlugin,
+];
+
+const BY_UPSTREAM = new Map(PROVIDER_PLUGINS.map((plugin) => [plugin.upstream, plugin]));
+
+/** The plugin of an upstream. */
+export function providerPlugin(upstream: ProviderUpstream): ProviderPlugin {
+  const plugin = BY_UPSTREAM.get(upstream);
+  if (!plugin) throw new Error(`No provider plugin for ${upstream}.`);
+  return plugin;
+}
+
+/** Where new connections of a brand go (Fitbit links through the Google Health API now). */
+export const NEW_CONNECTION_UPSTREAM = Object.fromEntries(
+  PROVIDER_PLUGINS.filter((plugin) => plugin.linksNewConnections).map((plugin) => [
+    plugin.brand,
+    plugin.upstream,
+  ]),
+) as Record<DeviceBrandName, ProviderUpstream>;
+
+export type { ProviderPlugin, ProviderWebhook } from './types';
+
+// Each brand's data functions, for the data calls (device-data) and their tests.
+export * as omronData from './omron/omron-data';
+export * as dexcomData from './dexcom/dexcom-data';
+export type { OmronClient } from './omron/omron.client';
+export type { DexcomClient } from './dexcom/dexcom.client';
+export type {
+  DailyRollupPoint,
+  GoogleHealthClient,
+} from './google-health/google-health.client';
+export type { FitbitLegacyClient } from './fitbit-legacy/fitbit-legacy.client';
