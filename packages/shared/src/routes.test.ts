@@ -22,6 +22,8 @@ const SPEC_ALL_STAFF = [
   '/ParticipantOverview', '/OmronParticipantOverview', '/ChangePwdReqPage',
   // Not in the spec: the data completeness page of issue 20 (decision 0050).
   '/TrialCompleteness',
+  // Not in the spec: the printable participant report of issue 30 (decision 0165).
+  '/ParticipantReport',
 ];
 const SPEC_EDITORS = ['/Participant', '/FitbitParticipantConsent', '/DexcomParticipantConsent', '/DataExport'];
 const SPEC_ADMINS = ['/FitbitManageParticipantToken', '/OmronManageParticipantToken', '/TrialUsers', '/TeamDataRetention'];

@@ -65,6 +65,8 @@ export const ROUTES = [
   staff('/ParticipantDataPage', 'Participant data', 'data.view'),
   staff('/ParticipantOverview', 'Participant overview', 'data.view'),
   staff('/OmronParticipantOverview', 'Omron participant overview', 'data.view'),
+  // Issue 30: not in the spec; the printable report, for whoever may view the data (decision 0165).
+  staff('/ParticipantReport', 'Participant report', 'data.view'),
   staff('/ChangePwdReqPage', 'Change password', 'app.use'),
   // Issue 20: not in the spec; every staff role, for the trials they see (decision 0050).
   staff('/TrialCompleteness', 'Data completeness', 'completeness.view'),

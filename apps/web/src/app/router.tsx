@@ -310,6 +310,9 @@ const PAGES: Partial<Record<RoutePath, PageRoute>> = {
   '/ParticipantOverview': {
     lazy: async () => ({ Component: (await deviceDataRoutes()).ParticipantOverviewRoute }),
   },
+  '/ParticipantReport': {
+    lazy: async () => ({ Component: (await deviceDataRoutes()).ParticipantReportRoute }),
+  },
   '/OmronParticipantDataRaw': {
     lazy: async () => ({ Component: (await deviceDataRoutes()).OmronRawRoute }),
   },

@@ -1,7 +1,10 @@
 import { OmronDataPage } from '@/features/omron-data/pages/omron-data-page';
 import { OmronOverview, OmronOverviewPage } from '@/features/omron-data/pages/omron-overview-page';
 import { OmronParticipantsDataPage } from '@/features/omron-data/pages/omron-participants-data-page';
-import { CgmSummary } from '@/features/dexcom-data/components/cgm-summary';
+import { CgmReportSection, CgmSummary } from '@/features/dexcom-data/components/cgm-summary';
+import { BloodPressureReport } from '@/features/omron-data/components/blood-pressure-report';
+import { WeeklySummaryReport } from '@/features/fitbit-data/data-page/components/weekly-summary-report';
+import { ParticipantReportPage } from '@/features/participant-data/pages/participant-report-page';
 import { CgmTile } from '@/features/dexcom-data/components/cgm-tile';
 import { WhenLinked } from '@/features/devices/components/when-linked';
 import { ParticipantDataPage } from '@/features/participant-data/pages/participant-data-page';
@@ -63,6 +66,22 @@ export function ParticipantOverviewRoute() {
       cgmTile={(id) => (
         <WhenLinked participantId={id} brand="Dexcom">
           <CgmTile participantId={id} />
+        </WhenLinked>
+      )}
+    />
+  );
+}
+
+/** /ParticipantReport: the printable report, each brand's part from its feature (decision 0165). */
+export function ParticipantReportRoute() {
+  return (
+    <ParticipantReportPage
+      cgm={(id, period) => <CgmReportSection participantId={id} period={period} />}
+      fitbit={(id) => <WeeklySummaryReport participantId={id} />}
+      omron={(id, period) => <BloodPressureReport participantId={id} period={period} />}
+      whenLinked={(id, brand, section) => (
+        <WhenLinked participantId={id} brand={brand} fallback={null}>
+          {section}
         </WhenLinked>
       )}
     />

@@ -1,7 +1,12 @@
 import { useEffect, useRef } from 'react';
 import Box from '@mui/material/Box';
 import type { EChartOption } from './echart-option';
+import { SVGRenderer } from 'echarts/renderers';
 import { echarts } from './echarts-runtime';
+import { useChartRenderer } from './chart-renderer';
+
+// Printed pages draw SVG (chart-renderer.tsx); registered with the chart, never on the login route.
+echarts.use([SVGRenderer]);
 
 export type EChartCanvasProps = {
   option: EChartOption;
@@ -14,8 +19,9 @@ export type EChartCanvasProps = {
 
 /**
  * One ECharts instance on a div: created on mount, given each new option (not merged, so
- * removed series disappear), resized with its box, disposed on unmount. `data-chart-ready`
- * turns true once a frame is drawn (browser tests wait for it).
+ * removed series disappear), resized with its box, disposed on unmount; canvas unless a
+ * `ChartRendererProvider` above asks for SVG. `data-chart-ready` turns true once a frame
+ * is drawn (browser tests wait for it).
  */
 export default function EChartCanvas({
   option,
@@ -27,11 +33,12 @@ export default function EChartCanvas({
   const element = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   const onChartRef = useRef(onChart);
+  const renderer = useChartRenderer();
 
   useEffect(() => {
     const node = element.current;
     if (!node) return;
-    const instance = echarts.init(node, undefined, { renderer: 'canvas' });
+    const instance = echarts.init(node, undefined, { renderer });
     chart.current = instance;
     instance.on('finished', () => node.setAttribute('data-chart-ready', 'true'));
     onChartRef.current?.(instance);
@@ -42,7 +49,7 @@ export default function EChartCanvas({
       instance.dispose();
       chart.current = null;
     };
-  }, []);
+  }, [renderer]);
 
   useEffect(() => {
     chart.current?.setOption(option, { notMerge: true });

@@ -47,22 +47,7 @@ export function CgmSummary({ participantId }: { participantId: number }) {
   const [days, setDays] = useState<number>(CGM_DEFAULT_PERIOD_DAYS);
   const [unit, setUnit] = useGlucoseUnit();
   const period = useMemo(() => periodEndingNow(days), [days]);
-  const data = useDexcomData(participantId, { ...period, records: ['egvs'] });
-  const summary = useMemo(() => {
-    if (!data.data?.egvs) return null;
-    const points = data.data.egvs.flatMap((egv) =>
-      egv.value === null
-        ? []
-        : [
-            {
-              at: Date.parse(egv.systemTime),
-              utcOffsetMinutes: offsetMinutes(egv.utcOffset),
-              value: egv.value,
-            },
-          ],
-    );
-    return computeCgmSummary(points, period);
-  }, [data.data, period]);
+  const { data, summary } = useCgmSummary(participantId, period);
 
   return (
     <Stack spacing={2} data-testid="cgm-summary">
@@ -96,14 +81,65 @@ export function CgmSummary({ participantId }: { participantId: number }) {
           ))}
         </ToggleButtonGroup>
       </Stack>
+      <CgmSummaryState data={data} />
+      {summary && <SummaryBody summary={summary} unit={unit} />}
+    </Stack>
+  );
+}
+
+/**
+ * The CGM part of the printable report (decision 0165): the same summary as the Dexcom tab
+ * (`useCgmSummary`, one computation) for the report's period, in the user's glucose unit,
+ * without the period and unit controls.
+ */
+export function CgmReportSection({
+  participantId,
+  period,
+}: {
+  participantId: number;
+  period: { start: Date; end: Date };
+}) {
+  const [unit] = useGlucoseUnit();
+  const { data, summary } = useCgmSummary(participantId, period);
+  return (
+    <Stack spacing={2} data-testid="cgm-report">
+      <CgmSummaryState data={data} />
+      {summary && <SummaryBody summary={summary} unit={unit} onPage />}
+    </Stack>
+  );
+}
+
+/** The period's EGVs (one call) and their summary by `computeCgmSummary` (decision 0056). */
+export function useCgmSummary(participantId: number, period: { start: Date; end: Date }) {
+  const data = useDexcomData(participantId, { ...period, records: ['egvs'] });
+  const summary = useMemo(() => {
+    if (!data.data?.egvs) return null;
+    const points = data.data.egvs.flatMap((egv) =>
+      egv.value === null
+        ? []
+        : [
+            {
+              at: Date.parse(egv.systemTime),
+              utcOffsetMinutes: offsetMinutes(egv.utcOffset),
+              value: egv.value,
+            },
+          ],
+    );
+    return computeCgmSummary(points, period);
+  }, [data.data, period]);
+  return { data, summary };
+}
+
+function CgmSummaryState({ data }: { data: ReturnType<typeof useDexcomData> }) {
+  return (
+    <>
       {data.isPending && <CircularProgress size={28} aria-label="Loading glucose readings" />}
       {data.isError && (
         <Alert severity={dataErrorSeverity(data.error)}>
           {userMessage(data.error, GENERIC_ERROR_MESSAGE)}
         </Alert>
       )}
-      {summary && <SummaryBody summary={summary} unit={unit} />}
-    </Stack>
+    </>
   );
 }
 
@@ -143,11 +179,27 @@ function Stat({
   );
 }
 
-function SummaryBody({ summary, unit }: { summary: Summary; unit: GlucoseUnit }) {
+/**
+ * The figures and charts. `onPage`: laid out for the report's page width on screen and on
+ * paper alike (only the `sm` breakpoint, which an A4 or Letter print viewport passes too: a
+ * layout that changed as the print starts would redraw the charts).
+ */
+function SummaryBody({
+  summary,
+  unit,
+  onPage = false,
+}: {
+  summary: Summary;
+  unit: GlucoseUnit;
+  onPage?: boolean;
+}) {
+  const stat = onPage ? { xs: 6, sm: 3 } : { xs: 6, md: 3 };
+  const tir = onPage ? { xs: 12 } : { xs: 12, md: 5 };
+  const agp = onPage ? { xs: 12 } : { xs: 12, md: 7 };
   return (
     <Stack spacing={2}>
       <Grid container spacing={2}>
-        <Grid size={{ xs: 6, md: 3 }}>
+        <Grid size={stat}>
           <Stat
             testId="cgm-mean"
             label="Mean glucose"
@@ -158,7 +210,7 @@ function SummaryBody({ summary, unit }: { summary: Summary; unit: GlucoseUnit })
             }
           />
         </Grid>
-        <Grid size={{ xs: 6, md: 3 }}>
+        <Grid size={stat}>
           <Stat
             testId="cgm-gmi"
             label="GMI"
@@ -166,7 +218,7 @@ function SummaryBody({ summary, unit }: { summary: Summary; unit: GlucoseUnit })
             hint="needs ≥ 14 days and ≥ 70 % wear"
           />
         </Grid>
-        <Grid size={{ xs: 6, md: 3 }}>
+        <Grid size={stat}>
           <Stat
             testId="cgm-cv"
             label="Coefficient of variation"
@@ -174,7 +226,7 @@ function SummaryBody({ summary, unit }: { summary: Summary; unit: GlucoseUnit })
             hint="target ≤ 36 %"
           />
         </Grid>
-        <Grid size={{ xs: 6, md: 3 }}>
+        <Grid size={stat}>
           <Stat
             testId="cgm-usage"
             label="Sensor usage"
@@ -184,7 +236,7 @@ function SummaryBody({ summary, unit }: { summary: Summary; unit: GlucoseUnit })
         </Grid>
       </Grid>
       <Grid container spacing={2}>
-        <Grid size={{ xs: 12, md: 5 }}>
+        <Grid size={tir}>
           <Paper variant="outlined" sx={{ p: 2 }}>
             <Typography variant="subtitle1" component="h2">
               Time in ranges
@@ -221,10 +273,10 @@ function SummaryBody({ summary, unit }: { summary: Summary; unit: GlucoseUnit })
             </Table>
           </Paper>
         </Grid>
-        <Grid size={{ xs: 12, md: 7 }}>
+        <Grid size={agp}>
           <Paper variant="outlined" sx={{ p: 2 }}>
             <Typography variant="subtitle1" component="h2">
-              Ambulatory glucose profile
+              Ambulatory glucose profile (AGP)
             </Typography>
             <AgpChart summary={summary} unit={unit} />
           </Paper>

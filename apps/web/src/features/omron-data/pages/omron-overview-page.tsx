@@ -14,6 +14,7 @@ import {
 import { DataPageFrame, DataPageLink, dataErrorSeverity } from '@/components/participant-data';
 import { userMessage } from '@/lib/api-client';
 import { useOmronData } from '../api/get-omron-data';
+import { bloodPressureAverages } from '../utils/blood-pressure';
 import { daysBack } from '../utils/omron-form';
 
 const average = (values: readonly number[]) =>
@@ -104,9 +105,7 @@ export function OmronOverview({
   const weekWeight = (weight.data.weight ?? []).filter(
     (r) => r.dateTimeLocal.slice(0, 10) >= weekStart,
   );
-  const sys = average(weekBp.map((r) => r.systolic));
-  const dia = average(weekBp.map((r) => r.diastolic));
-  const pulse = average(weekBp.flatMap((r) => (r.pulse === null ? [] : [r.pulse])));
+  const { systolic: sys, diastolic: dia, pulse } = bloodPressureAverages(weekBp);
   const avgWeight = average(weekWeight.map((r) => kgToLbs(r.weight)));
   return (
     <Stack spacing={2}>

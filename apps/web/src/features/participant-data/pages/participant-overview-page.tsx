@@ -85,6 +85,16 @@ function Overview({
   );
   return (
     <Stack spacing={3}>
+      <Stack direction="row" spacing={2}>
+        <DataPageLink
+          to="/ParticipantReport"
+          participant={participant}
+          trial={trial}
+          testId="participant-report-link"
+        >
+          Print report
+        </DataPageLink>
+      </Stack>
       {overview.data.brands.map(({ brand, metrics }) => {
         if (brand === 'Fitbit') {
           return (

@@ -180,6 +180,14 @@ function ParticipantDetails({
           >
             Fitbit data
           </Link>
+          <Link
+            component={RouterLink}
+            to={PARTICIPANT_PATHS.participantReport}
+            state={{ participant, trial }}
+            data-testid="participant-report-link"
+          >
+            Print report
+          </Link>
         </Stack>
         {devices.isPending && devices.fetchStatus !== 'idle' && <CircularProgress size={24} />}
         {devices.isError && (

@@ -12,6 +12,7 @@ export const PARTICIPANT_PATHS = {
   participantsPage: '/ParticipantsPage',
   participantOverview: '/ParticipantOverview',
   participantData: '/ParticipantDataPage',
+  participantReport: '/ParticipantReport',
   fitbitParticipantData: '/FitbitParticipantDataPage',
   participantsData: '/ParticipantsDataPage',
 } as const satisfies Record<string, RoutePath>;
