@@ -1,8 +1,11 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { OMRON_MESSAGES } from '@trialpulse/shared/device-data/device-data.schemas';
+import { freezeDateAt } from '@/testing/clock';
 import { OmronQueryForm } from './omron-query-form';
 import { EMPTY_OMRON_FORM, daysBack, defaultOmronForm } from '../utils/omron-form';
+
+afterEach(() => vi.useRealTimers());
 
 describe('OmronQueryForm', () => {
   it('shows the three required messages on an empty form and submits nothing', async () => {
@@ -48,5 +51,32 @@ describe('OmronQueryForm', () => {
     fireEvent.click(screen.getByTestId('omron-query-submit'));
     expect(await screen.findByText(OMRON_MESSAGES.category)).toBeTruthy();
     expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('a date shortcut sets the start date and submits; an empty category keeps the spec message', async () => {
+    freezeDateAt();
+    const onSubmit = vi.fn();
+    const { unmount } = render(
+      <OmronQueryForm
+        initial={{ category: 'bloodpressure', since: '', limit: '0' }}
+        onSubmit={onSubmit}
+        busy={false}
+      />,
+    );
+    fireEvent.click(screen.getByTestId('omron-shortcuts-30'));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(onSubmit.mock.calls[0]![0]).toEqual({
+      category: 'bloodpressure',
+      since: '2026-10-22',
+      limit: '0',
+    });
+    expect(screen.getByTestId('omron-shortcuts-30').getAttribute('aria-pressed')).toBe('true');
+    unmount();
+
+    render(<OmronQueryForm initial={EMPTY_OMRON_FORM} onSubmit={onSubmit} busy={false} />);
+    fireEvent.click(screen.getByTestId('omron-shortcuts-7'));
+    expect(await screen.findByText(OMRON_MESSAGES.category)).toBeTruthy();
+    expect(screen.queryByText(OMRON_MESSAGES.since)).toBeNull();
+    expect(onSubmit).toHaveBeenCalledTimes(1);
   });
 });

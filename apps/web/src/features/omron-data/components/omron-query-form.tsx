@@ -10,6 +10,7 @@ import {
   OMRON_CATEGORY_LABELS,
   OMRON_RESULT_LIMITS,
 } from '@trialpulse/shared/device-data/device-data.schemas';
+import { DateRangeShortcuts } from '@/components/form/date-range-shortcuts';
 import { textFieldProps } from '@/components/form/text-field-props';
 import {
   EMPTY_OMRON_FORM,
@@ -37,8 +38,12 @@ export function OmronQueryForm({
     register,
     handleSubmit,
     reset,
+    setValue,
+    watch,
     formState: { errors },
   } = useForm<OmronFormValues>({ resolver: zodResolver(omronFormSchema), defaultValues: initial });
+  const today = localToday();
+  const since = watch('since');
 
   return (
     <Paper variant="outlined" sx={{ p: 2 }}>
@@ -70,8 +75,18 @@ export function OmronQueryForm({
           id="omron-since"
           label="Start Date *"
           type="date"
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: localToday() } }}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: today } }}
           {...textFieldProps(register('since'), errors.since)}
+        />
+        {/* From the first of the last N days (today included); submitted as Submit would. */}
+        <DateRangeShortcuts
+          today={today}
+          value={{ start: since, end: today }}
+          onPick={(range) => {
+            setValue('since', range.start, { shouldValidate: true });
+            void handleSubmit(onSubmit)();
+          }}
+          testId="omron-shortcuts"
         />
         <TextField
           id="omron-limit"

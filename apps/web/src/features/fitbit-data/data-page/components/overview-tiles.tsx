@@ -36,7 +36,9 @@ import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import { GENERIC_ERROR_MESSAGE } from '@trialpulse/shared';
 import { readStoredJson, writeStoredJson } from '@/components/data-table';
 import { userMessage } from '@/lib/api-client';
+import { coverText } from '@/lib/day-range';
 import { useFitbitWeeklySummary } from '../../common/api/get-weekly-summary';
+import { weeklySummaryDays } from '../../common/utils/weekly-days';
 import { downloadXlsx } from '../../common/utils/export-xlsx';
 import {
   TILE_IDS,
@@ -89,6 +91,7 @@ export function OverviewTiles({
     );
   }
   const tiles = tilesFromSummary(summary.data);
+  const days = weeklySummaryDays(summary.data);
 
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     if (!over || active.id === over.id) return;
@@ -116,6 +119,11 @@ export function OverviewTiles({
         <Typography variant="subtitle1" component="h2" sx={{ mr: 'auto' }}>
           Last 7 days vs previous 7 days
         </Typography>
+        {days && (
+          <Typography variant="body2" color="text.secondary" data-testid="fitbit-tiles-days">
+            {coverText(days.last)} · previous {coverText(days.previous)}
+          </Typography>
+        )}
         <ToggleButtonGroup
           size="small"
           exclusive
@@ -172,6 +180,7 @@ export function OverviewTiles({
               <SortableTile
                 key={id}
                 tile={tiles[id]}
+                covers={days && coverText(days.last)}
                 selected={selected.has(id)}
                 expanded={expanded.has(id)}
                 onSelect={() => setSelected((set) => toggle(set, id))}
@@ -187,12 +196,15 @@ export function OverviewTiles({
 
 function SortableTile({
   tile,
+  covers,
   selected,
   expanded,
   onSelect,
   onExpand,
 }: {
   tile: TileFigures;
+  /** The days the figure covers ("7 days: 12–18 Nov"). */
+  covers: string | null;
   selected: boolean;
   expanded: boolean;
   onSelect: () => void;
@@ -256,6 +268,15 @@ function SortableTile({
       <Typography variant="body2" color="text.secondary">
         {tile.measure}, {tile.unit} · {trend}
       </Typography>
+      {covers && (
+        <Typography
+          variant="caption"
+          color="text.secondary"
+          data-testid={`fitbit-tile-days-${tile.id}`}
+        >
+          {covers}
+        </Typography>
+      )}
       {expanded && (
         <Table size="small" sx={{ mt: 1 }} data-testid={`fitbit-tile-table-${tile.id}`}>
           <TableBody>

@@ -25,10 +25,10 @@ const SUMMARY: FitbitWeeklySummary = {
   updated_at: null,
 };
 
-function open(role: string, path: string, state?: unknown) {
+function open(role: string, path: string, state?: unknown, summary = SUMMARY) {
   const api = mockApi({
     ...baseHandlers({ kind: 'signed-in', user: makeUser({ role }) }),
-    'GET /api/fitbitDataLocalDB/5': { body: SUMMARY },
+    'GET /api/fitbitDataLocalDB/5': { body: summary },
     'GET /api/participant/5': { body: participant(5, 'SLP-005') },
     'GET /api/userTrials/': { body: [TRIAL] },
   });
@@ -83,5 +83,22 @@ describe('/FitbitParticipantDataPage', () => {
       participant: { id: 5 },
       trial: { trialId: 11 },
     });
+  });
+
+  it('the tiles say which days they cover: the week the summary was computed for', async () => {
+    open(
+      'Viewer',
+      '/FitbitParticipantDataPage',
+      { participant: participant(5, 'SLP-005'), trial: TRIAL },
+      // Computed on 18 Nov (UTC, decision 0038) and read later: its days stay 12–18 Nov.
+      { ...SUMMARY, updated_at: '2026-11-18T09:30:00.000Z' },
+    );
+    expect((await screen.findByTestId('fitbit-tile-days-steps')).textContent).toBe(
+      '7 days: 12–18 Nov',
+    );
+    expect(screen.getByTestId('fitbit-tile-days-weight').textContent).toBe('7 days: 12–18 Nov');
+    expect(screen.getByTestId('fitbit-tiles-days').textContent).toBe(
+      '7 days: 12–18 Nov · previous 7 days: 5–11 Nov',
+    );
   });
 });
