@@ -82,7 +82,7 @@ export type ServiceDeps = {
 
 /** What a caller may set of the sync service (tests: lease length and clock, sources, log). */
 export type SyncOptions = Partial<
-  Pick<SyncServiceDeps, 'runSeconds' | 'maxBackfillDays' | 'leaseMs' | 'leaseClock' | 'leaseRenewMs' | 'log' | 'sources'>
+  Pick<SyncServiceDeps, 'runSeconds' | 'maxBackfillDays' | 'leaseMs' | 'leaseClock' | 'leaseRenewMs' | 'renewForMs' | 'log' | 'sources'>
 >;
 
 /**

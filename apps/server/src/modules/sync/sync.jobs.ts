@@ -5,6 +5,7 @@ import type { JobDefinition } from '../../jobs/types';
 import { createReadingsRepository } from './readings.repository';
 import { purgeExpiredReadings } from './retention';
 import { createSyncRunsRepository } from './sync.repository';
+import { syncAttemptSeconds } from './sync.service';
 
 export const SYNC_CONNECTION_JOB = 'sync.connection';
 export const SYNC_SCHEDULE_JOB = 'sync.schedule';
@@ -36,7 +37,7 @@ export type JobSender = {
 
 /** The per-connection run queue's options (expiry well after the time box: a job only expires when its worker died). */
 export function syncConnectionQueue(runSeconds = 120) {
-  return { policy: 'short', retryLimit: 3, retryDelay: 30, expireInSeconds: runSeconds * 2 + 60 } as const;
+  return { policy: 'short', retryLimit: 3, retryDelay: 30, expireInSeconds: syncAttemptSeconds(runSeconds) } as const;
 }
 
 /**

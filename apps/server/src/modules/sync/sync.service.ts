@@ -47,6 +47,16 @@ const FAILURE_BACKOFF_MS = 15 * 60_000;
  */
 export const SYNC_LEASE_MS = 60_000;
 
+/**
+ * How long pg-boss lets one attempt of a connection's job run before it takes the worker
+ * for dead and retries (the queue's expireInSeconds): well past the time box, since a run
+ * finishes the window it is in when the time box ends. A run renews its lease in the
+ * background no longer than this (decision 0121).
+ */
+export function syncAttemptSeconds(runSeconds: number): number {
+  return runSeconds * 2 + 60;
+}
+
 export type SyncRunResult = {
   outcome: SyncRunOutcome | 'skipped' | 'busy';
   runId?: number;
@@ -106,6 +116,8 @@ export type SyncServiceDeps = {
   leaseClock?: Clock;
   /** How often a run renews its lease in the background (default a quarter of its length). */
   leaseRenewMs?: number;
+  /** How long after its start a run renews its lease in the background (default syncAttemptSeconds; tests shorten it). */
+  renewForMs?: number;
   /** The backfill bound in days (demo: 60); default 365. */
   maxBackfillDays?: number;
   sources?: Partial<Record<DeviceUpstream, SyncSource>>;
@@ -159,7 +171,7 @@ export function createSyncService(deps: SyncServiceDeps) {
     const leaseHeld = await runs.acquireLease(connectionId, connection.teamId, owner, leaseFrom, new Date(leaseFrom.getTime() + leaseMs));
     if (leaseHeld) return { outcome: 'busy', continueAt: leaseHeld, ...none };
 
-    const lease = leaseOf(connectionId, owner, deadline);
+    const lease = leaseOf(connectionId, owner, Date.now() + (deps.renewForMs ?? syncAttemptSeconds(runMs / 1000) * 1000));
     try {
       return await runLeased(connection, source, http, { ...options, owner }, startedAt, deadline, lease);
     } finally {
@@ -172,11 +184,12 @@ export function createSyncService(deps: SyncServiceDeps) {
    * The run's hold on its lease: renewed every quarter of its length in the background, and
    * by `hold` inside each transaction that writes (which also fences: it throws when the
    * lease is gone, so that transaction never commits). Once lost, it stays lost. The
-   * background renewal ends with the run's time box: a healthy run stops by then, and one
-   * hung past it (a call that never returns) must not hold the connection forever — its
-   * lease runs out a lease length later and the recovery closes its run.
+   * background renewal ends when pg-boss gives the attempt up (`renewUntil`): a healthy run,
+   * even one finishing a slow window past its time box, is done by then, and one hung in a
+   * call that never returns must not hold the connection forever — its lease runs out a
+   * lease length later and the recovery closes its run.
    */
-  function leaseOf(connectionId: number, owner: string, deadline: number) {
+  function leaseOf(connectionId: number, owner: string, renewUntil: number) {
     const lease = {
       lost: false,
       async hold(tx: Parameters<SyncRunsRepository['renewLease']>[0]): Promise<void> {
@@ -190,7 +203,7 @@ export function createSyncService(deps: SyncServiceDeps) {
       stop: () => clearInterval(timer),
     };
     const timer = setInterval(() => {
-      if (Date.now() > deadline) return void clearInterval(timer);
+      if (Date.now() > renewUntil) return void clearInterval(timer);
       if (lease.lost) return;
       const now = leaseClock.now();
       runs
