@@ -144,7 +144,14 @@ export function CompletenessGrid({
                     <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap', gap: 0.5 }}>
                       {warning
                         ? row.warnings.map((name) => (
-                            <Chip key={name} size="small" label={HEALTH_WARNING_LABELS[name]} />
+                            // White chip, dark text: a grey chip's dark text on the warning
+                            // colour had 3:1 (WCAG 2.1 AA asks 4.5:1; issue 30).
+                            <Chip
+                              key={name}
+                              size="small"
+                              label={HEALTH_WARNING_LABELS[name]}
+                              sx={{ bgcolor: 'common.white', color: 'warning.dark' }}
+                            />
                           ))
                         : row.connections.length === 0
                           ? 'No device'
