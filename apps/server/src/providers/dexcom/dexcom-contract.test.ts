@@ -17,6 +17,7 @@ import {
 } from '../../modules/sync/test-support';
 import { createDeviceDataService } from '../../modules/device-data/device-data.service';
 import { presentDexcom } from './dexcom-data';
+import { leafCount } from '../contract-support';
 
 /**
  * Contract: a Dexcom account synced through the real sync (every Dexcom metric enabled,
@@ -103,6 +104,9 @@ describe(`Dexcom: stored answer equals live answer after a real sync (${MODE})`,
     expect(stored.calibrations).toEqual(live.calibrations);
     expect(stored.egvs).toEqual(live.egvs);
     expect({ ...stored, source: 'live' }).toEqual(live);
+    console.info(
+      `Dexcom contract: 1 call, ${live.egvs!.length} egvs, ${live.events!.length} events, ${live.calibrations!.length} calibrations, ${live.devices!.length} devices, ${leafCount(live)} fields compared`,
+    );
   }, 120_000);
 
   it('rows the sync stored before (one event per row, egvs without device fields) are still read', () => {
