@@ -78,6 +78,10 @@ describe('the printable participant report (demo data)', () => {
     expect(await page.locator('[data-testid="cgm-agp-chart"] svg').count()).toBe(1);
     expect(await page.locator('[data-testid="cgm-agp-chart"] canvas').count()).toBe(0);
 
+    // The CGM opens the report.
+    expect(
+      await page.locator('[data-testid^="report-section-"]').first().getAttribute('data-testid'),
+    ).toBe('report-section-Dexcom');
     await page.screenshot({ path: screenshotPath('participant-report'), fullPage: true });
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/report-1440.png`, fullPage: true });
 

@@ -83,7 +83,10 @@ function Report({
   const overview = useParticipantOverview(participant.id);
 
   const sections: Array<{ brand: DeviceBrandName; title: string; body: ReactNode }> = [];
-  for (const brand of overview.data?.brands.map((entry) => entry.brand) ?? []) {
+  // The CGM first, as AGP reports open; then the other brands in the team's order.
+  const allowed = overview.data?.brands.map((entry) => entry.brand) ?? [];
+  const ordered = [...allowed].sort((a, b) => Number(b === 'Dexcom') - Number(a === 'Dexcom'));
+  for (const brand of ordered) {
     if (brand === 'Dexcom' && cgm)
       sections.push({
         brand,
