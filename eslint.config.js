@@ -269,7 +269,8 @@ export const TABLE_WRITE_EXCEPTIONS = {
   },
   teams: {
     tables: ['sessions'],
-    reason: "Selecting a team sets the session's team in the transaction that moves the last-selected flag.",
+    reason:
+      "Selecting a team sets the session's team in the transaction that moves the last-selected flag.",
   },
   'team-admin': {
     tables: ['teams'],
@@ -278,7 +279,8 @@ export const TABLE_WRITE_EXCEPTIONS = {
   },
   'participant-accounts': {
     tables: ['users', 'oneTimeTokens'],
-    reason: 'Marks its own account email verified; writes its own verification tokens (its purpose of one_time_tokens).',
+    reason:
+      'Marks its own account email verified; writes its own verification tokens (its purpose of one_time_tokens).',
   },
   signup: {
     tables: ['oneTimeTokens'],
@@ -289,7 +291,14 @@ export const TABLE_WRITE_EXCEPTIONS = {
     reason: 'Writes its own consent-link tokens (its purpose of one_time_tokens).',
   },
   'jobs/maintenance': {
-    tables: ['oneTimeCodes', 'oneTimeTokens', 'sessions', 'rememberedDevices', 'rateLimitHits', 'humanCheckSpent'],
+    tables: [
+      'oneTimeCodes',
+      'oneTimeTokens',
+      'sessions',
+      'rememberedDevices',
+      'rateLimitHits',
+      'humanCheckSpent',
+    ],
     reason:
       'The 15-minute purge deletes expired rows of the security tables in one transaction (nothing else; rows still valid are never touched). To move into each owner when they publish a purge.',
   },

@@ -57,7 +57,10 @@ export default defineConfig({
           // The accessibility walk over every route and role (decision 0160) runs only with
           // A11Y_TEST=1 until it has passed whole: its first runs took ~18 min on a loaded
           // machine and never got the User and Viewer through sign-in.
-          exclude: [...configDefaults.exclude, ...(process.env.A11Y_TEST === '1' ? [] : ['e2e/accessibility.test.ts'])],
+          exclude: [
+            ...configDefaults.exclude,
+            ...(process.env.A11Y_TEST === '1' ? [] : ['e2e/accessibility.test.ts']),
+          ],
           environment: 'node',
           testTimeout: 90_000,
           // Budgets against hanging: a file's start may start the demo server twice

@@ -10,11 +10,23 @@ import { participants, trials } from '../apps/server/src/db/schema';
  */
 export async function createParticipantsBulk(
   db: Db,
-  options: { teamId: number; ownerUserId: number; participants: number; days: number; wearMinutes: number },
+  options: {
+    teamId: number;
+    ownerUserId: number;
+    participants: number;
+    days: number;
+    wearMinutes: number;
+  },
 ): Promise<{ trialId: number; participantIds: number[]; from: string; to: string }> {
   const [trial] = await db
     .insert(trials)
-    .values({ teamId: options.teamId, trialNumber: `BENCH-${Date.now()}`, trialName: 'Completeness bench', trialCode: 'BENCH', ownerUserId: options.ownerUserId })
+    .values({
+      teamId: options.teamId,
+      trialNumber: `BENCH-${Date.now()}`,
+      trialName: 'Completeness bench',
+      trialCode: 'BENCH',
+      ownerUserId: options.ownerUserId,
+    })
     .returning({ id: trials.id });
   const rows = await db
     .insert(participants)
@@ -29,10 +41,14 @@ export async function createParticipantsBulk(
     .returning({ id: participants.id });
   const participantIds = rows.map((row) => row.id);
   const today = new Date();
-  const to = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - 1));
+  const to = new Date(
+    Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - 1),
+  );
   const from = new Date(to.getTime() - (options.days - 1) * 86_400_000);
   const iso = (at: Date) => at.toISOString().slice(0, 10);
-  await db.execute(sql`select device_readings_ensure_partitions(${from.toISOString()}::timestamptz, ${new Date(to.getTime() + 2 * 86_400_000).toISOString()}::timestamptz)`);
+  await db.execute(
+    sql`select device_readings_ensure_partitions(${from.toISOString()}::timestamptz, ${new Date(to.getTime() + 2 * 86_400_000).toISOString()}::timestamptz)`,
+  );
   for (const [index, participantId] of participantIds.entries()) {
     await db.execute(sql`
       insert into device_readings (participant_id, team_id, metric_key, recorded_at, brand, utc_offset_minutes, value, upstream)

@@ -24,19 +24,40 @@ const sample = () => {
 };
 const sampler = setInterval(sample, 20);
 
-const database = await openDatabase({ kind: 'postgres', connectionString: connectionString!, maxConnections: 2 });
+const database = await openDatabase({
+  kind: 'postgres',
+  connectionString: connectionString!,
+  maxConnections: 2,
+});
 sample();
 const baselineRss = process.memoryUsage().rss;
-const quiet = { info: () => undefined, warn: () => undefined, error: (obj: object) => console.error(obj) };
+const quiet = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: (obj: object) => console.error(obj),
+};
 const started = performance.now();
-const result = await runExport(database.db, Number(jobIdText), {
-  storage: exportStorageFor({ DATA_DIR: dataDir! }),
-  logger: quiet,
-  readingsFor: (db) => createReadingsService({ readings: createReadingsRepository(db), sync: createSyncRepository(db) }),
-}, {
-  ...(process.env.BENCH_EXPORT_PAGE_SIZE && { pageSize: Number(process.env.BENCH_EXPORT_PAGE_SIZE) }),
-  ...(process.env.BENCH_EXPORT_ZIP_LEVEL && { zipLevel: Number(process.env.BENCH_EXPORT_ZIP_LEVEL) }),
-});
+const result = await runExport(
+  database.db,
+  Number(jobIdText),
+  {
+    storage: exportStorageFor({ DATA_DIR: dataDir! }),
+    logger: quiet,
+    readingsFor: (db) =>
+      createReadingsService({
+        readings: createReadingsRepository(db),
+        sync: createSyncRepository(db),
+      }),
+  },
+  {
+    ...(process.env.BENCH_EXPORT_PAGE_SIZE && {
+      pageSize: Number(process.env.BENCH_EXPORT_PAGE_SIZE),
+    }),
+    ...(process.env.BENCH_EXPORT_ZIP_LEVEL && {
+      zipLevel: Number(process.env.BENCH_EXPORT_ZIP_LEVEL),
+    }),
+  },
+);
 const ms = performance.now() - started;
 sample();
 clearInterval(sampler);

@@ -29,7 +29,10 @@ import { createExportRepository } from '../apps/server/src/modules/export/export
 import { createExportDevice } from '../apps/server/src/modules/export/test-support';
 import { createParticipants } from '../apps/server/src/modules/sync/test-support';
 
-const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const serverUrl =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/postgres';
 const TOTAL_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 4_000_000);
 const PARTICIPANTS = 10;
 const WORKER_HEAP_MB = Number(process.env.BENCH_EXPORT_HEAP_MB ?? 128);
@@ -60,7 +63,9 @@ try {
   const firstMs = todayMs - Math.ceil(MINUTES_PER_PARTICIPANT / 1440) * DAY;
   const first = new Date(firstMs);
   const seedStarted = performance.now();
-  await db.execute(sql`select device_readings_ensure_partitions(${first.toISOString()}::timestamptz, ${new Date(todayMs).toISOString()}::timestamptz)`);
+  await db.execute(
+    sql`select device_readings_ensure_partitions(${first.toISOString()}::timestamptz, ${new Date(todayMs).toISOString()}::timestamptz)`,
+  );
   for (const participantId of participantIds) {
     await db.execute(sql`
       insert into device_readings (participant_id, team_id, metric_key, recorded_at, brand, utc_offset_minutes, value, upstream, data_source, synced_at)
@@ -71,28 +76,69 @@ try {
   // Hint bits and the visibility map set now, as on data that has settled: neither the export nor
   // the reference pays the first read after a bulk insert.
   await db.execute(sql`vacuum (analyze) device_readings`);
-  const stored = Number(((await db.execute(sql`select count(*)::bigint as n from device_readings`)).rows[0] as { n: string }).n);
-  console.log(`export: ${stored.toLocaleString('en')} minute readings of ${PARTICIPANTS} participants stored in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s (PostgreSQL, Node ${process.version})`);
+  const stored = Number(
+    (
+      (await db.execute(sql`select count(*)::bigint as n from device_readings`)).rows[0] as {
+        n: string;
+      }
+    ).n,
+  );
+  console.log(
+    `export: ${stored.toLocaleString('en')} minute readings of ${PARTICIPANTS} participants stored in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s (PostgreSQL, Node ${process.version})`,
+  );
 
   const exports = createExportRepository(db);
   const startDate = first.toISOString().slice(0, 10);
   const endDate = new Date(todayMs - DAY).toISOString().slice(0, 10);
-  const smallEnd = new Date(firstMs + Math.ceil(TOTAL_ROWS / 10 / PARTICIPANTS / 1440) * DAY - DAY).toISOString().slice(0, 10);
+  const smallEnd = new Date(firstMs + Math.ceil(TOTAL_ROWS / 10 / PARTICIPANTS / 1440) * DAY - DAY)
+    .toISOString()
+    .slice(0, 10);
 
   async function runWorker(label: string, end: string, level: number) {
     const job = await exports.insertJob({
       teamId,
       trialId,
       createdBy: user.id,
-      jobParams: { fileName: `bench ${label}`, startDate, endDate: end, participantIds, metrics: ['heart_rate'], deviceId, exportMode: 'separate-tabs', format: 'csv', extras: [] },
+      jobParams: {
+        fileName: `bench ${label}`,
+        startDate,
+        endDate: end,
+        participantIds,
+        metrics: ['heart_rate'],
+        deviceId,
+        exportMode: 'separate-tabs',
+        format: 'csv',
+        extras: [],
+      },
     });
     // A bounded heap: if the export's memory grew with the rows, the worker would run out of it.
-    const output = await promisify(execFile)(process.execPath, [`--max-old-space-size=${WORKER_HEAP_MB}`, '--import', 'tsx', path.join(ROOT, 'bench/export-worker.ts'), connectionString, String(job.id), dataDir], {
-      cwd: ROOT,
-      maxBuffer: 1 << 20,
-      env: { ...process.env, BENCH_EXPORT_ZIP_LEVEL: String(level) },
-    });
-    const result = JSON.parse(output.stdout.trim().split('\n').at(-1)!) as { status: string; rows: number; bytes: number; ms: number; peakRssMB: number; peakHeapMB: number; maxRssMB: number; baselineRssMB: number };
+    const output = await promisify(execFile)(
+      process.execPath,
+      [
+        `--max-old-space-size=${WORKER_HEAP_MB}`,
+        '--import',
+        'tsx',
+        path.join(ROOT, 'bench/export-worker.ts'),
+        connectionString,
+        String(job.id),
+        dataDir,
+      ],
+      {
+        cwd: ROOT,
+        maxBuffer: 1 << 20,
+        env: { ...process.env, BENCH_EXPORT_ZIP_LEVEL: String(level) },
+      },
+    );
+    const result = JSON.parse(output.stdout.trim().split('\n').at(-1)!) as {
+      status: string;
+      rows: number;
+      bytes: number;
+      ms: number;
+      peakRssMB: number;
+      peakHeapMB: number;
+      maxRssMB: number;
+      baselineRssMB: number;
+    };
     if (result.status !== 'completed') throw new Error(`export ${label}: ${result.status}`);
     console.log(
       `  worker ${label.padEnd(5)} zip level ${level}  ${result.rows.toLocaleString('en').padStart(10)} rows  ${(result.ms / 1000).toFixed(1).padStart(6)} s  ${(result.rows / (result.ms / 1000)).toFixed(0).padStart(7)} rows/s  ZIP ${(result.bytes / 1e6).toFixed(1)} MB  peak RSS ${result.maxRssMB.toFixed(0)} MB (${result.baselineRssMB.toFixed(0)} MB before the export)  peak heap ${result.peakHeapMB.toFixed(0)} MB (heap limit ${WORKER_HEAP_MB} MB)`,
@@ -109,14 +155,29 @@ try {
     const target = path.join(dataDir, 'copy.csv.gz');
     const started = performance.now();
     await new Promise<void>((resolve, reject) => {
-      const child = spawn('sh', ['-c', `psql "$1" -X -q -c "$2" | gzip -${level} > "$3"`, 'sh', connectionString, query, target], { stdio: ['ignore', 'ignore', 'inherit'] });
+      const child = spawn(
+        'sh',
+        [
+          '-c',
+          `psql "$1" -X -q -c "$2" | gzip -${level} > "$3"`,
+          'sh',
+          connectionString,
+          query,
+          target,
+        ],
+        { stdio: ['ignore', 'ignore', 'inherit'] },
+      );
       child.on('error', reject);
-      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`COPY | gzip exited ${code}`))));
+      child.on('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`COPY | gzip exited ${code}`)),
+      );
     });
     const ms = performance.now() - started;
     const bytes = fs.statSync(target).size;
     fs.rmSync(target);
-    console.log(`  COPY … TO STDOUT | gzip -${level}         ${(ms / 1000).toFixed(1).padStart(6)} s  ${(bytes / 1e6).toFixed(1)} MB`);
+    console.log(
+      `  COPY … TO STDOUT | gzip -${level}         ${(ms / 1000).toFixed(1).padStart(6)} s  ${(bytes / 1e6).toFixed(1)} MB`,
+    );
     return { ms, bytes };
   }
 
@@ -132,7 +193,9 @@ try {
   for (const [label, end, level] of [
     [millions(TOTAL_ROWS / 10), smallEnd, EXPORT_ZIP_LEVEL],
     [millions(TOTAL_ROWS), endDate, EXPORT_ZIP_LEVEL],
-    ...(process.env.BENCH_EXPORT_LEVEL6 === '0' || EXPORT_ZIP_LEVEL === 6 ? [] : [[millions(TOTAL_ROWS), endDate, 6] as const]),
+    ...(process.env.BENCH_EXPORT_LEVEL6 === '0' || EXPORT_ZIP_LEVEL === 6
+      ? []
+      : [[millions(TOTAL_ROWS), endDate, 6] as const]),
   ] as const) {
     const pair = { runs: [] as Run[], references: [] as Reference[] };
     for (let n = 0; n < RUNS; n += 1) {
@@ -141,7 +204,8 @@ try {
     }
     pairs.push(pair);
   }
-  const seconds = (list: { ms: number }[]) => list.map((entry) => (entry.ms / 1000).toFixed(1)).join(' / ');
+  const seconds = (list: { ms: number }[]) =>
+    list.map((entry) => (entry.ms / 1000).toFixed(1)).join(' / ');
   const best = (list: { ms: number }[]) => Math.min(...list.map((entry) => entry.ms));
   for (const { runs, references } of pairs) {
     const run = runs[0]!;

@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { civilDateIn } from '../apps/server/src/lib/civil-time';
 import { startTestSmtpServer } from '../apps/server/src/modules/mail/test-support';
 import { demoFitbitTimeZone } from '@trialpulse/provider-simulators/embedded';
@@ -172,7 +172,7 @@ async function main() {
  * The answer's size on the wire (the encoded body Chromium received, as compressed by the
  * server) and decoded, with its content encoding.
  */
-async function wireSize(response: import('playwright-core').Response) {
+async function wireSize(response: Response) {
   const sizes = await response.request().sizes();
   const headers = await response.allHeaders();
   return {

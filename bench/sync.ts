@@ -17,7 +17,13 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { Database } from '../apps/server/src/db/client';
 import { createTestDatabase } from '../apps/server/src/test/test-database';
 import { buildSyncService } from '../apps/server/src/modules/sync/sync.composition';
-import { createParticipants, enrolledOn, linkForSync, readingsServiceFor, startSyncSimulators } from '../apps/server/src/modules/sync/test-support';
+import {
+  createParticipants,
+  enrolledOn,
+  linkForSync,
+  readingsServiceFor,
+  startSyncSimulators,
+} from '../apps/server/src/modules/sync/test-support';
 import type { ReadingInput } from '../apps/server/src/modules/sync/readings.service';
 
 const ROWS = Number(process.env.BENCH_SYNC_ROWS ?? 200_000);
@@ -52,15 +58,26 @@ function heartRate(participantId: number, teamId: number, count: number): Readin
 
 const csvOf = (rows: ReadingInput[]) =>
   rows
-    .map((r) => `${r.participantId},${r.teamId},${r.metricKey},${r.recordedAt.toISOString()},${r.brand},${r.utcOffsetMinutes},${r.value},${r.upstream},${r.dataSource}`)
+    .map(
+      (r) =>
+        `${r.participantId},${r.teamId},${r.metricKey},${r.recordedAt.toISOString()},${r.brand},${r.utcOffsetMinutes},${r.value},${r.upstream},${r.dataSource}`,
+    )
     .join('\n') + '\n';
 const COPY_SQL = `COPY device_readings (participant_id, team_id, metric_key, recorded_at, brand, utc_offset_minutes, value, upstream, data_source) FROM STDIN WITH (FORMAT csv)`;
 
 async function copyRows(database: Database, rows: ReadingInput[]): Promise<void> {
   const csv = csvOf(rows);
   if (database.kind === 'pglite') {
-    const client = (database.db as unknown as { $client: { query(sql: string, params: unknown[], options: { blob: Blob }): Promise<unknown> } }).$client;
-    await client.query(COPY_SQL.replace('FROM STDIN', "FROM '/dev/blob'"), [], { blob: new Blob([csv]) });
+    const client = (
+      database.db as unknown as {
+        $client: {
+          query(sql: string, params: unknown[], options: { blob: Blob }): Promise<unknown>;
+        };
+      }
+    ).$client;
+    await client.query(COPY_SQL.replace('FROM STDIN', "FROM '/dev/blob'"), [], {
+      blob: new Blob([csv]),
+    });
     return;
   }
   const client = new pg.Client({ connectionString: database.connectionString });
@@ -92,7 +109,9 @@ async function ingest(database: Database, label: string) {
   );
   started = performance.now();
   const again = await readings.store(viaStore);
-  console.log(`${label.padEnd(10)} re-sync of the same ${ROWS} rows: ${(ROWS / ((performance.now() - started) / 1000)).toFixed(0)} rows/s, inserted ${again.inserted}, updated ${again.updated}`);
+  console.log(
+    `${label.padEnd(10)} re-sync of the same ${ROWS} rows: ${(ROWS / ((performance.now() - started) / 1000)).toFixed(0)} rows/s, inserted ${again.inserted}, updated ${again.updated}`,
+  );
 }
 
 async function backfillCalls(database: Database, label: string) {
@@ -101,11 +120,41 @@ async function backfillCalls(database: Database, label: string) {
     const { teamId, participantIds } = await createParticipants(database.db, 1);
     const participantId = participantIds[0]!;
     await enrolledOn(database.db, participantId, new Date(sims.clock.nowMs() - 400 * DAY));
-    const metrics = ['steps', 'distance', 'floors', 'calories', 'minutes_lightly_active', 'minutes_fairly_active', 'minutes_very_active', 'resting_heart_rate', 'spo2', 'breathing_rate', 'vo2_max', 'sleep_duration', 'sleep_stages', 'weight', 'body_fat'];
-    const connectionId = await linkForSync(database.db, sims, { teamId, participantId, brand: 'Fitbit', account: 'ava-thompson', metrics });
-    const service = buildSyncService(database, { providers: sims.providers, encryptionKey: sims.encryptionKey, clock: sims.clock, runSeconds: 3600 });
+    const metrics = [
+      'steps',
+      'distance',
+      'floors',
+      'calories',
+      'minutes_lightly_active',
+      'minutes_fairly_active',
+      'minutes_very_active',
+      'resting_heart_rate',
+      'spo2',
+      'breathing_rate',
+      'vo2_max',
+      'sleep_duration',
+      'sleep_stages',
+      'weight',
+      'body_fat',
+    ];
+    const connectionId = await linkForSync(database.db, sims, {
+      teamId,
+      participantId,
+      brand: 'Fitbit',
+      account: 'ava-thompson',
+      metrics,
+    });
+    const service = buildSyncService(database, {
+      providers: sims.providers,
+      encryptionKey: sims.encryptionKey,
+      clock: sims.clock,
+      runSeconds: 3600,
+    });
     const started = performance.now();
-    const result = await service.syncConnection(connectionId, { kind: 'backfill', owner: randomUUID() });
+    const result = await service.syncConnection(connectionId, {
+      kind: 'backfill',
+      owner: randomUUID(),
+    });
     const seconds = (performance.now() - started) / 1000;
     const days = 366;
     const stats = await readingsServiceFor(database.db).stats(teamId, participantId);
@@ -113,7 +162,12 @@ async function backfillCalls(database: Database, label: string) {
     // The fewest calls the limits allow: rollups 90 days (total calories 14) per call, daily lists
     // one page of 10,000, sleep pages of 25 sessions, weight and body fat pages of 10,000.
     const minimum =
-      4 * Math.ceil(days / 90) + Math.ceil(days / 14) + 4 + Math.max(1, Math.ceil(rowsOf('sleep_duration') / 25)) + Math.max(1, Math.ceil(rowsOf('weight') / 10_000)) + Math.max(1, Math.ceil(rowsOf('body_fat') / 10_000));
+      4 * Math.ceil(days / 90) +
+      Math.ceil(days / 14) +
+      4 +
+      Math.max(1, Math.ceil(rowsOf('sleep_duration') / 25)) +
+      Math.max(1, Math.ceil(rowsOf('weight') / 10_000)) +
+      Math.max(1, Math.ceil(rowsOf('body_fat') / 10_000));
     console.log(
       `${label.padEnd(10)} one-year Google Health backfill (${metrics.length} metrics, no intraday heart rate): ${result.providerCalls} provider calls vs minimum ${minimum} (ratio ${(result.providerCalls / minimum).toFixed(2)}), ${result.inserted} rows in ${seconds.toFixed(1)} s, outcome ${result.outcome}`,
     );
@@ -136,5 +190,7 @@ if (url) {
   await backfillCalls(postgres, 'PostgreSQL');
   await postgres.close();
 } else {
-  console.log('PostgreSQL   not reachable (set TEST_DATABASE_URL): PostgreSQL figures not measured');
+  console.log(
+    'PostgreSQL   not reachable (set TEST_DATABASE_URL): PostgreSQL figures not measured',
+  );
 }

@@ -1,7 +1,10 @@
 import * as OTPAuth from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSmtpServer, type TestSmtpServer } from '../apps/server/src/modules/mail/test-support';
+import {
+  startTestSmtpServer,
+  type TestSmtpServer,
+} from '../apps/server/src/modules/mail/test-support';
 import { launchBrowser, screenshotPath } from './support/browser';
 import { startServer, type RunningServer } from './support/server';
 
@@ -182,8 +185,14 @@ describe('accounts and second factor in the browser', () => {
     await page.waitForURL(/\/SFASetupPage$/);
     // The set-up page's own request moves the session to SFAVerifyCodeNeeded: wait for it.
     await page.getByTestId('sfa-qr').waitFor();
-    const role = await page.evaluate(async () => (await (await fetch('/api/auth/login/')).json()).user);
-    expect(role).toMatchObject({ role: 'User', team_name: 'Demo Research Team', authStatus: 'SFAVerifyCodeNeeded' });
+    const role = await page.evaluate(
+      async () => (await (await fetch('/api/auth/login/')).json()).user,
+    );
+    expect(role).toMatchObject({
+      role: 'User',
+      team_name: 'Demo Research Team',
+      authStatus: 'SFAVerifyCodeNeeded',
+    });
     await page.close();
   });
 });

@@ -57,13 +57,15 @@ describe('device data sync in the browser', () => {
     // (a connection is "not_synced" until its first window is stored).
     const synced = (brand: string) =>
       statuses.some(
-        (status) => status.brand === brand && status.rowsStored > 0 && status.state !== 'not_synced',
+        (status) =>
+          status.brand === brand && status.rowsStored > 0 && status.state !== 'not_synced',
       );
     await expect
       .poll(
         async () => {
           statuses = (
-            (await apiFromPage(page, 'GET', `/api/deviceSync/participant/${participant!.id}`)).body as {
+            (await apiFromPage(page, 'GET', `/api/deviceSync/participant/${participant!.id}`))
+              .body as {
               connections: SyncStatus[];
             }
           ).connections;

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshotPath } from './support/browser';
 import { startServer, type RunningServer } from './support/server';
 
-const PROTECTED_ROUTES = ['/', '/Trials', '/TrialPage', '/DataExport', '/TrialUsers', '/DbInfoPage', '/SFASetupPage'];
+const PROTECTED_ROUTES = [
+  '/',
+  '/Trials',
+  '/TrialPage',
+  '/DataExport',
+  '/TrialUsers',
+  '/DbInfoPage',
+  '/SFASetupPage',
+];
 
 describe('foundation in the browser: the built app served by the real server', () => {
   let server: RunningServer;
@@ -26,7 +34,8 @@ describe('foundation in the browser: the built app served by the real server', (
   });
 
   it('loads the login page, shows the server version in the footer, and takes a screenshot', async () => {
-    const version = (await (await fetch(`${server.baseUrl}/api/appVersion`)).json()).version as string;
+    const version = (await (await fetch(`${server.baseUrl}/api/appVersion`)).json())
+      .version as string;
     const page = await browser.newPage();
     await page.goto(`${server.baseUrl}/LoginPage`);
     await page.getByLabel('Username').waitFor();

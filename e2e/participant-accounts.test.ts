@@ -35,14 +35,18 @@ describe("participants' own accounts in the browser", () => {
     await page.getByTestId('participant-login-submit').click();
     await page.getByTestId('participant-login-success').waitFor();
     await page.screenshot({ path: screenshotPath('participant-signed-in'), fullPage: true });
-    expect((await page.evaluate(async () => (await fetch('/api/Participants/me')).status))).toBe(200);
+    expect(await page.evaluate(async () => (await fetch('/api/Participants/me')).status)).toBe(200);
 
     for (const route of STAFF_ROUTES) {
       await page.goto(`${server.baseUrl}${route}`);
       await page.waitForURL(/\/LoginPage$/);
     }
     const staffCalls = await page.evaluate(async () =>
-      Promise.all(['/api/auth/user', '/api/userTrials/', '/api/team'].map(async (url) => (await fetch(url)).status)),
+      Promise.all(
+        ['/api/auth/user', '/api/userTrials/', '/api/team'].map(
+          async (url) => (await fetch(url)).status,
+        ),
+      ),
     );
     expect(staffCalls).toEqual([403, 403, 403]);
     await page.close();

@@ -109,7 +109,10 @@ describe('participants in the browser', () => {
     // a listener of ours reads that once every listener has run, so there is no fixed wait.
     await page.evaluate(() => {
       window.addEventListener('keydown', (event) => {
-        if (event.code === 'KeyQ') setTimeout(() => document.body.setAttribute('data-e2e-q-claimed', String(event.defaultPrevented)));
+        if (event.code === 'KeyQ')
+          setTimeout(() =>
+            document.body.setAttribute('data-e2e-q-claimed', String(event.defaultPrevented)),
+          );
       });
     });
     await page.keyboard.press('Control+Shift+Q');

@@ -15,7 +15,8 @@ const MARKER = 'TEST_DATABASE_URL';
 
 // `import … from '…'`, `export … from '…'`, `import '…'`, `import('…')`. Type-only imports
 // and exports are erased at run time, so they are not followed.
-const IMPORT = /(?:^|[\s;])(import|export)\s+(type\s+)?(?:[^'"`;]*?\sfrom\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|[\s;])(import|export)\s+(type\s+)?(?:[^'"`;]*?\sfrom\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** Every server test file, relative to the repository root, sorted. */
 export function serverTestFiles() {
@@ -28,7 +29,9 @@ export function serverTestFiles() {
 /** The server test files that depend on TEST_DATABASE_URL (see the file comment). */
 export function databaseTestFiles() {
   const memo = new Map();
-  return serverTestFiles().filter((file) => file.endsWith('.pg.test.ts') || reaches(path.join(ROOT, file), memo, new Set()));
+  return serverTestFiles().filter(
+    (file) => file.endsWith('.pg.test.ts') || reaches(path.join(ROOT, file), memo, new Set()),
+  );
 }
 
 function reaches(file, memo, visiting) {
@@ -55,8 +58,16 @@ function reaches(file, memo, visiting) {
 function resolve(directory, specifier) {
   const base = path.resolve(directory, specifier);
   const stem = base.replace(/\.(m?js|ts|tsx)$/, '');
-  const candidates = [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, path.join(base, 'index.ts')];
-  return candidates.find((candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile());
+  const candidates = [
+    base,
+    `${stem}.ts`,
+    `${stem}.tsx`,
+    `${stem}.mts`,
+    path.join(base, 'index.ts'),
+  ];
+  return candidates.find(
+    (candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile(),
+  );
 }
 
 function walk(directory) {
@@ -69,6 +80,8 @@ function walk(directory) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const database = databaseTestFiles();
-  const list = process.argv.includes('--others') ? serverTestFiles().filter((file) => !database.includes(file)) : database;
+  const list = process.argv.includes('--others')
+    ? serverTestFiles().filter((file) => !database.includes(file))
+    : database;
   console.log(list.join('\n'));
 }

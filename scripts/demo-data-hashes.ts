@@ -14,13 +14,20 @@ import { createTestDatabase } from '../apps/server/src/test/test-database';
 
 const NOW = new Date('2025-06-11T06:00:00Z');
 const DAY = 86_400_000;
-const date = (daysAgo: number) => new Date(NOW.getTime() - daysAgo * DAY).toISOString().slice(0, 10);
+const date = (daysAgo: number) =>
+  new Date(NOW.getTime() - daysAgo * DAY).toISOString().slice(0, 10);
 // Three days of heart rate per Fitbit account keep the run to minutes.
 const [START, END] = [date(3), date(1)];
 const FITBIT_PATHS = [
-  ...['steps', 'distance', 'floors', 'calories', 'minutesLightlyActive', 'minutesFairlyActive', 'minutesVeryActive'].map(
-    (resource) => `activities/${resource}/date/${START}/${END}.json`,
-  ),
+  ...[
+    'steps',
+    'distance',
+    'floors',
+    'calories',
+    'minutesLightlyActive',
+    'minutesFairlyActive',
+    'minutesVeryActive',
+  ].map((resource) => `activities/${resource}/date/${START}/${END}.json`),
   `activities/heart/date/${END}/1d/1min.json`,
   `body/log/weight/date/${START}/${END}.json`,
   `body/log/fat/date/${START}/${END}.json`,
@@ -51,12 +58,18 @@ const METRICS = {
   Dexcom: ['egv', 'egv_trend_rate', 'events', 'calibration'],
 } as const;
 
-const sha = (value: unknown) => createHash('sha256').update(JSON.stringify(value ?? null)).digest('hex');
+const sha = (value: unknown) =>
+  createHash('sha256')
+    .update(JSON.stringify(value ?? null))
+    .digest('hex');
 /** An error answers as its status and message (a call without data is 404 both ways). */
 const settle = (promise: Promise<unknown>) =>
   promise.then(
     (value) => value,
-    (error: { statusCode?: number; message?: string }) => ({ error: error.statusCode ?? 0, message: error.message }),
+    (error: { statusCode?: number; message?: string }) => ({
+      error: error.statusCode ?? 0,
+      message: error.message,
+    }),
   );
 
 async function main() {
@@ -75,16 +88,35 @@ async function main() {
       const calls: Array<[string, (allowStored: boolean) => Promise<unknown>]> = [];
       if (link.brand === 'Fitbit') {
         for (const path of FITBIT_PATHS)
-          calls.push([path, (allowStored) => fitbitData.get(auth, participantId, 'x@example.test', path, meta, {}, { allowStored })]);
+          calls.push([
+            path,
+            (allowStored) =>
+              fitbitData.get(
+                auth,
+                participantId,
+                'x@example.test',
+                path,
+                meta,
+                {},
+                { allowStored },
+              ),
+          ]);
       } else if (link.brand === 'Omron') {
         for (const queryStr of ['bloodpressure', 'weight'] as const) {
           const query = { queryStr, since: date(30), sortOrder: 'asc', limit: 20 } as const;
-          calls.push([`omron ${queryStr}`, (allowStored) => deviceData.omronData(auth, participantId, query, meta, { allowStored })]);
+          calls.push([
+            `omron ${queryStr}`,
+            (allowStored) =>
+              deviceData.omronData(auth, participantId, query, meta, { allowStored }),
+          ]);
         }
       } else {
         const start = new Date(NOW.getTime() - 33 * DAY);
         const query = dexcomQueryString({ start, end: new Date(start.getTime() + 28 * DAY) });
-        calls.push([`dexcom ${query}`, (allowStored) => deviceData.dexcomData(auth, participantId, query, meta, { allowStored })]);
+        calls.push([
+          `dexcom ${query}`,
+          (allowStored) => deviceData.dexcomData(auth, participantId, query, meta, { allowStored }),
+        ]);
       }
       for (const [name, call] of calls) {
         // `source` says which path answered; the comparison is of the data.
@@ -95,7 +127,9 @@ async function main() {
         };
         const stored = strip(await settle(call(true)));
         const live = strip(await settle(call(false)));
-        lines.push(`${sha(stored).slice(0, 16)} ${sha(live).slice(0, 16)} ${link.participantCode} ${link.brand} ${link.account} ${name}`);
+        lines.push(
+          `${sha(stored).slice(0, 16)} ${sha(live).slice(0, 16)} ${link.participantCode} ${link.brand} ${link.account} ${name}`,
+        );
       }
     }
   } finally {

@@ -55,7 +55,8 @@ export const tableWritesRule = {
     const owner = ownerOf(context.filename, owners, writeExceptions);
     if (!owner) return {};
     const ownerOfTable = new Map();
-    for (const [key, tables] of Object.entries(owners)) for (const table of tables) ownerOfTable.set(table, key);
+    for (const [key, tables] of Object.entries(owners))
+      for (const table of tables) ownerOfTable.set(table, key);
     const bySqlName = new Map([...ownerOfTable.keys()].map((table) => [snake(table), table]));
     const allowed = new Set([...(owners[owner] ?? []), ...(writeExceptions[owner] ?? [])]);
     /** Local name → table name, for tables imported from db/schema. */
@@ -76,14 +77,22 @@ export const tableWritesRule = {
         if (!SCHEMA_SOURCE.test(String(node.source.value))) return;
         for (const specifier of node.specifiers) {
           if (specifier.type === 'ImportSpecifier') {
-            const imported = specifier.imported.type === 'Identifier' ? specifier.imported.name : specifier.imported.value;
+            const imported =
+              specifier.imported.type === 'Identifier'
+                ? specifier.imported.name
+                : specifier.imported.value;
             schemaImports.set(specifier.local.name, imported);
           }
         }
       },
       CallExpression(node) {
         const callee = node.callee;
-        if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return;
+        if (
+          callee.type !== 'MemberExpression' ||
+          callee.computed ||
+          callee.property.type !== 'Identifier'
+        )
+          return;
         if (!WRITE_METHODS.has(callee.property.name)) return;
         const [first] = node.arguments;
         if (first?.type !== 'Identifier' || !schemaImports.has(first.name)) return;
@@ -91,7 +100,12 @@ export const tableWritesRule = {
       },
       TaggedTemplateExpression(node) {
         const tag = node.tag;
-        const tagName = tag.type === 'Identifier' ? tag.name : tag.type === 'MemberExpression' && tag.object.type === 'Identifier' ? tag.object.name : null;
+        const tagName =
+          tag.type === 'Identifier'
+            ? tag.name
+            : tag.type === 'MemberExpression' && tag.object.type === 'Identifier'
+              ? tag.object.name
+              : null;
         if (tagName !== 'sql') return;
         const { quasis, expressions } = node.quasi;
         quasis.forEach((quasi, index) => {

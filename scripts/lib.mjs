@@ -30,7 +30,12 @@ export function ensureDependencies() {
 /** Builds the web app when its build is missing or older than any of its sources. */
 export function ensureWebBuild({ force = false } = {}) {
   const built = path.join(ROOT, 'apps/web/dist/index.html');
-  const sources = ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/shared/src'];
+  const sources = [
+    'apps/web/src',
+    'apps/web/index.html',
+    'apps/web/vite.config.ts',
+    'packages/shared/src',
+  ];
   const newestSource = Math.max(...sources.map((source) => newestMtime(path.join(ROOT, source))));
   if (!force && fs.existsSync(built) && mtime(built) >= newestSource) return;
   console.log('Building the web app…');
@@ -46,7 +51,8 @@ function newestMtime(target) {
   const stat = fs.statSync(target);
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  for (const entry of fs.readdirSync(target))
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
   return newest;
 }
 

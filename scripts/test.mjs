@@ -6,6 +6,7 @@
 //      imports; the others already ran, identically, in pass 1). Every test database is
 //      created and dropped by the tests themselves.
 //   3. browser tests (Playwright + Debian's Chromium) against the built app
+//   and `npm run lint` (ESLint + prettier --check) as one check, alongside the passes
 // The browser pass runs at the same time as passes 1 and 2 (its output kept and printed as
 // one block once they are done, and written live to .tmp/test-logs/vitest-browser.log);
 // TEST_PASSES_IN_SERIES=1 runs the three passes one after another instead. The browser
@@ -38,9 +39,15 @@ const { TEST_DATABASE_URL, ...envWithoutDatabase } = process.env;
 // database passes then leave a core idle while a file waits on its workers, simulators and
 // child processes (measured: 42–97 % idle during the PostgreSQL pass). Two files at once keep
 // both cores busy; TEST_MAX_WORKERS overrides.
-const databaseWorkers = process.env.TEST_MAX_WORKERS ?? String(Math.max(2, os.availableParallelism() - 1));
+const databaseWorkers =
+  process.env.TEST_MAX_WORKERS ?? String(Math.max(2, os.availableParallelism() - 1));
 const passes = [
-  { name: 'pglite', projects: ['shared', 'provider-simulators', 'server', 'web'], env: envWithoutDatabase, maxWorkers: databaseWorkers },
+  {
+    name: 'pglite',
+    projects: ['shared', 'provider-simulators', 'server', 'web'],
+    env: envWithoutDatabase,
+    maxWorkers: databaseWorkers,
+  },
   ...(TEST_DATABASE_URL
     ? [
         {
@@ -65,6 +72,10 @@ const backgroundRuns = background.map((pass) => {
   return runVitest(pass, { buffered: true });
 });
 
+// The lint (`npm run lint`: ESLint with the table-owner and no-cycle rules, and prettier
+// --check) is one check of the run, started alongside the passes: about a minute of CPU.
+const lintRun = runLint();
+
 let passed = 0;
 let failed = 0;
 const failures = [];
@@ -86,6 +97,18 @@ for (const [index, run] of backgroundRuns.entries()) {
   failed += result.failed;
   failures.push(...result.failures);
 }
+const lint = await lintRun;
+console.log(
+  `\n=== lint (ran alongside) ===\n${lint.ok ? '' : lint.output}=== lint: ${lint.ok ? 'passed' : 'failed'}, ${seconds(lint.wallMs)} ===`,
+);
+passed += lint.ok ? 1 : 0;
+failed += lint.ok ? 0 : 1;
+if (!lint.ok)
+  failures.push({
+    pass: 'lint',
+    title: 'npm run lint',
+    why: 'ESLint or prettier --check found problems: see the lint output above',
+  });
 console.log(`\nall passes: ${seconds(Date.now() - started)}`);
 
 printFailures(failures);
@@ -95,6 +118,26 @@ failed += logCheck ? 0 : 1;
 
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
+
+/** `npm run lint`, its output kept (shown only when it fails). */
+async function runLint() {
+  const start = Date.now();
+  const child = spawn('npm', ['run', '--silent', 'lint'], {
+    cwd: ROOT,
+    env: { ...envWithoutDatabase, FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const kept = [];
+  child.stdout.on('data', (chunk) => kept.push(chunk));
+  child.stderr.on('data', (chunk) => kept.push(chunk));
+  const exitCode = await new Promise((resolve) => {
+    child.on('error', (error) => (kept.push(Buffer.from(`${error.stack}\n`)), resolve(null)));
+    child.on('close', resolve);
+  });
+  const output = Buffer.concat(kept).toString();
+  fs.writeFileSync(path.join(LOG_DIR, 'lint.log'), output);
+  return { ok: exitCode === 0, output, wallMs: Date.now() - start };
+}
 
 function seconds(ms) {
   return `${Math.round(ms / 1000)} s`;
@@ -146,16 +189,27 @@ async function runVitestOnce(pass, buffered) {
   if (!fs.existsSync(outputFile)) {
     const message = `${pass.name}: Vitest wrote no results (exit ${exitCode}); counted as one failure`;
     if (!buffered) console.error(message);
-    return { passed: 0, failed: 1, output: `${output}${message}\n`, failures: [{ pass: pass.name, title: '(no results)', why: message }] };
+    return {
+      passed: 0,
+      failed: 1,
+      output: `${output}${message}\n`,
+      failures: [{ pass: pass.name, title: '(no results)', why: message }],
+    };
   }
   const results = JSON.parse(fs.readFileSync(outputFile, 'utf8'));
-  const failedSuites = results.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
+  const failedSuites = results.testResults.filter(
+    (file) => file.status === 'failed' && file.assertionResults.length === 0,
+  ).length;
   const counted = { passed: results.numPassedTests, failed: results.numFailedTests + failedSuites };
   const failures = failuresOf(pass.name, results);
   if (exitCode !== 0 && counted.failed === 0) {
     // A crash outside any test, e.g. an unhandled rejection or uncaught exception.
     counted.failed = 1;
-    failures.push({ pass: pass.name, title: '(outside any test)', why: `Vitest exited with ${exitCode}: an unhandled error, see the output above` });
+    failures.push({
+      pass: pass.name,
+      title: '(outside any test)',
+      why: `Vitest exited with ${exitCode}: an unhandled error, see the output above`,
+    });
   }
   return { ...counted, output, failures };
 }
@@ -167,7 +221,12 @@ function failuresOf(passName, results) {
     const relative = path.relative(ROOT, file.name);
     const failedTests = file.assertionResults.filter((test) => test.status === 'failed');
     for (const test of failedTests) {
-      failures.push({ pass: passName, title: `${relative} > ${test.fullName}`, why: firstLine(test.failureMessages?.[0]), testName: test.title });
+      failures.push({
+        pass: passName,
+        title: `${relative} > ${test.fullName}`,
+        why: firstLine(test.failureMessages?.[0]),
+        testName: test.title,
+      });
     }
     if (file.status === 'failed' && failedTests.length === 0) {
       failures.push({ pass: passName, title: relative, why: firstLine(file.message) });
@@ -177,13 +236,19 @@ function failuresOf(passName, results) {
 }
 
 function firstLine(text) {
-  return (text ?? '').split('\n').find((line) => line.trim() !== '')?.trim() ?? 'no message';
+  return (
+    (text ?? '')
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? 'no message'
+  );
 }
 
 function removeOldFailureScreenshots() {
   const screenshotDir = path.join(TMP, 'screenshots');
   if (!fs.existsSync(screenshotDir)) return;
-  for (const shot of fs.readdirSync(screenshotDir)) if (shot.startsWith('failure-')) fs.rmSync(path.join(screenshotDir, shot));
+  for (const shot of fs.readdirSync(screenshotDir))
+    if (shot.startsWith('failure-')) fs.rmSync(path.join(screenshotDir, shot));
 }
 
 /** The closing list of failures, with the browser tests' screenshots (e2e/support/page-trouble.ts names them). */
@@ -196,7 +261,9 @@ function printFailures(failures) {
     console.log(`✗ [${failure.pass}] ${failure.title}\n    why: ${failure.why}`);
     if (failure.pass !== 'browser' || !failure.testName) continue;
     const prefix = `failure-${failure.testName.replace(/[^\w-]+/g, '-').slice(0, 60)}-`;
-    const mine = shots.filter((shot) => shot.startsWith(prefix)).map((shot) => path.join(screenshotDir, shot));
+    const mine = shots
+      .filter((shot) => shot.startsWith(prefix))
+      .map((shot) => path.join(screenshotDir, shot));
     console.log(`    screenshots: ${mine.length ? mine.join(', ') : 'none'}`);
   }
 }
@@ -207,7 +274,9 @@ function ensureChromium() {
   if (fs.existsSync(executable)) return;
   const isDebianRoot = fs.existsSync('/etc/debian_version') && process.getuid?.() === 0;
   if (!isDebianRoot) {
-    console.error(`Chromium not found at ${executable}: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH.`);
+    console.error(
+      `Chromium not found at ${executable}: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH.`,
+    );
     process.exit(1);
   }
   console.log('Installing Debian chromium for the browser tests…');
@@ -216,7 +285,12 @@ function ensureChromium() {
   for (let attempt = 1; ; attempt++) {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     const updated = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env }).status === 0;
-    if (updated && spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env }).status === 0) return;
+    if (
+      updated &&
+      spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env })
+        .status === 0
+    )
+      return;
     if (fs.existsSync(executable)) return;
     if (attempt === 20) {
       console.error('Could not install Debian chromium (apt-get failed 20 times).');
@@ -255,6 +329,8 @@ function checkLogsForDemoPasswords() {
     console.error(`✗ log check: demo passwords found in ${[...new Set(leaks)].join(', ')}`);
     return false;
   }
-  console.log(`✓ log check: none of the ${passwords.length} demo passwords appear in ${fs.readdirSync(LOG_DIR).length} log files`);
+  console.log(
+    `✓ log check: none of the ${passwords.length} demo passwords appear in ${fs.readdirSync(LOG_DIR).length} log files`,
+  );
   return true;
 }

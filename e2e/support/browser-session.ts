@@ -47,7 +47,9 @@ export async function startBrowserSession(
       ? await startServerWithData(options.prepare, { env })
       : await startServer({ env }));
     const browser = (started.browser = await launchBrowser());
-    const page = watchPage(await browser.newPage(options.viewport && { viewport: options.viewport }));
+    const page = watchPage(
+      await browser.newPage(options.viewport && { viewport: options.viewport }),
+    );
     const signIn = (account: Account) => signInWithEmailedCode(page, server.baseUrl, account, smtp);
     if (options.signIn) await signIn(options.signIn);
     return { smtp, server, browser, page, signIn, close };

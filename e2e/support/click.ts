@@ -20,13 +20,19 @@ export async function apiCallsSettled(page: Page): Promise<void> {
  * click lands beside it (seen in CI: the trial page stayed, the mouse over the row above).
  * A lost click leaves `target` in place and is repeated; one that took moves the page on.
  */
-export async function clickUntilShown(target: Locator, arrived: Locator, attempts = 3): Promise<void> {
+export async function clickUntilShown(
+  target: Locator,
+  arrived: Locator,
+  attempts = 3,
+): Promise<void> {
   for (let attempt = 1; attempt <= attempts; attempt += 1) {
     // Rows stop growing once the page's calls have answered: aim then.
     await apiCallsSettled(target.page());
     if (attempt > 1) {
       if (!(await target.isVisible())) break;
-      console.warn(`click ${attempt - 1} on ${String(target)} was lost (the page did not move on); clicking again`);
+      console.warn(
+        `click ${attempt - 1} on ${String(target)} was lost (the page did not move on); clicking again`,
+      );
     }
     await target.click();
     const shown = await arrived.waitFor({ timeout: 5_000 }).then(

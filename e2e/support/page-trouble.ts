@@ -44,7 +44,8 @@ export function watchPage(page: Page): Page {
   page.on('requestfinished', (request) => open.delete(request));
   page.on('requestfailed', (request) => open.delete(request));
   page.on('response', (response) => {
-    if (response.status() >= 400) note(`${response.status()} ${response.request().method()} ${response.url()}`);
+    if (response.status() >= 400)
+      note(`${response.status()} ${response.request().method()} ${response.url()}`);
   });
   page.on('requestfailed', (request) =>
     note(`failed ${request.method()} ${request.url()}: ${request.failure()?.errorText ?? ''}`),
@@ -78,9 +79,15 @@ export async function reportWatchedPages(testName: string, header?: string): Pro
     } catch (error) {
       lines.push(`(page not readable: ${(error as Error).message.split('\n')[0]})`);
     }
-    lines.push(...(trouble.length ? trouble.map((entry) => `${entry.at} ${entry.what}`) : ['no failed requests or errors']));
+    lines.push(
+      ...(trouble.length
+        ? trouble.map((entry) => `${entry.at} ${entry.what}`)
+        : ['no failed requests or errors']),
+    );
     blocks.push(lines.join('\n'));
   }
-  const summary = screenshots.length ? `  screenshots: ${screenshots.join(', ')}` : '  screenshots: none (no open page)';
+  const summary = screenshots.length
+    ? `  screenshots: ${screenshots.join(', ')}`
+    : '  screenshots: none (no open page)';
   console.error([...(header ? [header, summary] : []), ...blocks].join('\n'));
 }

@@ -22,14 +22,22 @@ export async function logIn(page: Page, baseUrl: string, account: Account) {
  * Signs in all the way to the dashboard with an emailed code read from the test's SMTP
  * server (works whether or not the account has an authenticator).
  */
-export async function signInWithEmailedCode(page: Page, baseUrl: string, account: Account, smtp: TestSmtpServer) {
+export async function signInWithEmailedCode(
+  page: Page,
+  baseUrl: string,
+  account: Account,
+  smtp: TestSmtpServer,
+) {
   await logIn(page, baseUrl, account);
   await page.waitForURL(/\/SFA(Setup|Validate)Page$/);
   const before = smtp.received.length;
   await page.getByRole('button', { name: 'Send code by email' }).click();
   await page.waitForURL(/\/SFASendCodeViaMsgPage$/);
   const mails = await smtp.waitForMails(before + 1, 20_000);
-  const mail = mails.slice(before).reverse().find((received) => received.to.includes(account.username));
+  const mail = mails
+    .slice(before)
+    .reverse()
+    .find((received) => received.to.includes(account.username));
   const code = /\b(\d{6})\b/.exec(mail!.body)![1]!;
   await page.getByLabel('Emailed code').fill(code);
   await page.getByRole('button', { name: 'Validate' }).click();

@@ -25,18 +25,29 @@ describe('server plumbing', () => {
   beforeAll(async () => {
     ctx = await createTestApp();
     app = ctx.app;
-    await ctx.database.db.execute(sql`create table plumbing_probe (id serial primary key, name text not null)`);
+    await ctx.database.db.execute(
+      sql`create table plumbing_probe (id serial primary key, name text not null)`,
+    );
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       for (const method of methods) {
-        if (WRITE_METHODS.has(method) && route.url.startsWith('/api/')) apiWriteRoutes.push({ method, url: route.url });
+        if (WRITE_METHODS.has(method) && route.url.startsWith('/api/'))
+          apiWriteRoutes.push({ method, url: route.url });
       }
     });
     app.withTypeProvider<ZodTypeProvider>().post(
       '/api/plumbing-probe',
-      { schema: { body: z.object({ name: z.string().min(1, 'Name is required').max(10, 'Name is too long') }) } },
+      {
+        schema: {
+          body: z.object({
+            name: z.string().min(1, 'Name is required').max(10, 'Name is too long'),
+          }),
+        },
+      },
       async (request) => {
-        await ctx.database.db.execute(sql`insert into plumbing_probe (name) values (${request.body.name})`);
+        await ctx.database.db.execute(
+          sql`insert into plumbing_probe (name) values (${request.body.name})`,
+        );
         return { ok: true };
       },
     );
@@ -48,11 +59,18 @@ describe('server plumbing', () => {
   afterAll(() => ctx.close());
 
   const probeRows = async () =>
-    Number(((await ctx.database.db.execute(sql`select count(*)::int as n from plumbing_probe`)).rows[0] as { n: number }).n);
+    Number(
+      (
+        (await ctx.database.db.execute(sql`select count(*)::int as n from plumbing_probe`))
+          .rows[0] as { n: number }
+      ).n,
+    );
 
   it('GET /api/appVersion answers the version from package.json', async () => {
     const response = await app.inject({ method: 'GET', url: '/api/appVersion' });
-    const expected = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).version;
+    const expected = JSON.parse(
+      fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'),
+    ).version;
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ version: expected });
   });
@@ -86,9 +104,13 @@ describe('server plumbing', () => {
     const attempt = (headers: Record<string, string>) =>
       app.inject({ method: 'POST', url: '/api/plumbing-probe', headers, payload: { name: 'ok' } });
 
-    expect((await attempt({ cookie: first.cookie, 'x-csrf-token': 'forged' })).statusCode).toBe(403);
+    expect((await attempt({ cookie: first.cookie, 'x-csrf-token': 'forged' })).statusCode).toBe(
+      403,
+    );
     // A token minted for another secret (another browser, or before the secret rotated).
-    expect((await attempt({ cookie: first.cookie, 'x-csrf-token': second.token })).statusCode).toBe(403);
+    expect((await attempt({ cookie: first.cookie, 'x-csrf-token': second.token })).statusCode).toBe(
+      403,
+    );
     expect((await attempt({ 'x-csrf-token': first.token })).statusCode).toBe(403);
     const before = await probeRows();
     const accepted = await attempt({ cookie: first.cookie, 'x-csrf-token': first.token });
@@ -99,7 +121,9 @@ describe('server plumbing', () => {
   it('every state-changing API route refuses a request without the CSRF header', async () => {
     // Every documented route of the real app, plus the probe added here.
     const document = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json();
-    const documented = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
+    const documented = Object.entries(
+      document.paths as Record<string, Record<string, unknown>>,
+    ).flatMap(([path, methods]) =>
       Object.keys(methods)
         .map((method) => method.toUpperCase())
         .filter((method) => WRITE_METHODS.has(method))
@@ -124,7 +148,9 @@ describe('server plumbing', () => {
       payload: '{"name":"a\\u0000b"}',
     });
     expect(response.statusCode).toBe(400);
-    expect(errorBodySchema.parse(response.json()).message).toBe('Text must not contain control characters.');
+    expect(errorBodySchema.parse(response.json()).message).toBe(
+      'Text must not contain control characters.',
+    );
     expect(await probeRows()).toBe(before);
   });
 
@@ -165,7 +191,11 @@ describe('server plumbing', () => {
       ['GET', '/api/no-such-thing'],
       ['POST', '/api/dataExport/noSuchCall'],
     ] as const) {
-      const response = await app.inject({ method, url: `${url}?x=1`, headers: { cookie, 'x-csrf-token': token } });
+      const response = await app.inject({
+        method,
+        url: `${url}?x=1`,
+        headers: { cookie, 'x-csrf-token': token },
+      });
       expect(response.statusCode).toBe(404);
       const body = errorBodySchema.parse(response.json());
       expect(body).toMatchObject({
@@ -181,11 +211,19 @@ describe('server plumbing', () => {
 
   it("a real route's 404 for a missing record does not carry the missing-route reason", async () => {
     const teamId = (await createTeam(ctx.database.db)).id;
-    const admin = await signIn(app, ctx.database.db, await createStaffUser(ctx.database.db, { role: 'Admin', teamId }));
+    const admin = await signIn(
+      app,
+      ctx.database.db,
+      await createStaffUser(ctx.database.db, { role: 'Admin', teamId }),
+    );
     const response = await admin.get('/api/trialUsers/999999999');
     expect(response.statusCode).toBe(404);
     const body = errorBodySchema.parse(response.json());
-    expect(body).toMatchObject({ message: TRIAL_MESSAGES.notFound, displayToUser: true, reason: ERROR_REASONS.notFound });
+    expect(body).toMatchObject({
+      message: TRIAL_MESSAGES.notFound,
+      displayToUser: true,
+      reason: ERROR_REASONS.notFound,
+    });
     expect(body.reason).not.toBe(ERROR_REASONS.routeNotFound);
   });
 
@@ -215,14 +253,20 @@ describe('server plumbing', () => {
   });
 
   it('never trusts a client request id', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/appVersion', headers: { 'x-request-id': 'evil' } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/appVersion',
+      headers: { 'x-request-id': 'evil' },
+    });
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('serves the OpenAPI document generated from the zod schemas at /api/docs', async () => {
     const document = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json();
     expect(document.openapi).toMatch(/^3\./);
-    expect(document.paths['/api/appVersion'].get.responses['200'].content['application/json'].schema).toMatchObject({
+    expect(
+      document.paths['/api/appVersion'].get.responses['200'].content['application/json'].schema,
+    ).toMatchObject({
       type: 'object',
       properties: { version: { type: 'string' } },
     });
@@ -231,23 +275,36 @@ describe('server plumbing', () => {
 
   it('redacts secrets and personal data from log lines', async () => {
     app.log.info(
-      { password: 'Hunter2!xyz', user: { email: 'pat@example.org', token: 'tok-123' }, body: { sfaToken: '123456' } },
+      {
+        password: 'Hunter2!xyz',
+        user: { email: 'pat@example.org', token: 'tok-123' },
+        body: { sfaToken: '123456' },
+      },
       'redaction probe',
     );
     const line = ctx.logLines().find((text) => text.includes('redaction probe'));
     expect(line).toBeDefined();
-    for (const secret of ['Hunter2!xyz', 'pat@example.org', 'tok-123', '123456']) expect(line).not.toContain(secret);
+    for (const secret of ['Hunter2!xyz', 'pat@example.org', 'tok-123', '123456'])
+      expect(line).not.toContain(secret);
   });
 
   it('writes one log line per request, with the refusal reason on refused ones', async () => {
     const ok = await app.inject({ method: 'GET', url: '/api/appVersion?token=secret-in-query' });
     const refused = await app.inject({ method: 'GET', url: '/api/no-such-route' });
     const linesOf = (id: string) =>
-      ctx.logLines().map((text) => JSON.parse(text)).filter((line) => line.reqId === id);
+      ctx
+        .logLines()
+        .map((text) => JSON.parse(text))
+        .filter((line) => line.reqId === id);
 
     const okLines = linesOf(ok.headers['x-request-id'] as string);
     expect(okLines).toHaveLength(1);
-    expect(okLines[0]).toMatchObject({ level: 30, msg: 'request completed', statusCode: 200, req: { method: 'GET', path: '/api/appVersion' } });
+    expect(okLines[0]).toMatchObject({
+      level: 30,
+      msg: 'request completed',
+      statusCode: 200,
+      req: { method: 'GET', path: '/api/appVersion' },
+    });
     expect(typeof okLines[0].responseTime).toBe('number');
     expect(JSON.stringify(okLines[0])).not.toContain('secret-in-query');
 

@@ -224,15 +224,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   // Every service is built once, in services.ts; the route plugins below receive them.
-  const services = deps.services ?? createServices({
-    config,
-    database,
-    clock,
-    hasher,
-    providers: deps.providers ?? providerSettingsFromConfig(config),
-    logger: app.log,
-    ...(deps.enqueueSync && { enqueueSync: deps.enqueueSync }),
-  });
+  const services =
+    deps.services ??
+    createServices({
+      config,
+      database,
+      clock,
+      hasher,
+      providers: deps.providers ?? providerSettingsFromConfig(config),
+      logger: app.log,
+      ...(deps.enqueueSync && { enqueueSync: deps.enqueueSync }),
+    });
   const { humanCheck, mail } = services;
   await app.register(mailPlugin, { mail, db: database.db, isDemo: config.isDemo });
   await app.register(authGuardPlugin, {

@@ -10,7 +10,11 @@ import { providerSettingsFromConfig } from './modules/devices/core/provider-sett
 import { createProviderRegistry } from './modules/devices/core/provider-registry';
 import { linkDemoDevices } from './modules/devices/demo-links';
 import type * as Embedded from '@trialpulse/provider-simulators/embedded';
-import { SYNC_SCHEDULE_JOB, enqueueSync as enqueueSyncJob, syncSendQueues } from './modules/sync/sync.jobs';
+import {
+  SYNC_SCHEDULE_JOB,
+  enqueueSync as enqueueSyncJob,
+  syncSendQueues,
+} from './modules/sync/sync.jobs';
 import { createJobQueue, type JobQueue } from './jobs/queue';
 import { EXPORT_SWEEP } from './modules/export/export.job';
 import type { EnqueueSync } from './modules/sync/webhooks.routes';
@@ -71,7 +75,11 @@ async function main() {
   const queue: { jobs?: Jobs; sender?: JobQueue } = {};
   const enqueueSync: EnqueueSync = async (data) => {
     if (queue.jobs) return enqueueSyncJob(queue.jobs.boss, data);
-    queue.sender ??= createJobQueue(database, syncSendQueues(config.SYNC_RUN_SECONDS ?? 120), app?.log ?? console);
+    queue.sender ??= createJobQueue(
+      database,
+      syncSendQueues(config.SYNC_RUN_SECONDS ?? 120),
+      app?.log ?? console,
+    );
     return enqueueSyncJob(queue.sender, data);
   };
   let app: FastifyInstance | undefined;
@@ -140,7 +148,13 @@ async function main() {
     await jobs.boss.send(EXPORT_SWEEP, {});
   }
 
-  installShutdown({ app, jobs, sender: { stop: () => queue.sender?.stop() ?? Promise.resolve() }, database, simulators });
+  installShutdown({
+    app,
+    jobs,
+    sender: { stop: () => queue.sender?.stop() ?? Promise.resolve() },
+    database,
+    simulators,
+  });
 
   if (app) {
     await app.listen({ port: config.PORT, host: config.HOST });

@@ -82,7 +82,17 @@ export type ServiceDeps = {
 
 /** What a caller may set of the sync service (tests: lease length and clock, sources, log). */
 export type SyncOptions = Partial<
-  Pick<SyncServiceDeps, 'runSeconds' | 'maxBackfillDays' | 'leaseMs' | 'leaseClock' | 'leaseRenewMs' | 'renewForMs' | 'log' | 'sources'>
+  Pick<
+    SyncServiceDeps,
+    | 'runSeconds'
+    | 'maxBackfillDays'
+    | 'leaseMs'
+    | 'leaseClock'
+    | 'leaseRenewMs'
+    | 'renewForMs'
+    | 'log'
+    | 'sources'
+  >
 >;
 
 /**
@@ -191,7 +201,9 @@ export function createServices(deps: ServiceDeps) {
     // Trials and participants call each other (codes; the trial cascade): built just below.
     trials: { trialCode: (q, trial) => trials.trialCode(q, trial) },
     // Stored readings are built further down (on devices and access).
-    readings: { countOfParticipant: (tx, teamId, id) => readings.countOfParticipant(tx, teamId, id) },
+    readings: {
+      countOfParticipant: (tx, teamId, id) => readings.countOfParticipant(tx, teamId, id),
+    },
     teams,
     teamAdmin,
   });

@@ -20,7 +20,11 @@ export const DEMO_DEVICE_LINKS: readonly DemoLink[] = [
   { participantCode: 'SLEEP-002', brand: 'Fitbit', account: 'carmen-diaz' },
   { participantCode: 'GLUCO-001', brand: 'Dexcom', account: 'SandboxUser1' },
   { participantCode: 'GLUCO-001', brand: 'Fitbit', account: 'ben-okafor', variant: 'expired' },
-  { participantCode: 'WEIGHT-001', brand: 'Omron', account: '5f1c2a9e-6d4b-4c1f-9a8e-1b2c3d4e5f02' },
+  {
+    participantCode: 'WEIGHT-001',
+    brand: 'Omron',
+    account: '5f1c2a9e-6d4b-4c1f-9a8e-1b2c3d4e5f02',
+  },
 ];
 
 /** Linked through the legacy Fitbit Web API before it shut down: needs re-consent now. */

@@ -9,9 +9,12 @@ describe('startAllSimulators', () => {
   afterAll(() => simulators.close());
 
   it('starts four distinct simulators on free ports, each with its control API', async () => {
-    const urls = [simulators.googleHealth, simulators.fitbitLegacy, simulators.omron, simulators.dexcom].map(
-      (simulator) => simulator.baseUrl,
-    );
+    const urls = [
+      simulators.googleHealth,
+      simulators.fitbitLegacy,
+      simulators.omron,
+      simulators.dexcom,
+    ].map((simulator) => simulator.baseUrl);
     expect(new Set(urls).size).toBe(4);
     for (const url of urls) {
       const response = await fetch(`${url}/__control`);

@@ -36,7 +36,9 @@ export async function startAllSimulators(options: StartAllOptions = {}): Promise
     const fitbitLegacy = await startFitbitLegacySimulator({
       host,
       port: port(1),
-      ...(options.fitbitLegacyShutdownAt === undefined ? {} : { shutdownAt: options.fitbitLegacyShutdownAt }),
+      ...(options.fitbitLegacyShutdownAt === undefined
+        ? {}
+        : { shutdownAt: options.fitbitLegacyShutdownAt }),
     });
     started.push(fitbitLegacy);
     const omron = await startOmronSimulator({ host, port: port(2) });

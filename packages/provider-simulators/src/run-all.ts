@@ -11,12 +11,19 @@ const simulators = await startAllSimulators({
 });
 const rows = [
   ['Google Health API (Fitbit)', simulators.googleHealth.baseUrl],
-  [`Legacy Fitbit Web API${keepFitbitLegacy ? '' : ' (shut down: 410 Gone; FITBIT_LEGACY_SHUTDOWN=never keeps it)'}`, simulators.fitbitLegacy.baseUrl],
+  [
+    `Legacy Fitbit Web API${keepFitbitLegacy ? '' : ' (shut down: 410 Gone; FITBIT_LEGACY_SHUTDOWN=never keeps it)'}`,
+    simulators.fitbitLegacy.baseUrl,
+  ],
   ['Omron', simulators.omron.baseUrl],
   ['Dexcom', simulators.dexcom.baseUrl],
 ];
 process.stdout.write(
-  ['Provider simulators (control API under /__control on each):', ...rows.map(([name, url]) => `  ${url}  ${name}`), ''].join('\n'),
+  [
+    'Provider simulators (control API under /__control on each):',
+    ...rows.map(([name, url]) => `  ${url}  ${name}`),
+    '',
+  ].join('\n'),
 );
 const stop = async () => {
   await simulators.close();

@@ -31,7 +31,10 @@ const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?$/;
  * Whether `text` is `YYYY-MM-DD` or `YYYY-MM-DDThh:mm[:ss[.fff]]` with an optional `Z` or
  * `±hh:mm` offset, whose date is a calendar date in 1900–2100 (`isCalendarDate`).
  */
-export function isCalendarDateTime(text: string, options: { offset: 'required' | 'optional' | 'none' } = { offset: 'optional' }): boolean {
+export function isCalendarDateTime(
+  text: string,
+  options: { offset: 'required' | 'optional' | 'none' } = { offset: 'optional' },
+): boolean {
   const at = text.indexOf('T');
   if (at === -1) return options.offset !== 'required' && isCalendarDate(text);
   if (!isCalendarDate(text.slice(0, at))) return false;
@@ -47,4 +50,9 @@ export const calendarDateSchema = (message: string = DATE_MESSAGES.date) =>
 
 /** An ISO 8601 date-time with a time zone (`Z` or `±hh:mm`) in 1900–2100. */
 export const calendarDateTimeSchema = (message: string = DATE_MESSAGES.dateTime) =>
-  z.string({ error: message }).refine((text) => text.includes('T') && isCalendarDateTime(text, { offset: 'required' }), message);
+  z
+    .string({ error: message })
+    .refine(
+      (text) => text.includes('T') && isCalendarDateTime(text, { offset: 'required' }),
+      message,
+    );

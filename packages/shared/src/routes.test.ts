@@ -8,28 +8,70 @@ import { NO_ROLE_MESSAGE, ROUTES, decideRouteAccess, findRoute } from './routes'
  * device-data spec §2), so a wrong entry in ROUTES fails here.
  */
 const SPEC_PUBLIC = [
-  '/SignupPage', '/LoginPage', '/ParticipantSignupPage', '/ParticipantLoginPage', '/Participants',
-  '/fitbit-callback', '/omron-callback', '/dexcom-callback', '/PAFitbitConsentPage',
-  '/OmronConsentPage', '/ResetPwdReqPage', '/ResetPasswordPage', '/ContactUsForm/',
-  '/SignupValidation', '/not-authorized',
+  '/SignupPage',
+  '/LoginPage',
+  '/ParticipantSignupPage',
+  '/ParticipantLoginPage',
+  '/Participants',
+  '/fitbit-callback',
+  '/omron-callback',
+  '/dexcom-callback',
+  '/PAFitbitConsentPage',
+  '/OmronConsentPage',
+  '/ResetPwdReqPage',
+  '/ResetPasswordPage',
+  '/ContactUsForm/',
+  '/SignupValidation',
+  '/not-authorized',
 ];
 const SPEC_ALL_STAFF = [
-  '/SFASetupPage', '/SFAVerifyPage', '/SFAValidatePage', '/SFASendCodeViaMsgPage', '/',
-  '/UserTeams', '/Trials', '/TrialPage', '/FitbitParticipantDataPage', '/ParticipantsDataPage',
-  '/FitbitParticipantOverview', '/ParticipantsPage', '/AddParticipantPage',
-  '/FitbitParticipantDataForm', '/FitbitParticipant1DayData', '/FitbitParticipantsDataPage',
-  '/OmronParticipantsDataPage', '/OmronParticipantDataPage', '/ParticipantDataPage',
-  '/ParticipantOverview', '/OmronParticipantOverview', '/ChangePwdReqPage',
+  '/SFASetupPage',
+  '/SFAVerifyPage',
+  '/SFAValidatePage',
+  '/SFASendCodeViaMsgPage',
+  '/',
+  '/UserTeams',
+  '/Trials',
+  '/TrialPage',
+  '/FitbitParticipantDataPage',
+  '/ParticipantsDataPage',
+  '/FitbitParticipantOverview',
+  '/ParticipantsPage',
+  '/AddParticipantPage',
+  '/FitbitParticipantDataForm',
+  '/FitbitParticipant1DayData',
+  '/FitbitParticipantsDataPage',
+  '/OmronParticipantsDataPage',
+  '/OmronParticipantDataPage',
+  '/ParticipantDataPage',
+  '/ParticipantOverview',
+  '/OmronParticipantOverview',
+  '/ChangePwdReqPage',
   // Not in the spec: the data completeness page of issue 20 (decision 0050).
   '/TrialCompleteness',
   // Not in the spec: the printable participant report of issue 30 (decision 0165).
   '/ParticipantReport',
 ];
-const SPEC_EDITORS = ['/Participant', '/FitbitParticipantConsent', '/DexcomParticipantConsent', '/DataExport'];
-const SPEC_ADMINS = ['/FitbitManageParticipantToken', '/OmronManageParticipantToken', '/TrialUsers', '/TeamDataRetention'];
+const SPEC_EDITORS = [
+  '/Participant',
+  '/FitbitParticipantConsent',
+  '/DexcomParticipantConsent',
+  '/DataExport',
+];
+const SPEC_ADMINS = [
+  '/FitbitManageParticipantToken',
+  '/OmronManageParticipantToken',
+  '/TrialUsers',
+  '/TeamDataRetention',
+];
 const SPEC_SYS_ADMIN = [
-  '/SignUpApprovalPage', '/ParticipantRaw', '/FitbitParticipantDataRaw', '/OmronParticipantDataRaw',
-  '/DexcomParticipantDataRaw', '/DbInfoPage', '/DeviceMetricsManager',
+  '/SignUpApprovalPage',
+  '/ParticipantRaw',
+  '/FitbitParticipantDataRaw',
+  '/OmronParticipantDataRaw',
+  '/DexcomParticipantDataRaw',
+  '/DbInfoPage',
+  '/DeviceMetricsManager',
 ];
 
 const MATCHING_SFA_PAGE: Record<string, string> = {
@@ -60,12 +102,19 @@ function specRoles(path: string): readonly Role[] | null {
   throw new Error(`${path} is not in the spec's route table`);
 }
 
-const ALL_SPEC_PATHS = [...SPEC_PUBLIC, ...SPEC_ALL_STAFF, ...SPEC_EDITORS, ...SPEC_ADMINS, ...SPEC_SYS_ADMIN];
+const ALL_SPEC_PATHS = [
+  ...SPEC_PUBLIC,
+  ...SPEC_ALL_STAFF,
+  ...SPEC_EDITORS,
+  ...SPEC_ADMINS,
+  ...SPEC_SYS_ADMIN,
+];
 
 describe('route table', () => {
   it('has exactly the spec routes, each with the spec roles', () => {
     expect(ROUTES.map((route) => route.path).sort()).toEqual([...ALL_SPEC_PATHS].sort());
-    for (const route of ROUTES) expect([route.path, route.roles]).toEqual([route.path, specRoles(route.path)]);
+    for (const route of ROUTES)
+      expect([route.path, route.roles]).toEqual([route.path, specRoles(route.path)]);
   });
 
   it('ignores a trailing slash but not case', () => {
@@ -97,7 +146,8 @@ describe('route guard: every route × role × second-factor status', () => {
       else expect(decision).toEqual({ kind: 'redirect', to: target, role, status });
       return;
     }
-    if (role === 'Sys_Admin' || allowed.includes(role)) expect(decision).toEqual({ kind: 'allow', role, status });
+    if (role === 'Sys_Admin' || allowed.includes(role))
+      expect(decision).toEqual({ kind: 'allow', role, status });
     else expect(decision).toEqual({ kind: 'redirect', to: '/not-authorized', role, status });
   }
 
@@ -105,7 +155,8 @@ describe('route guard: every route × role × second-factor status', () => {
     for (const path of ALL_SPEC_PATHS.filter((p) => specRoles(p) !== null)) {
       expect(decideRouteAccess(path, null)).toEqual({ kind: 'redirect', to: '/LoginPage' });
     }
-    for (const path of SPEC_PUBLIC) expect(decideRouteAccess(path, null)).toEqual({ kind: 'allow' });
+    for (const path of SPEC_PUBLIC)
+      expect(decideRouteAccess(path, null)).toEqual({ kind: 'allow' });
   });
 
   it('sends a Viewer on /DataExport to /not-authorized and lets a Sys_Admin in everywhere', () => {
@@ -114,7 +165,9 @@ describe('route guard: every route × role × second-factor status', () => {
       to: '/not-authorized',
     });
     for (const path of ALL_SPEC_PATHS) {
-      expect(decideRouteAccess(path, { role: 'Sys_Admin', authStatus: 'Authorized' })).toEqual({ kind: 'allow' });
+      expect(decideRouteAccess(path, { role: 'Sys_Admin', authStatus: 'Authorized' })).toEqual({
+        kind: 'allow',
+      });
     }
   });
 
@@ -130,17 +183,23 @@ describe('route guard: every route × role × second-factor status', () => {
 
   it('answers not-found for an unknown path, signed in or not', () => {
     expect(decideRouteAccess('/no-such-page', null)).toEqual({ kind: 'not-found' });
-    expect(decideRouteAccess('/no-such-page', { role: 'Sys_Admin', authStatus: 'Authorized' })).toEqual({
+    expect(
+      decideRouteAccess('/no-such-page', { role: 'Sys_Admin', authStatus: 'Authorized' }),
+    ).toEqual({
       kind: 'not-found',
     });
   });
 
   it('keeps a user whose second factor is pending away from every non-SFA page', () => {
-    expect(decideRouteAccess('/DbInfoPage', { role: 'Sys_Admin', authStatus: 'SFAValidateCodeNeeded' })).toEqual({
+    expect(
+      decideRouteAccess('/DbInfoPage', { role: 'Sys_Admin', authStatus: 'SFAValidateCodeNeeded' }),
+    ).toEqual({
       kind: 'redirect',
       to: '/SFAValidatePage',
     });
-    expect(decideRouteAccess('/SFAVerifyPage', { role: 'User', authStatus: 'SFAIsNotSet' })).toEqual({
+    expect(
+      decideRouteAccess('/SFAVerifyPage', { role: 'User', authStatus: 'SFAIsNotSet' }),
+    ).toEqual({
       kind: 'redirect',
       to: '/SFASetupPage',
     });

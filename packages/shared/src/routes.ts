@@ -15,7 +15,12 @@ export type RouteEntry = {
   roles: readonly Role[] | null;
 };
 
-const pub = (path: string, title: string): RouteEntry => ({ path, title, action: null, roles: null });
+const pub = (path: string, title: string): RouteEntry => ({
+  path,
+  title,
+  action: null,
+  roles: null,
+});
 const staff = (path: string, title: string, action: Action): RouteEntry => ({
   path,
   title,
@@ -159,7 +164,9 @@ export function decideRouteAccess(pathname: string, user: GuardUser | null): Gua
 
   if (user.authStatus !== 'Authorized') {
     const status = (
-      user.authStatus && user.authStatus in SFA_PAGES_OPEN_BY_STATUS ? user.authStatus : 'SFAIsNotSet'
+      user.authStatus && user.authStatus in SFA_PAGES_OPEN_BY_STATUS
+        ? user.authStatus
+        : 'SFAIsNotSet'
     ) as Exclude<AuthStatus, 'Authorized'>;
     const open = SFA_PAGES_OPEN_BY_STATUS[status];
     if (open.includes(route.path)) return { kind: 'allow' };

@@ -11,7 +11,9 @@ const tempDir = () => {
   tempDirs.push(dir);
   return dir;
 };
-afterEach(() => tempDirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+afterEach(() =>
+  tempDirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })),
+);
 
 const productionEnv = () => ({
   TRIALPULSE_MODE: 'production',
@@ -24,20 +26,26 @@ const productionEnv = () => ({
 
 describe('configuration', () => {
   it('keeps the public address without a trailing slash, so links never get a double one', () => {
-    expect(loadConfig({ ...productionEnv(), PUBLIC_URL: 'https://trialpulse.example.org/' }).PUBLIC_URL).toBe(
-      'https://trialpulse.example.org',
-    );
+    expect(
+      loadConfig({ ...productionEnv(), PUBLIC_URL: 'https://trialpulse.example.org/' }).PUBLIC_URL,
+    ).toBe('https://trialpulse.example.org');
   });
 
   it('names every bad key in one message', () => {
     try {
-      loadConfig({ ...productionEnv(), PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
+      loadConfig({
+        ...productionEnv(),
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        LOG_LEVEL: 'loud',
+      });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
       const configError = error as ConfigError;
       expect(configError.badKeys.sort()).toEqual(['DATABASE_URL', 'LOG_LEVEL', 'PORT']);
-      for (const key of ['PORT', 'DATABASE_URL', 'LOG_LEVEL']) expect(configError.message).toContain(key);
+      for (const key of ['PORT', 'DATABASE_URL', 'LOG_LEVEL'])
+        expect(configError.message).toContain(key);
     }
   });
 
@@ -47,13 +55,19 @@ describe('configuration', () => {
     try {
       loadConfig(env);
     } catch (error) {
-      expect((error as ConfigError).badKeys.sort()).toEqual(['APP_SECRET', 'SMTP_URL', 'TOKEN_ENCRYPTION_KEY']);
+      expect((error as ConfigError).badKeys.sort()).toEqual([
+        'APP_SECRET',
+        'SMTP_URL',
+        'TOKEN_ENCRYPTION_KEY',
+      ]);
     }
   });
 
   it('rejects weak secrets', () => {
     expect(() => loadConfig({ ...productionEnv(), APP_SECRET: 'short' })).toThrow(/APP_SECRET/);
-    expect(() => loadConfig({ ...productionEnv(), TOKEN_ENCRYPTION_KEY: 'c2hvcnQ=' })).toThrow(/TOKEN_ENCRYPTION_KEY/);
+    expect(() => loadConfig({ ...productionEnv(), TOKEN_ENCRYPTION_KEY: 'c2hvcnQ=' })).toThrow(
+      /TOKEN_ENCRYPTION_KEY/,
+    );
   });
 
   it('accepts a complete production environment and binds to all interfaces there', () => {
@@ -67,11 +81,9 @@ describe('configuration', () => {
     expect(loadConfig(productionEnv()).TRUST_PROXY).toBe(false);
     expect(loadConfig({ ...productionEnv(), TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
     expect(loadConfig({ ...productionEnv(), TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
-    expect(loadConfig({ ...productionEnv(), TRUST_PROXY: '10.0.0.1, 192.168.0.0/16, ::1' }).TRUST_PROXY).toEqual([
-      '10.0.0.1',
-      '192.168.0.0/16',
-      '::1',
-    ]);
+    expect(
+      loadConfig({ ...productionEnv(), TRUST_PROXY: '10.0.0.1, 192.168.0.0/16, ::1' }).TRUST_PROXY,
+    ).toEqual(['10.0.0.1', '192.168.0.0/16', '::1']);
     for (const bad of ['true', 'proxy.example.org', '10.0.0.1/33']) {
       expect(() => loadConfig({ ...productionEnv(), TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
     }

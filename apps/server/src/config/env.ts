@@ -37,9 +37,15 @@ const trustProxySchema = z
   .transform((value, ctx): false | number | string[] => {
     if (/^(false|off|0)$/i.test(value)) return false;
     if (/^\d{1,2}$/.test(value)) return Number(value);
-    const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+    const entries = value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
     if (entries.length > 0 && entries.every(isProxyAddress)) return entries;
-    ctx.addIssue({ code: 'custom', message: 'must be false, a hop count or a comma-separated list of proxy addresses' });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be false, a hop count or a comma-separated list of proxy addresses',
+    });
     return z.NEVER;
   });
 
@@ -65,8 +71,15 @@ const envSchema = z
       .optional(),
     MAIL_FROM: z.string().min(3).default('TrialPulse <no-reply@trialpulse.local>'),
     TRUST_PROXY: trustProxySchema.default(false),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+    BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(50 * 1024 * 1024)
+      .default(1024 * 1024),
     PROCESS_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
     JOBS_ENABLED: booleanString.default(true),
     SERVE_WEB: booleanString.default(true),
@@ -118,7 +131,8 @@ const envSchema = z
   .superRefine((env, ctx) => {
     if (env.TRIALPULSE_MODE !== 'production') return;
     for (const key of ['APP_SECRET', 'TOKEN_ENCRYPTION_KEY', 'PUBLIC_URL', 'SMTP_URL'] as const) {
-      if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
+      if (!env[key])
+        ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
     }
   });
 
@@ -134,7 +148,10 @@ export type Config = Omit<RawEnv, 'APP_SECRET' | 'TOKEN_ENCRYPTION_KEY' | 'HOST'
 };
 
 export class ConfigError extends Error {
-  constructor(readonly badKeys: string[], detail: string) {
+  constructor(
+    readonly badKeys: string[],
+    detail: string,
+  ) {
     super(`Invalid configuration: ${detail}`);
     this.name = 'ConfigError';
   }
@@ -183,9 +200,14 @@ function loadOrCreateLocalSecrets(
   const secrets = {
     APP_SECRET: given.APP_SECRET ?? stored.APP_SECRET ?? randomBytes(48).toString('base64url'),
     TOKEN_ENCRYPTION_KEY:
-      given.TOKEN_ENCRYPTION_KEY ?? stored.TOKEN_ENCRYPTION_KEY ?? randomBytes(32).toString('base64'),
+      given.TOKEN_ENCRYPTION_KEY ??
+      stored.TOKEN_ENCRYPTION_KEY ??
+      randomBytes(32).toString('base64'),
   };
-  if (stored.APP_SECRET !== secrets.APP_SECRET || stored.TOKEN_ENCRYPTION_KEY !== secrets.TOKEN_ENCRYPTION_KEY) {
+  if (
+    stored.APP_SECRET !== secrets.APP_SECRET ||
+    stored.TOKEN_ENCRYPTION_KEY !== secrets.TOKEN_ENCRYPTION_KEY
+  ) {
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   }

@@ -52,30 +52,37 @@ describe('the server process through PostgreSQL outages (PostgreSQL)', () => {
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     const { TEST_DATABASE_URL: _ignored, ...env } = process.env;
-    child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/server/src/main.ts')], {
-      cwd: REPO_ROOT,
-      env: {
-        ...env,
-        TRIALPULSE_MODE: 'test',
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        DATABASE_URL: viaProxy.toString(),
-        APP_SECRET: randomBytes(32).toString('hex'),
-        TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-        SERVE_WEB: 'false',
-        SIMULATORS: 'off',
-        JOBS_ENABLED: 'true',
-        HUMAN_CHECK_DIFFICULTY: '1000',
-        LOG_LEVEL: 'warn',
+    child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(REPO_ROOT, 'apps/server/src/main.ts')],
+      {
+        cwd: REPO_ROOT,
+        env: {
+          ...env,
+          TRIALPULSE_MODE: 'test',
+          PORT: String(port),
+          DATA_DIR: dataDir,
+          DATABASE_URL: viaProxy.toString(),
+          APP_SECRET: randomBytes(32).toString('hex'),
+          TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+          SERVE_WEB: 'false',
+          SIMULATORS: 'off',
+          JOBS_ENABLED: 'true',
+          HUMAN_CHECK_DIFFICULTY: '1000',
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-      const healthy = await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false);
+      const healthy = await fetch(`${baseUrl}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (healthy) break;
       if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
@@ -102,10 +109,19 @@ describe('the server process through PostgreSQL outages (PostgreSQL)', () => {
 
     // Sign in over HTTP as the browser does; the second factor is marked done directly.
     const browser = new HttpClient(baseUrl);
-    const challenge = (await (await browser.get('/api/humanCheck/challenge')).json()) as Parameters<typeof solveAltchaChallenge>[0];
-    const login = await browser.post('/api/auth/login', { username: admin.username, password: admin.password, recaptchaResponse: solveAltchaChallenge(challenge) });
+    const challenge = (await (await browser.get('/api/humanCheck/challenge')).json()) as Parameters<
+      typeof solveAltchaChallenge
+    >[0];
+    const login = await browser.post('/api/auth/login', {
+      username: admin.username,
+      password: admin.password,
+      recaptchaResponse: solveAltchaChallenge(challenge),
+    });
     expect(login.status, await login.clone().text()).toBe(200);
-    await db.update(sessions).set({ authStatus: 'Authorized' }).where(sql`${sessions.id} = ${browser.sessionId()}`);
+    await db
+      .update(sessions)
+      .set({ authStatus: 'Authorized' })
+      .where(sql`${sessions.id} = ${browser.sessionId()}`);
     browser.forgetCsrf();
 
     const acknowledged: string[] = [];
@@ -113,10 +129,15 @@ describe('the server process through PostgreSQL outages (PostgreSQL)', () => {
     let counter = 0;
     const write = async () => {
       const trialNumber = `OUT-${process.pid}-${++counter}`;
-      const response = await browser.post('/api/userTrials', { trialNumber, trialName: 'Outage write', trialNotes: '' });
+      const response = await browser.post('/api/userTrials', {
+        trialNumber,
+        trialName: 'Outage write',
+        trialNotes: '',
+      });
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       if (response.status === 200) acknowledged.push(trialNumber);
-      else expect(((await response.json()) as { reason: string }).reason).toBe('SERVICE_UNAVAILABLE');
+      else
+        expect(((await response.json()) as { reason: string }).reason).toBe('SERVICE_UNAVAILABLE');
       return response.status;
     };
 
@@ -126,7 +147,10 @@ describe('the server process through PostgreSQL outages (PostgreSQL)', () => {
     try {
       for (let round = 0; round < 6; round += 1) {
         const batch = Array.from({ length: 6 }, () => write());
-        await admin_.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [databaseName]);
+        await admin_.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [databaseName],
+        );
         await Promise.all(batch);
       }
     } finally {
@@ -148,19 +172,29 @@ describe('the server process through PostgreSQL outages (PostgreSQL)', () => {
     await proxy.restore();
     const deadline = Date.now() + 30_000;
     while ((await write()) !== 200) {
-      if (Date.now() > deadline) throw new Error(`no successful write after the outage:\n${output}`);
+      if (Date.now() > deadline)
+        throw new Error(`no successful write after the outage:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     for (let i = 0; i < 5; i += 1) expect(await write()).toBe(200);
 
-    const boss = new PgBoss({ connectionString: database.connectionString!, max: 1, schedule: false, supervise: false, migrate: false });
+    const boss = new PgBoss({
+      connectionString: database.connectionString!,
+      max: 1,
+      schedule: false,
+      supervise: false,
+      migrate: false,
+    });
     boss.on('error', () => undefined);
     await boss.start();
     try {
       const jobId = await boss.send(MAINTENANCE_PURGE_EXPIRED, {});
       expect(jobId).toBeTruthy();
       await expect
-        .poll(async () => (await boss.getJobById(MAINTENANCE_PURGE_EXPIRED, jobId!))?.state, { timeout: 30_000, interval: 250 })
+        .poll(async () => (await boss.getJobById(MAINTENANCE_PURGE_EXPIRED, jobId!))?.state, {
+          timeout: 30_000,
+          interval: 250,
+        })
         .toBe('completed');
     } finally {
       await boss.stop({ graceful: false, wait: true });

@@ -41,8 +41,10 @@ describe('pg-boss workers through a database outage (PostgreSQL)', () => {
     const warnings: string[] = [];
     const logger = {
       info: () => undefined,
-      warn: (obj: object, msg?: string) => warnings.push(`${msg}: ${(obj as { err?: Error }).err?.message}`),
-      error: (obj: object, msg?: string) => warnings.push(`${msg}: ${(obj as { err?: Error }).err?.message}`),
+      warn: (obj: object, msg?: string) =>
+        warnings.push(`${msg}: ${(obj as { err?: Error }).err?.message}`),
+      error: (obj: object, msg?: string) =>
+        warnings.push(`${msg}: ${(obj as { err?: Error }).err?.message}`),
     };
 
     let runs = 0;
@@ -73,7 +75,13 @@ describe('pg-boss workers through a database outage (PostgreSQL)', () => {
       maintenanceIntervalSeconds: 1,
       jobs: [job],
     });
-    direct = new PgBoss({ connectionString: database.connectionString!, max: 1, schedule: false, supervise: false, migrate: false });
+    direct = new PgBoss({
+      connectionString: database.connectionString!,
+      max: 1,
+      schedule: false,
+      supervise: false,
+      migrate: false,
+    });
     direct.on('error', () => undefined);
     await direct.start();
     const jobId = (await direct.send(job.name, {}))!;
@@ -92,7 +100,10 @@ describe('pg-boss workers through a database outage (PostgreSQL)', () => {
     // Back again: the completion is recorded by the guard's retry; the job is not run again.
     await proxy.restore();
     await expect
-      .poll(async () => (await direct.getJobById(job.name, jobId))?.state, { timeout: 30_000, interval: 250 })
+      .poll(async () => (await direct.getJobById(job.name, jobId))?.state, {
+        timeout: 30_000,
+        interval: 250,
+      })
       .toBe('completed');
     expect(runs).toBe(1);
     expect(unhandled).toEqual([]);

@@ -79,7 +79,13 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
   await boss.start();
   try {
     for (const job of jobs)
-      await registerJob(boss, job, { database, logger, services, schedule, pollingIntervalSeconds });
+      await registerJob(boss, job, {
+        database,
+        logger,
+        services,
+        schedule,
+        pollingIntervalSeconds,
+      });
   } catch (error) {
     stopping = true;
     await boss.stop({ graceful: false, wait: true });
@@ -130,7 +136,11 @@ async function registerJob(
         await job.handle(item, { database, logger, boss, services });
       } catch (error) {
         // A database that went away mid-job is an expected fault (pg-boss retries the job): warn.
-        if (isDatabaseUnavailable(error)) logger.warn({ err: error, job: job.name, jobId: item.id }, 'job failed: database unavailable, retried');
+        if (isDatabaseUnavailable(error))
+          logger.warn(
+            { err: error, job: job.name, jobId: item.id },
+            'job failed: database unavailable, retried',
+          );
         else logger.error({ err: error, job: job.name, jobId: item.id }, 'job failed');
         throw error;
       }
@@ -200,33 +210,54 @@ const GUARDED = Symbol.for('trialpulse.pg-boss.settlements-guarded');
  */
 export function guardPgBossSettlements(): void {
   const requireHere = createRequire(import.meta.url);
-  const Manager = requireHere('pg-boss/src/manager.js') as { prototype: PgBossManager & { [GUARDED]?: true } };
+  const Manager = requireHere('pg-boss/src/manager.js') as {
+    prototype: PgBossManager & { [GUARDED]?: true };
+  };
   const prototype = Manager.prototype;
   if (prototype[GUARDED]) return;
   const { watch, complete, fail } = prototype;
   prototype.watch = function guardedWatch(this: PgBossManager, ...args: unknown[]) {
     if (!Object.hasOwn(this, 'complete')) {
       const settle = (method: typeof complete, what: string) =>
-        function (this: PgBossManager, name: string, id: unknown, data?: unknown, options?: unknown) {
+        function (
+          this: PgBossManager,
+          name: string,
+          id: unknown,
+          data?: unknown,
+          options?: unknown,
+        ) {
           const attempt = (tries: number): Promise<unknown> =>
             method.call(this, name, id, data, options).catch(async (error: unknown) => {
               if (tries < SETTLE_RETRIES && isDatabaseUnavailable(error) && !this.stopped) {
-                await new Promise((resolve) => setTimeout(resolve, Math.min(15_000, 1_000 * 2 ** tries)));
+                await new Promise((resolve) =>
+                  setTimeout(resolve, Math.min(15_000, 1_000 * 2 ** tries)),
+                );
                 return attempt(tries + 1);
               }
               const ids = Array.isArray(id) ? id.join(', ') : String(id);
               this.emit(
                 'error',
-                new Error(`could not mark job ${ids} of queue ${name} ${what}; pg-boss retries it after its expiry`, {
-                  cause: error,
-                }),
+                new Error(
+                  `could not mark job ${ids} of queue ${name} ${what}; pg-boss retries it after its expiry`,
+                  {
+                    cause: error,
+                  },
+                ),
               );
               return null;
             });
           return attempt(0);
         };
-      Object.defineProperty(this, 'complete', { value: settle(complete, 'completed'), configurable: true, writable: true });
-      Object.defineProperty(this, 'fail', { value: settle(fail, 'failed'), configurable: true, writable: true });
+      Object.defineProperty(this, 'complete', {
+        value: settle(complete, 'completed'),
+        configurable: true,
+        writable: true,
+      });
+      Object.defineProperty(this, 'fail', {
+        value: settle(fail, 'failed'),
+        configurable: true,
+        writable: true,
+      });
     }
     return watch.apply(this, args);
   };

@@ -35,7 +35,11 @@ describe(`pg-boss jobs (${MODE})`, () => {
       logger,
       schedule: true,
       pollingIntervalSeconds: 0.5,
-      jobs: jobDefinitions({ MAIL_FROM: 'TrialPulse <no-reply@trialpulse.test>', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost:3000' }),
+      jobs: jobDefinitions({
+        MAIL_FROM: 'TrialPulse <no-reply@trialpulse.test>',
+        DATA_DIR: dataDir,
+        PUBLIC_URL: 'http://localhost:3000',
+      }),
       services: testServices(database),
     });
   });
@@ -47,10 +51,17 @@ describe(`pg-boss jobs (${MODE})`, () => {
 
   it('starts every job of the production list, with its schedule', async () => {
     const schedules = await jobs.boss.getSchedules();
-    const definitions = jobDefinitions({ MAIL_FROM: 'TrialPulse <no-reply@trialpulse.test>', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost:3000' });
+    const definitions = jobDefinitions({
+      MAIL_FROM: 'TrialPulse <no-reply@trialpulse.test>',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: 'http://localhost:3000',
+    });
     for (const job of definitions) {
       expect(await jobs.boss.getQueue(job.name)).toMatchObject({ name: job.name });
-      if (job.cron) expect(schedules).toContainEqual(expect.objectContaining({ name: job.name, cron: job.cron }));
+      if (job.cron)
+        expect(schedules).toContainEqual(
+          expect.objectContaining({ name: job.name, cron: job.cron }),
+        );
     }
   });
 

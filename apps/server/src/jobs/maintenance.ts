@@ -1,6 +1,13 @@
 import { lt, or } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { humanCheckSpent, oneTimeCodes, oneTimeTokens, rateLimitHits, rememberedDevices, sessions } from '../db/schema';
+import {
+  humanCheckSpent,
+  oneTimeCodes,
+  oneTimeTokens,
+  rateLimitHits,
+  rememberedDevices,
+  sessions,
+} from '../db/schema';
 import type { JobDefinition } from './types';
 
 export const MAINTENANCE_PURGE_EXPIRED = 'maintenance.purge-expired';
@@ -38,7 +45,10 @@ export async function purgeExpired(db: Db, now: Date = new Date()): Promise<Purg
       .delete(rememberedDevices)
       .where(lt(rememberedDevices.expiresAt, now))
       .returning({ id: rememberedDevices.id });
-    const hits = await tx.delete(rateLimitHits).where(lt(rateLimitHits.resetAt, now)).returning({ key: rateLimitHits.key });
+    const hits = await tx
+      .delete(rateLimitHits)
+      .where(lt(rateLimitHits.resetAt, now))
+      .returning({ key: rateLimitHits.key });
     const spent = await tx
       .delete(humanCheckSpent)
       .where(lt(humanCheckSpent.expiresAt, now))

@@ -10,7 +10,13 @@ import { REPO_ROOT } from '../config/paths';
 import type { Database } from '../db/client';
 import { participantDevices, syncRuns } from '../db/schema';
 import { simulatorEnvironment } from '@trialpulse/provider-simulators/embedded';
-import { createParticipants, enrolledOn, linkForSync, startSyncSimulators, type SyncSimulators } from '../modules/sync/test-support';
+import {
+  createParticipants,
+  enrolledOn,
+  linkForSync,
+  startSyncSimulators,
+  type SyncSimulators,
+} from '../modules/sync/test-support';
 import { GOOGLE_HEALTH_WEBHOOK_PATH } from '../modules/sync/webhooks.routes';
 import { createTestDatabase } from '../test/test-database';
 
@@ -38,31 +44,35 @@ describe('a web process and a worker process on one database (PostgreSQL)', () =
 
   const startMain = (role: 'web' | 'worker', port: number) => {
     const { TEST_DATABASE_URL: _ignored, ...env } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/server/src/main.ts')], {
-      cwd: REPO_ROOT,
-      env: {
-        ...env,
-        TRIALPULSE_MODE: 'test',
-        PROCESS_ROLE: role,
-        PORT: String(port),
-        DATA_DIR: path.join(dataDir, role),
-        DATABASE_URL: database.connectionString!,
-        APP_SECRET: randomBytes(32).toString('hex'),
-        TOKEN_ENCRYPTION_KEY: sims.encryptionKey,
-        PUBLIC_URL: 'http://localhost:5173',
-        GOOGLE_HEALTH_WEBHOOK_SECRET: SECRET,
-        SERVE_WEB: 'false',
-        SIMULATORS: 'off',
-        LOG_LEVEL: 'warn',
-        ...simulatorEnvironment({
-          googleHealth: sims.googleHealth.baseUrl,
-          fitbitLegacy: sims.fitbitLegacy.baseUrl,
-          omron: sims.omron.baseUrl,
-          dexcom: sims.dexcom.baseUrl,
-        }),
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(REPO_ROOT, 'apps/server/src/main.ts')],
+      {
+        cwd: REPO_ROOT,
+        env: {
+          ...env,
+          TRIALPULSE_MODE: 'test',
+          PROCESS_ROLE: role,
+          PORT: String(port),
+          DATA_DIR: path.join(dataDir, role),
+          DATABASE_URL: database.connectionString!,
+          APP_SECRET: randomBytes(32).toString('hex'),
+          TOKEN_ENCRYPTION_KEY: sims.encryptionKey,
+          PUBLIC_URL: 'http://localhost:5173',
+          GOOGLE_HEALTH_WEBHOOK_SECRET: SECRET,
+          SERVE_WEB: 'false',
+          SIMULATORS: 'off',
+          LOG_LEVEL: 'warn',
+          ...simulatorEnvironment({
+            googleHealth: sims.googleHealth.baseUrl,
+            fitbitLegacy: sims.fitbitLegacy.baseUrl,
+            omron: sims.omron.baseUrl,
+            dexcom: sims.dexcom.baseUrl,
+          }),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -70,10 +80,15 @@ describe('a web process and a worker process on one database (PostgreSQL)', () =
     children.push(entry);
     return entry;
   };
-  const until = async (what: string, check: () => Promise<boolean> | boolean, describeState: () => Promise<string> | string) => {
+  const until = async (
+    what: string,
+    check: () => Promise<boolean> | boolean,
+    describeState: () => Promise<string> | string,
+  ) => {
     const deadline = Date.now() + 90_000;
     while (!(await check())) {
-      for (const { child, output } of children) if (child.exitCode !== null) throw new Error(`a process exited: ${output()}`);
+      for (const { child, output } of children)
+        if (child.exitCode !== null) throw new Error(`a process exited: ${output()}`);
       if (Date.now() > deadline) throw new Error(`${what}: ${await describeState()}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -105,15 +120,36 @@ describe('a web process and a worker process on one database (PostgreSQL)', () =
     const web = startMain('web', webPort);
     const worker = startMain('worker', await freePort());
     const baseUrl = `http://127.0.0.1:${webPort}`;
-    await until('web process not serving', () => fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false), web.output);
-    await until('worker process without jobs', () => worker.output().includes('jobs started'), worker.output);
+    await until(
+      'web process not serving',
+      () =>
+        fetch(`${baseUrl}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      web.output,
+    );
+    await until(
+      'worker process without jobs',
+      () => worker.output().includes('jobs started'),
+      worker.output,
+    );
 
     // Linked once both run (the worker's start-up sync of every connection is over by then).
     const fixture = await createParticipants(database.db, 1);
     const participantId = fixture.participantIds[0]!;
     await enrolledOn(database.db, participantId, new Date(sims.clock.nowMs() - 86_400_000));
-    const connectionId = await linkForSync(database.db, sims, { teamId: fixture.teamId, participantId, brand: 'Fitbit', account: 'ava-thompson', metrics: ['heart_rate'] });
-    const [connection] = await database.db.select().from(participantDevices).where(eq(participantDevices.id, connectionId));
+    const connectionId = await linkForSync(database.db, sims, {
+      teamId: fixture.teamId,
+      participantId,
+      brand: 'Fitbit',
+      account: 'ava-thompson',
+      metrics: ['heart_rate'],
+    });
+    const [connection] = await database.db
+      .select()
+      .from(participantDevices)
+      .where(eq(participantDevices.id, connectionId));
 
     const webhookJobs = async () =>
       (
@@ -122,7 +158,10 @@ describe('a web process and a worker process on one database (PostgreSQL)', () =
         )
       ).rows;
     const webhookRuns = () =>
-      database.db.select().from(syncRuns).where(and(eq(syncRuns.participantDeviceId, connectionId), eq(syncRuns.kind, 'webhook')));
+      database.db
+        .select()
+        .from(syncRuns)
+        .where(and(eq(syncRuns.participantDeviceId, connectionId), eq(syncRuns.kind, 'webhook')));
 
     // The provider's notification, as Google Health delivers it (delivered again if a waiting
     // job of the connection absorbed it: the queue keeps one waiting job per connection).
@@ -132,7 +171,15 @@ describe('a web process and a worker process on one database (PostgreSQL)', () =
         const response = await fetch(`${baseUrl}${GOOGLE_HEALTH_WEBHOOK_PATH}`, {
           method: 'POST',
           headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ data: { version: '1', healthUserId: connection!.providerUserId, operation: 'UPSERT', dataType: 'heart-rate', intervals: [] } }),
+          body: JSON.stringify({
+            data: {
+              version: '1',
+              healthUserId: connection!.providerUserId,
+              operation: 'UPSERT',
+              dataType: 'heart-rate',
+              intervals: [],
+            },
+          }),
         });
         expect(response.status).toBe(204);
         return (await webhookJobs()).length > 0;
@@ -144,7 +191,8 @@ describe('a web process and a worker process on one database (PostgreSQL)', () =
     await until(
       'the webhook sync did not run',
       async () => (await webhookRuns()).some((run) => run.outcome !== 'running'),
-      async () => JSON.stringify({ jobs: await webhookJobs(), worker: worker.output(), web: web.output() }),
+      async () =>
+        JSON.stringify({ jobs: await webhookJobs(), worker: worker.output(), web: web.output() }),
     );
     const [run] = await webhookRuns();
     expect(run).toMatchObject({ outcome: 'succeeded', upstream: 'google-health' });

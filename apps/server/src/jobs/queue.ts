@@ -29,7 +29,12 @@ export function createJobQueue(
     const common = { supervise: false, schedule: false, migrate: true } as const;
     const boss =
       database.kind === 'postgres'
-        ? new PgBoss({ ...common, connectionString: database.connectionString!, max: 2, application_name: 'trialpulse-send' })
+        ? new PgBoss({
+            ...common,
+            connectionString: database.connectionString!,
+            max: 2,
+            application_name: 'trialpulse-send',
+          })
         : new PgBoss({ ...common, db: database.executor as PgBoss.Db });
     // Its pool's idle connections dropped by a restart, etc.: logged, never an unhandled
     // 'error' event (a send itself rejects to its caller).
@@ -37,7 +42,8 @@ export function createJobQueue(
       if (!stopped && logger) logPgBossError(logger, error);
     });
     await boss.start();
-    for (const definition of definitions) await boss.createQueue(definition.name, { name: definition.name, ...definition.queue });
+    for (const definition of definitions)
+      await boss.createQueue(definition.name, { name: definition.name, ...definition.queue });
     return boss;
   };
 

@@ -21,7 +21,8 @@ export async function recordAudit(db: DbOrTx, entry: AuditEntry): Promise<void> 
   await db.insert(auditLog).values({
     action: entry.action,
     entityType: entry.entityType,
-    entityId: entry.entityId === undefined || entry.entityId === null ? null : String(entry.entityId),
+    entityId:
+      entry.entityId === undefined || entry.entityId === null ? null : String(entry.entityId),
     actorUserId: entry.actorUserId ?? null,
     teamId: entry.teamId ?? null,
     before: entry.before ?? null,

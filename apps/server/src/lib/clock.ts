@@ -4,7 +4,9 @@ export type Clock = { now(): Date };
 export const systemClock: Clock = { now: () => new Date() };
 
 /** A clock that stands still until moved (tests). */
-export function createManualClock(start: Date = new Date()): Clock & { advance(ms: number): void; set(at: Date): void } {
+export function createManualClock(
+  start: Date = new Date(),
+): Clock & { advance(ms: number): void; set(at: Date): void } {
   let current = start.getTime();
   return {
     now: () => new Date(current),

@@ -30,13 +30,23 @@ export function encryptSecret(plaintext: string, keyBase64: string): string {
   const nonce = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, nonce);
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return ['v1', nonce, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+  return ['v1', nonce, cipher.getAuthTag(), ciphertext]
+    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+    .join('.');
 }
 
 export function decryptSecret(sealed: string, keyBase64: string): string {
   const [version, nonce, tag, ciphertext] = sealed.split('.');
-  if (version !== 'v1' || !nonce || !tag || ciphertext === undefined) throw new Error('unknown secret format');
-  const decipher = createDecipheriv('aes-256-gcm', Buffer.from(keyBase64, 'base64'), Buffer.from(nonce, 'base64url'));
+  if (version !== 'v1' || !nonce || !tag || ciphertext === undefined)
+    throw new Error('unknown secret format');
+  const decipher = createDecipheriv(
+    'aes-256-gcm',
+    Buffer.from(keyBase64, 'base64'),
+    Buffer.from(nonce, 'base64url'),
+  );
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+  return Buffer.concat([
+    decipher.update(Buffer.from(ciphertext, 'base64url')),
+    decipher.final(),
+  ]).toString('utf8');
 }

@@ -7,7 +7,8 @@ export function uniqueViolationConstraint(error: unknown): string | null {
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth += 1) {
     const candidate = current as { code?: unknown; constraint?: unknown; cause?: unknown };
-    if (candidate.code === '23505') return typeof candidate.constraint === 'string' ? candidate.constraint : '';
+    if (candidate.code === '23505')
+      return typeof candidate.constraint === 'string' ? candidate.constraint : '';
     current = candidate.cause;
   }
   return null;
@@ -20,7 +21,15 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /** SQLSTATE classes and codes meaning "the database cannot be reached or went away". */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
-const UNAVAILABLE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
@@ -40,14 +49,27 @@ const UNAVAILABLE_MESSAGES = [
 export function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; current && depth < 6; depth += 1) {
-    const candidate = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    const candidate = current as {
+      code?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      errors?: unknown;
+    };
     if (typeof candidate.code === 'string') {
       if (UNAVAILABLE_SQLSTATES.has(candidate.code) || candidate.code.startsWith('08')) return true;
       if (UNAVAILABLE_NETWORK_CODES.has(candidate.code)) return true;
     }
-    if (typeof candidate.message === 'string' && UNAVAILABLE_MESSAGES.some((text) => (candidate.message as string).includes(text))) return true;
+    if (
+      typeof candidate.message === 'string' &&
+      UNAVAILABLE_MESSAGES.some((text) => (candidate.message as string).includes(text))
+    )
+      return true;
     // Node's AggregateError (e.g. connecting to ::1 and 127.0.0.1 both refused).
-    if (Array.isArray(candidate.errors) && candidate.errors.some((inner) => isDatabaseUnavailable(inner))) return true;
+    if (
+      Array.isArray(candidate.errors) &&
+      candidate.errors.some((inner) => isDatabaseUnavailable(inner))
+    )
+      return true;
     current = candidate.cause;
   }
   return false;

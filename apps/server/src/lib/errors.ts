@@ -42,7 +42,10 @@ export class AppError extends Error {
   static unauthenticated(message = 'Your session has expired. Please log in again.') {
     return new AppError(401, message, { reason: ERROR_REASONS.unauthenticated });
   }
-  static forbidden(message = 'You do not have access to this resource.', options: AppErrorOptions = {}) {
+  static forbidden(
+    message = 'You do not have access to this resource.',
+    options: AppErrorOptions = {},
+  ) {
     return new AppError(403, message, { reason: ERROR_REASONS.forbidden, ...options });
   }
   static notFound(message = 'Not found.') {

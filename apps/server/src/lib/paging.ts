@@ -220,8 +220,8 @@ async function selectPreparedPage<TSort extends string, TSelect extends PgSelect
     text === '' || definition.searchable.length === 0
       ? undefined
       : or(
-          ...definition.searchable.map(
-            (column) => containsSql(column, sql.placeholder(FILTER_PATTERN)),
+          ...definition.searchable.map((column) =>
+            containsSql(column, sql.placeholder(FILTER_PATTERN)),
           ),
         );
   const values: Record<string, unknown> = { ...prepared.values };

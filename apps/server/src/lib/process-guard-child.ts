@@ -7,8 +7,10 @@ import { installProcessGuards } from './process-guards';
 
 const lines: string[] = [];
 const logger = {
-  warn: (obj: object, msg?: string) => lines.push(`warn ${msg} ${String((obj as { err?: Error }).err?.message)}`),
-  error: (obj: object, msg?: string) => lines.push(`error ${msg} ${String((obj as { err?: Error }).err?.message)}`),
+  warn: (obj: object, msg?: string) =>
+    lines.push(`warn ${msg} ${String((obj as { err?: Error }).err?.message)}`),
+  error: (obj: object, msg?: string) =>
+    lines.push(`error ${msg} ${String((obj as { err?: Error }).err?.message)}`),
 };
 if (process.env.GUARDS !== 'off') installProcessGuards(logger);
 

@@ -9,15 +9,19 @@ function recordingLogger() {
   const lines: { level: 'warn' | 'error'; obj: Record<string, unknown>; msg?: string }[] = [];
   return {
     lines,
-    warn: (obj: object, msg?: string) => lines.push({ level: 'warn', obj: obj as Record<string, unknown>, msg }),
-    error: (obj: object, msg?: string) => lines.push({ level: 'error', obj: obj as Record<string, unknown>, msg }),
+    warn: (obj: object, msg?: string) =>
+      lines.push({ level: 'warn', obj: obj as Record<string, unknown>, msg }),
+    error: (obj: object, msg?: string) =>
+      lines.push({ level: 'error', obj: obj as Record<string, unknown>, msg }),
   };
 }
 
 describe('process guards', () => {
   it('logs a database outage at warn and anything else at error', () => {
     const logger = recordingLogger();
-    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+    });
     const wrapped = new Error('could not mark job 1 of queue q completed', {
       cause: Object.assign(new Error('the database system is shutting down'), { code: '57P03' }),
     });
@@ -42,7 +46,9 @@ describe('process guards', () => {
     target.emit('uncaughtException', new Error('boom'));
     expect(logger.lines.map((line) => line.level)).toEqual(['warn', 'error']);
     remove();
-    expect(target.listenerCount('unhandledRejection') + target.listenerCount('uncaughtException')).toBe(0);
+    expect(
+      target.listenerCount('unhandledRejection') + target.listenerCount('uncaughtException'),
+    ).toBe(0);
   });
 
   it('keeps a real process running through an unhandled rejection and an uncaught exception', () => {

@@ -25,7 +25,8 @@ export function reportUnhandled(
   kind: 'unhandledRejection' | 'uncaughtException',
   error: unknown,
 ): void {
-  if (isDatabaseUnavailable(error)) logger.warn({ err: error, kind }, `${kind}: database unavailable, process keeps running`);
+  if (isDatabaseUnavailable(error))
+    logger.warn({ err: error, kind }, `${kind}: database unavailable, process keeps running`);
   else logger.error({ err: error, kind }, `${kind}: process keeps running`);
 }
 
@@ -34,7 +35,10 @@ export function reportUnhandled(
  * keep the process running instead of Node's default exit. Answers a function that removes
  * them again.
  */
-export function installProcessGuards(logger: GuardLogger, target: GuardedProcess = process): () => void {
+export function installProcessGuards(
+  logger: GuardLogger,
+  target: GuardedProcess = process,
+): () => void {
   const onRejection = (reason: unknown) => reportUnhandled(logger, 'unhandledRejection', reason);
   const onException = (error: Error) => reportUnhandled(logger, 'uncaughtException', error);
   target.on('unhandledRejection', onRejection);

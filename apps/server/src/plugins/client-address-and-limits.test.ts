@@ -12,7 +12,12 @@ const LOGIN_LIMIT = 30; // per client address per 15 minutes (auth.routes)
 /** An app in production mode (where the old code trusted every X-Forwarded-For). */
 async function productionApp(env: Record<string, string> = {}) {
   const ctx = await createTestApp({
-    env: { TRIALPULSE_MODE: 'production', PUBLIC_URL: 'https://trialpulse.example.org', SMTP_URL: 'smtp://127.0.0.1:9', ...env },
+    env: {
+      TRIALPULSE_MODE: 'production',
+      PUBLIC_URL: 'https://trialpulse.example.org',
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      ...env,
+    },
   });
   ctx.app.get('/api/probe/ip', async (request) => ({ ip: request.ip }));
   await ctx.app.ready();
@@ -25,13 +30,24 @@ const loginAttempt = async (ctx: TestApp, remoteAddress: string, forwardedFor?: 
     method: 'POST',
     url: '/api/auth/login',
     remoteAddress,
-    headers: { cookie: csrf.cookie, 'x-csrf-token': csrf.token, ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
+    headers: {
+      cookie: csrf.cookie,
+      'x-csrf-token': csrf.token,
+      ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+    },
     // No human check: answered 400, but every attempt counts against the address's limit.
     payload: { username: `nobody-${randomBytes(4).toString('hex')}@example.org`, password: 'x' },
   });
 };
 const ipOf = async (ctx: TestApp, remoteAddress: string, forwardedFor?: string) =>
-  (await ctx.app.inject({ method: 'GET', url: '/api/probe/ip', remoteAddress, headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} })).json().ip;
+  (
+    await ctx.app.inject({
+      method: 'GET',
+      url: '/api/probe/ip',
+      remoteAddress,
+      headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+    })
+  ).json().ip;
 
 describe(`client address and per-IP limits (${MODE})`, () => {
   describe('TRUST_PROXY off (the default), in production mode', () => {
@@ -46,7 +62,9 @@ describe(`client address and per-IP limits (${MODE})`, () => {
     it('a spoofed X-Forwarded-For on every attempt does not escape the login limit', async () => {
       const answers: number[] = [];
       for (let attempt = 0; attempt <= LOGIN_LIMIT; attempt += 1) {
-        answers.push((await loginAttempt(ctx, '198.51.100.21', `203.0.113.${attempt + 1}`)).statusCode);
+        answers.push(
+          (await loginAttempt(ctx, '198.51.100.21', `203.0.113.${attempt + 1}`)).statusCode,
+        );
       }
       expect(answers.slice(0, LOGIN_LIMIT).every((status) => status === 400)).toBe(true);
       expect(answers[LOGIN_LIMIT]).toBe(429);
@@ -77,7 +95,9 @@ describe(`client address and per-IP limits (${MODE})`, () => {
       expect(await ipOf(ctx, '10.0.0.1', '1.2.3.4, 203.0.113.7')).toBe('203.0.113.7');
       const answers: number[] = [];
       for (let attempt = 0; attempt <= LOGIN_LIMIT; attempt += 1) {
-        answers.push((await loginAttempt(ctx, '10.0.0.1', `198.18.0.${attempt + 1}, 203.0.113.7`)).statusCode);
+        answers.push(
+          (await loginAttempt(ctx, '10.0.0.1', `198.18.0.${attempt + 1}, 203.0.113.7`)).statusCode,
+        );
       }
       expect(answers[LOGIN_LIMIT - 1]).toBe(400);
       expect(answers[LOGIN_LIMIT]).toBe(429);
@@ -111,8 +131,17 @@ describe(`two web processes share one database (${MODE})`, () => {
   let processB: TestApp;
   beforeAll(async () => {
     first = await createTestDatabase();
-    second = first.connectionString ? await openDatabase({ kind: 'postgres', connectionString: first.connectionString, maxConnections: 3 }) : first;
-    const env = { APP_SECRET: randomBytes(32).toString('hex'), TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+    second = first.connectionString
+      ? await openDatabase({
+          kind: 'postgres',
+          connectionString: first.connectionString,
+          maxConnections: 3,
+        })
+      : first;
+    const env = {
+      APP_SECRET: randomBytes(32).toString('hex'),
+      TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    };
     processA = await createTestApp({ database: first, env });
     processB = await createTestApp({ database: second, env });
   });

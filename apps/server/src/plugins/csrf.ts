@@ -3,7 +3,11 @@ import fp from 'fastify-plugin';
 import { createHmac } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import csrfProtection from '@fastify/csrf-protection';
-import { ACCESS_COOKIE, SESSION_BINDING_COOKIE, unverifiedSessionId } from '../modules/auth/session-tokens';
+import {
+  ACCESS_COOKIE,
+  SESSION_BINDING_COOKIE,
+  unverifiedSessionId,
+} from '../modules/auth/session-tokens';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const CSRF_HEADER = 'x-csrf-token';
@@ -37,7 +41,9 @@ export const csrfPlugin = fp(
 
     await app.register(csrfProtection, {
       csrfOpts: {
-        hmacKey: createHmac('sha256', options.appSecret).update('trialpulse/csrf/v1').digest('base64url'),
+        hmacKey: createHmac('sha256', options.appSecret)
+          .update('trialpulse/csrf/v1')
+          .digest('base64url'),
       },
       getUserInfo: sessionBinding,
       cookieKey: CSRF_SECRET_COOKIE,
@@ -54,7 +60,13 @@ export const csrfPlugin = fp(
     app.addHook('onRequest', (request, reply, done) => {
       if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return done();
       // Cookies naming two sessions never pass, whatever token comes with them.
-      if (sessionBinding(request) === MISMATCH) return done(Object.assign(new Error('Invalid csrf token'), { code: 'FST_CSRF_INVALID_TOKEN', statusCode: 403 }));
+      if (sessionBinding(request) === MISMATCH)
+        return done(
+          Object.assign(new Error('Invalid csrf token'), {
+            code: 'FST_CSRF_INVALID_TOKEN',
+            statusCode: 403,
+          }),
+        );
       app.csrfProtection(request, reply, done);
     });
 

@@ -22,16 +22,23 @@ export const errorHandlerPlugin = fp(
     app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
     // A missing route carries its own reason, so clients tell "no such endpoint" from a
     // real route's "no such record" 404 without matching texts.
-    app.setNotFoundHandler((request, reply) => sendError(AppError.routeNotFound(request), request, reply));
+    app.setNotFoundHandler((request, reply) =>
+      sendError(AppError.routeNotFound(request), request, reply),
+    );
   },
   { name: 'error-handler' },
 );
 
-export const SERVICE_UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable. Please try again in a moment.';
+export const SERVICE_UNAVAILABLE_MESSAGE =
+  'The service is temporarily unavailable. Please try again in a moment.';
 
 function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const { statusCode, body, headers } = toErrorBody(error, request);
-  if (statusCode === 503) request.log.warn({ reason: body.reason, errorCode: (error as { code?: unknown }).code }, 'database unavailable');
+  if (statusCode === 503)
+    request.log.warn(
+      { reason: body.reason, errorCode: (error as { code?: unknown }).code },
+      'database unavailable',
+    );
   else if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
   else noteRejection(reply, body.reason); // said by the request's one log line
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
@@ -117,7 +124,13 @@ function toErrorBody(
     return {
       statusCode: 413,
       headers: {},
-      body: { ...base, message: 'Request body is too large.', displayToUser: true, reason: ERROR_REASONS.payloadTooLarge, errors: null },
+      body: {
+        ...base,
+        message: 'Request body is too large.',
+        displayToUser: true,
+        reason: ERROR_REASONS.payloadTooLarge,
+        errors: null,
+      },
     };
   }
   if (status === 429) {
@@ -150,7 +163,13 @@ function toErrorBody(
   return {
     statusCode: 500,
     headers: {},
-    body: { ...base, message: GENERIC_ERROR_MESSAGE, displayToUser: false, reason: ERROR_REASONS.internal, errors: null },
+    body: {
+      ...base,
+      message: GENERIC_ERROR_MESSAGE,
+      displayToUser: false,
+      reason: ERROR_REASONS.internal,
+      errors: null,
+    },
   };
 }
 

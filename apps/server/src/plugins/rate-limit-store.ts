@@ -42,7 +42,11 @@ export function postgresRateLimitStore(db: Db, clock: Clock) {
         })
         .returning({ hits: rateLimitHits.hits, resetAt: rateLimitHits.resetAt })
         .then(
-          ([row]) => callback(null, { current: row!.hits, ttl: Math.max(0, row!.resetAt.getTime() - now.getTime()) }),
+          ([row]) =>
+            callback(null, {
+              current: row!.hits,
+              ttl: Math.max(0, row!.resetAt.getTime() - now.getTime()),
+            }),
           (error: Error) => callback(error),
         );
     }
@@ -56,7 +60,9 @@ export function postgresRateLimitStore(db: Db, clock: Clock) {
           ([row]) =>
             callback(
               null,
-              !row || row.resetAt <= now ? { current: 0, ttl: 0 } : { current: row.hits, ttl: row.resetAt.getTime() - now.getTime() },
+              !row || row.resetAt <= now
+                ? { current: 0, ttl: 0 }
+                : { current: row.hits, ttl: row.resetAt.getTime() - now.getTime() },
             ),
           (error: Error) => callback(error),
         );

@@ -20,7 +20,10 @@ describe('compressed answers and cached assets', () => {
   beforeAll(async () => {
     distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trialpulse-web-dist-'));
     fs.mkdirSync(path.join(distDir, 'assets'));
-    fs.writeFileSync(path.join(distDir, 'index.html'), `<!doctype html><html><body><div id="root"></div>${'<!-- pad -->'.repeat(200)}</body></html>`);
+    fs.writeFileSync(
+      path.join(distDir, 'index.html'),
+      `<!doctype html><html><body><div id="root"></div>${'<!-- pad -->'.repeat(200)}</body></html>`,
+    );
     const asset = path.join(distDir, assetPath);
     fs.writeFileSync(asset, script);
     fs.writeFileSync(`${asset}.br`, zlib.brotliCompressSync(script));
@@ -33,23 +36,33 @@ describe('compressed answers and cached assets', () => {
   });
 
   it('sends the build’s brotli file of a hashed asset, cached for a year as immutable', async () => {
-    const response = await ctx.app.inject({ url: assetPath, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const response = await ctx.app.inject({
+      url: assetPath,
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-encoding']).toBe('br');
     expect(response.headers['content-type']).toMatch(/javascript/);
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(response.headers.vary).toMatch(/accept-encoding/i);
-    expect(response.rawPayload.equals(fs.readFileSync(path.join(distDir, `${assetPath}.br`)))).toBe(true);
+    expect(response.rawPayload.equals(fs.readFileSync(path.join(distDir, `${assetPath}.br`)))).toBe(
+      true,
+    );
     expect(zlib.brotliDecompressSync(response.rawPayload).toString()).toBe(script);
   });
 
   it('sends the gzip file to a browser without brotli, and the plain file to one without either', async () => {
     const gzip = await ctx.app.inject({ url: assetPath, headers: { 'accept-encoding': 'gzip' } });
     expect(gzip.headers['content-encoding']).toBe('gzip');
-    expect(gzip.rawPayload.equals(fs.readFileSync(path.join(distDir, `${assetPath}.gz`)))).toBe(true);
+    expect(gzip.rawPayload.equals(fs.readFileSync(path.join(distDir, `${assetPath}.gz`)))).toBe(
+      true,
+    );
     expect(gzip.headers['cache-control']).toBe('public, max-age=31536000, immutable');
 
-    const plain = await ctx.app.inject({ url: assetPath, headers: { 'accept-encoding': 'identity' } });
+    const plain = await ctx.app.inject({
+      url: assetPath,
+      headers: { 'accept-encoding': 'identity' },
+    });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(script);
   });
@@ -75,14 +88,20 @@ describe('compressed answers and cached assets', () => {
   });
 
   it('compresses API answers over 1 KB and leaves small ones alone', async () => {
-    const large = await ctx.app.inject({ url: '/api/docs/json', headers: { 'accept-encoding': 'gzip, br' } });
+    const large = await ctx.app.inject({
+      url: '/api/docs/json',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
     expect(large.statusCode).toBe(200);
     expect(large.headers['content-encoding']).toBe('br');
     const document = JSON.parse(zlib.brotliDecompressSync(large.rawPayload).toString());
     expect(document.info.title).toBe('TrialPulse API');
     expect(large.rawPayload.length).toBeLessThan(JSON.stringify(document).length / 3);
 
-    const small = await ctx.app.inject({ url: '/api/appVersion', headers: { 'accept-encoding': 'gzip, br' } });
+    const small = await ctx.app.inject({
+      url: '/api/appVersion',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
     expect(small.statusCode).toBe(200);
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(small.json()).toHaveProperty('version');

@@ -36,6 +36,9 @@ export async function webAppPlugin(app: FastifyInstance, options: { distDir: str
     if (request.url.startsWith('/api/') || request.url === '/api') {
       throw AppError.routeNotFound(request);
     }
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    return reply
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(indexHtml);
   });
 }

@@ -39,16 +39,28 @@ export async function syncedAccount(
   const now = sims.clock.now();
   const { teamId, participantIds } = await createParticipants(db, 1);
   const participantId = participantIds[0]!;
-  await enrolledOn(db, participantId, new Date(now.getTime() - (input.enrolledDaysAgo ?? 40) * DAY));
+  await enrolledOn(
+    db,
+    participantId,
+    new Date(now.getTime() - (input.enrolledDaysAgo ?? 40) * DAY),
+  );
   const connectionId = await linkForSync(db, sims, { teamId, participantId, ...input });
   const sync = buildSyncService(database, {
     providers: sims.providers,
     encryptionKey: sims.encryptionKey,
     clock: sims.clock,
   });
-  let run = await sync.syncConnection(connectionId, { kind: 'backfill', owner: randomUUID(), force: true });
+  let run = await sync.syncConnection(connectionId, {
+    kind: 'backfill',
+    owner: randomUUID(),
+    force: true,
+  });
   // A run that reached its time box (a loaded machine) goes on as the sync job's follow-up does.
-  for (let followUps = 0; run.outcome === 'partial' && run.continueStreams && followUps < 10; followUps += 1) {
+  for (
+    let followUps = 0;
+    run.outcome === 'partial' && run.continueStreams && followUps < 10;
+    followUps += 1
+  ) {
     run = await sync.syncConnection(connectionId, {
       kind: 'backfill',
       owner: randomUUID(),
@@ -56,7 +68,8 @@ export async function syncedAccount(
       force: true,
     });
   }
-  if (run.outcome !== 'succeeded') throw new Error(`sync of ${input.account}: ${JSON.stringify(run)}`);
+  if (run.outcome !== 'succeeded')
+    throw new Error(`sync of ${input.account}: ${JSON.stringify(run)}`);
   return { teamId, participantId, connectionId };
 }
 
@@ -68,7 +81,9 @@ export async function syncedAccount(
  */
 export function dataServicesFor(database: Database, sims: SyncSimulators, teamId: number) {
   const db = database.db;
-  const access = { requireParticipant: async (_auth: AuthContext, id: number) => ({ id, teamId }) as never };
+  const access = {
+    requireParticipant: async (_auth: AuthContext, id: number) => ({ id, teamId }) as never,
+  };
   const real = createDeviceConnectionsServiceOn(db, {
     providers: createProviderRegistry(sims.providers, { clock: sims.clock }),
     clock: sims.clock,

@@ -45,8 +45,5 @@ export * as omronData from './omron/omron-data';
 export * as dexcomData from './dexcom/dexcom-data';
 export type { OmronClient } from './omron/omron.client';
 export type { DexcomClient } from './dexcom/dexcom.client';
-export type {
-  DailyRollupPoint,
-  GoogleHealthClient,
-} from './google-health/google-health.client';
+export type { DailyRollupPoint, GoogleHealthClient } from './google-health/google-health.client';
 export type { FitbitLegacyClient } from './fitbit-legacy/fitbit-legacy.client';

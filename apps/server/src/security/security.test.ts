@@ -41,14 +41,18 @@ type Access =
 
 const PUBLIC: Access = { kind: 'public' };
 const PARTICIPANT: Access = { kind: 'participant' };
-const staff = (action: Action | null, extra: { pendingSecondFactor?: boolean; missingRole?: boolean } = {}): Access => ({
+const staff = (
+  action: Action | null,
+  extra: { pendingSecondFactor?: boolean; missingRole?: boolean } = {},
+): Access => ({
   kind: 'staff',
   action,
   ...extra,
 });
 const SESSION_CALLS = staff(null, { pendingSecondFactor: true, missingRole: true });
 /** The roles an entry allows: its action's roles in the shared table, or every staff role. */
-const rolesOf = (access: { action: Action | null }): readonly Role[] => (access.action ? rolesFor(access.action) : ALL_STAFF);
+const rolesOf = (access: { action: Action | null }): readonly Role[] =>
+  access.action ? rolesFor(access.action) : ALL_STAFF;
 
 /**
  * Who may call each API route (access spec §6/§7, device-data spec): public, a participant
@@ -140,15 +144,19 @@ const ACCESS: Record<string, Access> = {
   'GET /api/deviceConnections/:brand': staff('deviceToken.manage'),
   // Device metrics manager, team data retention, Database Info (decisions 0030, 0031).
   'GET /api/deviceSettings/enhanced/deviceSettings/:teamId/:deviceId': staff('metrics.manage'),
-  'GET /api/deviceSettings/enhanced/availableMetrics/:teamId/:deviceId/:deviceType': staff('metrics.manage'),
+  'GET /api/deviceSettings/enhanced/availableMetrics/:teamId/:deviceId/:deviceType':
+    staff('metrics.manage'),
   'PUT /api/deviceSettings/:teamId/:deviceId': staff('metrics.manage'),
   'GET /api/dataStorageService/team/:teamId/devices': staff('retention.manage'),
   'GET /api/dataStorageService/team/:teamId/retention': staff('retention.manage'),
   'GET /api/dataStorageService/metrics/:deviceType': staff('retention.manage'),
-  'GET /api/dataStorageService/team/:teamId/device/:deviceType/selections': staff('retention.manage'),
+  'GET /api/dataStorageService/team/:teamId/device/:deviceType/selections':
+    staff('retention.manage'),
   'POST /api/dataStorageService/team/:teamId/device/:deviceType/metric': staff('retention.manage'),
-  'DELETE /api/dataStorageService/team/:teamId/device/:deviceType/metric/:metricKey': staff('retention.manage'),
-  'GET /api/dataStorageService/team/:teamId/device/:deviceType/metric/:metricKey/storedReadings': staff('retention.manage'),
+  'DELETE /api/dataStorageService/team/:teamId/device/:deviceType/metric/:metricKey':
+    staff('retention.manage'),
+  'GET /api/dataStorageService/team/:teamId/device/:deviceType/metric/:metricKey/storedReadings':
+    staff('retention.manage'),
   'GET /api/sysAdminTeamsData': staff('sysadmin.view'),
   'GET /api/sysAdminTeamAllowedBrands': staff('sysadmin.view'),
   'GET /api/sysAdminTeamSupportedDevicesData': staff('sysadmin.view'),
@@ -199,14 +207,28 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const BAD_IDS = ['2147483648', '-1', '1e309', '1.5'];
 /** Dates no calendar or no sane trial holds, as dates and as date-times (decision 0127). */
 const BAD_DATES = ['0000-01-01', '9999-12-31', '2026-02-30'];
-const BAD_TEXTS = [...BAD_DATES, ...BAD_DATES.map((date) => `${date}T00:00:00Z`), 'x'.repeat(10_000)];
+const BAD_TEXTS = [
+  ...BAD_DATES,
+  ...BAD_DATES.map((date) => `${date}T00:00:00Z`),
+  'x'.repeat(10_000),
+];
 /**
  * Valid bodies for routes whose schema sample (`sampleOf`) would be refused on another field
  * anyway, so a fuzzed field is the only thing wrong with the body.
  */
 const BODY_SAMPLES: Record<string, Record<string, unknown>> = {
-  'POST /api/getOmronParticipantData/:id': { queryStr: 'bloodpressure', since: '2026-01-01', sortOrder: 'desc', limit: 10 },
-  'POST /api/omronParticipantDataRaw/:id': { queryStr: 'bloodpressure', since: '2026-01-01', sortOrder: 'desc', limit: 10 },
+  'POST /api/getOmronParticipantData/:id': {
+    queryStr: 'bloodpressure',
+    since: '2026-01-01',
+    sortOrder: 'desc',
+    limit: 10,
+  },
+  'POST /api/omronParticipantDataRaw/:id': {
+    queryStr: 'bloodpressure',
+    since: '2026-01-01',
+    sortOrder: 'desc',
+    limit: 10,
+  },
 };
 
 /**
@@ -235,10 +257,17 @@ const STRUCTURED_DATES: Record<string, Record<string, (date: string) => string[]
     ],
   },
   'GET /api/getDexcomParticipantData/:id/:query': {
-    query: (date) => [`startDate=${date}&endDate=2026-01-02`, `startDate=2026-01-01&endDate=${date}`, `startDate=${date}&endDate=${date}`],
+    query: (date) => [
+      `startDate=${date}&endDate=2026-01-02`,
+      `startDate=2026-01-01&endDate=${date}`,
+      `startDate=${date}&endDate=${date}`,
+    ],
   },
   'GET /api/dexcomParticipantDataRaw/:id/:query': {
-    query: (date) => [`startDate=${date}&endDate=2026-01-02`, `startDate=2026-01-01&endDate=${date}`],
+    query: (date) => [
+      `startDate=${date}&endDate=2026-01-02`,
+      `startDate=2026-01-01&endDate=${date}`,
+    ],
   },
 };
 
@@ -269,7 +298,9 @@ function sampleOf(schema: JsonSchema | undefined): unknown {
   if (branch) return sampleOf(branch.find((option) => option.type !== 'null') ?? branch[0]);
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   if (type === 'object' || schema.properties) {
-    return Object.fromEntries((schema.required ?? []).map((name) => [name, sampleOf(schema.properties?.[name])]));
+    return Object.fromEntries(
+      (schema.required ?? []).map((name) => [name, sampleOf(schema.properties?.[name])]),
+    );
   }
   if (type === 'array') return [];
   if (type === 'boolean') return false;
@@ -281,15 +312,31 @@ function sampleOf(schema: JsonSchema | undefined): unknown {
 
 const keyOf = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
 const staffGuardOf = (route: RegisteredRoute) =>
-  route.guards.map((hook) => (hook as Record<symbol, RequireStaffOptions | undefined>)[STAFF_GUARD]).find(Boolean);
+  route.guards
+    .map((hook) => (hook as Record<symbol, RequireStaffOptions | undefined>)[STAFF_GUARD])
+    .find(Boolean);
 const participantGuardOf = (route: RegisteredRoute) =>
   route.guards.find((hook) => (hook as { name?: string }).name === 'requireParticipant');
-const fillPath = (url: string, values: Record<string, string> = {}) => url.replace(/:(\w+)/g, (_all, name: string) => values[name] ?? '1');
+const fillPath = (url: string, values: Record<string, string> = {}) =>
+  url.replace(/:(\w+)/g, (_all, name: string) => values[name] ?? '1');
 
 let ctx: TestApp;
 let sims: AllSimulators;
 let routes: RegisteredRoute[];
-let openApi: { paths: Record<string, Record<string, { parameters?: { in: string; name: string; schema?: unknown }[]; requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }>> };
+let openApi: {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: { in: string; name: string; schema?: unknown }[];
+        requestBody?: {
+          content?: Record<string, { schema?: { properties?: Record<string, unknown> } }>;
+        };
+      }
+    >
+  >;
+};
 const clients = {} as Record<Role, TestClient>;
 let outsider: TestClient;
 let participantAccount: TestClient;
@@ -297,20 +344,29 @@ let teamA: number;
 const idsA: Record<string, string> = {};
 
 const auditCount = async () =>
-  Number(((await ctx.database.db.execute(sql`SELECT count(*)::int AS n FROM audit_log`)).rows[0] as { n: number }).n);
+  Number(
+    (
+      (await ctx.database.db.execute(sql`SELECT count(*)::int AS n FROM audit_log`)).rows[0] as {
+        n: number;
+      }
+    ).n,
+  );
 
 beforeAll(async () => {
   sims = await startAllSimulators();
   ctx = await createTestApp({ env: { ...simulatorEnv(sims), TRIALPULSE_MODE: 'demo' } });
   await ctx.app.ready();
-  routes = ctx.app.registeredRoutes().filter((route) => route.url.startsWith('/api/') && !route.url.startsWith('/api/docs'));
+  routes = ctx.app
+    .registeredRoutes()
+    .filter((route) => route.url.startsWith('/api/') && !route.url.startsWith('/api/docs'));
   openApi = (await ctx.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
 
   const db = ctx.database.db;
   teamA = (await createTeam(db, { maxTrials: 100, maxParticipants: 100, hiddenFields: [] })).id;
   await allowAllBrands(db, teamA);
   const teamB = (await createTeam(db)).id;
-  for (const role of ROLES) clients[role] = await signIn(ctx.app, db, await createStaffUser(db, { role, teamId: teamA }));
+  for (const role of ROLES)
+    clients[role] = await signIn(ctx.app, db, await createStaffUser(db, { role, teamId: teamA }));
   outsider = await signIn(ctx.app, db, await createStaffUser(db, { role: 'Admin', teamId: teamB }));
   const portalUser = await createStaffUser(db, { accountType: 'participant' });
   participantAccount = new TestClient(ctx.app);
@@ -325,8 +381,21 @@ beforeAll(async () => {
   const email = `tenant-${Date.now()}@study.example.org`;
   const participant = await addParticipant(clients.Admin, { trialId: trial.id, email });
   // Linked to every provider, so a date that passed validation would reach the provider.
-  for (const brand of ['Fitbit', 'Omron'] as const) expect((await linkAsStaff(clients.Admin, participant.participantId, brand)).statusCode).toBe(200);
-  expect((await linkAsStaff(clients.Admin, participant.participantId, 'Dexcom', { account: 'SandboxUser1' }, { email })).statusCode).toBe(200);
+  for (const brand of ['Fitbit', 'Omron'] as const)
+    expect((await linkAsStaff(clients.Admin, participant.participantId, brand)).statusCode).toBe(
+      200,
+    );
+  expect(
+    (
+      await linkAsStaff(
+        clients.Admin,
+        participant.participantId,
+        'Dexcom',
+        { account: 'SandboxUser1' },
+        { email },
+      )
+    ).statusCode,
+  ).toBe(200);
   const member = await createStaffUser(db, { role: 'User', teamId: teamA });
   Object.assign(idsA, {
     trialId: String(trial.id),
@@ -347,31 +416,55 @@ describe('security checklist over every route of the app', () => {
     expect(routes.length).toBeGreaterThan(60);
     const missing = routes.map(keyOf).filter((key) => !(key in ACCESS));
     expect(missing).toEqual([]);
-    const stale = Object.keys(ACCESS).filter((key) => !routes.some((route) => keyOf(route) === key));
+    const stale = Object.keys(ACCESS).filter(
+      (key) => !routes.some((route) => keyOf(route) === key),
+    );
     expect(stale).toEqual([]);
   });
 
   it('every write (and state-changing GET) refuses a missing, wrong or other-session CSRF token with 403, changing nothing', async () => {
-    const writes = routes.filter((route) => WRITE_METHODS.has(route.method) || CSRF_GETS.has(keyOf(route)));
+    const writes = routes.filter(
+      (route) => WRITE_METHODS.has(route.method) || CSRF_GETS.has(keyOf(route)),
+    );
     expect(writes.length).toBeGreaterThan(30);
     const victim = clients.Sys_Admin;
     await victim.request('GET', '/api/auth/user', undefined, { csrf: true });
     const foreign = await csrfSession(ctx.app); // another (anonymous) browser's secret and token
     const otherSession = clients.Admin;
     await otherSession.request('GET', '/api/auth/user', undefined, { csrf: true });
-    const otherToken = (await ctx.app.inject({ method: 'GET', url: '/api/csrf-token', headers: { cookie: otherSession.jar.header() } })).json().csrfToken;
+    const otherToken = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: '/api/csrf-token',
+        headers: { cookie: otherSession.jar.header() },
+      })
+    ).json().csrfToken;
     const before = await auditCount();
     for (const route of writes) {
       const url = fillPath(route.url);
       const variants: Record<string, Record<string, string>> = {
         missing: { cookie: victim.jar.header() },
         wrong: { cookie: victim.jar.header(), 'x-csrf-token': 'not-a-token' },
-        otherBrowser: { cookie: `${victim.jar.header()}; ${foreign.cookie}`, 'x-csrf-token': foreign.token },
+        otherBrowser: {
+          cookie: `${victim.jar.header()}; ${foreign.cookie}`,
+          'x-csrf-token': foreign.token,
+        },
         otherSession: { cookie: victim.jar.header(), 'x-csrf-token': otherToken },
       };
       for (const [variant, headers] of Object.entries(variants)) {
-        const response = await ctx.app.inject({ method: route.method as 'POST', url, headers, remoteAddress: '127.0.0.1', ...(route.method === 'GET' ? {} : { payload: {} }) });
-        expect([keyOf(route), variant, response.statusCode, response.json().reason]).toEqual([keyOf(route), variant, 403, 'CSRF_TOKEN_INVALID']);
+        const response = await ctx.app.inject({
+          method: route.method as 'POST',
+          url,
+          headers,
+          remoteAddress: '127.0.0.1',
+          ...(route.method === 'GET' ? {} : { payload: {} }),
+        });
+        expect([keyOf(route), variant, response.statusCode, response.json().reason]).toEqual([
+          keyOf(route),
+          variant,
+          403,
+          'CSRF_TOKEN_INVALID',
+        ]);
       }
     }
     expect(await auditCount()).toBe(before);
@@ -382,12 +475,22 @@ describe('security checklist over every route of the app', () => {
     for (const route of routes) {
       const access = ACCESS[keyOf(route)]!;
       if (access.kind === 'public') continue;
-      if (access.kind === 'participant') expect([keyOf(route), Boolean(participantGuardOf(route))]).toEqual([keyOf(route), true]);
+      if (access.kind === 'participant')
+        expect([keyOf(route), Boolean(participantGuardOf(route))]).toEqual([keyOf(route), true]);
       else expect([keyOf(route), Boolean(staffGuardOf(route))]).toEqual([keyOf(route), true]);
-      const response = await anonymous.request(route.method as 'POST', fillPath(route.url), route.method === 'GET' ? undefined : {}, { csrf: CSRF_GETS.has(keyOf(route)) });
+      const response = await anonymous.request(
+        route.method as 'POST',
+        fillPath(route.url),
+        route.method === 'GET' ? undefined : {},
+        { csrf: CSRF_GETS.has(keyOf(route)) },
+      );
       // A body that fails validation answers 400 before the guard runs; otherwise 401/403.
-      expect([keyOf(route), [400, 401, 403].includes(response.statusCode)]).toEqual([keyOf(route), true]);
-      if (route.method === 'GET' && !route.url.includes(':')) expect([keyOf(route), response.statusCode]).toEqual([keyOf(route), 401]);
+      expect([keyOf(route), [400, 401, 403].includes(response.statusCode)]).toEqual([
+        keyOf(route),
+        true,
+      ]);
+      if (route.method === 'GET' && !route.url.includes(':'))
+        expect([keyOf(route), response.statusCode]).toEqual([keyOf(route), 401]);
     }
   });
 
@@ -396,26 +499,53 @@ describe('security checklist over every route of the app', () => {
       const access = ACCESS[keyOf(route)]!;
       if (access.kind !== 'staff') continue;
       const declared = staffGuardOf(route)!;
-      expect([keyOf(route), declared.action ?? null, Boolean(declared.allowPendingSecondFactor), Boolean(declared.allowMissingRole)]).toEqual([
+      expect([
+        keyOf(route),
+        declared.action ?? null,
+        Boolean(declared.allowPendingSecondFactor),
+        Boolean(declared.allowMissingRole),
+      ]).toEqual([
         keyOf(route),
         access.action,
         Boolean(access.pendingSecondFactor),
         Boolean(access.missingRole),
       ]);
       const allowed = rolesOf(access);
-      const guard = route.guards.find((hook) => (hook as Record<symbol, unknown>)[STAFF_GUARD]) as (request: FastifyRequest, reply: unknown) => Promise<void>;
+      const guard = route.guards.find((hook) => (hook as Record<symbol, unknown>)[STAFF_GUARD]) as (
+        request: FastifyRequest,
+        reply: unknown,
+      ) => Promise<void>;
       for (const role of ROLES) {
-        const auth = { kind: 'staff', userId: 1, sessionId: 's', tokenVersion: 0, authStatus: 'Authorized', teamId: teamA, role, user: {} } as unknown as AuthContext;
+        const auth = {
+          kind: 'staff',
+          userId: 1,
+          sessionId: 's',
+          tokenVersion: 0,
+          authStatus: 'Authorized',
+          teamId: teamA,
+          role,
+          user: {},
+        } as unknown as AuthContext;
         const outcome = await guard({ auth, cookies: {} } as unknown as FastifyRequest, {}).then(
           () => 'allowed',
-          (error: { statusCode?: number }) => (error.statusCode === 403 ? 'refused' : `error ${error.statusCode}`),
+          (error: { statusCode?: number }) =>
+            error.statusCode === 403 ? 'refused' : `error ${error.statusCode}`,
         );
-        expect([keyOf(route), role, outcome]).toEqual([keyOf(route), role, allowed.includes(role) || role === 'Sys_Admin' ? 'allowed' : 'refused']);
+        expect([keyOf(route), role, outcome]).toEqual([
+          keyOf(route),
+          role,
+          allowed.includes(role) || role === 'Sys_Admin' ? 'allowed' : 'refused',
+        ]);
       }
       // And through HTTP for reads (no body to validate first): a refused role gets 403.
       if (route.method === 'GET') {
         for (const role of ROLES.filter((r) => r !== 'Sys_Admin' && !allowed.includes(r))) {
-          const response = await clients[role].request('GET', fillPath(route.url, idsA), undefined, { csrf: CSRF_GETS.has(keyOf(route)) });
+          const response = await clients[role].request(
+            'GET',
+            fillPath(route.url, idsA),
+            undefined,
+            { csrf: CSRF_GETS.has(keyOf(route)) },
+          );
           expect([keyOf(route), role, response.statusCode]).toEqual([keyOf(route), role, 403]);
         }
       }
@@ -427,7 +557,9 @@ describe('security checklist over every route of the app', () => {
       const access = ACCESS[keyOf(route)]!;
       if (access.kind !== 'staff' || !route.url.includes(':') || route.method !== 'GET') continue;
       if (!rolesOf(access).includes('Admin')) continue;
-      const response = await outsider.request('GET', fillPath(route.url, idsA), undefined, { csrf: CSRF_GETS.has(keyOf(route)) });
+      const response = await outsider.request('GET', fillPath(route.url, idsA), undefined, {
+        csrf: CSRF_GETS.has(keyOf(route)),
+      });
       expect([keyOf(route), response.statusCode >= 400]).toEqual([keyOf(route), true]);
     }
   });
@@ -436,42 +568,86 @@ describe('security checklist over every route of the app', () => {
     let checked = 0;
     for (const route of routes) {
       // Each route as a caller its guard lets through, so the id reaches the handler.
-      const caller = ACCESS[keyOf(route)]!.kind === 'participant' ? participantAccount : clients.Sys_Admin;
+      const caller =
+        ACCESS[keyOf(route)]!.kind === 'participant' ? participantAccount : clients.Sys_Admin;
       const path = route.url.replace(/:(\w+)/g, '{$1}');
       const operation = openApi.paths[path]?.[route.method.toLowerCase()];
       const numeric = (schema: unknown) => /"(number|integer)"/.test(JSON.stringify(schema ?? {}));
-      const pathIds = (operation?.parameters ?? []).filter((parameter) => parameter.in === 'path' && numeric(parameter.schema)).map((parameter) => parameter.name);
+      const pathIds = (operation?.parameters ?? [])
+        .filter((parameter) => parameter.in === 'path' && numeric(parameter.schema))
+        .map((parameter) => parameter.name);
       for (const name of pathIds) {
         for (const bad of BAD_IDS) {
           const url = fillPath(route.url, { ...idsA, [name]: encodeURIComponent(bad) });
-          const response = await caller.request(route.method as 'POST', url, route.method === 'GET' ? undefined : {}, { csrf: CSRF_GETS.has(keyOf(route)) });
+          const response = await caller.request(
+            route.method as 'POST',
+            url,
+            route.method === 'GET' ? undefined : {},
+            { csrf: CSRF_GETS.has(keyOf(route)) },
+          );
           // 400 malformed; 404 (or the route's own 403 "not yours", /userTeamsData) for an id past the range.
-          expect([keyOf(route), name, bad, [400, 404].includes(response.statusCode) || (bad === '2147483648' && response.statusCode === 403)]).toEqual([keyOf(route), name, bad, true]);
+          expect([
+            keyOf(route),
+            name,
+            bad,
+            [400, 404].includes(response.statusCode) ||
+              (bad === '2147483648' && response.statusCode === 403),
+          ]).toEqual([keyOf(route), name, bad, true]);
           checked += 1;
         }
       }
-      const bodySchema = operation?.requestBody?.content?.['application/json']?.schema as JsonSchema | undefined;
+      const bodySchema = operation?.requestBody?.content?.['application/json']?.schema as
+        JsonSchema | undefined;
       const properties = bodySchema?.properties ?? {};
-      const bodyIds = Object.entries(properties).filter(([name, schema]) => /(^id|Id)$/.test(name) && numeric(schema)).map(([name]) => name);
+      const bodyIds = Object.entries(properties)
+        .filter(([name, schema]) => /(^id|Id)$/.test(name) && numeric(schema))
+        .map(([name]) => name);
       for (const name of bodyIds) {
         const rest = { ...(sampleOf(bodySchema) as Record<string, unknown>), [name]: 0 };
         for (const bad of BAD_IDS) {
           const literal = bad === '1.5' ? '"1.5"' : bad; // 1e309 as a JSON number literal (Infinity once parsed)
-          const csrf = (await ctx.app.inject({ method: 'GET', url: '/api/csrf-token', headers: { cookie: caller.jar.header() } })).json().csrfToken;
+          const csrf = (
+            await ctx.app.inject({
+              method: 'GET',
+              url: '/api/csrf-token',
+              headers: { cookie: caller.jar.header() },
+            })
+          ).json().csrfToken;
           const response = await ctx.app.inject({
             method: route.method as 'POST',
             url: fillPath(route.url, idsA),
-            headers: { cookie: caller.jar.header(), 'x-csrf-token': csrf, 'content-type': 'application/json' },
+            headers: {
+              cookie: caller.jar.header(),
+              'x-csrf-token': csrf,
+              'content-type': 'application/json',
+            },
             remoteAddress: caller.remoteAddress,
             // The other fields valid, so a well-formed id past the range reaches the handler.
             payload: JSON.stringify(rest).replace(`"${name}":0`, `"${name}":${literal}`),
           });
-          expect([keyOf(route), name, bad, response.statusCode < 500]).toEqual([keyOf(route), name, bad, true]);
+          expect([keyOf(route), name, bad, response.statusCode < 500]).toEqual([
+            keyOf(route),
+            name,
+            bad,
+            true,
+          ]);
           if (bad !== '2147483648') {
             // A malformed id is itself refused (not only the other, missing fields). A
             // well-formed one past the column's range names no row: the route's own answer.
-            expect([keyOf(route), name, bad, response.statusCode]).toEqual([keyOf(route), name, bad, 400]);
-            expect([keyOf(route), name, bad, (response.json().errors ?? []).some((error: { field: string }) => error.field === name)]).toEqual([keyOf(route), name, bad, true]);
+            expect([keyOf(route), name, bad, response.statusCode]).toEqual([
+              keyOf(route),
+              name,
+              bad,
+              400,
+            ]);
+            expect([
+              keyOf(route),
+              name,
+              bad,
+              (response.json().errors ?? []).some(
+                (error: { field: string }) => error.field === name,
+              ),
+            ]).toEqual([keyOf(route), name, bad, true]);
           }
           checked += 1;
         }
@@ -489,42 +665,64 @@ describe('security checklist over every route of the app', () => {
       const types = Array.isArray(schema.type) ? schema.type : [schema.type];
       return types.includes('string');
     };
-    const structuredKeys = routes.filter((route) => /[:/](\*|:query)(\/|$)/.test(route.url) || route.url.endsWith('*')).map(keyOf);
+    const structuredKeys = routes
+      .filter((route) => /[:/](\*|:query)(\/|$)/.test(route.url) || route.url.endsWith('*'))
+      .map(keyOf);
     expect(structuredKeys.filter((key) => !(key in STRUCTURED_DATES))).toEqual([]);
-    expect(Object.keys(STRUCTURED_DATES).filter((key) => !structuredKeys.includes(key))).toEqual([]);
+    expect(Object.keys(STRUCTURED_DATES).filter((key) => !structuredKeys.includes(key))).toEqual(
+      [],
+    );
     const failures: string[] = [];
     const counted = { path: 0, query: 0, body: 0, structured: 0 };
     const note = (label: string, response: { statusCode: number; body: string }) => {
-      if (response.statusCode >= 500) failures.push(`${label} → ${response.statusCode} ${response.body.slice(0, 200)}`);
+      if (response.statusCode >= 500)
+        failures.push(`${label} → ${response.statusCode} ${response.body.slice(0, 200)}`);
     };
     for (const route of routes) {
       const key = keyOf(route);
       const caller = ACCESS[key]!.kind === 'participant' ? participantAccount : clients.Sys_Admin;
-      const operation = openApi.paths[route.url.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
-      const parameters = (operation?.parameters ?? []) as { in: string; name: string; schema?: JsonSchema }[];
-      const bodySchema = operation?.requestBody?.content?.['application/json']?.schema as JsonSchema | undefined;
-      const body = route.method === 'GET' ? undefined : (BODY_SAMPLES[key] ?? (sampleOf(bodySchema) as Record<string, unknown>));
+      const operation =
+        openApi.paths[route.url.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+      const parameters = (operation?.parameters ?? []) as {
+        in: string;
+        name: string;
+        schema?: JsonSchema;
+      }[];
+      const bodySchema = operation?.requestBody?.content?.['application/json']?.schema as
+        JsonSchema | undefined;
+      const body =
+        route.method === 'GET'
+          ? undefined
+          : (BODY_SAMPLES[key] ?? (sampleOf(bodySchema) as Record<string, unknown>));
       const csrf = CSRF_GETS.has(key);
       // Path values that pass their own check: team A's ids, an enum's first value (a brand).
       const ids: Record<string, string> = { ...idsA };
       for (const parameter of parameters) {
-        if (parameter.in === 'path' && parameter.schema?.enum && !(parameter.name in ids)) ids[parameter.name] = String(parameter.schema.enum[0]);
+        if (parameter.in === 'path' && parameter.schema?.enum && !(parameter.name in ids))
+          ids[parameter.name] = String(parameter.schema.enum[0]);
       }
       const call = async (label: string, url: string, payload = body) => {
         const response = await caller.request(route.method as 'POST', url, payload, { csrf });
         note(`${key} ${label}`, response);
       };
-      for (const parameter of parameters.filter((p) => (p.in === 'path' || p.in === 'query') && stringLike(p.schema))) {
+      for (const parameter of parameters.filter(
+        (p) => (p.in === 'path' || p.in === 'query') && stringLike(p.schema),
+      )) {
         if (parameter.in === 'path' && STRUCTURED_DATES[key]?.[parameter.name]) continue;
         for (const bad of BAD_TEXTS) {
           const value = encodeURIComponent(bad);
-          const url = parameter.in === 'path' ? fillPath(route.url, { ...ids, [parameter.name]: value }) : `${fillPath(route.url, ids)}?${parameter.name}=${value}`;
+          const url =
+            parameter.in === 'path'
+              ? fillPath(route.url, { ...ids, [parameter.name]: value })
+              : `${fillPath(route.url, ids)}?${parameter.name}=${value}`;
           await call(`${parameter.in} ${parameter.name}=${bad.slice(0, 20)}`, url);
           counted[parameter.in as 'path' | 'query'] += 1;
         }
       }
       // And all at once, so a pair (from and to, startDate and endDate) passes its own checks together.
-      const queryStrings = parameters.filter((p) => p.in === 'query' && stringLike(p.schema)).map((p) => p.name);
+      const queryStrings = parameters
+        .filter((p) => p.in === 'query' && stringLike(p.schema))
+        .map((p) => p.name);
       if (queryStrings.length > 1) {
         for (const bad of BAD_TEXTS) {
           const search = queryStrings.map((name) => `${name}=${encodeURIComponent(bad)}`).join('&');
@@ -532,16 +730,24 @@ describe('security checklist over every route of the app', () => {
           counted.query += 1;
         }
       }
-      const bodyStrings = Object.entries(bodySchema?.properties ?? {}).filter(([, schema]) => stringLike(schema as JsonSchema)).map(([name]) => name);
+      const bodyStrings = Object.entries(bodySchema?.properties ?? {})
+        .filter(([, schema]) => stringLike(schema as JsonSchema))
+        .map(([name]) => name);
       for (const name of bodyStrings) {
         for (const bad of BAD_TEXTS) {
-          await call(`body ${name}=${bad.slice(0, 20)}`, fillPath(route.url, ids), { ...body, [name]: bad });
+          await call(`body ${name}=${bad.slice(0, 20)}`, fillPath(route.url, ids), {
+            ...body,
+            [name]: bad,
+          });
           counted.body += 1;
         }
       }
       if (bodyStrings.length > 1) {
         for (const bad of BAD_TEXTS) {
-          await call(`body all=${bad.slice(0, 20)}`, fillPath(route.url, ids), { ...body, ...Object.fromEntries(bodyStrings.map((name) => [name, bad])) });
+          await call(`body all=${bad.slice(0, 20)}`, fillPath(route.url, ids), {
+            ...body,
+            ...Object.fromEntries(bodyStrings.map((name) => [name, bad])),
+          });
           counted.body += 1;
         }
       }
@@ -549,7 +755,13 @@ describe('security checklist over every route of the app', () => {
         for (const bad of BAD_DATES) {
           for (const value of valuesFor(bad)) {
             const filled = name === '*' ? value : encodeURIComponent(value);
-            await call(`${name}=${value}`, fillPath(route.url.replace('*', ':__rest'), { ...ids, [name === '*' ? '__rest' : name]: filled }));
+            await call(
+              `${name}=${value}`,
+              fillPath(route.url.replace('*', ':__rest'), {
+                ...ids,
+                [name === '*' ? '__rest' : name]: filled,
+              }),
+            );
             counted.structured += 1;
           }
         }

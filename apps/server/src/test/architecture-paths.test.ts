@@ -40,7 +40,13 @@ export function namedPaths(markdown: string): string[] {
   const names = new Set<string>();
   for (const [, code] of markdown.matchAll(/`([^`\n]+)`/g)) {
     const name = code!.trim();
-    if (/[<>*{}…\s(),:'"=]/.test(name) || name.startsWith('@') || name.startsWith('-') || name.startsWith('.')) continue;
+    if (
+      /[<>*{}…\s(),:'"=]/.test(name) ||
+      name.startsWith('@') ||
+      name.startsWith('-') ||
+      name.startsWith('.')
+    )
+      continue;
     if (RULE_NAMESPACES.some((namespace) => name.startsWith(namespace))) continue;
     if (name.includes('/') || EXTENSION.test(name)) names.add(name);
   }
@@ -64,7 +70,9 @@ describe('docs/architecture.md', () => {
   });
 
   it('the check itself tells a missing path from a present one', () => {
-    const names = namedPaths('see `apps/server/src/services.ts`, `modules/<feature>/`, `@trialpulse/shared`, `trialpulse/table-writes`, `no/such/file.ts` and `ACTION_ROLES`');
+    const names = namedPaths(
+      'see `apps/server/src/services.ts`, `modules/<feature>/`, `@trialpulse/shared`, `trialpulse/table-writes`, `no/such/file.ts` and `ACTION_ROLES`',
+    );
     expect(names).toEqual(['apps/server/src/services.ts', 'no/such/file.ts']);
   });
 });

@@ -121,14 +121,23 @@ export class TestClient {
   ) {
     const needsCsrf = method !== 'GET' || options.csrf === true;
     let response = await this.send(method, url, payload, needsCsrf);
-    if (needsCsrf && response.statusCode === 403 && response.json().reason === 'CSRF_TOKEN_INVALID') {
+    if (
+      needsCsrf &&
+      response.statusCode === 403 &&
+      response.json().reason === 'CSRF_TOKEN_INVALID'
+    ) {
       this.csrfToken = undefined;
       response = await this.send(method, url, payload, needsCsrf);
     }
     return response;
   }
 
-  private async send(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload: unknown, needsCsrf: boolean) {
+  private async send(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload: unknown,
+    needsCsrf: boolean,
+  ) {
     const headers: Record<string, string> = { cookie: this.jar.header() };
     if (needsCsrf) {
       if (!this.csrfToken) {
@@ -185,7 +194,10 @@ export function sessionIdOf(client: TestClient): string {
 
 /** Marks the client's session as past the second factor (the SFA module's job in production). */
 export async function markSecondFactorDone(db: Db, client: TestClient): Promise<void> {
-  await db.update(sessions).set({ authStatus: 'Authorized' }).where(eq(sessions.id, sessionIdOf(client)));
+  await db
+    .update(sessions)
+    .set({ authStatus: 'Authorized' })
+    .where(eq(sessions.id, sessionIdOf(client)));
 }
 
 /**
@@ -200,7 +212,8 @@ export async function signIn(
   client: TestClient = new TestClient(app),
 ): Promise<TestClient> {
   const response = await client.login(user.username, user.password);
-  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 200)
+    throw new Error(`login failed: ${response.statusCode} ${response.body}`);
   await markSecondFactorDone(db, client);
   return client;
 }

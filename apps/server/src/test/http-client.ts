@@ -9,7 +9,8 @@ export class HttpClient {
       const index = pair!.indexOf('=');
       const name = pair!.slice(0, index);
       const value = pair!.slice(index + 1);
-      if (value === '' || /max-age=0|expires=thu, 01 jan 1970/i.test(line)) this.cookies.delete(name);
+      if (value === '' || /max-age=0|expires=thu, 01 jan 1970/i.test(line))
+        this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
   }
@@ -17,7 +18,10 @@ export class HttpClient {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
   async get(url: string) {
-    const response = await fetch(this.baseUrl + url, { headers: { cookie: this.cookieHeader() }, signal: AbortSignal.timeout(60_000) });
+    const response = await fetch(this.baseUrl + url, {
+      headers: { cookie: this.cookieHeader() },
+      signal: AbortSignal.timeout(60_000),
+    });
     this.keep(response);
     return response;
   }
@@ -29,7 +33,11 @@ export class HttpClient {
     }
     const response = await fetch(this.baseUrl + url, {
       method: 'POST',
-      headers: { cookie: this.cookieHeader(), 'content-type': 'application/json', 'x-csrf-token': this.csrf! },
+      headers: {
+        cookie: this.cookieHeader(),
+        'content-type': 'application/json',
+        'x-csrf-token': this.csrf!,
+      },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(60_000),
     });

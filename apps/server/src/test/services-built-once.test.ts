@@ -8,12 +8,18 @@ import { describe, expect, it } from 'vitest';
  * Tests and their helpers are not product code (they build through test/test-services.ts).
  */
 const SRC = path.resolve(import.meta.dirname, '..');
-const SHARED_FACTORIES = ['createReadingsService', 'createSyncService', 'createCompletenessDigest', 'createMailService'];
+const SHARED_FACTORIES = [
+  'createReadingsService',
+  'createSyncService',
+  'createCompletenessDigest',
+  'createMailService',
+];
 
 function productFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'test' || entry.name === 'test-support' ? [] : productFiles(file);
+    if (entry.isDirectory())
+      return entry.name === 'test' || entry.name === 'test-support' ? [] : productFiles(file);
     const testOnly = /\.test\.ts$|^test-|test-support\.ts$|contract-support\.ts$/.test(entry.name);
     return entry.name.endsWith('.ts') && !testOnly ? [file] : [];
   });

@@ -28,12 +28,18 @@ const snippet = (names: string, from = '../../db/schema') =>
 
 describe('one owner per table (lint)', () => {
   it("fails when a module imports another module's table, reads included", async () => {
-    const errors = await tableErrors('apps/server/src/modules/participants/snippet.ts', snippet('users'));
+    const errors = await tableErrors(
+      'apps/server/src/modules/participants/snippet.ts',
+      snippet('users'),
+    );
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain("'users' import from '../../db/schema' is restricted");
     // From a sub-folder and a schema file directly, too.
     expect(
-      await tableErrors('apps/server/src/modules/devices/core/snippet.ts', snippet('trialUsers', '../../../db/schema/trials')),
+      await tableErrors(
+        'apps/server/src/modules/devices/core/snippet.ts',
+        snippet('trialUsers', '../../../db/schema/trials'),
+      ),
     ).toHaveLength(1);
   });
 
@@ -41,15 +47,25 @@ describe('one owner per table (lint)', () => {
     // Participants answer /teamAllowedDevices and /teamSupportedDevices through the
     // team-admin service, which owns those tables.
     for (const table of ['teamAllowedBrands', 'teamSupportedDevices', 'globalDeviceCatalog']) {
-      expect(await tableErrors('apps/server/src/modules/participants/snippet.ts', snippet(table)), table).toHaveLength(1);
+      expect(
+        await tableErrors('apps/server/src/modules/participants/snippet.ts', snippet(table)),
+        table,
+      ).toHaveLength(1);
     }
   });
 
   it('lets a module import its own tables, its listed exceptions and schema types', async () => {
-    expect(await tableErrors('apps/server/src/modules/participants/snippet.ts', snippet('participants'))).toEqual([]);
-    expect(await tableErrors('apps/server/src/modules/access/snippet.ts', snippet('trials, trialUsers'))).toEqual([]);
     expect(
-      await tableErrors('apps/server/src/modules/trials/snippet.ts', `import type { DeviceBrand } from '../../db/schema';\nexport type B = DeviceBrand;\n`),
+      await tableErrors('apps/server/src/modules/participants/snippet.ts', snippet('participants')),
+    ).toEqual([]);
+    expect(
+      await tableErrors('apps/server/src/modules/access/snippet.ts', snippet('trials, trialUsers')),
+    ).toEqual([]);
+    expect(
+      await tableErrors(
+        'apps/server/src/modules/trials/snippet.ts',
+        `import type { DeviceBrand } from '../../db/schema';\nexport type B = DeviceBrand;\n`,
+      ),
     ).toEqual([]);
   });
 
@@ -57,7 +73,13 @@ describe('one owner per table (lint)', () => {
     // Issue 27: device_readings is read through ReadingsService (the participants' deletion
     // count, the completeness grid), no longer imported by these modules.
     for (const module of ['participants', 'completeness']) {
-      expect(await tableErrors(`apps/server/src/modules/${module}/snippet.ts`, snippet('deviceReadings')), module).toHaveLength(1);
+      expect(
+        await tableErrors(
+          `apps/server/src/modules/${module}/snippet.ts`,
+          snippet('deviceReadings'),
+        ),
+        module,
+      ).toHaveLength(1);
     }
   });
 
@@ -71,7 +93,9 @@ describe('one owner per table (lint)', () => {
   });
 
   it('leaves tests alone (they arrange rows directly)', async () => {
-    expect(await tableErrors('apps/server/src/modules/participants/snippet.test.ts', snippet('users'))).toEqual([]);
+    expect(
+      await tableErrors('apps/server/src/modules/participants/snippet.test.ts', snippet('users')),
+    ).toEqual([]);
   });
 
   it('every table of db/schema has exactly one owner, and every exception a reason', () => {

@@ -84,7 +84,9 @@ export async function createTestApp(
 }
 
 /** A CSRF token and the cookie that goes with it, as a browser would hold them. */
-export async function csrfSession(app: FastifyInstance): Promise<{ token: string; cookie: string }> {
+export async function csrfSession(
+  app: FastifyInstance,
+): Promise<{ token: string; cookie: string }> {
   const response = await app.inject({ method: 'GET', url: '/api/csrf-token' });
   const cookie = response.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
   return { token: response.json().csrfToken, cookie };

@@ -42,7 +42,9 @@ export function testServices(
       ...options.env,
     });
   return createServices({
-    config: options.encryptionKey ? { ...config, TOKEN_ENCRYPTION_KEY: options.encryptionKey } : config,
+    config: options.encryptionKey
+      ? { ...config, TOKEN_ENCRYPTION_KEY: options.encryptionKey }
+      : config,
     database,
     clock: options.clock ?? systemClock,
     hasher: argon2Hasher,

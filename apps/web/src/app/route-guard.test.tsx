@@ -62,7 +62,10 @@ describe('route guard', () => {
   });
 
   it('lets a User open /DataExport', async () => {
-    const { router } = start('/DataExport', { kind: 'signed-in', user: makeUser({ role: 'User' }) });
+    const { router } = start('/DataExport', {
+      kind: 'signed-in',
+      user: makeUser({ role: 'User' }),
+    });
     expect(await screen.findByTestId('data-export-page')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/DataExport');
   });

@@ -49,7 +49,11 @@ export function mockApi(handlers: Record<string, Handler | Reply>) {
  */
 function pagedIfAsked(url: string, status: number, body: unknown): unknown {
   const query = new URL(url, 'http://localhost').searchParams;
-  if (status >= 300 || !Array.isArray(body) || (!query.has('pageIndex') && !query.has('pageSize'))) {
+  if (
+    status >= 300 ||
+    !Array.isArray(body) ||
+    (!query.has('pageIndex') && !query.has('pageSize'))
+  ) {
     return body;
   }
   const rows = body as Record<string, unknown>[];

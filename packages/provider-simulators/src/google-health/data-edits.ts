@@ -15,7 +15,12 @@ import type { GeneratedPoint } from './points';
  * | DELETE /__control/data-edits | – | 204 |
  */
 export const dataEditSchema = z.discriminatedUnion('action', [
-  z.strictObject({ accountId: z.string().min(1), dataType: z.string().min(1), pointId: z.string().min(1), action: z.literal('delete') }),
+  z.strictObject({
+    accountId: z.string().min(1),
+    dataType: z.string().min(1),
+    pointId: z.string().min(1),
+    action: z.literal('delete'),
+  }),
   z.strictObject({
     accountId: z.string().min(1),
     dataType: z.literal('sleep'),
@@ -48,7 +53,13 @@ export function createDataEdits() {
     app.post('/__control/data-edits', { config }, async (request, reply) => {
       const parsed = dataEditSchema.safeParse(request.body);
       if (!parsed.success) return reply.code(400).send({ error: z.prettifyError(parsed.error) });
-      edits = [...edits.filter((edit) => !(edit.accountId === parsed.data.accountId && edit.pointId === parsed.data.pointId)), parsed.data];
+      edits = [
+        ...edits.filter(
+          (edit) =>
+            !(edit.accountId === parsed.data.accountId && edit.pointId === parsed.data.pointId),
+        ),
+        parsed.data,
+      ];
       return reply.code(201).send({ edits });
     });
     app.get('/__control/data-edits', { config }, async () => ({ edits }));
@@ -86,11 +97,18 @@ function movedSleepStart(point: GeneratedPoint, minutes: number): GeneratedPoint
       const less = (field: unknown) => String(Math.max(0, Number(field ?? 0) - minutes));
       return {
         ...value,
-        interval: { ...interval, startTime: new Date(Date.parse(String(interval.startTime)) + shiftMs).toISOString() },
+        interval: {
+          ...interval,
+          startTime: new Date(Date.parse(String(interval.startTime)) + shiftMs).toISOString(),
+        },
         summary: {
           ...summary,
-          ...(summary.minutesAsleep !== undefined && { minutesAsleep: less(summary.minutesAsleep) }),
-          ...(summary.minutesInSleepPeriod !== undefined && { minutesInSleepPeriod: less(summary.minutesInSleepPeriod) }),
+          ...(summary.minutesAsleep !== undefined && {
+            minutesAsleep: less(summary.minutesAsleep),
+          }),
+          ...(summary.minutesInSleepPeriod !== undefined && {
+            minutesInSleepPeriod: less(summary.minutesInSleepPeriod),
+          }),
         },
       };
     },

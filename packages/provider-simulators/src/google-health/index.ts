@@ -124,7 +124,13 @@ async function buildGoogleHealthSimulator(
   registerGoogleApiRoutes(app, { clock, oauth, faults, limiter, calls, edits });
   calls.registerRoutes(app);
   edits.registerRoutes(app);
-  registerGoogleWebhooks(app, { clock, oauth, ...(options.webhookCheckIntervalMs !== undefined && { checkIntervalMs: options.webhookCheckIntervalMs }) });
+  registerGoogleWebhooks(app, {
+    clock,
+    oauth,
+    ...(options.webhookCheckIntervalMs !== undefined && {
+      checkIntervalMs: options.webhookCheckIntervalMs,
+    }),
+  });
   registerControlRoutes(app, GOOGLE_HEALTH_SIMULATOR_NAME, control);
   await app.ready();
   return { app, control };

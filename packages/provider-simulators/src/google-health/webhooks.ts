@@ -57,7 +57,11 @@ export function registerGoogleWebhooks(
 
   async function verify(subscriber: Subscriber): Promise<boolean> {
     try {
-      const withSecret = await post(subscriber.endpointUri, { type: 'verification' }, subscriber.secret);
+      const withSecret = await post(
+        subscriber.endpointUri,
+        { type: 'verification' },
+        subscriber.secret,
+      );
       await withSecret.body?.cancel();
       const without = await post(subscriber.endpointUri, { type: 'verification' });
       await without.body?.cancel();
@@ -85,9 +89,23 @@ export function registerGoogleWebhooks(
       endpointAuthorization?: { secret?: string };
       subscriberConfigs?: Array<{ dataTypes?: string[] }>;
     };
-    if (!/^\d+$/.test(project)) return reply.code(400).send({ error: { code: 400, message: 'Invalid project number in resource name', status: 'INVALID_ARGUMENT' } });
-    if (!subscriberId || !/^[a-z]([a-z0-9-]{2,34}[a-z0-9])$/.test(subscriberId) || !body?.endpointUri || !body.endpointAuthorization?.secret) {
-      return reply.code(400).send({ error: { code: 400, message: 'Invalid subscriber.', status: 'INVALID_ARGUMENT' } });
+    if (!/^\d+$/.test(project))
+      return reply.code(400).send({
+        error: {
+          code: 400,
+          message: 'Invalid project number in resource name',
+          status: 'INVALID_ARGUMENT',
+        },
+      });
+    if (
+      !subscriberId ||
+      !/^[a-z]([a-z0-9-]{2,34}[a-z0-9])$/.test(subscriberId) ||
+      !body?.endpointUri ||
+      !body.endpointAuthorization?.secret
+    ) {
+      return reply
+        .code(400)
+        .send({ error: { code: 400, message: 'Invalid subscriber.', status: 'INVALID_ARGUMENT' } });
     }
     const subscriber: Subscriber = {
       name: `projects/${project}/subscribers/${subscriberId}`,
@@ -99,7 +117,14 @@ export function registerGoogleWebhooks(
     };
     subscriber.state = (await verify(subscriber)) ? 'ACTIVE' : 'UNVERIFIED';
     subscribers.set(subscriber.name, subscriber);
-    return { name: `operations/${subscriberId}`, done: true, response: { '@type': 'type.googleapis.com/google.devicesandservices.health.v4.Subscriber', ...present(subscriber) } };
+    return {
+      name: `operations/${subscriberId}`,
+      done: true,
+      response: {
+        '@type': 'type.googleapis.com/google.devicesandservices.health.v4.Subscriber',
+        ...present(subscriber),
+      },
+    };
   });
 
   app.get('/v4/projects/:project/subscribers', async () => {
@@ -124,7 +149,10 @@ export function registerGoogleWebhooks(
         const uploadedFrom = trackerSyncedUntil(account, from);
         const uploadedTo = trackerSyncedUntil(account, to);
         if (uploadedTo <= uploadedFrom) continue;
-        const span = { startTime: new Date(uploadedFrom).toISOString(), endTime: new Date(uploadedTo).toISOString() };
+        const span = {
+          startTime: new Date(uploadedFrom).toISOString(),
+          endTime: new Date(uploadedTo).toISOString(),
+        };
         const interval = { physicalTimeInterval: span };
         for (const dataType of subscriber.dataTypes) {
           const body = {
@@ -138,7 +166,14 @@ export function registerGoogleWebhooks(
             },
           };
           pending = pending.then(async () => {
-            const entry: WebhookDelivery = { at: deps.clock.now().toISOString(), uri: subscriber.endpointUri, healthUserId: account.healthUserId, dataType, interval: span, status: null };
+            const entry: WebhookDelivery = {
+              at: deps.clock.now().toISOString(),
+              uri: subscriber.endpointUri,
+              healthUserId: account.healthUserId,
+              dataType,
+              interval: span,
+              status: null,
+            };
             try {
               const response = await post(subscriber.endpointUri, body, subscriber.secret);
               entry.status = response.status;
@@ -162,7 +197,10 @@ export function registerGoogleWebhooks(
   }
 
   app.post('/__control/webhooks/check', async () => ({ deliveries: await checkNow() }));
-  app.get('/__control/webhooks', async () => ({ subscribers: [...subscribers.values()].map(present), deliveries }));
+  app.get('/__control/webhooks', async () => ({
+    subscribers: [...subscribers.values()].map(present),
+    deliveries,
+  }));
 
   const timer = setInterval(() => void checkNow(), deps.checkIntervalMs ?? 60_000);
   timer.unref();

@@ -35,11 +35,15 @@ export const newPasswordSchema = z
   .min(LIMITS.passwordMinLength, PASSWORD_MESSAGES.tooShort)
   .max(LIMITS.passwordMaxLength, PASSWORD_MESSAGES.tooLong)
   .refine(
-    (value) => /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value) && SPECIAL_PATTERN.test(value),
+    (value) =>
+      /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value) && SPECIAL_PATTERN.test(value),
     PASSWORD_MESSAGES.complexity,
   );
 
-export const EMAIL_MESSAGES = { required: 'Email is required', invalid: 'Email is invalid' } as const;
+export const EMAIL_MESSAGES = {
+  required: 'Email is required',
+  invalid: 'Email is invalid',
+} as const;
 
 export const emailSchema = z
   .string({ error: EMAIL_MESSAGES.required })
@@ -62,7 +66,11 @@ export const humanCheckTokenSchema = z
  * "Confirm must match", checked even while other fields are still invalid, so the form
  * shows the mismatch together with the other messages.
  */
-function confirmMatches<K extends string, C extends string>(passwordKey: K, confirmKey: C, message: string) {
+function confirmMatches<K extends string, C extends string>(
+  passwordKey: K,
+  confirmKey: C,
+  message: string,
+) {
   return [
     (input: Record<K | C, unknown>) => input[passwordKey] === input[confirmKey],
     {
@@ -73,13 +81,20 @@ function confirmMatches<K extends string, C extends string>(passwordKey: K, conf
         return typeof value?.[passwordKey] === 'string' && typeof value?.[confirmKey] === 'string';
       },
     },
-  ] as [(input: Record<K | C, unknown>) => boolean, { message: string; path: PropertyKey[]; when: (payload: { value: unknown }) => boolean }];
+  ] as [
+    (input: Record<K | C, unknown>) => boolean,
+    { message: string; path: PropertyKey[]; when: (payload: { value: unknown }) => boolean },
+  ];
 }
 
 // ---- Login -------------------------------------------------------------------------
 
 export const loginInputSchema = z.object({
-  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(254),
+  username: z
+    .string({ error: 'Username is required' })
+    .trim()
+    .min(1, 'Username is required')
+    .max(254),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
   recaptchaResponse: humanCheckTokenSchema,
 });
@@ -242,7 +257,11 @@ export type SignupInput = z.infer<typeof signupInputSchema>;
 /** Participant self-registration (POST /Participants/signup). */
 export const participantSignupInputSchema = z
   .object({
-    username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(254),
+    username: z
+      .string({ error: 'Username is required' })
+      .trim()
+      .min(1, 'Username is required')
+      .max(254),
     email: emailSchema,
     password: newPasswordSchema,
     confirmPassword: z.string({ error: PASSWORD_MESSAGES.confirmRequired }),
@@ -306,7 +325,8 @@ export const verifyTotpInputSchema = z.object({ sfaToken: sfaCodeSchema });
 export const PARTICIPANT_EMAIL_MESSAGES = {
   verificationSent: 'We sent you an email. Open its link to confirm your address.',
   verified: 'Your email address is confirmed. You can now see your studies.',
-  verificationInvalid: 'This confirmation link is invalid or has expired. Sign in to get a new one.',
+  verificationInvalid:
+    'This confirmation link is invalid or has expired. Sign in to get a new one.',
   pleaseVerify:
     'Please confirm your email address with the link we sent you. Your studies appear here once it is confirmed.',
 } as const;

@@ -59,9 +59,7 @@ export function kgToLbs(kg: number): number {
  */
 export const omronQuerySchema = z.strictObject({
   queryStr: z.enum(OMRON_CATEGORIES, { error: OMRON_MESSAGES.category }),
-  since: z
-    .string({ error: OMRON_MESSAGES.since })
-    .refine(isCalendarDate, OMRON_MESSAGES.since),
+  since: z.string({ error: OMRON_MESSAGES.since }).refine(isCalendarDate, OMRON_MESSAGES.since),
   sortOrder: z.enum(OMRON_SORT_ORDERS).default('desc'),
   limit: z.coerce
     .number({ error: OMRON_MESSAGES.limit })

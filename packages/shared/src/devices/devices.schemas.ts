@@ -49,8 +49,7 @@ export const DEVICE_MESSAGES = {
   // Fitbit authorisation (device-data §8).
   invalidRequest: 'Invalid authorization request. Please try again.',
   unableToComplete: 'Unable to complete authorization. Please click Cancel and try again.',
-  fitbitAuthorizationFailed:
-    'Authorization failed - Please click Cancel and try again if needed!',
+  fitbitAuthorizationFailed: 'Authorization failed - Please click Cancel and try again if needed!',
   somethingWentWrong: 'Something went wrong! authorization failed.',
   canceled: 'The authorization has been canceled. You may now close this page.',
   // Omron / device (device-data §8, access §8).
@@ -256,7 +255,8 @@ export const deviceStatusQuerySchema = z.object({
     .regex(/^[1-9]\d{0,9}(,[1-9]\d{0,9})*$/, DEVICE_STATUS_MESSAGES.ids)
     .transform((text) => [...new Set(text.split(',').map(Number))])
     .refine(
-      (ids) => ids.length <= DEVICE_STATUS_BATCH.maxParticipants && ids.every((id) => id <= 2_147_483_647),
+      (ids) =>
+        ids.length <= DEVICE_STATUS_BATCH.maxParticipants && ids.every((id) => id <= 2_147_483_647),
       DEVICE_STATUS_MESSAGES.ids,
     ),
 });
@@ -332,7 +332,9 @@ export const portalDeviceActionSchema = z.strictObject({
 /** Lower-case brand in paths (`/api/deviceConnections/fitbit`). */
 export const brandPathSchema = z
   .enum(['fitbit', 'omron', 'dexcom'])
-  .transform((value): DeviceBrandName => (value === 'fitbit' ? 'Fitbit' : value === 'omron' ? 'Omron' : 'Dexcom'));
+  .transform((value): DeviceBrandName =>
+    value === 'fitbit' ? 'Fitbit' : value === 'omron' ? 'Omron' : 'Dexcom',
+  );
 
 /** Client ids (`GET /api/fitbitClientId` etc.): not secret, public. */
 export const fitbitClientIdResponseSchema = z.object({ FITBIT_CLIENT_ID: z.string() });

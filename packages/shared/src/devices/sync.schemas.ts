@@ -1,7 +1,14 @@
 import { z } from 'zod';
 
 /** Where a connection's device-data sync stands (issue 15; decision 0036). */
-export const SYNC_STATES = ['not_synced', 'backfilling', 'up_to_date', 'backing_off', 'needs_reconsent', 'error'] as const;
+export const SYNC_STATES = [
+  'not_synced',
+  'backfilling',
+  'up_to_date',
+  'backing_off',
+  'needs_reconsent',
+  'error',
+] as const;
 export type SyncState = (typeof SYNC_STATES)[number];
 
 export const syncMetricStatsSchema = z.object({
@@ -29,15 +36,21 @@ export const connectionSyncStatusSchema = z.object({
 });
 export type ConnectionSyncStatus = z.infer<typeof connectionSyncStatusSchema>;
 
-export const participantSyncStatusResponseSchema = z.object({ connections: z.array(connectionSyncStatusSchema) });
+export const participantSyncStatusResponseSchema = z.object({
+  connections: z.array(connectionSyncStatusSchema),
+});
 
 export const trialLastDataResponseSchema = z.object({
-  participants: z.array(z.object({ participantId: z.number().int(), latestReading: z.string().nullable() })),
+  participants: z.array(
+    z.object({ participantId: z.number().int(), latestReading: z.string().nullable() }),
+  ),
 });
 export type TrialLastData = z.infer<typeof trialLastDataResponseSchema>;
 
 /** What staff read for each sync state. */
-export function syncStateLabel(status: Pick<ConnectionSyncStatus, 'state' | 'backfillPercent' | 'backoffUntil' | 'errorType'>): string {
+export function syncStateLabel(
+  status: Pick<ConnectionSyncStatus, 'state' | 'backfillPercent' | 'backoffUntil' | 'errorType'>,
+): string {
   switch (status.state) {
     case 'not_synced':
       return 'Not synced yet';
@@ -46,7 +59,9 @@ export function syncStateLabel(status: Pick<ConnectionSyncStatus, 'state' | 'bac
     case 'up_to_date':
       return 'Up to date';
     case 'backing_off':
-      return status.backoffUntil ? `Backing off until ${new Date(status.backoffUntil).toLocaleString()}` : 'Backing off';
+      return status.backoffUntil
+        ? `Backing off until ${new Date(status.backoffUntil).toLocaleString()}`
+        : 'Backing off';
     case 'needs_reconsent':
       return 'Needs re-consent';
     case 'error':
@@ -82,4 +97,6 @@ export const fitbitWeeklySummarySchema = z.object({
 export type FitbitWeeklySummary = z.infer<typeof fitbitWeeklySummarySchema>;
 
 /** POST body of the spec (`{email, data}`): accepted and ignored; the server computes the figures. */
-export const fitbitWeeklySummaryPostSchema = z.object({ email: z.string().max(320).optional(), data: z.unknown().optional() }).loose();
+export const fitbitWeeklySummaryPostSchema = z
+  .object({ email: z.string().max(320).optional(), data: z.unknown().optional() })
+  .loose();

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { EXPORT_MESSAGES, addYears, exportRequestMessages, exportZipName, formatFileSize, safeFileNamePart } from './export.schemas';
+import {
+  EXPORT_MESSAGES,
+  addYears,
+  exportRequestMessages,
+  exportZipName,
+  formatFileSize,
+  safeFileNamePart,
+} from './export.schemas';
 
 const valid = {
   trialId: 1,
@@ -23,12 +30,27 @@ describe('export request rules (§5)', () => {
       EXPORT_MESSAGES.metricRequired,
       EXPORT_MESSAGES.fileNameRequired,
     ]);
-    expect(exportRequestMessages({ ...valid, startDate: '2026-03-01' }, bounds)[0]).toBe(EXPORT_MESSAGES.startAfterEnd);
-    expect(exportRequestMessages({ ...valid, startDate: '2025-11-24', endDate: '2026-11-25' }, bounds)[0]).toBe(EXPORT_MESSAGES.rangeTooLong);
-    expect(exportRequestMessages({ ...valid, startDate: '2025-11-24', endDate: '2026-11-24' }, bounds)).toEqual([]);
-    expect(exportRequestMessages({ ...valid, startDate: '2025-11-23' }, bounds)).toEqual([EXPORT_MESSAGES.startTooEarly]);
-    expect(exportRequestMessages({ ...valid, endDate: '2026-11-25' }, bounds)).toEqual([EXPORT_MESSAGES.endInFuture]);
-    expect(exportRequestMessages({ ...valid, fileName: '  ' }, bounds)).toEqual([EXPORT_MESSAGES.fileNameRequired]);
+    expect(exportRequestMessages({ ...valid, startDate: '2026-03-01' }, bounds)[0]).toBe(
+      EXPORT_MESSAGES.startAfterEnd,
+    );
+    expect(
+      exportRequestMessages(
+        { ...valid, startDate: '2025-11-24', endDate: '2026-11-25' },
+        bounds,
+      )[0],
+    ).toBe(EXPORT_MESSAGES.rangeTooLong);
+    expect(
+      exportRequestMessages({ ...valid, startDate: '2025-11-24', endDate: '2026-11-24' }, bounds),
+    ).toEqual([]);
+    expect(exportRequestMessages({ ...valid, startDate: '2025-11-23' }, bounds)).toEqual([
+      EXPORT_MESSAGES.startTooEarly,
+    ]);
+    expect(exportRequestMessages({ ...valid, endDate: '2026-11-25' }, bounds)).toEqual([
+      EXPORT_MESSAGES.endInFuture,
+    ]);
+    expect(exportRequestMessages({ ...valid, fileName: '  ' }, bounds)).toEqual([
+      EXPORT_MESSAGES.fileNameRequired,
+    ]);
   });
 
   it('counts a year by calendar (29 February → 28 February)', () => {

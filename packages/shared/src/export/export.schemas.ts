@@ -27,7 +27,8 @@ export const EXPORT_MESSAGES = {
   endpointNotFound: 'Export endpoint not found. Please refresh the page and try again.',
   authError: 'Authentication error. Please log in again.',
   unreachable: 'Unable to connect to server. Please ensure the server is running and try again.',
-  loadFailed: (what: 'trials' | 'devices' | 'participants' | 'metrics') => `Failed to load ${what}. Please try again.`,
+  loadFailed: (what: 'trials' | 'devices' | 'participants' | 'metrics') =>
+    `Failed to load ${what}. Please try again.`,
   // Answers of our own (the spec leaves them "not shown")
   created: 'Export job created. You can follow it in My Exports.',
   deleted: 'The export has been deleted.',
@@ -35,7 +36,8 @@ export const EXPORT_MESSAGES = {
   jobNotFound: 'Export not found.',
   notReady: 'This export is not ready for download.',
   expired: 'This export has expired. Please create it again.',
-  unknownParticipants: 'Some selected participants are not in this trial or have no data of this device.',
+  unknownParticipants:
+    'Some selected participants are not in this trial or have no data of this device.',
   unknownMetrics: 'Some selected metrics are not available for this device.',
   failedGeneric: 'The export failed. Please try again.',
   cancelledByUser: 'Cancelled by the user.',
@@ -81,12 +83,17 @@ const looseId = z.preprocess(
   (value) => (value === '' || value === null ? undefined : value),
   z.union([z.number(), z.string()]).optional(),
 );
-const looseDate = z.preprocess((value) => (value === '' || value === null ? undefined : value), z.string().optional());
+const looseDate = z.preprocess(
+  (value) => (value === '' || value === null ? undefined : value),
+  z.string().optional(),
+);
 
 /** A positive database id from a number or numeric text, else undefined. */
 function toId(value: number | string | undefined): number | undefined {
   const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
-  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647 ? n : undefined;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647
+    ? n
+    : undefined;
 }
 
 /**
@@ -99,7 +106,10 @@ export function makeExportRequestSchema(bounds: () => ExportDateBounds) {
     .object({
       trialId: looseId,
       deviceId: looseId,
-      participantIds: z.array(z.union([z.number(), z.string()])).max(1000).optional(),
+      participantIds: z
+        .array(z.union([z.number(), z.string()]))
+        .max(1000)
+        .optional(),
       startDate: looseDate,
       endDate: looseDate,
       metrics: z.array(z.string().min(1).max(64)).max(100).optional(),
@@ -109,7 +119,8 @@ export function makeExportRequestSchema(bounds: () => ExportDateBounds) {
       extras: z.array(z.enum(EXPORT_EXTRAS)).max(EXPORT_EXTRAS.length).default([]),
     })
     .superRefine((request, ctx) => {
-      const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+      const issue = (path: string, message: string) =>
+        ctx.addIssue({ code: 'custom', path: [path], message });
       if (toId(request.trialId) === undefined) issue('trialId', EXPORT_MESSAGES.trialRequired);
       if (toId(request.deviceId) === undefined) issue('deviceId', EXPORT_MESSAGES.deviceRequired);
       const participants = request.participantIds ?? [];
@@ -118,7 +129,10 @@ export function makeExportRequestSchema(bounds: () => ExportDateBounds) {
       }
       const { startDate, endDate } = request;
       if (!startDate || !endDate || !isCalendarDate(startDate) || !isCalendarDate(endDate)) {
-        issue(startDate && isCalendarDate(startDate) ? 'endDate' : 'startDate', EXPORT_MESSAGES.datesRequired);
+        issue(
+          startDate && isCalendarDate(startDate) ? 'endDate' : 'startDate',
+          EXPORT_MESSAGES.datesRequired,
+        );
       } else if (startDate > endDate) {
         issue('startDate', EXPORT_MESSAGES.startAfterEnd);
       } else if (endDate > addYears(startDate, 1)) {

@@ -208,7 +208,13 @@ export type Participant = z.infer<typeof participantSchema>;
  * table's sortable column ids; the filter searches code, email, gender, age and notes —
  * never a field the team hides (sorting by one answers 400).
  */
-export const PARTICIPANT_LIST_SORT_COLUMNS = ['participant_code', 'email', 'gender', 'age', 'notes'] as const;
+export const PARTICIPANT_LIST_SORT_COLUMNS = [
+  'participant_code',
+  'email',
+  'gender',
+  'age',
+  'notes',
+] as const;
 export const participantListQuerySchema = listQuerySchema(PARTICIPANT_LIST_SORT_COLUMNS);
 
 /**

@@ -5,7 +5,11 @@ import { ROLES } from '../roles';
 
 /** Team selection and team administration (access spec §3 Team, Team option, Team-user mapping). */
 
-export const teamOptionSchema = z.object({ team_id: z.number().int(), team_name: z.string(), role: z.enum(ROLES) });
+export const teamOptionSchema = z.object({
+  team_id: z.number().int(),
+  team_name: z.string(),
+  role: z.enum(ROLES),
+});
 export type TeamOption = z.infer<typeof teamOptionSchema>;
 
 /** The role in the body is ignored: the server takes it from the mapping. */
@@ -31,14 +35,16 @@ export const BRANDS = ['Fitbit', 'Omron', 'Dexcom'] as const;
 // Integer columns: values past PostgreSQL's integer range are refused here, not by the database.
 const limit = z.coerce.number().int().min(0, TEAM_MESSAGES.limitNegative).max(MAX_ROW_ID);
 // The team dialog's inputs are dates: a refused one says so in the dialog's words.
-const optionalDate = calendarDateTimeSchema(DATE_MESSAGES.date)
-  .nullable()
-  .optional();
+const optionalDate = calendarDateTimeSchema(DATE_MESSAGES.date).nullable().optional();
 
 /** Every field of the team record an administrator may set (access spec §3, full team record). */
 export const teamInputSchema = z
   .object({
-    team_name: z.string({ error: TEAM_MESSAGES.nameRequired }).trim().min(1, TEAM_MESSAGES.nameRequired).max(200),
+    team_name: z
+      .string({ error: TEAM_MESSAGES.nameRequired })
+      .trim()
+      .min(1, TEAM_MESSAGES.nameRequired)
+      .max(200),
     is_active: z.boolean().default(true),
     subscription_starts: optionalDate,
     subscription_ends: optionalDate,
@@ -51,7 +57,13 @@ export const teamInputSchema = z
     organization: z.string().max(200).nullable().optional(),
     notes: z.string().max(1000).nullable().optional(),
     monthly_rate_per_participant: z.coerce.number().min(0).max(99_999_999.99).nullable().optional(),
-    retention_days: z.coerce.number().int().min(1, TEAM_MESSAGES.retentionMin).max(MAX_ROW_ID).nullable().optional(),
+    retention_days: z.coerce
+      .number()
+      .int()
+      .min(1, TEAM_MESSAGES.retentionMin)
+      .max(MAX_ROW_ID)
+      .nullable()
+      .optional(),
     storage_location: z.string().max(200).nullable().optional(),
     hidden_fields: z.array(z.enum(HIDEABLE_FIELDS)).default(['email', 'notes']),
     allowed_brands: z.array(z.enum(BRANDS)).default([]),

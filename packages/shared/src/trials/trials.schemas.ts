@@ -16,7 +16,8 @@ export const TRIAL_MESSAGES = {
   updateFailed: 'Updating trial failed',
   deleteFailed: 'Deleting current trial failed',
   userInfoNotLoaded: 'User info not loaded yet',
-  maxTrialsReached: 'Your team has reached the maximum number of trials allowed by its subscription.',
+  maxTrialsReached:
+    'Your team has reached the maximum number of trials allowed by its subscription.',
   teamInactive: "The current team's subscription is no longer active or has expired.",
   hasParticipants:
     'This trial still has participants. Confirm deleting the trial together with its participants, or remove them first.',
@@ -35,7 +36,11 @@ const trialFields = {
     .trim()
     .min(1, TRIAL_MESSAGES.nameRequired)
     .max(200, TRIAL_MESSAGES.nameTooLong),
-  trialNotes: z.string().max(LIMITS.notesMaxLength, TRIAL_MESSAGES.notesTooLong).optional().default(''),
+  trialNotes: z
+    .string()
+    .max(LIMITS.notesMaxLength, TRIAL_MESSAGES.notesTooLong)
+    .optional()
+    .default(''),
 };
 
 export const trialIdSchema = rowIdSchema(TRIAL_MESSAGES.notFound);
@@ -47,7 +52,10 @@ export const updateTrialInputSchema = z.object({ trialId: trialIdSchema, ...tria
 export type UpdateTrialInput = z.infer<typeof updateTrialInputSchema>;
 
 /** `cascade: true` confirms deleting a trial that still has participants (decision 0009). */
-export const deleteTrialInputSchema = z.object({ trialId: trialIdSchema, cascade: z.boolean().optional().default(false) });
+export const deleteTrialInputSchema = z.object({
+  trialId: trialIdSchema,
+  cascade: z.boolean().optional().default(false),
+});
 export type DeleteTrialInput = z.infer<typeof deleteTrialInputSchema>;
 
 export const trialSchema = z.object({
@@ -65,15 +73,21 @@ export type Trial = z.infer<typeof trialSchema>;
  * `GET /userTrials/` paging parameters (decision 0040): the trials table's sortable column
  * ids; the filter searches the same columns. Without paging parameters: the whole list.
  */
-export const TRIAL_LIST_SORT_COLUMNS = ['trialNumber', 'trialName', 'trialNotes', 'trialOwnerEmail'] as const;
+export const TRIAL_LIST_SORT_COLUMNS = [
+  'trialNumber',
+  'trialName',
+  'trialNotes',
+  'trialOwnerEmail',
+] as const;
 export const trialListQuerySchema = listQuerySchema(TRIAL_LIST_SORT_COLUMNS);
 
 export const TRIAL_USER_MESSAGES = {
   addFailed: 'Adding the user to the trial failed!',
   addedDisplayWrong: 'The user has been added, but the display is wrong. Please refresh the page!',
   deleteFailed: 'Deleting user from trial failed',
-  deletedDisplayWrong: 'The user has been deleted, but the display is wrong. Please refresh the page!',
-  notFound: "Something went wrong! We could not find trial and users info.",
+  deletedDisplayWrong:
+    'The user has been deleted, but the display is wrong. Please refresh the page!',
+  notFound: 'Something went wrong! We could not find trial and users info.',
   ownerCannotBeRemoved: 'The trial owner cannot be removed from the trial.',
   notInTeam: 'This user is not a member of your team.',
   alreadyInTrial: 'This user is already a user of this trial.',
@@ -92,7 +106,11 @@ export const deleteTrialUserInputSchema = z.object({
 });
 export type DeleteTrialUserInput = z.infer<typeof deleteTrialUserInputSchema>;
 
-export const trialUserSchema = z.object({ id: z.number().int(), email: z.string(), isOwner: z.boolean() });
+export const trialUserSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  isOwner: z.boolean(),
+});
 export type TrialUser = z.infer<typeof trialUserSchema>;
 export const teamUserOptionSchema = z.object({ id: z.number().int(), email: z.string() });
 

@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { AUTH_STATUSES } from '@trialpulse/shared/auth-status';
 import { createdAt, identityId, oneOf, timestamptz, updatedAt } from './columns';
 import { participants } from './participants';

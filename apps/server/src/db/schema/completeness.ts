@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { check, date, foreignKey, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import {
+  check,
+  date,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+} from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns';
 import { participants } from './participants';
 import { teams } from './teams';
@@ -22,7 +31,9 @@ export const completenessThresholds = pgTable(
     /** 0: the protocol asks for no blood-pressure readings. */
     minBpReadingsPerDay: integer('min_bp_readings_per_day').notNull(),
     maxDaysWithoutSync: integer('max_days_without_sync').notNull(),
-    updatedByUserId: integer('updated_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    updatedByUserId: integer('updated_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
     updatedAt: updatedAt(),
   },
   (t) => [
@@ -95,4 +106,3 @@ export const completenessDigestRuns = pgTable('completeness_digest_runs', {
   mails: integer('mails').notNull(),
   createdAt: createdAt(),
 });
-

@@ -198,7 +198,9 @@ export const deviceAuthorizationRequests = pgTable(
   'device_authorization_requests',
   {
     id: identityId(),
-    stateHash: text('state_hash').notNull().unique('device_authorization_requests_state_hash_unique'),
+    stateHash: text('state_hash')
+      .notNull()
+      .unique('device_authorization_requests_state_hash_unique'),
     teamId: integer('team_id')
       .notNull()
       .references(() => teams.id, { onDelete: 'restrict' }),

@@ -108,7 +108,9 @@ export const syncRuns = pgTable(
       .notNull()
       .default(sql`ARRAY[]::text[]`),
     /** The windows fetched: [{metric, from, to}]. */
-    windows: jsonb('windows').notNull().default(sql`'[]'::jsonb`),
+    windows: jsonb('windows')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     providerCalls: integer('provider_calls').notNull().default(0),
     rowsInserted: integer('rows_inserted').notNull().default(0),
     rowsUpdated: integer('rows_updated').notNull().default(0),
@@ -210,6 +212,9 @@ export const syncCallBudgets = pgTable(
   },
   (t) => [
     check('sync_call_budgets_limit_positive', sql`${t.callLimit} > 0 AND ${t.windowSeconds} > 0`),
-    check('sync_call_budgets_used_within_limit', sql`${t.callsUsed} >= 0 AND ${t.callsUsed} <= ${t.callLimit}`),
+    check(
+      'sync_call_budgets_used_within_limit',
+      sql`${t.callsUsed} >= 0 AND ${t.callsUsed} <= ${t.callLimit}`,
+    ),
   ],
 );

@@ -425,7 +425,15 @@ export async function seedDemoData(db: Db, now: Date = new Date()): Promise<{ se
           'sleep_stages',
           'spo2',
         ],
-        teamKeys: ['steps', 'distance', 'heart_rate', 'resting_heart_rate', 'sleep_duration', 'sleep_stages', 'spo2'],
+        teamKeys: [
+          'steps',
+          'distance',
+          'heart_rate',
+          'resting_heart_rate',
+          'sleep_duration',
+          'sleep_stages',
+          'spo2',
+        ],
       },
       {
         device: 'Fitbit Aria scale',

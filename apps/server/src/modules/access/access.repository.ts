@@ -18,21 +18,36 @@ export function createAccessRepository(db: Db) {
      * The trial of the team, if `memberUserId` is null (sees every trial) or a trial user
      * of it; undefined otherwise.
      */
-    async findVisibleTrial(q: DbOrTx, teamId: number, trialId: number, memberUserId: number | null) {
+    async findVisibleTrial(
+      q: DbOrTx,
+      teamId: number,
+      trialId: number,
+      memberUserId: number | null,
+    ) {
       const rows = await q
         .select({ id: trials.id, teamId: trials.teamId })
         .from(trials)
-        .where(and(eq(trials.id, trialId), eq(trials.teamId, teamId), memberOf(teamId, memberUserId)))
+        .where(
+          and(eq(trials.id, trialId), eq(trials.teamId, teamId), memberOf(teamId, memberUserId)),
+        )
         .limit(1);
       return rows[0];
     },
 
     /** The participant of the team, if its trial is visible (see `findVisibleTrial`). */
-    async findVisibleParticipant(q: DbOrTx, teamId: number, participantId: number, memberUserId: number | null) {
+    async findVisibleParticipant(
+      q: DbOrTx,
+      teamId: number,
+      participantId: number,
+      memberUserId: number | null,
+    ) {
       const rows = await q
         .select({ id: participants.id, teamId: participants.teamId, trialId: participants.trialId })
         .from(participants)
-        .innerJoin(trials, and(eq(trials.id, participants.trialId), eq(trials.teamId, participants.teamId)))
+        .innerJoin(
+          trials,
+          and(eq(trials.id, participants.trialId), eq(trials.teamId, participants.teamId)),
+        )
         .where(
           and(
             eq(participants.id, participantId),
@@ -45,18 +60,36 @@ export function createAccessRepository(db: Db) {
     },
 
     /** Which of `ids` are the team's participants in visible trials, in one query. */
-    async visibleParticipantIds(q: DbOrTx, teamId: number, ids: readonly number[], memberUserId: number | null) {
+    async visibleParticipantIds(
+      q: DbOrTx,
+      teamId: number,
+      ids: readonly number[],
+      memberUserId: number | null,
+    ) {
       if (ids.length === 0) return [];
       const rows = await q
         .select({ id: participants.id })
         .from(participants)
-        .innerJoin(trials, and(eq(trials.id, participants.trialId), eq(trials.teamId, participants.teamId)))
-        .where(and(eq(participants.teamId, teamId), inArray(participants.id, [...ids]), memberOf(teamId, memberUserId)));
+        .innerJoin(
+          trials,
+          and(eq(trials.id, participants.trialId), eq(trials.teamId, participants.teamId)),
+        )
+        .where(
+          and(
+            eq(participants.teamId, teamId),
+            inArray(participants.id, [...ids]),
+            memberOf(teamId, memberUserId),
+          ),
+        );
       return rows.map((row) => row.id);
     },
 
     /** Ids of the team's visible trials (all of them when `memberUserId` is null), ascending. */
-    async visibleTrialIds(q: DbOrTx, teamId: number, memberUserId: number | null): Promise<number[]> {
+    async visibleTrialIds(
+      q: DbOrTx,
+      teamId: number,
+      memberUserId: number | null,
+    ): Promise<number[]> {
       const rows = await q
         .select({ id: trials.id })
         .from(trials)
@@ -74,7 +107,11 @@ export function createAccessRepository(db: Db) {
     visibleTrialsCondition(teamId: number, memberUserId: number | null): PreparedCondition {
       const team = sql.placeholder('scopeTeamId');
       if (memberUserId === null) {
-        return { condition: eq(trials.teamId, team), shape: 'team', values: { scopeTeamId: teamId } };
+        return {
+          condition: eq(trials.teamId, team),
+          shape: 'team',
+          values: { scopeTeamId: teamId },
+        };
       }
       const member = sql.placeholder('scopeUserId');
       return {
@@ -90,7 +127,11 @@ export function createAccessRepository(db: Db) {
     /** Locks the team row (FOR UPDATE) and answers its limits; undefined for an unknown team. */
     async lockTeam(tx: DbOrTx, teamId: number) {
       const rows = await tx
-        .select({ id: teams.id, maxTrials: teams.maxTrials, maxParticipants: teams.maxParticipants })
+        .select({
+          id: teams.id,
+          maxTrials: teams.maxTrials,
+          maxParticipants: teams.maxParticipants,
+        })
         .from(teams)
         .where(eq(teams.id, teamId))
         .for('update');

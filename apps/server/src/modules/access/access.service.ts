@@ -64,7 +64,12 @@ export function createAccessService(deps: { repository: AccessRepository }) {
      * team when `teamId` is it. Throws as `requireTeam`, and `notFound()` (default 404
      * "Team not found.") for any other team.
      */
-    requireOwnTeam(auth: AuthContext, teamId: number, action: Action, notFound = teamNotFound): number {
+    requireOwnTeam(
+      auth: AuthContext,
+      teamId: number,
+      action: Action,
+      notFound = teamNotFound,
+    ): number {
       const selected = requireTeam(auth, action);
       if (teamId !== selected) throw notFound();
       return selected;
@@ -75,11 +80,21 @@ export function createAccessService(deps: { repository: AccessRepository }) {
      * TEAM_INACTIVE, and 404 "Trial not found." (or `options.notFound()`) for an unknown
      * id, another team's trial, or one a User/Viewer is not a trial user of.
      */
-    async requireTrial(auth: AuthContext, trialId: number, action: Action, options: AccessOptions = {}): Promise<TrialRef> {
+    async requireTrial(
+      auth: AuthContext,
+      trialId: number,
+      action: Action,
+      options: AccessOptions = {},
+    ): Promise<TrialRef> {
       const teamId = requireTeam(auth, action);
       const notFound = options.notFound ?? trialNotFound;
       if (!isDbId(trialId)) throw notFound();
-      const trial = await repository.findVisibleTrial(options.tx ?? repository.db, teamId, trialId, memberFilter(auth));
+      const trial = await repository.findVisibleTrial(
+        options.tx ?? repository.db,
+        teamId,
+        trialId,
+        memberFilter(auth),
+      );
       if (!trial) throw notFound();
       return trial;
     },
@@ -113,9 +128,15 @@ export function createAccessService(deps: { repository: AccessRepository }) {
      * membership for User and Viewer), for a list that reads them in its own single query
      * (join `trials` when listing their children). Throws 403 (role), 403 TEAM_INACTIVE.
      */
-    trialScope(auth: AuthContext, action: Action): { teamId: number; visibleTrials: PreparedCondition } {
+    trialScope(
+      auth: AuthContext,
+      action: Action,
+    ): { teamId: number; visibleTrials: PreparedCondition } {
       const teamId = requireTeam(auth, action);
-      return { teamId, visibleTrials: repository.visibleTrialsCondition(teamId, memberFilter(auth)) };
+      return {
+        teamId,
+        visibleTrials: repository.visibleTrialsCondition(teamId, memberFilter(auth)),
+      };
     },
 
     /**
@@ -130,7 +151,12 @@ export function createAccessService(deps: { repository: AccessRepository }) {
     ): Promise<{ teamId: number; participantIds: number[] }> {
       const teamId = requireTeam(auth, action);
       const found = new Set(
-        await repository.visibleParticipantIds(repository.db, teamId, participantIds.filter(isDbId), memberFilter(auth)),
+        await repository.visibleParticipantIds(
+          repository.db,
+          teamId,
+          participantIds.filter(isDbId),
+          memberFilter(auth),
+        ),
       );
       return { teamId, participantIds: participantIds.filter((id) => found.has(id)) };
     },
@@ -146,7 +172,11 @@ export function createAccessService(deps: { repository: AccessRepository }) {
       options: Pick<AccessOptions, 'tx'> = {},
     ): Promise<{ teamId: number; trialIds: number[] }> {
       const teamId = requireTeam(auth, action);
-      const trialIds = await repository.visibleTrialIds(options.tx ?? repository.db, teamId, memberFilter(auth));
+      const trialIds = await repository.visibleTrialIds(
+        options.tx ?? repository.db,
+        teamId,
+        memberFilter(auth),
+      );
       return { teamId, trialIds };
     },
 

@@ -41,9 +41,16 @@ describe(`access module (${MODE})`, () => {
     const trial = async (teamId: number, code: string, users: number[]) => {
       const [row] = await db
         .insert(trials)
-        .values({ teamId, trialNumber: code, trialName: code, trialCode: code, ownerUserId: member })
+        .values({
+          teamId,
+          trialNumber: code,
+          trialName: code,
+          trialCode: code,
+          ownerUserId: member,
+        })
         .returning();
-      for (const userId of users) await db.insert(trialUsers).values({ teamId, trialId: row!.id, userId });
+      for (const userId of users)
+        await db.insert(trialUsers).values({ teamId, trialId: row!.id, userId });
       return row!.id;
     };
     trialOfMember = await trial(teamA, 'MINE', [member]);
@@ -69,7 +76,11 @@ describe(`access module (${MODE})`, () => {
     await database?.close();
   });
 
-  const caller = (role: Role, userId: number, teamStatus: 'Active' | 'Inactive' = 'Active'): AuthContext =>
+  const caller = (
+    role: Role,
+    userId: number,
+    teamStatus: 'Active' | 'Inactive' = 'Active',
+  ): AuthContext =>
     ({
       kind: 'staff',
       userId,
@@ -81,7 +92,9 @@ describe(`access module (${MODE})`, () => {
       user: { teamStatus, hiddenFields: [] },
     }) as unknown as AuthContext;
 
-  async function refusal(run: () => unknown): Promise<{ status: number; message: string; reason?: unknown }> {
+  async function refusal(
+    run: () => unknown,
+  ): Promise<{ status: number; message: string; reason?: unknown }> {
     try {
       await run();
     } catch (error) {
@@ -102,10 +115,18 @@ describe(`access module (${MODE})`, () => {
       teamId: teamA,
       trialIds: [trialOfMember],
     });
-    expect(await access.visibleTrialIds(caller('Viewer', outsider), 'trial.view')).toEqual({ teamId: teamA, trialIds: [] });
+    expect(await access.visibleTrialIds(caller('Viewer', outsider), 'trial.view')).toEqual({
+      teamId: teamA,
+      trialIds: [],
+    });
 
-    expect(await access.requireTrial(admin, otherTrial, 'trial.update')).toEqual({ id: otherTrial, teamId: teamA });
-    expect(await access.requireTrial(caller('User', member), trialOfMember, 'trial.update')).toEqual({
+    expect(await access.requireTrial(admin, otherTrial, 'trial.update')).toEqual({
+      id: otherTrial,
+      teamId: teamA,
+    });
+    expect(
+      await access.requireTrial(caller('User', member), trialOfMember, 'trial.update'),
+    ).toEqual({
       id: trialOfMember,
       teamId: teamA,
     });
@@ -114,44 +135,85 @@ describe(`access module (${MODE})`, () => {
   it('answers 404 "Trial not found." for an invisible trial, another team\'s trial and impossible ids', async () => {
     const user = caller('User', member);
     for (const trialId of [otherTrial, trialOfTeamB, 0, -1, 2_147_483_648, 1.5]) {
-      expect(await refusal(() => access.requireTrial(user, trialId, 'participant.view'))).toMatchObject({
+      expect(
+        await refusal(() => access.requireTrial(user, trialId, 'participant.view')),
+      ).toMatchObject({
         status: 404,
         message: 'Trial not found.',
       });
     }
     // Another team's trial stays invisible to an Admin of the selected team too.
-    expect(await refusal(() => access.requireTrial(caller('Admin', member), trialOfTeamB, 'trial.view'))).toMatchObject({
+    expect(
+      await refusal(() => access.requireTrial(caller('Admin', member), trialOfTeamB, 'trial.view')),
+    ).toMatchObject({
       status: 404,
     });
   });
 
-  it('finds a participant only through a visible trial, with the caller\'s own 404 when given', async () => {
-    expect(await access.requireParticipant(caller('Viewer', member), participantOfMember, 'participant.view')).toEqual({
+  it("finds a participant only through a visible trial, with the caller's own 404 when given", async () => {
+    expect(
+      await access.requireParticipant(
+        caller('Viewer', member),
+        participantOfMember,
+        'participant.view',
+      ),
+    ).toEqual({
       id: participantOfMember,
       teamId: teamA,
       trialId: trialOfMember,
     });
     expect(
-      await refusal(() => access.requireParticipant(caller('User', member), participantOfOtherTrial, 'participant.view')),
-    ).toMatchObject({ status: 404, message: "Something went wrong! We could not find participant's info." });
+      await refusal(() =>
+        access.requireParticipant(
+          caller('User', member),
+          participantOfOtherTrial,
+          'participant.view',
+        ),
+      ),
+    ).toMatchObject({
+      status: 404,
+      message: "Something went wrong! We could not find participant's info.",
+    });
     const own = () => AppError.notFound('Code change failed: participant or trial not found.');
     expect(
       await refusal(() =>
-        access.requireParticipant(caller('User', member), participantOfOtherTrial, 'participant.update', { notFound: own }),
+        access.requireParticipant(
+          caller('User', member),
+          participantOfOtherTrial,
+          'participant.update',
+          { notFound: own },
+        ),
       ),
-    ).toMatchObject({ status: 404, message: 'Code change failed: participant or trial not found.' });
-    expect(await access.requireParticipant(caller('Admin', outsider), participantOfOtherTrial, 'participant.delete')).toMatchObject({
+    ).toMatchObject({
+      status: 404,
+      message: 'Code change failed: participant or trial not found.',
+    });
+    expect(
+      await access.requireParticipant(
+        caller('Admin', outsider),
+        participantOfOtherTrial,
+        'participant.delete',
+      ),
+    ).toMatchObject({
       id: participantOfOtherTrial,
     });
   });
 
   it('refuses a role the action does not allow (403) before anything else, and an inactive team (403 TEAM_INACTIVE)', async () => {
-    expect(await refusal(() => access.requireTrial(caller('Viewer', member), trialOfMember, 'trial.update'))).toMatchObject({
+    expect(
+      await refusal(() =>
+        access.requireTrial(caller('Viewer', member), trialOfMember, 'trial.update'),
+      ),
+    ).toMatchObject({
       status: 403,
     });
-    expect(await refusal(() => access.requireTeam(caller('User', member), 'trial.create'))).toMatchObject({ status: 403 });
     expect(
-      await refusal(() => access.requireTrial(caller('Admin', member, 'Inactive'), trialOfMember, 'trial.view')),
+      await refusal(() => access.requireTeam(caller('User', member), 'trial.create')),
+    ).toMatchObject({ status: 403 });
+    expect(
+      await refusal(() =>
+        access.requireTrial(caller('Admin', member, 'Inactive'), trialOfMember, 'trial.view'),
+      ),
     ).toMatchObject({
       status: 403,
       message: "The current team's subscription is no longer active or has expired.",
@@ -162,7 +224,11 @@ describe(`access module (${MODE})`, () => {
 
   it('checks a team named in a path against the selected team (404 for any other)', async () => {
     expect(access.requireOwnTeam(caller('Viewer', member), teamA, 'participant.view')).toBe(teamA);
-    expect(await refusal(() => access.requireOwnTeam(caller('Viewer', member), teamB, 'participant.view'))).toMatchObject({
+    expect(
+      await refusal(() =>
+        access.requireOwnTeam(caller('Viewer', member), teamB, 'participant.view'),
+      ),
+    ).toMatchObject({
       status: 404,
       message: 'Team not found.',
     });
@@ -171,6 +237,8 @@ describe(`access module (${MODE})`, () => {
   it('locks the team row inside a transaction and answers its limits', async () => {
     const limits = await database.db.transaction((tx) => access.lockTeam(tx, teamA));
     expect(limits).toEqual({ id: teamA, maxTrials: 20, maxParticipants: 200 });
-    expect(await database.db.transaction((tx) => access.lockTeam(tx, 2_000_000_000))).toBeUndefined();
+    expect(
+      await database.db.transaction((tx) => access.lockTeam(tx, 2_000_000_000)),
+    ).toBeUndefined();
   });
 });

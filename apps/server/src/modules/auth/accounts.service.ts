@@ -18,7 +18,9 @@ export type NewParticipantAccount = { kind: 'participant'; email: string; userna
  * an invitation, a Sys_Admin made by team administration, a participant-portal account).
  * The auth module owns both tables: every other module creates accounts here.
  */
-export function createAccountsService(deps: { repository: Pick<AuthRepository, 'insertUser' | 'insertCredentials'> }) {
+export function createAccountsService(deps: {
+  repository: Pick<AuthRepository, 'insertUser' | 'insertCredentials'>;
+}) {
   const { repository } = deps;
 
   return {
@@ -58,7 +60,11 @@ export function createAccountsService(deps: { repository: Pick<AuthRepository, '
               ...(now && { createTime: now }),
             },
       );
-      await repository.insertCredentials(tx, { userId, passwordHash, ...(now && { passwordChangedAt: now }) });
+      await repository.insertCredentials(tx, {
+        userId,
+        passwordHash,
+        ...(now && { passwordChangedAt: now }),
+      });
       return userId;
     },
   };

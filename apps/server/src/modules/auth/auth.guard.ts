@@ -40,7 +40,14 @@ declare module 'fastify' {
  * `user` carries the status), no role, or role not allowed.
  */
 export const authGuardPlugin = fp(
-  async (app: FastifyInstance, options: { repository: Pick<AuthRepository, 'loadSessionContext'>; appSecret: string; clock: Clock }) => {
+  async (
+    app: FastifyInstance,
+    options: {
+      repository: Pick<AuthRepository, 'loadSessionContext'>;
+      appSecret: string;
+      clock: Clock;
+    },
+  ) => {
     const key = accessTokenKey(options.appSecret);
     app.decorateRequest('auth', null);
 

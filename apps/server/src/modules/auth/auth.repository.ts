@@ -51,7 +51,10 @@ function sessionContextQuery(db: Db) {
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(
       teamUserMappings,
-      and(eq(teamUserMappings.userId, sessions.userId), eq(teamUserMappings.teamId, sessions.teamId)),
+      and(
+        eq(teamUserMappings.userId, sessions.userId),
+        eq(teamUserMappings.teamId, sessions.teamId),
+      ),
     )
     .leftJoin(teams, eq(teams.id, sessions.teamId))
     .where(eq(sessions.id, sql.placeholder('sessionId')))
@@ -91,9 +94,18 @@ export function createAuthRepository(db: Db) {
      * code) is checked. Returns false while the key is locked or its failure budget in the
      * window is spent, so concurrent guesses cannot run more checks than the budget.
      */
-    async reserveAttempt(scope: ThrottleScope, usernameKey: string, now: Date, maxFailures: number, windowMs: number) {
+    async reserveAttempt(
+      scope: ThrottleScope,
+      usernameKey: string,
+      now: Date,
+      maxFailures: number,
+      windowMs: number,
+    ) {
       const windowStart = new Date(now.getTime() - windowMs);
-      await db.insert(loginThrottles).values({ scope, usernameKey, failedCount: 0, windowStartedAt: now }).onConflictDoNothing();
+      await db
+        .insert(loginThrottles)
+        .values({ scope, usernameKey, failedCount: 0, windowStartedAt: now })
+        .onConflictDoNothing();
       const fresh = sql`(${loginThrottles.windowStartedAt} <= ${windowStart} OR (${loginThrottles.lockedUntil} IS NOT NULL AND ${loginThrottles.lockedUntil} <= ${now}))`;
       const reserved = await db
         .update(loginThrottles)
@@ -123,7 +135,13 @@ export function createAuthRepository(db: Db) {
     },
 
     /** Keeps the reserved attempt as a failure; locks when the budget is spent. Returns the new lock, if this failure set it. */
-    async settleFailedAttempt(scope: ThrottleScope, usernameKey: string, now: Date, maxFailures: number, lockMs: number) {
+    async settleFailedAttempt(
+      scope: ThrottleScope,
+      usernameKey: string,
+      now: Date,
+      maxFailures: number,
+      lockMs: number,
+    ) {
       const locked = await db
         .update(loginThrottles)
         .set({ lockedUntil: new Date(now.getTime() + lockMs) })
@@ -158,7 +176,11 @@ export function createAuthRepository(db: Db) {
         .select({ teamId: teamUserMappings.teamId, role: teamUserMappings.role })
         .from(teamUserMappings)
         .where(eq(teamUserMappings.userId, userId))
-        .orderBy(desc(teamUserMappings.lastSelectedTeam), desc(teamUserMappings.defaultTeam), asc(teamUserMappings.teamId))
+        .orderBy(
+          desc(teamUserMappings.lastSelectedTeam),
+          desc(teamUserMappings.defaultTeam),
+          asc(teamUserMappings.teamId),
+        )
         .limit(1);
       return rows[0];
     },
@@ -181,7 +203,12 @@ export function createAuthRepository(db: Db) {
 
     async findRefreshToken(tokenHash: string) {
       const rows = await db
-        .select({ token: refreshTokens, session: sessions, userTokenVersion: users.tokenVersion, userActive: users.isActive })
+        .select({
+          token: refreshTokens,
+          session: sessions,
+          userTokenVersion: users.tokenVersion,
+          userActive: users.isActive,
+        })
         .from(refreshTokens)
         .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
         .innerJoin(users, eq(users.id, sessions.userId))
@@ -204,7 +231,10 @@ export function createAuthRepository(db: Db) {
     },
 
     async extendSession(tx: DbOrTx, sessionId: string, idleExpiresAt: Date, now: Date) {
-      await tx.update(sessions).set({ idleExpiresAt, lastUsedAt: now }).where(eq(sessions.id, sessionId));
+      await tx
+        .update(sessions)
+        .set({ idleExpiresAt, lastUsedAt: now })
+        .where(eq(sessions.id, sessionId));
     },
 
     async revokeSession(tx: DbOrTx, sessionId: string, reason: string, now: Date) {
@@ -219,7 +249,13 @@ export function createAuthRepository(db: Db) {
       await tx
         .update(sessions)
         .set({ revokedAt: now, revokedReason: reason })
-        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.authStatus, 'Authorized')));
+        .where(
+          and(
+            eq(sessions.userId, userId),
+            isNull(sessions.revokedAt),
+            ne(sessions.authStatus, 'Authorized'),
+          ),
+        );
     },
 
     /** The stored session row (to copy it into a successor session). */
@@ -228,7 +264,11 @@ export function createAuthRepository(db: Db) {
       return row;
     },
 
-    async setSessionAuthStatus(tx: DbOrTx, sessionId: string, authStatus: typeof sessions.$inferSelect.authStatus) {
+    async setSessionAuthStatus(
+      tx: DbOrTx,
+      sessionId: string,
+      authStatus: typeof sessions.$inferSelect.authStatus,
+    ) {
       await tx.update(sessions).set({ authStatus }).where(eq(sessions.id, sessionId));
     },
 

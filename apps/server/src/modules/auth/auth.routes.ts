@@ -1,12 +1,21 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUserResponseSchema, loginInputSchema, loginResponseSchema } from '@trialpulse/shared';
+import {
+  currentUserResponseSchema,
+  loginInputSchema,
+  loginResponseSchema,
+} from '@trialpulse/shared';
 import { AppError } from '../../lib/errors';
 import { requestMeta } from '../../lib/request-meta';
 import type { HumanCheck } from '../human-check/human-check.plugin';
 import type { AuthService, IssuedSession, RequestMeta } from './auth.service';
-import { REFRESH_COOKIE, REMEMBER_DEVICE_COOKIE, clearSessionCookies, setSessionCookies } from './session-tokens';
+import {
+  REFRESH_COOKIE,
+  REMEMBER_DEVICE_COOKIE,
+  clearSessionCookies,
+  setSessionCookies,
+} from './session-tokens';
 
 type Options = { service: AuthService; humanCheck: HumanCheck; secureCookies: boolean };
 
@@ -17,7 +26,10 @@ const signInMeta = (request: FastifyRequest): RequestMeta => ({
 });
 
 /** Sign-in, session refresh, sign-out and the current user (access spec §7 /auth calls). */
-export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { service, humanCheck, secureCookies }) => {
+export const authRoutes: FastifyPluginAsyncZod<Options> = async (
+  app,
+  { service, humanCheck, secureCookies },
+) => {
   const cookieSettings = { secure: secureCookies };
   const sendSession = (reply: FastifyReply, issued: IssuedSession) =>
     setSessionCookies(reply, issued, cookieSettings);
@@ -51,12 +63,19 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { service,
   app.post(
     '/api/auth/refreshToken',
     {
-      schema: { tags: ['auth'], summary: 'Rotate the refresh token', response: { 200: z.object({ message: z.string() }) } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Rotate the refresh token',
+        response: { 200: z.object({ message: z.string() }) },
+      },
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
     },
     async (request, reply) => {
       try {
-        sendSession(reply, await service.refresh(request.cookies[REFRESH_COOKIE], requestMeta(request)));
+        sendSession(
+          reply,
+          await service.refresh(request.cookies[REFRESH_COOKIE], requestMeta(request)),
+        );
       } catch (error) {
         clearSessionCookies(reply, cookieSettings);
         throw error;
@@ -82,12 +101,19 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { service,
     reply.header('cache-control', 'no-store');
     if (auth.authStatus !== 'Authorized') {
       // Spec §4: a 403 carrying the status keeps the user and sets the status.
-      throw AppError.forbidden('The second factor is required.', { reason: 'SFA_REQUIRED', user: auth.user });
+      throw AppError.forbidden('The second factor is required.', {
+        reason: 'SFA_REQUIRED',
+        user: auth.user,
+      });
     }
     return { message: 'User is logged in', user: auth.user };
   };
   const currentUserOptions = {
-    schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: currentUserResponseSchema } },
+    schema: {
+      tags: ['auth'],
+      summary: 'The signed-in user',
+      response: { 200: currentUserResponseSchema },
+    },
     preHandler: app.requireStaff({ allowPendingSecondFactor: true, allowMissingRole: true }),
   };
   app.get('/api/auth/user', currentUserOptions, currentUser);

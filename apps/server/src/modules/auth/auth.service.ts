@@ -1,4 +1,10 @@
-import { LIMITS, LOGIN_MESSAGES, SECURITY, type AuthStatus, type LoginInput } from '@trialpulse/shared';
+import {
+  LIMITS,
+  LOGIN_MESSAGES,
+  SECURITY,
+  type AuthStatus,
+  type LoginInput,
+} from '@trialpulse/shared';
 import type { Meta } from '../../lib/request-meta';
 import { recordAudit } from '../../lib/audit';
 import type { Clock } from '../../lib/clock';
@@ -45,7 +51,12 @@ export function createAuthService(deps: Deps) {
   const key = accessTokenKey(deps.appSecret);
   const initialAuthStatus = deps.initialAuthStatus ?? defaultInitialStatus;
 
-  async function issueTokens(sessionId: string, userId: number, tokenVersion: number, expiresAt: Date) {
+  async function issueTokens(
+    sessionId: string,
+    userId: number,
+    tokenVersion: number,
+    expiresAt: Date,
+  ) {
     const now = clock.now();
     const refreshToken = randomToken();
     return {
@@ -57,7 +68,9 @@ export function createAuthService(deps: Deps) {
   }
 
   function lockedError(lockedUntil: Date | null) {
-    const retryAfter = lockedUntil ? Math.max(1, Math.ceil((lockedUntil.getTime() - clock.now().getTime()) / 1000)) : 900;
+    const retryAfter = lockedUntil
+      ? Math.max(1, Math.ceil((lockedUntil.getTime() - clock.now().getTime()) / 1000))
+      : 900;
     return new AppError(401, LOGIN_MESSAGES.locked, {
       reason: 'ACCOUNT_LOCKED',
       headers: { 'retry-after': String(retryAfter) },
@@ -82,17 +95,19 @@ export function createAuthService(deps: Deps) {
       // A second-factor lock refuses the password step too, before the password is looked
       // at, so the answer is the same whether or not the password was right.
       const known = await repository.findAccountByUsername(usernameKey);
-      const secondFactorLock = known ? await repository.lockedUntil('sfa', String(known.user.id)) : null;
+      const secondFactorLock = known
+        ? await repository.lockedUntil('sfa', String(known.user.id))
+        : null;
       const reserved =
         secondFactorLock && secondFactorLock > now
           ? false
           : await repository.reserveAttempt(
-        'login',
-        usernameKey,
-        now,
-        SECURITY.lockoutMaxFailures,
-        SECURITY.lockoutWindowMs,
-      );
+              'login',
+              usernameKey,
+              now,
+              SECURITY.lockoutMaxFailures,
+              SECURITY.lockoutWindowMs,
+            );
       if (!reserved) {
         await repository.transaction((tx) =>
           recordAudit(tx, {
@@ -104,13 +119,19 @@ export function createAuthService(deps: Deps) {
           }),
         );
         const loginLock = await repository.lockedUntil('login', usernameKey);
-        throw lockedError(secondFactorLock && secondFactorLock > now ? secondFactorLock : loginLock);
+        throw lockedError(
+          secondFactorLock && secondFactorLock > now ? secondFactorLock : loginLock,
+        );
       }
 
       const account = known;
-      const matching = account && account.user.accountType === accountType && account.user.isActive ? account : undefined;
+      const matching =
+        account && account.user.accountType === accountType && account.user.isActive
+          ? account
+          : undefined;
       const passwordHash = matching?.passwordHash ?? (await dummyPasswordHash(hasher));
-      const passwordOk = (await hasher.verify(passwordHash, input.password)) && Boolean(matching?.passwordHash);
+      const passwordOk =
+        (await hasher.verify(passwordHash, input.password)) && Boolean(matching?.passwordHash);
 
       if (!passwordOk || !matching) {
         const lockedUntil = await repository.settleFailedAttempt(
@@ -141,12 +162,15 @@ export function createAuthService(deps: Deps) {
           }
         });
         if (lockedUntil) throw lockedError(lockedUntil);
-        throw new AppError(401, LOGIN_MESSAGES.invalidCredentials, { reason: 'INVALID_CREDENTIALS' });
+        throw new AppError(401, LOGIN_MESSAGES.invalidCredentials, {
+          reason: 'INVALID_CREDENTIALS',
+        });
       }
 
       await repository.clearThrottle('login', usernameKey, now);
       const user = matching.user;
-      const mapping = accountType === 'staff' ? await repository.pickTeamMapping(user.id) : { teamId: null };
+      const mapping =
+        accountType === 'staff' ? await repository.pickTeamMapping(user.id) : { teamId: null };
       if (!mapping) {
         await repository.transaction((tx) =>
           recordAudit(tx, {
@@ -161,7 +185,8 @@ export function createAuthService(deps: Deps) {
         throw new AppError(403, LOGIN_MESSAGES.roleMissing, { reason: 'ROLE_MISSING' });
       }
 
-      const authStatus = accountType === 'staff' ? await initialAuthStatus(user, meta) : 'Authorized';
+      const authStatus =
+        accountType === 'staff' ? await initialAuthStatus(user, meta) : 'Authorized';
       const expiresAt = new Date(now.getTime() + SECURITY.absoluteSessionLifetimeMs);
       const sessionId = await repository.transaction(async (tx) => {
         const id = await repository.insertSession(tx, {
@@ -194,7 +219,12 @@ export function createAuthService(deps: Deps) {
     async startTokens(sessionId: string): Promise<IssuedSession> {
       const loaded = await repository.loadSessionContext(sessionId);
       if (!loaded) throw AppError.unauthenticated();
-      const tokens = await issueTokens(sessionId, loaded.user.id, loaded.session.tokenVersion, loaded.session.expiresAt);
+      const tokens = await issueTokens(
+        sessionId,
+        loaded.user.id,
+        loaded.session.tokenVersion,
+        loaded.session.expiresAt,
+      );
       await repository.transaction((tx) =>
         repository.insertRefreshToken(tx, {
           sessionId,
@@ -230,7 +260,11 @@ export function createAuthService(deps: Deps) {
         if (!loaded || sessionProblem(loaded, loaded.user.tokenVersion, at)) return null;
         const { session } = successor;
         return {
-          accessToken: await signAccessToken({ userId: session.userId, sessionId: session.id, tokenVersion: session.tokenVersion }, key, at),
+          accessToken: await signAccessToken(
+            { userId: session.userId, sessionId: session.id, tokenVersion: session.tokenVersion },
+            key,
+            at,
+          ),
           refreshToken: successorToken,
           refreshExpiresAt: successor.token.expiresAt,
           auth: toAuthContext(loaded, at),
@@ -262,11 +296,20 @@ export function createAuthService(deps: Deps) {
         throw AppError.unauthenticated(LOGIN_MESSAGES.sessionExpired);
       }
       const loaded = await repository.loadSessionContext(session.id);
-      if (!loaded || token.expiresAt <= now || sessionProblem(loaded, loaded.user.tokenVersion, now)) {
+      if (
+        !loaded ||
+        token.expiresAt <= now ||
+        sessionProblem(loaded, loaded.user.tokenVersion, now)
+      ) {
         throw AppError.unauthenticated(LOGIN_MESSAGES.sessionExpired);
       }
 
-      const tokens = await issueTokens(session.id, session.userId, session.tokenVersion, session.expiresAt);
+      const tokens = await issueTokens(
+        session.id,
+        session.userId,
+        session.tokenVersion,
+        session.expiresAt,
+      );
       const rotated = await repository.transaction(async (tx) => {
         const successor = encryptSecret(tokens.refreshToken, deps.encryptionKey);
         if (!(await repository.spendRefreshToken(tx, token.id, now, successor))) return false;
@@ -292,7 +335,11 @@ export function createAuthService(deps: Deps) {
     },
 
     /** Moves a session to another second-factor status (the SFA module's transitions). */
-    async setAuthStatus(sessionId: string, authStatus: AuthStatus, audit: { action: string; auth: AuthContext; requestId: string }) {
+    async setAuthStatus(
+      sessionId: string,
+      authStatus: AuthStatus,
+      audit: { action: string; auth: AuthContext; requestId: string },
+    ) {
       await repository.transaction(async (tx) => {
         await repository.setSessionAuthStatus(tx, sessionId, authStatus);
         await recordAudit(tx, {
@@ -316,7 +363,16 @@ export function createAuthService(deps: Deps) {
     async reserveSecondFactorCheck(auth: AuthContext, meta: RequestMeta): Promise<void> {
       const now = clock.now();
       const key = String(auth.userId);
-      if (await repository.reserveAttempt('sfa', key, now, SECURITY.lockoutMaxFailures, SECURITY.lockoutWindowMs)) return;
+      if (
+        await repository.reserveAttempt(
+          'sfa',
+          key,
+          now,
+          SECURITY.lockoutMaxFailures,
+          SECURITY.lockoutWindowMs,
+        )
+      )
+        return;
       await repository.transaction(async (tx) => {
         await repository.revokePendingSessions(tx, auth.userId, 'second_factor_locked', now);
         await recordAudit(tx, {
@@ -335,9 +391,18 @@ export function createAuthService(deps: Deps) {
      * Keeps a reserved check as a failure. When it spends the budget the user's second
      * factor locks and every pending session of the user ends; returns whether that happened.
      */
-    async recordSecondFactorFailure(auth: AuthContext, meta: RequestMeta): Promise<{ locked: boolean; lockedUntil: Date | null }> {
+    async recordSecondFactorFailure(
+      auth: AuthContext,
+      meta: RequestMeta,
+    ): Promise<{ locked: boolean; lockedUntil: Date | null }> {
       const now = clock.now();
-      const lockedUntil = await repository.settleFailedAttempt('sfa', String(auth.userId), now, SECURITY.lockoutMaxFailures, SECURITY.lockoutDurationMs);
+      const lockedUntil = await repository.settleFailedAttempt(
+        'sfa',
+        String(auth.userId),
+        now,
+        SECURITY.lockoutMaxFailures,
+        SECURITY.lockoutDurationMs,
+      );
       await repository.transaction(async (tx) => {
         await recordAudit(tx, {
           action: 'sfa.code.failure',
@@ -372,7 +437,12 @@ export function createAuthService(deps: Deps) {
      * lifetime) with the new status, and new tokens; the pre-second-factor session ends, so
      * its identifier and tokens are refused from now on.
      */
-    async promoteSession(auth: AuthContext, authStatus: AuthStatus, meta: RequestMeta, action: string): Promise<IssuedSession> {
+    async promoteSession(
+      auth: AuthContext,
+      authStatus: AuthStatus,
+      meta: RequestMeta,
+      action: string,
+    ): Promise<IssuedSession> {
       const now = clock.now();
       const newId = await repository.transaction(async (tx) => {
         const old = await repository.findSession(tx, auth.sessionId);

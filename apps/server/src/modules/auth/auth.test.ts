@@ -10,7 +10,12 @@ import { argon2Hasher, type PasswordHasher } from '../../lib/passwords';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { CSRF_SECRET_COOKIE } from '../../plugins/csrf';
 import { TestClient, createStaffUser, createTeam, type TestUser } from '../../test/fixtures';
-import { ACCESS_COOKIE, REFRESH_COOKIE, SESSION_BINDING_COOKIE, accessTokenKey } from './session-tokens';
+import {
+  ACCESS_COOKIE,
+  REFRESH_COOKIE,
+  SESSION_BINDING_COOKIE,
+  accessTokenKey,
+} from './session-tokens';
 
 const clock = createManualClock(new Date('2026-11-21T09:00:00Z'));
 let verifyCalls = 0;
@@ -32,7 +37,11 @@ beforeAll(async () => {
   ctx.app.get('/api/probe/authorized', { preHandler: ctx.app.requireStaff() }, async (request) => ({
     role: request.auth?.role,
   }));
-  ctx.app.get('/api/probe/admins', { preHandler: ctx.app.requireStaff({ action: 'trialUsers.manage' }) }, async () => ({ ok: true }));
+  ctx.app.get(
+    '/api/probe/admins',
+    { preHandler: ctx.app.requireStaff({ action: 'trialUsers.manage' }) },
+    async () => ({ ok: true }),
+  );
   await ctx.app.ready();
   teamId = (await createTeam(ctx.database.db)).id;
   admin = await createStaffUser(ctx.database.db, { role: 'Admin', teamId });
@@ -42,11 +51,17 @@ beforeEach(() => clock.set(new Date('2026-11-21T09:00:00Z')));
 
 const db = () => ctx.database.db;
 const markSecondFactorDone = (client: TestClient) =>
-  db().update(sessions).set({ authStatus: 'Authorized' }).where(eq(sessions.id, sessionIdOf(client)));
+  db()
+    .update(sessions)
+    .set({ authStatus: 'Authorized' })
+    .where(eq(sessions.id, sessionIdOf(client)));
 const sessionIdOf = (client: TestClient) =>
-  JSON.parse(Buffer.from(client.jar.get(ACCESS_COOKIE)!.split('.')[1]!, 'base64url').toString()).sid as string;
+  JSON.parse(Buffer.from(client.jar.get(ACCESS_COOKIE)!.split('.')[1]!, 'base64url').toString())
+    .sid as string;
 const auditActions = async (entityIdLike: string) =>
-  (await db().select().from(auditLog)).filter((row) => (row.entityId ?? '').includes(entityIdLike)).map((row) => row.action);
+  (await db().select().from(auditLog))
+    .filter((row) => (row.entityId ?? '').includes(entityIdLike))
+    .map((row) => row.action);
 const comparable = (body: Record<string, unknown>) => ({ ...body, requestId: undefined });
 
 describe('sign-in', () => {
@@ -55,7 +70,13 @@ describe('sign-in', () => {
     const response = await client.login(admin.username, admin.password);
     expect(response.statusCode).toBe(200);
     const user = sessionUserSchema.parse(response.json().user);
-    expect(user).toMatchObject({ id: admin.id, role: 'Admin', teamId, teamStatus: 'Active', authStatus: 'SFAIsNotSet' });
+    expect(user).toMatchObject({
+      id: admin.id,
+      role: 'Admin',
+      teamId,
+      teamStatus: 'Active',
+      authStatus: 'SFAIsNotSet',
+    });
     for (const name of [ACCESS_COOKIE, REFRESH_COOKIE]) {
       const cookie = response.cookies.find((c) => c.name === name)!;
       expect(cookie.httpOnly).toBe(true);
@@ -99,10 +120,17 @@ describe('sign-in', () => {
   it('answers 400 with the spec messages for missing fields, before any password check', async () => {
     const client = new TestClient(ctx.app);
     verifyCalls = 0;
-    const noUsername = await client.post('/api/auth/login', { password: 'x', recaptchaResponse: 'x' });
+    const noUsername = await client.post('/api/auth/login', {
+      password: 'x',
+      recaptchaResponse: 'x',
+    });
     expect(noUsername.statusCode).toBe(400);
     expect(noUsername.json().message).toBe('Username is required');
-    const noPassword = await client.post('/api/auth/login', { username: admin.username, password: '', recaptchaResponse: 'x' });
+    const noPassword = await client.post('/api/auth/login', {
+      username: admin.username,
+      password: '',
+      recaptchaResponse: 'x',
+    });
     expect(noPassword.json().message).toBe('Password is required');
     expect(verifyCalls).toBe(0);
   });
@@ -110,7 +138,11 @@ describe('sign-in', () => {
   it('rejects a missing or invalid human-check token', async () => {
     const client = new TestClient(ctx.app);
     for (const recaptchaResponse of ['', 'not-a-real-token', 'fallback-token']) {
-      const response = await client.post('/api/auth/login', { username: admin.username, password: admin.password, recaptchaResponse });
+      const response = await client.post('/api/auth/login', {
+        username: admin.username,
+        password: admin.password,
+        recaptchaResponse,
+      });
       expect(response.statusCode).toBe(400);
       expect(client.jar.get(ACCESS_COOKIE)).toBeUndefined();
     }
@@ -121,7 +153,10 @@ describe('sign-in', () => {
     const client = new TestClient(ctx.app);
     const response = await client.login(roleless.username, roleless.password);
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toMatchObject({ message: 'Login error: User role is missing.', displayToUser: true });
+    expect(response.json()).toMatchObject({
+      message: 'Login error: User role is missing.',
+      displayToUser: true,
+    });
     expect(client.jar.get(ACCESS_COOKIE)).toBeUndefined();
   });
 });
@@ -141,8 +176,15 @@ describe('lockout', () => {
       clock.advance(60_000);
     }
     expect(realBodies).toEqual(unknownBodies);
-    expect(realBodies.slice(0, 4).every((r) => r.status === 401 && r.body.message === 'Invalid username or password.')).toBe(true);
-    expect(realBodies[4]).toMatchObject({ status: 401, body: { message: 'Account locked due to too many failed attempts' } });
+    expect(
+      realBodies
+        .slice(0, 4)
+        .every((r) => r.status === 401 && r.body.message === 'Invalid username or password.'),
+    ).toBe(true);
+    expect(realBodies[4]).toMatchObject({
+      status: 401,
+      body: { message: 'Account locked due to too many failed attempts' },
+    });
 
     // Locked: the right password gets exactly the same answer, with Retry-After.
     const locked = await client.login(victim.username, victim.password);
@@ -156,16 +198,21 @@ describe('lockout', () => {
     const unlocked = await client.login(victim.username, victim.password);
     expect(unlocked.statusCode).toBe(200);
     const actions = await auditActions(String(victim.id));
-    expect(actions).toEqual(expect.arrayContaining(['auth.login.failure', 'auth.lockout', 'auth.login.success']));
+    expect(actions).toEqual(
+      expect.arrayContaining(['auth.login.failure', 'auth.lockout', 'auth.login.success']),
+    );
   });
 
   it('failures spread over more than 15 minutes do not lock', async () => {
     const user = await createStaffUser(db(), { role: 'User', teamId });
     const client = new TestClient(ctx.app);
-    for (let attempt = 1; attempt <= 4; attempt += 1) await client.login(user.username, 'Wrong#Pass1');
+    for (let attempt = 1; attempt <= 4; attempt += 1)
+      await client.login(user.username, 'Wrong#Pass1');
     clock.advance(16 * 60_000);
     for (let attempt = 1; attempt <= 4; attempt += 1) {
-      expect((await client.login(user.username, 'Wrong#Pass1')).json().message).toBe('Invalid username or password.');
+      expect((await client.login(user.username, 'Wrong#Pass1')).json().message).toBe(
+        'Invalid username or password.',
+      );
     }
     expect((await client.login(user.username, user.password)).statusCode).toBe(200);
   });
@@ -184,11 +231,17 @@ describe('lockout', () => {
     verifyCalls = 0;
     const responses = await Promise.all(
       clients.map((client, index) =>
-        client.post('/api/auth/login', { username: user.username, password: 'Wrong#Pass1', recaptchaResponse: tokens[index] }),
+        client.post('/api/auth/login', {
+          username: user.username,
+          password: 'Wrong#Pass1',
+          recaptchaResponse: tokens[index],
+        }),
       ),
     );
     expect(verifyCalls).toBeLessThanOrEqual(5);
-    expect(responses.every((response) => response.statusCode === 401 || response.statusCode === 429)).toBe(true);
+    expect(
+      responses.every((response) => response.statusCode === 401 || response.statusCode === 429),
+    ).toBe(true);
   });
 });
 
@@ -202,7 +255,11 @@ describe('sessions', () => {
 
   it('logout ends the session: the old cookies fail at the next request', async () => {
     const client = await signedIn();
-    const stolen = { access: client.jar.get(ACCESS_COOKIE)!, refresh: client.jar.get(REFRESH_COOKIE)!, binding: client.jar.get(SESSION_BINDING_COOKIE)! };
+    const stolen = {
+      access: client.jar.get(ACCESS_COOKIE)!,
+      refresh: client.jar.get(REFRESH_COOKIE)!,
+      binding: client.jar.get(SESSION_BINDING_COOKIE)!,
+    };
     const sessionId = sessionIdOf(client);
     expect((await client.post('/api/auth/logout')).statusCode).toBe(204);
     expect(client.jar.get(ACCESS_COOKIE)).toBeUndefined();
@@ -236,7 +293,10 @@ describe('sessions', () => {
     const user = await createStaffUser(db(), { role: 'User', teamId });
     const client = await signedIn(user);
     expect((await client.get('/api/probe/authorized')).statusCode).toBe(200);
-    await db().update(users).set({ tokenVersion: sql`${users.tokenVersion} + 1` }).where(eq(users.id, user.id));
+    await db()
+      .update(users)
+      .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+      .where(eq(users.id, user.id));
     expect((await client.get('/api/probe/authorized')).statusCode).toBe(401);
     expect((await client.post('/api/auth/refreshToken')).statusCode).toBe(401);
   });
@@ -275,9 +335,13 @@ describe('sessions', () => {
   it('two tabs refreshing at the same moment both stay signed in; a reuse after the grace window revokes', async () => {
     const tabA = await signedIn();
     const tabB = new TestClient(ctx.app);
-    for (const name of [ACCESS_COOKIE, REFRESH_COOKIE, SESSION_BINDING_COOKIE, CSRF_SECRET_COOKIE]) tabB.jar.set(name, tabA.jar.get(name)!);
+    for (const name of [ACCESS_COOKIE, REFRESH_COOKIE, SESSION_BINDING_COOKIE, CSRF_SECRET_COOKIE])
+      tabB.jar.set(name, tabA.jar.get(name)!);
     const spent = tabA.jar.get(REFRESH_COOKIE)!;
-    const [a, b] = await Promise.all([tabA.post('/api/auth/refreshToken'), tabB.post('/api/auth/refreshToken')]);
+    const [a, b] = await Promise.all([
+      tabA.post('/api/auth/refreshToken'),
+      tabB.post('/api/auth/refreshToken'),
+    ]);
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
     // Both tabs hold the same new refresh token and stay signed in.
     expect(tabA.jar.get(REFRESH_COOKIE)).toBe(tabB.jar.get(REFRESH_COOKIE));
@@ -305,15 +369,29 @@ describe('sessions', () => {
         `${CSRF_SECRET_COOKIE}=${attacker.jar.get(CSRF_SECRET_COOKIE)}`,
       ].join('; '),
     };
-    const attackerToken = (await ctx.app.inject({ method: 'GET', url: '/api/csrf-token', headers: { cookie: attacker.jar.header() } })).json().csrfToken;
-    const forged = await ctx.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { ...headers, 'x-csrf-token': attackerToken } });
+    const attackerToken = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: '/api/csrf-token',
+        headers: { cookie: attacker.jar.header() },
+      })
+    ).json().csrfToken;
+    const forged = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { ...headers, 'x-csrf-token': attackerToken },
+    });
     expect(forged.statusCode).toBe(403);
     expect(forged.json().reason).toBe('CSRF_TOKEN_INVALID');
     expect((await victim.get('/api/auth/user')).statusCode).toBe(200);
 
     // A token fetched before signing in does not serve the signed-in session either.
     const browser = new TestClient(ctx.app);
-    const anonymous = (await ctx.app.inject({ method: 'GET', url: '/api/csrf-token', headers: { cookie: browser.jar.header() } }));
+    const anonymous = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/csrf-token',
+      headers: { cookie: browser.jar.header() },
+    });
     browser.jar.update(anonymous);
     await browser.login(admin.username, admin.password);
     const stale = await ctx.app.inject({
@@ -345,7 +423,9 @@ describe('audit log', () => {
     await client.login(admin.username, admin.password);
     await expect(db().execute(sql`update audit_log set action = 'tampered'`)).rejects.toThrow();
     await expect(db().execute(sql`delete from audit_log`)).rejects.toThrow();
-    expect((await db().select().from(auditLog)).some((row) => row.action === 'auth.login.success')).toBe(true);
+    expect(
+      (await db().select().from(auditLog)).some((row) => row.action === 'auth.login.success'),
+    ).toBe(true);
   });
 
   it('the logs carry no password', () => {

@@ -17,13 +17,18 @@ export type AuthContext = {
 type LoadedSession = NonNullable<Awaited<ReturnType<AuthRepository['loadSessionContext']>>>;
 
 /** Why a stored session no longer counts; null when it is valid at `now`. */
-export function sessionProblem(loaded: LoadedSession, tokenVersion: number, now: Date): string | null {
+export function sessionProblem(
+  loaded: LoadedSession,
+  tokenVersion: number,
+  now: Date,
+): string | null {
   const { session, user } = loaded;
   if (session.revokedAt) return 'revoked';
   if (session.expiresAt <= now) return 'expired';
   if (session.idleExpiresAt <= now) return 'idle';
   if (!user.isActive) return 'inactive';
-  if (user.tokenVersion !== tokenVersion || session.tokenVersion !== tokenVersion) return 'token_version';
+  if (user.tokenVersion !== tokenVersion || session.tokenVersion !== tokenVersion)
+    return 'token_version';
   return null;
 }
 

@@ -54,7 +54,11 @@ describe(`adherence CSV errors (${MODE})`, { timeout: 20_000 }, () => {
       expect(response.statusCode, response.body).toBe(500);
       expect(response.headers['content-type']).toContain('application/json');
       expect(response.headers['content-disposition']).toBeUndefined();
-      expect(response.json()).toMatchObject({ message: 'An error occurred.', displayToUser: false, errors: null });
+      expect(response.json()).toMatchObject({
+        message: 'An error occurred.',
+        displayToUser: false,
+        errors: null,
+      });
     } finally {
       await db.execute(sql`ALTER TABLE device_reading_days_away RENAME TO device_reading_days`);
     }
@@ -75,7 +79,11 @@ describe(`adherence CSV errors (${MODE})`, { timeout: 20_000 }, () => {
     ] as const) {
       const response = await csv(from, to);
       expect([from, to, response.statusCode]).toEqual([from, to, 400]);
-      expect(response.json()).toMatchObject({ reason: 'VALIDATION_ERROR', message: DATE_MESSAGES.date, displayToUser: true });
+      expect(response.json()).toMatchObject({
+        reason: 'VALIDATION_ERROR',
+        message: DATE_MESSAGES.date,
+        displayToUser: true,
+      });
     }
     await new Promise((resolve) => setImmediate(resolve));
     expect(escaped).toEqual([]);
@@ -90,15 +98,22 @@ describe(`adherence CSV errors (${MODE})`, { timeout: 20_000 }, () => {
     await db.execute(sql`INSERT INTO device_reading_days (participant_id, team_id, metric_key, day, readings, minutes, value_sum, first_at, last_at)
       VALUES (${last}, ${teamId}, 'steps', '2026-06-10', 1, 1, 100, '2026-06-10T08:00:00Z', '2026-06-10T08:00:00Z')`);
     // The day aggregates fail for that participant only: a database error mid-stream.
-    await db.execute(sql.raw(`CREATE FUNCTION tp_fail_for(id integer) RETURNS boolean LANGUAGE plpgsql STABLE COST 10000 AS $$
-      BEGIN IF id = ${last} THEN RAISE EXCEPTION 'failing mid-stream'; END IF; RETURN true; END $$`));
+    await db.execute(
+      sql.raw(`CREATE FUNCTION tp_fail_for(id integer) RETURNS boolean LANGUAGE plpgsql STABLE COST 10000 AS $$
+      BEGIN IF id = ${last} THEN RAISE EXCEPTION 'failing mid-stream'; END IF; RETURN true; END $$`),
+    );
     await db.execute(sql`ALTER TABLE device_reading_days RENAME TO device_reading_days_real`);
-    await db.execute(sql`CREATE VIEW device_reading_days AS SELECT * FROM device_reading_days_real WHERE tp_fail_for(participant_id)`);
+    await db.execute(
+      sql`CREATE VIEW device_reading_days AS SELECT * FROM device_reading_days_real WHERE tp_fail_for(participant_id)`,
+    );
     let outcome: { statusCode?: number; body?: string; error?: unknown };
     try {
       outcome = await admin
         .get(`/api/trials/${bigTrial}/completeness/adherence.csv?from=2026-06-10&to=2026-06-10`)
-        .then((response) => ({ statusCode: response.statusCode, body: response.body }), (error: unknown) => ({ error }));
+        .then(
+          (response) => ({ statusCode: response.statusCode, body: response.body }),
+          (error: unknown) => ({ error }),
+        );
     } finally {
       await db.execute(sql`DROP VIEW device_reading_days`);
       await db.execute(sql`ALTER TABLE device_reading_days_real RENAME TO device_reading_days`);
@@ -111,8 +126,18 @@ describe(`adherence CSV errors (${MODE})`, { timeout: 20_000 }, () => {
     }
     await new Promise((resolve) => setImmediate(resolve));
     expect(escaped).toEqual([]);
-    expect(ctx.logLines().some((line) => line.includes('adherence CSV failed while streaming') && line.includes('failing mid-stream'))).toBe(true);
-    const again = await admin.get(`/api/trials/${bigTrial}/completeness/adherence.csv?from=2026-06-10&to=2026-06-10`);
+    expect(
+      ctx
+        .logLines()
+        .some(
+          (line) =>
+            line.includes('adherence CSV failed while streaming') &&
+            line.includes('failing mid-stream'),
+        ),
+    ).toBe(true);
+    const again = await admin.get(
+      `/api/trials/${bigTrial}/completeness/adherence.csv?from=2026-06-10&to=2026-06-10`,
+    );
     expect(again.statusCode, again.body).toBe(200);
     expect(again.body.trim().split('\n')).toHaveLength(1 + 201);
   });

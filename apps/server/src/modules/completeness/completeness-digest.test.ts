@@ -10,7 +10,10 @@ import { startTestSmtpServer, type TestSmtpServer } from '../mail/test-support';
 import { addParticipant, createTrial } from '../participants/test-support';
 import { readingsServiceFor } from '../sync/test-support';
 import { DIGEST_TEMPLATE } from './completeness-digest';
-import { COMPLETENESS_DIGEST, createCompletenessDigestJob } from '../../jobs/completeness-digest.job';
+import {
+  COMPLETENESS_DIGEST,
+  createCompletenessDigestJob,
+} from '../../jobs/completeness-digest.job';
 import { testServices } from '../../test/test-services';
 import { heartRateMinutes } from './reading-generators';
 import { addConnection } from './test-support';

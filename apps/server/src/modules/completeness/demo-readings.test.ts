@@ -5,7 +5,12 @@ import { parseFitbitResourcePath } from '@trialpulse/shared/device-data/fitbit-r
 import type { FitbitHeartIntradayResponse } from '@trialpulse/shared/device-data/fitbit-shapes';
 import { loadConfig } from '../../config/env';
 import type { Database } from '../../db/client';
-import { deviceReadings, globalDeviceCatalog, participantDevices, participants } from '../../db/schema';
+import {
+  deviceReadings,
+  globalDeviceCatalog,
+  participantDevices,
+  participants,
+} from '../../db/schema';
 import { seedDemoData } from '../../db/seed/demo-seed';
 import { civilDateIn } from '../../lib/civil-time';
 import {
@@ -85,7 +90,14 @@ describe('demo readings', () => {
       })
       .from(deviceReadings)
       .innerJoin(participants, eq(participants.id, deviceReadings.participantId))
-      .where(inArray(participants.participantCode, ['SLEEP-001', 'SLEEP-002', 'GLUCO-001', 'WEIGHT-001']))
+      .where(
+        inArray(participants.participantCode, [
+          'SLEEP-001',
+          'SLEEP-002',
+          'GLUCO-001',
+          'WEIGHT-001',
+        ]),
+      )
       .groupBy(participants.participantCode, deviceReadings.brand, deviceReadings.metricKey);
     expect(seeded.map((row) => ({ ...row, n: Number(row.n) }))).toEqual([
       { code: 'GLUCO-001', brand: 'Fitbit', metricKey: 'heart_rate', n: 86_400 },

@@ -46,7 +46,10 @@ export async function seedDemoReadings(deps: {
    * The minute heart rate (bpm, 0 = not worn) of a participant's linked Fitbit account on a
    * local date, as the simulator samples it: the 1-second day follows it (decision 0172).
    */
-  fitbitMinuteHeartRateOf?: (participantCode: string, date: string) => ArrayLike<number> | undefined;
+  fitbitMinuteHeartRateOf?: (
+    participantCode: string,
+    date: string,
+  ) => ArrayLike<number> | undefined;
   /** How far back the sync's backfill reaches (SYNC_BACKFILL_DAYS; demo default 60). */
   syncBackfillDays?: number;
 }) {
@@ -101,7 +104,10 @@ export async function seedDemoReadings(deps: {
     }
     if (scale && index % 2 === 0) readings.push(weight(scale, at(6.75), offset));
   });
-  const linked = await backfilledLinks(deps.db, rows.map((row) => row.id));
+  const linked = await backfilledLinks(
+    deps.db,
+    rows.map((row) => row.id),
+  );
   const backfillFrom = now.getTime() - (deps.syncBackfillDays ?? 60) * DAY_MS;
   const seeded = readings.filter(
     (reading) =>
@@ -134,7 +140,10 @@ async function backfilledLinks(db: Db, participantIds: number[]): Promise<Set<st
       brand: globalDeviceCatalog.manufacturer,
     })
     .from(participantDevices)
-    .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
+    .innerJoin(
+      globalDeviceCatalog,
+      eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId),
+    )
     .where(
       and(
         inArray(participantDevices.participantId, participantIds),
@@ -144,13 +153,23 @@ async function backfilledLinks(db: Db, participantIds: number[]): Promise<Set<st
     );
   const keys = new Set<string>();
   for (const connection of connections) {
-    for (const metricKey of SEEDED_METRICS) keys.add(`${connection.participantId}|${connection.brand}|${metricKey}`);
+    for (const metricKey of SEEDED_METRICS)
+      keys.add(`${connection.participantId}|${connection.brand}|${metricKey}`);
   }
   return keys;
 }
 
 /** The metrics the seed writes. */
-const SEEDED_METRICS = ['heart_rate', 'steps', 'sleep_duration', 'systolic', 'diastolic', 'pulse', 'egv', 'weight'];
+const SEEDED_METRICS = [
+  'heart_rate',
+  'steps',
+  'sleep_duration',
+  'systolic',
+  'diastolic',
+  'pulse',
+  'egv',
+  'weight',
+];
 
 /**
  * A whole day of 1-second heart rate, yesterday on the clock of the participant's Fitbit

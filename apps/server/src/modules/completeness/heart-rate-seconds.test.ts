@@ -29,7 +29,8 @@ describe('the demo 1-second heart-rate day (decision 0172)', () => {
 
   it("follows a minute series when given (the account's own heart rate), nearest worn minute where not worn", () => {
     const minutes = new Uint8Array(1440);
-    for (let m = 0; m < 1440; m += 1) minutes[m] = m < 600 ? 0 : 60 + Math.round(20 * Math.sin(m / 30));
+    for (let m = 0; m < 1440; m += 1)
+      minutes[m] = m < 600 ? 0 : 60 + Math.round(20 * Math.sin(m / 30));
     const values = heartRateSeconds(owner, midnight, -300, minutes).map((row) => Number(row.value));
     expect(stepsOf(values).at(-1)!).toBeLessThanOrEqual(4);
     let deviation = 0;

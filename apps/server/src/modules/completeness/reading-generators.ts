@@ -64,7 +64,9 @@ function secondBaseline(minuteBpm?: ArrayLike<number>): (second: number) => numb
   const worn = minuteBpm ? Array.from(minuteBpm, Number).filter((bpm) => bpm > 0).length : 0;
   if (minuteBpm && worn > 0) {
     // Unworn minutes take the nearest worn one's rate (forward, then backward fill).
-    const filled = Array.from({ length: 1441 }, (_, m) => Number(minuteBpm[Math.min(m, minuteBpm.length - 1)] ?? 0));
+    const filled = Array.from({ length: 1441 }, (_, m) =>
+      Number(minuteBpm[Math.min(m, minuteBpm.length - 1)] ?? 0),
+    );
     for (let m = 1; m < filled.length; m += 1) if (!filled[m]) filled[m] = filled[m - 1]!;
     for (let m = filled.length - 2; m >= 0; m -= 1) if (!filled[m]) filled[m] = filled[m + 1]!;
     return (second) => {
@@ -78,7 +80,8 @@ function secondBaseline(minuteBpm?: ArrayLike<number>): (second: number) => numb
     // 57 bpm at 03:00, 70 by mid-afternoon: one smooth daily cosine.
     const circadian = 63.5 - 6.5 * Math.cos(((hour - 3) / 24) * 2 * Math.PI);
     // A 40-minute evening walk, eased in and out.
-    const walk = hour >= 18 && hour < 18 + 2 / 3 ? 30 * Math.sin(((hour - 18) / (2 / 3)) * Math.PI) ** 2 : 0;
+    const walk =
+      hour >= 18 && hour < 18 + 2 / 3 ? 30 * Math.sin(((hour - 18) / (2 / 3)) * Math.PI) ** 2 : 0;
     return circadian + walk;
   };
 }

@@ -10,8 +10,14 @@ export type NewContactMessage = {
 };
 
 /** Stores one contact-form message; returns its id. */
-export async function insertContactMessage(tx: DbOrTx, message: NewContactMessage): Promise<number> {
-  const [row] = await tx.insert(contactMessages).values(message).returning({ id: contactMessages.id });
+export async function insertContactMessage(
+  tx: DbOrTx,
+  message: NewContactMessage,
+): Promise<number> {
+  const [row] = await tx
+    .insert(contactMessages)
+    .values(message)
+    .returning({ id: contactMessages.id });
   if (!row) throw new Error('contact message insert returned no row');
   return row.id;
 }

@@ -13,10 +13,10 @@ export const contactResponseSchema = z.object({ success: z.literal(true), messag
 const contactBodySchema = contactInputSchema.extend({ recaptchaResponse: z.string().optional() });
 
 /** POST /api/contactUs: the public contact form (access spec §5, §7, §8). */
-export const contactRoutes: FastifyPluginAsyncZod<{ service: ContactService; humanCheck: HumanCheck }> = async (
-  app,
-  { service, humanCheck },
-) => {
+export const contactRoutes: FastifyPluginAsyncZod<{
+  service: ContactService;
+  humanCheck: HumanCheck;
+}> = async (app, { service, humanCheck }) => {
   app.post(
     '/api/contactUs',
     {

@@ -44,11 +44,23 @@ describe(`POST /api/contactUs (${MODE})`, () => {
       remoteAddress,
     });
   const count = async (table: typeof contactMessages | typeof mailOutbox) =>
-    Number(((await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(table))[0] as { n: number }).n);
-  const stored = async () => ({ messages: await count(contactMessages), mails: await count(mailOutbox) });
+    Number(
+      (
+        (await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(table))[0] as {
+          n: number;
+        }
+      ).n,
+    );
+  const stored = async () => ({
+    messages: await count(contactMessages),
+    mails: await count(mailOutbox),
+  });
 
   it('stores the message, audits it and emails the support address', async () => {
-    const response = await post({ ...validForm, recaptchaResponse: await solveHumanCheck(ctx.app) });
+    const response = await post({
+      ...validForm,
+      recaptchaResponse: await solveHumanCheck(ctx.app),
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ success: true, message: CONTACT_MESSAGES.sent });
 
@@ -56,7 +68,10 @@ describe(`POST /api/contactUs (${MODE})`, () => {
     expect(rows).toEqual([expect.objectContaining({ ...validForm, id: expect.any(Number) })]);
     const id = rows[0]!.id;
 
-    const audit = await ctx.database.db.select().from(auditLog).where(eq(auditLog.action, 'contact.message'));
+    const audit = await ctx.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'contact.message'));
     expect(audit).toEqual([
       expect.objectContaining({
         entityType: 'contact_message',
@@ -74,7 +89,9 @@ describe(`POST /api/contactUs (${MODE})`, () => {
     expect(mail!.body).toContain(`Reply to: ${validForm.email}`);
     expect(mail!.body).toContain('From: Ada Lovelace');
     expect(mail!.body).toContain(validForm.message);
-    await waitFor(async () => (await ctx.database.db.select().from(mailOutbox))[0]?.status === 'sent');
+    await waitFor(
+      async () => (await ctx.database.db.select().from(mailOutbox))[0]?.status === 'sent',
+    );
     expect(await ctx.database.db.select().from(mailOutbox)).toEqual([
       expect.objectContaining({ template: 'contact-message', status: 'sent', attempts: 1 }),
     ]);
@@ -85,7 +102,11 @@ describe(`POST /api/contactUs (${MODE})`, () => {
     ['first name missing', { firstName: undefined }, 'First Name is required'],
     ['first name empty', { firstName: '  ' }, 'First Name is required'],
     ['first name too short', { firstName: 'A' }, 'First Name must be between 2 and 50 characters'],
-    ['first name too long', { firstName: long(51) }, 'First Name must be between 2 and 50 characters'],
+    [
+      'first name too long',
+      { firstName: long(51) },
+      'First Name must be between 2 and 50 characters',
+    ],
     ['last name missing', { lastName: undefined }, 'Last name is required'],
     ['last name empty', { lastName: '' }, 'Last name is required'],
     ['last name too short', { lastName: 'L' }, 'Last name must be between 2 and 50 characters'],
@@ -103,24 +124,39 @@ describe(`POST /api/contactUs (${MODE})`, () => {
     ['message too long', { message: long(301) }, CONTACT_MESSAGES.messageLength],
   ];
 
-  it.each(invalidCases)('%s → 400 with the spec message, nothing stored', async (_name, change, message) => {
-    const before = await stored();
-    const response = await post({ ...validForm, ...change, recaptchaResponse: 'not checked before the form is valid' });
-    expect(response.statusCode).toBe(400);
-    const body = errorBodySchema.parse(response.json());
-    expect(body).toMatchObject({ message, displayToUser: true, reason: 'VALIDATION_ERROR' });
-    // The first error is the spec message; an empty field may also fail the length rule.
-    const field = Object.keys(change)[0];
-    expect(body.errors?.[0]).toEqual({ field, message });
-    expect(body.errors?.every((error) => error.field === field)).toBe(true);
-    expect(await stored()).toEqual(before);
-  });
+  it.each(invalidCases)(
+    '%s → 400 with the spec message, nothing stored',
+    async (_name, change, message) => {
+      const before = await stored();
+      const response = await post({
+        ...validForm,
+        ...change,
+        recaptchaResponse: 'not checked before the form is valid',
+      });
+      expect(response.statusCode).toBe(400);
+      const body = errorBodySchema.parse(response.json());
+      expect(body).toMatchObject({ message, displayToUser: true, reason: 'VALIDATION_ERROR' });
+      // The first error is the spec message; an empty field may also fail the length rule.
+      const field = Object.keys(change)[0];
+      expect(body.errors?.[0]).toEqual({ field, message });
+      expect(body.errors?.every((error) => error.field === field)).toBe(true);
+      expect(await stored()).toEqual(before);
+    },
+  );
 
   it('limits are the spec’s: 2 and 50 characters for names, 3 and 50 for the subject, 10 and 300 for the message', async () => {
     const edges = { firstName: 'Al', lastName: long(50), subject: 'Hey', message: long(300) };
-    const response = await post({ ...validForm, ...edges, recaptchaResponse: await solveHumanCheck(ctx.app) });
+    const response = await post({
+      ...validForm,
+      ...edges,
+      recaptchaResponse: await solveHumanCheck(ctx.app),
+    });
     expect(response.statusCode).toBe(200);
-    const shortMessage = await post({ ...validForm, message: long(10), recaptchaResponse: await solveHumanCheck(ctx.app) });
+    const shortMessage = await post({
+      ...validForm,
+      message: long(10),
+      recaptchaResponse: await solveHumanCheck(ctx.app),
+    });
     expect(shortMessage.statusCode).toBe(200);
   });
 
@@ -140,7 +176,9 @@ describe(`POST /api/contactUs (${MODE})`, () => {
 
   it('an invalid form does not spend the human-check token', async () => {
     const token = await solveHumanCheck(ctx.app);
-    expect((await post({ ...validForm, subject: '', recaptchaResponse: token })).statusCode).toBe(400);
+    expect((await post({ ...validForm, subject: '', recaptchaResponse: token })).statusCode).toBe(
+      400,
+    );
     expect((await post({ ...validForm, recaptchaResponse: token })).statusCode).toBe(200);
   });
 
@@ -149,22 +187,32 @@ describe(`POST /api/contactUs (${MODE})`, () => {
     ['empty', async () => ''],
     ['garbage', async () => 'definitely-not-a-token'],
     ['the spec’s fallback token', async () => 'fallback-token'],
-    ['base64 JSON that is no solution', async () => Buffer.from(JSON.stringify({ algorithm: 'SHA-256' })).toString('base64')],
+    [
+      'base64 JSON that is no solution',
+      async () => Buffer.from(JSON.stringify({ algorithm: 'SHA-256' })).toString('base64'),
+    ],
     ['not a string', async () => 12345],
   ];
 
-  it.each(humanCheckFailures)('human check %s → 400 HUMAN_CHECK_FAILED, nothing stored', async (_name, token) => {
-    const before = await stored();
-    const response = await post({ ...validForm, recaptchaResponse: await token() });
-    expect(response.statusCode).toBe(400);
-    const body = errorBodySchema.parse(response.json());
-    if (typeof (await token()) === 'number') {
-      expect(body.reason).toBe('VALIDATION_ERROR');
-    } else {
-      expect(body).toMatchObject({ message: HUMAN_CHECK_MESSAGE, displayToUser: true, reason: 'HUMAN_CHECK_FAILED' });
-    }
-    expect(await stored()).toEqual(before);
-  });
+  it.each(humanCheckFailures)(
+    'human check %s → 400 HUMAN_CHECK_FAILED, nothing stored',
+    async (_name, token) => {
+      const before = await stored();
+      const response = await post({ ...validForm, recaptchaResponse: await token() });
+      expect(response.statusCode).toBe(400);
+      const body = errorBodySchema.parse(response.json());
+      if (typeof (await token()) === 'number') {
+        expect(body.reason).toBe('VALIDATION_ERROR');
+      } else {
+        expect(body).toMatchObject({
+          message: HUMAN_CHECK_MESSAGE,
+          displayToUser: true,
+          reason: 'HUMAN_CHECK_FAILED',
+        });
+      }
+      expect(await stored()).toEqual(before);
+    },
+  );
 
   it('a replayed human-check token is refused and stores nothing more', async () => {
     const token = await solveHumanCheck(ctx.app);
@@ -172,7 +220,10 @@ describe(`POST /api/contactUs (${MODE})`, () => {
     const before = await stored();
     const replay = await post({ ...validForm, recaptchaResponse: token });
     expect(replay.statusCode).toBe(400);
-    expect(replay.json()).toMatchObject({ message: HUMAN_CHECK_MESSAGE, reason: 'HUMAN_CHECK_FAILED' });
+    expect(replay.json()).toMatchObject({
+      message: HUMAN_CHECK_MESSAGE,
+      reason: 'HUMAN_CHECK_FAILED',
+    });
     expect(await stored()).toEqual(before);
   });
 
@@ -190,13 +241,20 @@ describe(`POST /api/contactUs (${MODE})`, () => {
 
   it('5 requests per 15 minutes per IP, then 429 with Retry-After; other addresses still pass', async () => {
     const ip = nextIp();
-    for (let n = 0; n < 5; n += 1) expect((await post({ ...validForm, message: '' }, ip)).statusCode).toBe(400);
+    for (let n = 0; n < 5; n += 1)
+      expect((await post({ ...validForm, message: '' }, ip)).statusCode).toBe(400);
     const before = await stored();
-    const limited = await post({ ...validForm, recaptchaResponse: await solveHumanCheck(ctx.app) }, ip);
+    const limited = await post(
+      { ...validForm, recaptchaResponse: await solveHumanCheck(ctx.app) },
+      ip,
+    );
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
-    expect(errorBodySchema.parse(limited.json())).toMatchObject({ reason: 'RATE_LIMITED', displayToUser: true });
+    expect(errorBodySchema.parse(limited.json())).toMatchObject({
+      reason: 'RATE_LIMITED',
+      displayToUser: true,
+    });
     expect(await stored()).toEqual(before);
 
     const other = await post({ ...validForm, recaptchaResponse: await solveHumanCheck(ctx.app) });
@@ -205,11 +263,20 @@ describe(`POST /api/contactUs (${MODE})`, () => {
 
   it('logs carry no address, subject or message text, and no human-check token', async () => {
     // Let the deliveries started by earlier tests finish and log.
-    await waitFor(async () => (await ctx.database.db.select().from(mailOutbox)).every((row) => row.status === 'sent'));
+    await waitFor(async () =>
+      (await ctx.database.db.select().from(mailOutbox)).every((row) => row.status === 'sent'),
+    );
     const logs = ctx.logLines().join('\n');
     expect(logs).toContain('mail sent');
     expect(logs).toContain('human check failed');
-    for (const secret of [validForm.email, SUPPORT, validForm.message, validForm.subject, 'Lovelace', 'fallback-token']) {
+    for (const secret of [
+      validForm.email,
+      SUPPORT,
+      validForm.message,
+      validForm.subject,
+      'Lovelace',
+      'fallback-token',
+    ]) {
       expect(logs).not.toContain(secret);
     }
     expect(logs).not.toMatch(/[\w.-]+@[\w-]+\.test/);

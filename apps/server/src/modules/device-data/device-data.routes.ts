@@ -163,6 +163,11 @@ export const deviceDataRoutes: FastifyPluginAsyncZod<Options> = async (app, { de
       preValidation: sysAdmins,
     },
     async (request) =>
-      deviceData.dexcomRaw(caller(request), request.params.id, request.params.query, requestMeta(request)),
+      deviceData.dexcomRaw(
+        caller(request),
+        request.params.id,
+        request.params.query,
+        requestMeta(request),
+      ),
   );
 };

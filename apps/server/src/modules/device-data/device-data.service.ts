@@ -81,7 +81,12 @@ function providerDataError(brand: 'Omron' | 'Dexcom', error: unknown): unknown {
  */
 function shownValueJson(reading: Pick<StoredReading, 'metricKey' | 'valueJson'>): unknown {
   const json = reading.valueJson ?? null;
-  if (reading.metricKey !== 'sleep_stages' || !json || typeof json !== 'object' || !('session' in json))
+  if (
+    reading.metricKey !== 'sleep_stages' ||
+    !json ||
+    typeof json !== 'object' ||
+    !('session' in json)
+  )
     return json;
   const { session: _session, ...shown } = json as Record<string, unknown>;
   return shown;
@@ -171,16 +176,14 @@ export function createDeviceDataService(deps: {
       }));
     let rows: Array<ReadingInput | StoredReading>;
     if (stored) {
-      rows = (
-        await readings.read({
-          teamId: scope.teamId,
-          participantId: scope.id,
-          brand: 'Omron',
-          metricKeys,
-          from,
-          to: new Date(now.getTime() + 86_400_000),
-        })
-      );
+      rows = await readings.read({
+        teamId: scope.teamId,
+        participantId: scope.id,
+        brand: 'Omron',
+        metricKeys,
+        from,
+        to: new Date(now.getTime() + 86_400_000),
+      });
     } else {
       const measurements = await live(auth, scope, 'Omron', meta, (client, token) =>
         fetchOmron(client as OmronClient, token, {

@@ -37,7 +37,15 @@ let sims: AllSimulators;
 const key = randomBytes(32).toString('base64');
 const registryFor = (running: AllSimulators) =>
   createProviderRegistry(
-    providerSettingsFromConfig(loadConfig({ TRIALPULSE_MODE: 'test', DATA_DIR: '/tmp', APP_SECRET: 'x'.repeat(40), TOKEN_ENCRYPTION_KEY: key, ...simulatorEnv(running) })),
+    providerSettingsFromConfig(
+      loadConfig({
+        TRIALPULSE_MODE: 'test',
+        DATA_DIR: '/tmp',
+        APP_SECRET: 'x'.repeat(40),
+        TOKEN_ENCRYPTION_KEY: key,
+        ...simulatorEnv(running),
+      }),
+    ),
   );
 
 beforeAll(async () => {
@@ -55,30 +63,64 @@ const connectionOf = async (code: string) => {
     .select({ device: participantDevices, manufacturer: globalDeviceCatalog.manufacturer })
     .from(participantDevices)
     .innerJoin(participants, eq(participants.id, participantDevices.participantId))
-    .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
+    .innerJoin(
+      globalDeviceCatalog,
+      eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId),
+    )
     .where(eq(participants.participantCode, code));
   return rows;
 };
 
 describe('demo device links', () => {
   it('links the demo participants, with an empty battery, an expired token and a legacy connection', async () => {
-    const result = await linkDemoDevices({ ...demoLinks, database, providers: registryFor(sims), encryptionKey: key });
+    const result = await linkDemoDevices({
+      ...demoLinks,
+      database,
+      providers: registryFor(sims),
+      encryptionKey: key,
+    });
     expect(result.linked).toBe(DEMO_DEVICE_LINKS.length);
 
     const legacy = await connectionOf(DEMO_LEGACY_PARTICIPANT);
-    expect(legacy[0]?.device).toMatchObject({ upstream: 'fitbit-legacy', needsReconsent: true, refreshTokenEncrypted: null });
+    expect(legacy[0]?.device).toMatchObject({
+      upstream: 'fitbit-legacy',
+      needsReconsent: true,
+      refreshTokenEncrypted: null,
+    });
 
-    const expired = (await connectionOf('GLUCO-001')).find((row) => row.manufacturer === 'Fitbit')!.device;
+    const expired = (await connectionOf('GLUCO-001')).find(
+      (row) => row.manufacturer === 'Fitbit',
+    )!.device;
     expect(expired.tokenExpiresAt!.getTime()).toBeLessThan(Date.now());
 
     // The empty battery is what the provider reports for that account.
     const repository = createDevicesRepository(database.db);
-    const connections = createDeviceConnectionsService({ repository, providers: registryFor(sims), clock: { now: () => new Date() }, encryptionKey: key });
+    const connections = createDeviceConnectionsService({
+      repository,
+      providers: registryFor(sims),
+      clock: { now: () => new Date() },
+      encryptionKey: key,
+    });
     const sleep002 = (await connectionOf('SLEEP-002'))[0]!.device;
-    const devices = await connections.devices(sleep002.teamId, sleep002.participantId, 'Fitbit', { userId: null }, { requestId: 'test' });
-    expect(devices.find((d) => d.deviceType === 'TRACKER')).toMatchObject({ hasError: false, batteryLevel: 0 });
+    const devices = await connections.devices(
+      sleep002.teamId,
+      sleep002.participantId,
+      'Fitbit',
+      { userId: null },
+      { requestId: 'test' },
+    );
+    expect(devices.find((d) => d.deviceType === 'TRACKER')).toMatchObject({
+      hasError: false,
+      batteryLevel: 0,
+    });
     // The expired one is refreshed on use.
-    const glucoDevices = await connections.devices(expired.teamId, expired.participantId, 'Fitbit', { userId: null }, { requestId: 'test' });
+    const glucoDevices = await connections.devices(
+      expired.teamId,
+      expired.participantId,
+      'Fitbit',
+      { userId: null },
+      { requestId: 'test' },
+    );
     expect(glucoDevices.some((d) => d.hasError)).toBe(false);
   });
 
@@ -86,13 +128,22 @@ describe('demo device links', () => {
     const revokedRow = (await connectionOf('WEIGHT-001'))[0]!.device;
     await database.db
       .update(participantDevices)
-      .set({ authorizationStatus: 'revoked', accessTokenEncrypted: null, refreshTokenEncrypted: null })
+      .set({
+        authorizationStatus: 'revoked',
+        accessTokenEncrypted: null,
+        refreshTokenEncrypted: null,
+      })
       .where(eq(participantDevices.id, revokedRow.id));
     const before = (await connectionOf('SLEEP-001')).map((row) => row.device.accessTokenEncrypted);
 
     await sims.close();
     sims = await startAllSimulators();
-    const result = await linkDemoDevices({ ...demoLinks, database, providers: registryFor(sims), encryptionKey: key });
+    const result = await linkDemoDevices({
+      ...demoLinks,
+      database,
+      providers: registryFor(sims),
+      encryptionKey: key,
+    });
     expect(result.linked).toBe(DEMO_DEVICE_LINKS.length - 1);
     const after = (await connectionOf('SLEEP-001')).map((row) => row.device.accessTokenEncrypted);
     expect(after).not.toEqual(before);

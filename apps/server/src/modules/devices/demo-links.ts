@@ -56,21 +56,37 @@ export async function linkDemoDevices(deps: {
       .from(participants)
       .where(eq(participants.participantCode, link.participantCode));
     if (!participant) continue;
-    const existing = await repository.findConnection(db, participant.teamId, participant.id, link.brand);
-    if (existing && (existing.authorizationStatus === 'revoked' || existing.needsReconsent)) continue;
+    const existing = await repository.findConnection(
+      db,
+      participant.teamId,
+      participant.id,
+      link.brand,
+    );
+    if (existing && (existing.authorizationStatus === 'revoked' || existing.needsReconsent))
+      continue;
     const upstream = UPSTREAM[link.brand];
     const client = providers.client(upstream);
     if (!client) continue;
     try {
       const { state, codeVerifier } = generateAuthorizationSecrets();
-      const url = await client.authorizationUrl({ state, ...(client.supportsPkce && { codeVerifier }) });
+      const url = await client.authorizationUrl({
+        state,
+        ...(client.supportsPkce && { codeVerifier }),
+      });
       const redirect = await deps.consent(url, { account: link.account });
       const code = redirect.searchParams.get('code');
       if (!code || redirect.searchParams.get('state') !== state) continue;
-      const tokens = await client.exchangeCode(code, client.supportsPkce ? codeVerifier : undefined);
+      const tokens = await client.exchangeCode(
+        code,
+        client.supportsPkce ? codeVerifier : undefined,
+      );
       const at = now();
       const connectionId = await repository.transaction(async (tx) => {
-        const catalogDeviceId = await repository.catalogDeviceFor(tx, participant.teamId, link.brand);
+        const catalogDeviceId = await repository.catalogDeviceFor(
+          tx,
+          participant.teamId,
+          link.brand,
+        );
         if (catalogDeviceId === undefined) return undefined;
         const connectionId = await repository.saveLinkedConnection(tx, {
           teamId: participant.teamId,
@@ -80,7 +96,8 @@ export async function linkDemoDevices(deps: {
           providerUserId: tokens.providerUserId ?? null,
           accessTokenEncrypted: encryptSecret(tokens.accessToken, encryptionKey),
           refreshTokenEncrypted: encryptSecret(tokens.refreshToken, encryptionKey),
-          tokenExpiresAt: link.variant === 'expired' ? new Date(at.getTime() - 3_600_000) : tokens.expiresAt,
+          tokenExpiresAt:
+            link.variant === 'expired' ? new Date(at.getTime() - 3_600_000) : tokens.expiresAt,
           scopes: tokens.scopes,
           now: at,
         });
@@ -89,7 +106,12 @@ export async function linkDemoDevices(deps: {
           entityType: 'participant_device',
           entityId: connectionId,
           teamId: participant.teamId,
-          after: { participantId: participant.id, brand: link.brand, upstream, origin: 'demo_seed' },
+          after: {
+            participantId: participant.id,
+            brand: link.brand,
+            upstream,
+            origin: 'demo_seed',
+          },
         });
         return connectionId;
       });
@@ -103,7 +125,9 @@ export async function linkDemoDevices(deps: {
         at,
       );
     } catch (error) {
-      deps.log?.(`demo device link ${link.participantCode}/${link.brand} failed: ${(error as Error).message}`);
+      deps.log?.(
+        `demo device link ${link.participantCode}/${link.brand} failed: ${(error as Error).message}`,
+      );
     }
   }
 

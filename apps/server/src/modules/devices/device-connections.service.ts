@@ -342,7 +342,11 @@ export function createDeviceConnectionsService(deps: {
      * Records a sync run's end on the connection (`last_sync_at`, `last_sync_error`: what the
      * device lists show) inside the sync's transaction, so it lands with the run's outcome.
      */
-    recordSync(tx: DbOrTx, connectionId: number, values: { lastSyncAt: Date; lastSyncError: string | null }): Promise<void> {
+    recordSync(
+      tx: DbOrTx,
+      connectionId: number,
+      values: { lastSyncAt: Date; lastSyncError: string | null },
+    ): Promise<void> {
       return repository.recordSync(tx, connectionId, values);
     },
 

@@ -44,11 +44,20 @@ const CALLBACK_TEXTS: Record<DeviceBrandName, { denied: string; exchangeFailed: 
 };
 
 const invalidRequest = () =>
-  new AppError(422, DEVICE_MESSAGES.invalidRequest, { displayToUser: true, reason: DEVICE_ERROR_REASONS.invalidState });
+  new AppError(422, DEVICE_MESSAGES.invalidRequest, {
+    displayToUser: true,
+    reason: DEVICE_ERROR_REASONS.invalidState,
+  });
 const invalidConsentLink = () =>
-  new AppError(400, DEVICE_MESSAGES.consentLinkInvalid, { displayToUser: true, reason: DEVICE_ERROR_REASONS.invalidConsentLink });
+  new AppError(400, DEVICE_MESSAGES.consentLinkInvalid, {
+    displayToUser: true,
+    reason: DEVICE_ERROR_REASONS.invalidConsentLink,
+  });
 const brandNotAllowed = () =>
-  new AppError(400, DEVICE_MESSAGES.brandNotAllowed, { displayToUser: true, reason: DEVICE_ERROR_REASONS.brandNotAllowed });
+  new AppError(400, DEVICE_MESSAGES.brandNotAllowed, {
+    displayToUser: true,
+    reason: DEVICE_ERROR_REASONS.brandNotAllowed,
+  });
 const participantNotFound = () => AppError.notFound(DEVICE_MESSAGES.participantNotFound);
 
 export type CallbackInput = {
@@ -110,7 +119,9 @@ export function createDeviceLinkingService(deps: {
       participantId: participant.id,
       brand,
       upstream,
-      codeVerifierEncrypted: client.supportsPkce ? encryptSecret(codeVerifier, encryptionKey) : null,
+      codeVerifierEncrypted: client.supportsPkce
+        ? encryptSecret(codeVerifier, encryptionKey)
+        : null,
       origin,
       initiatedByUserId,
       consentTokenId,
@@ -149,7 +160,10 @@ export function createDeviceLinkingService(deps: {
       await assertBrandAllowed(participant.teamId, brand);
       if (!providers.client(NEW_CONNECTION_UPSTREAM[brand])) throw providerNotConfigured();
       if (!participant.email) {
-        throw new AppError(400, DEVICE_MESSAGES.participantHasNoEmail, { displayToUser: true, reason: DEVICE_ERROR_REASONS.noEmail });
+        throw new AppError(400, DEVICE_MESSAGES.participantHasNoEmail, {
+          displayToUser: true,
+          reason: DEVICE_ERROR_REASONS.noEmail,
+        });
       }
       const token = randomToken();
       const now = clock.now();
@@ -176,7 +190,13 @@ export function createDeviceLinkingService(deps: {
           actorUserId,
           teamId: participant.teamId,
           requestId: meta.requestId,
-          after: { brand, tokenId, expiresAt: new Date(now.getTime() + CONSENT_LINK_LIFETIME_HOURS * 3_600_000).toISOString() },
+          after: {
+            brand,
+            tokenId,
+            expiresAt: new Date(
+              now.getTime() + CONSENT_LINK_LIFETIME_HOURS * 3_600_000,
+            ).toISOString(),
+          },
         });
       });
       void deps.mail().deliverPending();
@@ -233,7 +253,11 @@ export function createDeviceLinkingService(deps: {
      * brand, unused and unexpired (else 422); a provider error (Deny) answers 400 with the
      * brand's text; a failed code exchange 502. On success the tokens are stored encrypted.
      */
-    async completeCallback(brand: DeviceBrandName, input: CallbackInput, meta: Meta): Promise<CallbackResponse> {
+    async completeCallback(
+      brand: DeviceBrandName,
+      input: CallbackInput,
+      meta: Meta,
+    ): Promise<CallbackResponse> {
       const stateHash = hashToken(input.state);
       const pending = await repository.findPendingAuthorization(stateHash, clock.now());
       const participantIdMatches =
@@ -256,7 +280,10 @@ export function createDeviceLinkingService(deps: {
       if (brand === 'Dexcom' && !input.error) {
         const typed = input.email?.trim().toLowerCase();
         if (!typed || (participant.email && participant.email.toLowerCase() !== typed)) {
-          throw new AppError(400, DEVICE_MESSAGES.dexcomEmailMismatch, { displayToUser: true, reason: DEVICE_ERROR_REASONS.emailMismatch });
+          throw new AppError(400, DEVICE_MESSAGES.dexcomEmailMismatch, {
+            displayToUser: true,
+            reason: DEVICE_ERROR_REASONS.emailMismatch,
+          });
         }
       }
       // From here on the state is spent, whatever happens next.
@@ -278,7 +305,10 @@ export function createDeviceLinkingService(deps: {
       if (input.error || !input.authCode) {
         throw await failure(
           input.error ? `provider_error:${input.error.slice(0, 40)}` : 'no_code',
-          new AppError(400, texts.denied, { displayToUser: true, reason: DEVICE_ERROR_REASONS.denied }),
+          new AppError(400, texts.denied, {
+            displayToUser: true,
+            reason: DEVICE_ERROR_REASONS.denied,
+          }),
         );
       }
       const client = providers.client(claimed.upstream);
@@ -292,7 +322,11 @@ export function createDeviceLinkingService(deps: {
       } catch (error) {
         throw await failure(
           errorTypeOf(error),
-          new AppError(502, texts.exchangeFailed, { displayToUser: true, reason: DEVICE_ERROR_REASONS.exchangeFailed, cause: error }),
+          new AppError(502, texts.exchangeFailed, {
+            displayToUser: true,
+            reason: DEVICE_ERROR_REASONS.exchangeFailed,
+            cause: error,
+          }),
         );
       }
       let providerUserId = tokens.providerUserId ?? null;
@@ -321,7 +355,8 @@ export function createDeviceLinkingService(deps: {
           scopes: tokens.scopes,
           now,
         });
-        if (claimed.consentTokenId !== null) await repository.markConsentTokenUsed(tx, claimed.consentTokenId, now);
+        if (claimed.consentTokenId !== null)
+          await repository.markConsentTokenUsed(tx, claimed.consentTokenId, now);
         await recordAudit(tx, {
           action: 'device.link',
           entityType: 'participant_device',
@@ -342,7 +377,14 @@ export function createDeviceLinkingService(deps: {
       });
       // The backfill starts now rather than at the next scheduler tick; polling remains the fallback.
       if (deps.onLinked) {
-        await deps.onLinked(linkedId).catch((error: unknown) => deps.log?.({ err: error, connectionId: linkedId }, 'sync: could not queue the backfill of a new connection'));
+        await deps
+          .onLinked(linkedId)
+          .catch((error: unknown) =>
+            deps.log?.(
+              { err: error, connectionId: linkedId },
+              'sync: could not queue the backfill of a new connection',
+            ),
+          );
       }
       return {
         message: DEVICE_MESSAGES.authorized,

@@ -78,7 +78,10 @@ export function createDeviceStatusService(deps: {
         if (!seen || seen.connection.updatedAt < row.connection.updatedAt) latest.set(key, row);
       }
 
-      const answerFor = async (participantId: number, brand: DeviceBrandName): Promise<BrandDeviceStatusAnswer> => {
+      const answerFor = async (
+        participantId: number,
+        brand: DeviceBrandName,
+      ): Promise<BrandDeviceStatusAnswer> => {
         const found = latest.get(`${participantId}:${brand}`);
         const status = connectionStatusOf(found?.connection);
         const auth = {
@@ -86,10 +89,20 @@ export function createDeviceStatusService(deps: {
           status,
           upstream: found?.connection.upstream ?? null,
         };
-        const listed = (DEVICE_STATUS_BATCH.deviceListBrands as readonly DeviceBrandName[]).includes(brand);
-        if (!found || status !== 'authorized' || !listed) return { brand, auth, devices: [], checkedAt: null };
-        const stored = isFresh(found.stored) ? found.stored! : await readFromProvider(found.connection, actor, meta);
-        return { brand, auth, devices: stored!.devices, checkedAt: stored!.checkedAt.toISOString() };
+        const listed = (
+          DEVICE_STATUS_BATCH.deviceListBrands as readonly DeviceBrandName[]
+        ).includes(brand);
+        if (!found || status !== 'authorized' || !listed)
+          return { brand, auth, devices: [], checkedAt: null };
+        const stored = isFresh(found.stored)
+          ? found.stored!
+          : await readFromProvider(found.connection, actor, meta);
+        return {
+          brand,
+          auth,
+          devices: stored!.devices,
+          checkedAt: stored!.checkedAt.toISOString(),
+        };
       };
 
       const statuses = await Promise.all(

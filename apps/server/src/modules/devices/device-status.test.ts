@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEVICE_STATUS_BATCH, deviceStatusResponseSchema, type DeviceStatusResponse } from '@trialpulse/shared';
+import {
+  DEVICE_STATUS_BATCH,
+  deviceStatusResponseSchema,
+  type DeviceStatusResponse,
+} from '@trialpulse/shared';
 import { sql } from 'drizzle-orm';
 import { participantDeviceStatus } from '../../db/schema';
 import { createManualClock } from '../../lib/clock';
@@ -31,7 +35,9 @@ let counter = 0;
 beforeAll(async () => {
   sims = await startAllSimulators({ fitbitLegacyShutdownAt: null });
   ctx = await createTestApp({ env: simulatorEnv(sims), clock });
-  const teamId = (await createTeam(db(), { maxTrials: 100, maxParticipants: 1000, hiddenFields: [] })).id;
+  const teamId = (
+    await createTeam(db(), { maxTrials: 100, maxParticipants: 1000, hiddenFields: [] })
+  ).id;
   await allowAllBrands(db(), teamId);
   const adminAccount = await createStaffUser(db(), { role: 'Admin', teamId });
   const userAccount = await createStaffUser(db(), { role: 'User', teamId });
@@ -64,7 +70,9 @@ async function newParticipant(trial = trialId): Promise<number> {
 async function ageStoredStatus(ms: number) {
   await db()
     .update(participantDeviceStatus)
-    .set({ checkedAt: sql`${participantDeviceStatus.checkedAt} - make_interval(secs => ${ms / 1000})` });
+    .set({
+      checkedAt: sql`${participantDeviceStatus.checkedAt} - make_interval(secs => ${ms / 1000})`,
+    });
 }
 
 async function statusOf(client: TestClient, ids: readonly number[]): Promise<DeviceStatusResponse> {
@@ -78,7 +86,10 @@ function watchDeviceListCalls(sim: AllSimulators['googleHealth']) {
   let inFlight = 0;
   let most = 0;
   let calls = 0;
-  const listener = (request: { url?: string }, response: { once(event: 'close', done: () => void): void }) => {
+  const listener = (
+    request: { url?: string },
+    response: { once(event: 'close', done: () => void): void },
+  ) => {
     if (!request.url?.includes('/pairedDevices')) return;
     calls += 1;
     inFlight += 1;
@@ -113,13 +124,26 @@ describe('GET /api/deviceStatus (batched status of a table page)', () => {
 
     const [first, second, third] = answer.statuses;
     expect(first!.brands.map((brand) => brand.brand)).toEqual(['Fitbit', 'Omron', 'Dexcom']);
-    expect(first!.brands[0]).toMatchObject({ auth: { message: 'found', status: 'authorized', upstream: 'google-health' } });
+    expect(first!.brands[0]).toMatchObject({
+      auth: { message: 'found', status: 'authorized', upstream: 'google-health' },
+    });
     const tracker = first!.brands[0]!.devices.find((device) => device.deviceType === 'TRACKER');
     expect(tracker).toMatchObject({ device: 'Fitbit', hasError: false, errorType: null });
     expect(typeof tracker!.batteryLevel).toBe('number');
-    expect(first!.brands[1]).toMatchObject({ auth: { message: 'not found' }, devices: [], checkedAt: null });
-    expect(second!.brands[1]).toMatchObject({ brand: 'Omron', auth: { message: 'found', status: 'authorized' } });
-    expect(third!.brands.every((brand) => brand.auth.message === 'not found' && brand.devices.length === 0)).toBe(true);
+    expect(first!.brands[1]).toMatchObject({
+      auth: { message: 'not found' },
+      devices: [],
+      checkedAt: null,
+    });
+    expect(second!.brands[1]).toMatchObject({
+      brand: 'Omron',
+      auth: { message: 'found', status: 'authorized' },
+    });
+    expect(
+      third!.brands.every(
+        (brand) => brand.auth.message === 'not found' && brand.devices.length === 0,
+      ),
+    ).toBe(true);
 
     // The same answers as the spec's per-participant calls, which keep working.
     const single = await user.get(`/api/fitbitIsParticipantAuth/${fitbit}`);
@@ -128,11 +152,16 @@ describe('GET /api/deviceStatus (batched status of a table page)', () => {
     expect(omronSingle.json()).toEqual(second!.brands[1]!.auth);
     const devices = await user.get(`/api/fitbitDevices/${fitbit}`);
     expect(devices.statusCode).toBe(200);
-    expect(devices.json().devices.map((d: { type: string }) => d.type).sort()).toEqual(
-      first!.brands[0]!.devices.map((d) => d.deviceType).sort(),
-    );
+    expect(
+      devices
+        .json()
+        .devices.map((d: { type: string }) => d.type)
+        .sort(),
+    ).toEqual(first!.brands[0]!.devices.map((d) => d.deviceType).sort());
     // An Admin sees every trial: the other trial's participant too.
-    expect((await statusOf(admin, [elsewhere])).statuses.map((s) => s.participantId)).toEqual([elsewhere]);
+    expect((await statusOf(admin, [elsewhere])).statuses.map((s) => s.participantId)).toEqual([
+      elsewhere,
+    ]);
   });
 
   it('reads the provider only for device lists missing or older than one cycle', async () => {
@@ -146,7 +175,9 @@ describe('GET /api/deviceStatus (batched status of a table page)', () => {
       await ageStoredStatus(STATUS_MAX_AGE_MS - 1_000);
       const again = await statusOf(user, [id]);
       expect(calls.count).toBe(1); // from the stored status
-      expect(again.statuses[0]!.brands[0]!.devices).toEqual(firstAnswer.statuses[0]!.brands[0]!.devices);
+      expect(again.statuses[0]!.brands[0]!.devices).toEqual(
+        firstAnswer.statuses[0]!.brands[0]!.devices,
+      );
       await ageStoredStatus(2_000);
       const later = await statusOf(user, [id]);
       expect(calls.count).toBe(2); // stale: read again and stored
@@ -171,14 +202,21 @@ describe('GET /api/deviceStatus (batched status of a table page)', () => {
       ids.push(id);
     }
     await ageStoredStatus(STATUS_MAX_AGE_MS + 1_000); // whatever earlier reads stored is stale now
-    await injectFault(sims.googleHealth.baseUrl, { kind: 'slow', delayMs: 150, times: 'always', pathIncludes: '/pairedDevices' });
+    await injectFault(sims.googleHealth.baseUrl, {
+      kind: 'slow',
+      delayMs: 150,
+      times: 'always',
+      pathIncludes: '/pairedDevices',
+    });
     const watch = watchDeviceListCalls(sims.googleHealth);
     try {
       const [tabA, tabB] = await Promise.all([statusOf(user, ids), statusOf(user, ids)]);
       expect(watch.calls).toBe(ids.length);
       expect(watch.most).toBeLessThanOrEqual(STATUS_PROVIDER_CONCURRENCY);
       expect(watch.most).toBeGreaterThan(1);
-      expect(tabA.statuses.map((s) => s.brands[0]!.devices.length > 0)).toEqual(ids.map(() => true));
+      expect(tabA.statuses.map((s) => s.brands[0]!.devices.length > 0)).toEqual(
+        ids.map(() => true),
+      );
       expect(tabB).toEqual(tabA);
     } finally {
       watch.stop();
@@ -188,7 +226,11 @@ describe('GET /api/deviceStatus (batched status of a table page)', () => {
   it('stores a provider failure as the error entry the table shows', async () => {
     const id = await newParticipant();
     expect((await linkAsStaff(admin, id, 'Fitbit')).statusCode).toBe(200);
-    await injectFault(sims.googleHealth.baseUrl, { kind: 'rate-limit', target: 'api', times: 'always' });
+    await injectFault(sims.googleHealth.baseUrl, {
+      kind: 'rate-limit',
+      target: 'api',
+      times: 'always',
+    });
     const answer = await statusOf(user, [id]);
     expect(answer.statuses[0]!.brands[0]!.devices).toEqual([
       expect.objectContaining({ device: 'Fitbit', hasError: true, errorType: 'rate_limit' }),
@@ -196,7 +238,14 @@ describe('GET /api/deviceStatus (batched status of a table page)', () => {
   });
 
   it('refuses bad id lists and roles without the status column', async () => {
-    for (const query of ['', '?ids=', '?ids=abc', '?ids=1,,2', '?ids=0', `?ids=${Array.from({ length: 51 }, (_, i) => i + 1).join(',')}`]) {
+    for (const query of [
+      '',
+      '?ids=',
+      '?ids=abc',
+      '?ids=1,,2',
+      '?ids=0',
+      `?ids=${Array.from({ length: 51 }, (_, i) => i + 1).join(',')}`,
+    ]) {
       const response = await user.get(`/api${DEVICE_STATUS_BATCH.path}${query}`);
       expect(response.statusCode, query).toBe(400);
       expect(response.json().reason).toBe('VALIDATION_ERROR');

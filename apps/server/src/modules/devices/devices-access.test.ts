@@ -8,7 +8,14 @@ import { createStaffUser, createTeam, TestClient, type TestUser } from '../../te
 import { addParticipant, createTrial } from '../participants/test-support';
 import { signIn } from '../trials/test-support';
 import { solveHumanCheck } from '../human-check/test-support';
-import { allowAllBrands, connectionRow, consentAtProvider, linkAsStaff, postCallback, simulatorEnv } from './test-support';
+import {
+  allowAllBrands,
+  connectionRow,
+  consentAtProvider,
+  linkAsStaff,
+  postCallback,
+  simulatorEnv,
+} from './test-support';
 
 /**
  * Roles and tenancy on every device call: Viewers are refused (403), users of another team
@@ -38,12 +45,22 @@ beforeAll(async () => {
   for (const role of ROLES) {
     usersA[role] = await createStaffUser(db(), { role, teamId: teamA });
     clientsA[role] = await signIn(ctx.app, db(), usersA[role]);
-    clientsB[role] = await signIn(ctx.app, db(), await createStaffUser(db(), { role, teamId: teamB }));
+    clientsB[role] = await signIn(
+      ctx.app,
+      db(),
+      await createStaffUser(db(), { role, teamId: teamB }),
+    );
   }
-  userNotInTrial = await signIn(ctx.app, db(), await createStaffUser(db(), { role: 'User', teamId: teamA }));
+  userNotInTrial = await signIn(
+    ctx.app,
+    db(),
+    await createStaffUser(db(), { role: 'User', teamId: teamA }),
+  );
   const trial = await createTrial(db(), clientsA.Admin, [usersA.User.email, usersA.Viewer.email]);
   participantEmail = `access-device-${process.pid}@study.example.org`;
-  participantId = (await addParticipant(clientsA.Admin, { trialId: trial.id, email: participantEmail })).participantId;
+  participantId = (
+    await addParticipant(clientsA.Admin, { trialId: trial.id, email: participantEmail })
+  ).participantId;
   const linked = await linkAsStaff(clientsA.User, participantId, 'Fitbit');
   expect(linked.statusCode, linked.body).toBe(200);
 }, 60_000);
@@ -53,12 +70,21 @@ afterAll(async () => {
   await sims?.close();
 });
 
-type Call = { name: string; run: (client: TestClient) => Promise<{ statusCode: number; body: string }> };
+type Call = {
+  name: string;
+  run: (client: TestClient) => Promise<{ statusCode: number; body: string }>;
+};
 
 /** Every participant-scoped staff call of device linking. */
 const calls = (): Call[] => [
-  { name: 'consent email', run: (c) => c.post('/api/participantConsentEmail', { participantId, brand: 'Fitbit' }) },
-  { name: 'start authorisation', run: (c) => c.post('/api/deviceAuthorization', { participantId, brand: 'Omron' }) },
+  {
+    name: 'consent email',
+    run: (c) => c.post('/api/participantConsentEmail', { participantId, brand: 'Fitbit' }),
+  },
+  {
+    name: 'start authorisation',
+    run: (c) => c.post('/api/deviceAuthorization', { participantId, brand: 'Omron' }),
+  },
   { name: 'fitbit is-auth', run: (c) => c.get(`/api/fitbitIsParticipantAuth/${participantId}`) },
   { name: 'omron is-auth', run: (c) => c.get(`/api/omronIsParticipantAuth/${participantId}`) },
   { name: 'dexcom is-auth', run: (c) => c.get(`/api/dexcomIsParticipantAuth/${participantId}`) },
@@ -114,7 +140,9 @@ describe('device calls by role and team', () => {
       const response = await clientsA[role].get('/api/deviceConnections/fitbit');
       expect(response.statusCode, role).toBe(role === 'Sys_Admin' || role === 'Admin' ? 200 : 403);
       if (response.statusCode === 200) {
-        expect(response.json().connections.map((c: { participantId: number }) => c.participantId)).toEqual([participantId]);
+        expect(
+          response.json().connections.map((c: { participantId: number }) => c.participantId),
+        ).toEqual([participantId]);
       }
     }
     const otherTeam = await clientsB.Admin.get('/api/deviceConnections/fitbit');
@@ -155,44 +183,77 @@ describe('participant portal', () => {
 
   it('an unverified account sees nothing; a verified one sees and manages its own enrolment only', async () => {
     const account = await participantAccount(participantEmail);
-    expect((await account.get('/api/Participants/me/enrolments')).json()).toEqual({ enrolments: [] });
-    const refusedEarly = await account.post('/api/Participants/me/deviceAuthorization', { participantId, brand: 'Omron' });
+    expect((await account.get('/api/Participants/me/enrolments')).json()).toEqual({
+      enrolments: [],
+    });
+    const refusedEarly = await account.post('/api/Participants/me/deviceAuthorization', {
+      participantId,
+      brand: 'Omron',
+    });
     expect(refusedEarly.statusCode).toBe(404);
 
-    await db().update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.email, participantEmail));
+    await db()
+      .update(users)
+      .set({ emailVerifiedAt: new Date() })
+      .where(eq(users.email, participantEmail));
     const enrolments = (await account.get('/api/Participants/me/enrolments')).json().enrolments;
     expect(enrolments).toHaveLength(1);
     expect(enrolments[0]).toMatchObject({ participantId });
-    expect(enrolments[0].connections.map((c: { brand: string; status: string }) => [c.brand, c.status])).toEqual([
+    expect(
+      enrolments[0].connections.map((c: { brand: string; status: string }) => [c.brand, c.status]),
+    ).toEqual([
       ['Fitbit', 'authorized'],
       ['Omron', 'not_authorized'],
       ['Dexcom', 'not_authorized'],
     ]);
     // Staff calls stay closed to participant accounts.
-    expect((await account.get(`/api/fitbitIsParticipantAuth/${participantId}`)).statusCode).toBe(403);
+    expect((await account.get(`/api/fitbitIsParticipantAuth/${participantId}`)).statusCode).toBe(
+      403,
+    );
 
     // Authorise Omron from the portal, through the provider and the callback.
-    const started = await account.post('/api/Participants/me/deviceAuthorization', { participantId, brand: 'Omron' });
+    const started = await account.post('/api/Participants/me/deviceAuthorization', {
+      participantId,
+      brand: 'Omron',
+    });
     expect(started.statusCode, started.body).toBe(200);
     const redirect = await consentAtProvider(started.json().authorizeUrl);
     const completed = await postCallback(account, 'Omron', redirect);
     expect(completed.statusCode, completed.body).toBe(200);
 
-    const revoked = await account.post('/api/Participants/me/deviceRevoke', { participantId, brand: 'Omron' });
+    const revoked = await account.post('/api/Participants/me/deviceRevoke', {
+      participantId,
+      brand: 'Omron',
+    });
     expect(revoked.statusCode, revoked.body).toBe(200);
-    const omron = (await connectionRow(db(), participantId)).filter((row) => row.upstream === 'omron');
+    const omron = (await connectionRow(db(), participantId)).filter(
+      (row) => row.upstream === 'omron',
+    );
     expect(omron[0]).toMatchObject({ authorizationStatus: 'revoked', refreshTokenEncrypted: null });
 
     // Another person's enrolment is not theirs.
     const stranger = await participantAccount(`stranger-${process.pid}@study.example.org`);
-    await db().update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.email, `stranger-${process.pid}@study.example.org`));
-    expect((await stranger.get('/api/Participants/me/enrolments')).json()).toEqual({ enrolments: [] });
-    for (const path of ['/api/Participants/me/deviceAuthorization', '/api/Participants/me/deviceRevoke']) {
-      expect((await stranger.post(path, { participantId, brand: 'Fitbit' })).statusCode, path).toBe(404);
+    await db()
+      .update(users)
+      .set({ emailVerifiedAt: new Date() })
+      .where(eq(users.email, `stranger-${process.pid}@study.example.org`));
+    expect((await stranger.get('/api/Participants/me/enrolments')).json()).toEqual({
+      enrolments: [],
+    });
+    for (const path of [
+      '/api/Participants/me/deviceAuthorization',
+      '/api/Participants/me/deviceRevoke',
+    ]) {
+      expect((await stranger.post(path, { participantId, brand: 'Fitbit' })).statusCode, path).toBe(
+        404,
+      );
     }
-    const fitbit = (await db().select().from(participantDevices).where(eq(participantDevices.participantId, participantId))).find(
-      (row) => row.upstream === 'google-health',
-    );
+    const fitbit = (
+      await db()
+        .select()
+        .from(participantDevices)
+        .where(eq(participantDevices.participantId, participantId))
+    ).find((row) => row.upstream === 'google-health');
     expect(fitbit?.refreshTokenEncrypted).toBeTruthy();
   });
 });

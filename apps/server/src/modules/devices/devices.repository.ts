@@ -56,7 +56,10 @@ const connectionColumns = {
   brand: globalDeviceCatalog.manufacturer,
 };
 
-const toConnection = (row: { connection: typeof participantDevices.$inferSelect; brand: DeviceBrand }) => ({
+const toConnection = (row: {
+  connection: typeof participantDevices.$inferSelect;
+  brand: DeviceBrand;
+}) => ({
   ...row.connection,
   brand: row.brand,
 });
@@ -70,7 +73,10 @@ export function createDevicesRepository(db: Db) {
     },
 
     /** A participant by id alone (public consent and callback flows; callers check the team). */
-    async findParticipant(q: DbOrTx, participantId: number): Promise<LinkableParticipant | undefined> {
+    async findParticipant(
+      q: DbOrTx,
+      participantId: number,
+    ): Promise<LinkableParticipant | undefined> {
       const [row] = await q
         .select(linkableColumns)
         .from(participants)
@@ -102,7 +108,10 @@ export function createDevicesRepository(db: Db) {
 
     /** Whether the team is switched on (a switched-off team links nothing). */
     async teamIsActive(teamId: number): Promise<boolean> {
-      const [row] = await db.select({ isActive: teams.isActive }).from(teams).where(eq(teams.id, teamId));
+      const [row] = await db
+        .select({ isActive: teams.isActive })
+        .from(teams)
+        .where(eq(teams.id, teamId));
       return row?.isActive ?? false;
     },
 
@@ -119,11 +128,18 @@ export function createDevicesRepository(db: Db) {
      * The catalog device a brand's connection is filed under: the team's first supported
      * device of that brand, else the brand's first catalog device.
      */
-    async catalogDeviceFor(q: DbOrTx, teamId: number, brand: DeviceBrand): Promise<number | undefined> {
+    async catalogDeviceFor(
+      q: DbOrTx,
+      teamId: number,
+      brand: DeviceBrand,
+    ): Promise<number | undefined> {
       const [supported] = await q
         .select({ id: globalDeviceCatalog.id })
         .from(teamSupportedDevices)
-        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, teamSupportedDevices.globalDeviceCatalogId))
+        .innerJoin(
+          globalDeviceCatalog,
+          eq(globalDeviceCatalog.id, teamSupportedDevices.globalDeviceCatalogId),
+        )
         .where(
           and(
             eq(teamSupportedDevices.teamId, teamId),
@@ -154,7 +170,10 @@ export function createDevicesRepository(db: Db) {
       const query = q
         .select(connectionColumns)
         .from(participantDevices)
-        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
+        .innerJoin(
+          globalDeviceCatalog,
+          eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId),
+        )
         .where(
           and(
             eq(participantDevices.teamId, teamId),
@@ -181,23 +200,46 @@ export function createDevicesRepository(db: Db) {
           statusCheckedAt: participantDeviceStatus.checkedAt,
         })
         .from(participantDevices)
-        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
-        .leftJoin(participantDeviceStatus, eq(participantDeviceStatus.participantDeviceId, participantDevices.id))
-        .where(and(eq(participantDevices.teamId, teamId), inArray(participantDevices.participantId, [...participantIds])));
+        .innerJoin(
+          globalDeviceCatalog,
+          eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId),
+        )
+        .leftJoin(
+          participantDeviceStatus,
+          eq(participantDeviceStatus.participantDeviceId, participantDevices.id),
+        )
+        .where(
+          and(
+            eq(participantDevices.teamId, teamId),
+            inArray(participantDevices.participantId, [...participantIds]),
+          ),
+        );
       return rows.map((row) => ({
         connection: toConnection(row),
         stored:
           row.statusCheckedAt === null
             ? null
-            : { devices: row.statusDevices as AuthorisedDeviceEntry[], checkedAt: row.statusCheckedAt },
+            : {
+                devices: row.statusDevices as AuthorisedDeviceEntry[],
+                checkedAt: row.statusCheckedAt,
+              },
       }));
     },
 
     /** Stores a connection's device list as just read from the provider. */
-    async saveDeviceStatus(connection: { id: number; teamId: number }, devices: AuthorisedDeviceEntry[], checkedAt: Date) {
+    async saveDeviceStatus(
+      connection: { id: number; teamId: number },
+      devices: AuthorisedDeviceEntry[],
+      checkedAt: Date,
+    ) {
       await db
         .insert(participantDeviceStatus)
-        .values({ participantDeviceId: connection.id, teamId: connection.teamId, devices, checkedAt })
+        .values({
+          participantDeviceId: connection.id,
+          teamId: connection.teamId,
+          devices,
+          checkedAt,
+        })
         .onConflictDoUpdate({
           target: participantDeviceStatus.participantDeviceId,
           set: { devices, checkedAt },
@@ -210,38 +252,65 @@ export function createDevicesRepository(db: Db) {
       const [row] = await db
         .select(connectionColumns)
         .from(participantDevices)
-        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
+        .innerJoin(
+          globalDeviceCatalog,
+          eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId),
+        )
         .where(eq(participantDevices.id, connectionId));
       return row && toConnection(row);
     },
 
     /** The connection's last sync and its error (the sync's end of run, in its transaction). */
-    async recordSync(tx: DbOrTx, connectionId: number, values: { lastSyncAt: Date; lastSyncError: string | null }): Promise<void> {
-      await tx.update(participantDevices).set(values).where(eq(participantDevices.id, connectionId));
+    async recordSync(
+      tx: DbOrTx,
+      connectionId: number,
+      values: { lastSyncAt: Date; lastSyncError: string | null },
+    ): Promise<void> {
+      await tx
+        .update(participantDevices)
+        .set(values)
+        .where(eq(participantDevices.id, connectionId));
     },
 
     async lockConnection(tx: DbOrTx, connectionId: number): Promise<ConnectionRow | undefined> {
       const [row] = await tx
         .select(connectionColumns)
         .from(participantDevices)
-        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
+        .innerJoin(
+          globalDeviceCatalog,
+          eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId),
+        )
         .where(eq(participantDevices.id, connectionId))
         .for('update', { of: participantDevices });
       return row && toConnection(row);
     },
 
-    async connectionsOfParticipant(teamId: number, participantId: number): Promise<ConnectionRow[]> {
+    async connectionsOfParticipant(
+      teamId: number,
+      participantId: number,
+    ): Promise<ConnectionRow[]> {
       const rows = await db
         .select(connectionColumns)
         .from(participantDevices)
-        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
-        .where(and(eq(participantDevices.teamId, teamId), eq(participantDevices.participantId, participantId)))
+        .innerJoin(
+          globalDeviceCatalog,
+          eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId),
+        )
+        .where(
+          and(
+            eq(participantDevices.teamId, teamId),
+            eq(participantDevices.participantId, participantId),
+          ),
+        )
         .orderBy(asc(participantDevices.id));
       return rows.map(toConnection);
     },
 
     /** Every connection of a brand in the team, with the participant's code and trial. */
-    async connectionsOfTeam(teamId: number, brand: DeviceBrand): Promise<ConnectionWithParticipant[]> {
+    async connectionsOfTeam(
+      teamId: number,
+      brand: DeviceBrand,
+    ): Promise<ConnectionWithParticipant[]> {
       const rows = await db
         .select({
           ...connectionColumns,
@@ -250,13 +319,21 @@ export function createDevicesRepository(db: Db) {
           trialNumber: trials.trialNumber,
         })
         .from(participantDevices)
-        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
+        .innerJoin(
+          globalDeviceCatalog,
+          eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId),
+        )
         .innerJoin(
           participants,
-          and(eq(participants.id, participantDevices.participantId), eq(participants.teamId, participantDevices.teamId)),
+          and(
+            eq(participants.id, participantDevices.participantId),
+            eq(participants.teamId, participantDevices.teamId),
+          ),
         )
         .innerJoin(trials, eq(trials.id, participants.trialId))
-        .where(and(eq(participantDevices.teamId, teamId), eq(globalDeviceCatalog.manufacturer, brand)))
+        .where(
+          and(eq(participantDevices.teamId, teamId), eq(globalDeviceCatalog.manufacturer, brand)),
+        )
         .orderBy(asc(participants.participantCode));
       return rows.map((row) => ({
         ...toConnection(row),
@@ -275,9 +352,20 @@ export function createDevicesRepository(db: Db) {
       const rows = await db
         .select({ ...connectionColumns, statusDevices: participantDeviceStatus.devices })
         .from(participantDevices)
-        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
-        .leftJoin(participantDeviceStatus, eq(participantDeviceStatus.participantDeviceId, participantDevices.id))
-        .where(and(eq(participantDevices.teamId, teamId), inArray(participantDevices.participantId, [...participantIds])));
+        .innerJoin(
+          globalDeviceCatalog,
+          eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId),
+        )
+        .leftJoin(
+          participantDeviceStatus,
+          eq(participantDeviceStatus.participantDeviceId, participantDevices.id),
+        )
+        .where(
+          and(
+            eq(participantDevices.teamId, teamId),
+            inArray(participantDevices.participantId, [...participantIds]),
+          ),
+        );
       return rows.map((row) => ({
         connection: toConnection(row),
         statusDevices: row.statusDevices as AuthorisedDeviceEntry[] | null,
@@ -335,7 +423,10 @@ export function createDevicesRepository(db: Db) {
       connectionId: number,
       values: Partial<typeof participantDevices.$inferInsert>,
     ): Promise<void> {
-      await tx.update(participantDevices).set(values).where(eq(participantDevices.id, connectionId));
+      await tx
+        .update(participantDevices)
+        .set(values)
+        .where(eq(participantDevices.id, connectionId));
     },
 
     async insertConsentToken(

@@ -70,17 +70,35 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
   // --- Client ids (public: they are in every consent URL anyway) ---------------------------
   app.get(
     '/api/fitbitClientId',
-    { schema: { tags: ['devices'], summary: 'The Fitbit OAuth client id', response: { 200: fitbitClientIdResponseSchema } } },
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'The Fitbit OAuth client id',
+        response: { 200: fitbitClientIdResponseSchema },
+      },
+    },
     async () => ({ FITBIT_CLIENT_ID: devices.linking.clientId('Fitbit') }),
   );
   app.get(
     '/api/omronClientId',
-    { schema: { tags: ['devices'], summary: 'The Omron OAuth client id', response: { 200: omronClientIdResponseSchema } } },
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'The Omron OAuth client id',
+        response: { 200: omronClientIdResponseSchema },
+      },
+    },
     async () => ({ OMRON_CLIENT_ID: devices.linking.clientId('Omron') }),
   );
   app.get(
     '/api/dexcomClientId',
-    { schema: { tags: ['devices'], summary: 'The Dexcom OAuth client id', response: { 200: dexcomClientIdResponseSchema } } },
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'The Dexcom OAuth client id',
+        response: { 200: dexcomClientIdResponseSchema },
+      },
+    },
     async () => ({ DEXCOM_CLIENT_ID: devices.linking.clientId('Dexcom') }),
   );
 
@@ -97,7 +115,8 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
       },
       preHandler: connect,
     },
-    async (request) => devices.sendConsentEmail(caller(request), request.body, requestMeta(request)),
+    async (request) =>
+      devices.sendConsentEmail(caller(request), request.body, requestMeta(request)),
   );
 
   app.post(
@@ -105,7 +124,8 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
     {
       schema: {
         tags: ['devices'],
-        summary: "Starts a provider authorisation with the participant present; answers the provider's consent URL",
+        summary:
+          "Starts a provider authorisation with the participant present; answers the provider's consent URL",
         description: SCOPE_NOTE,
         body: staffAuthorizeSchema,
         response: { 200: authorizeUrlResponseSchema },
@@ -123,7 +143,8 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
     {
       schema: {
         tags: ['devices'],
-        summary: "The consent page's Authorize Access: checks the emailed link and answers the provider's consent URL",
+        summary:
+          "The consent page's Authorize Access: checks the emailed link and answers the provider's consent URL",
         body: consentLinkAuthorizeSchema,
         response: { 200: authorizeUrlResponseSchema },
       },
@@ -141,15 +162,28 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
   app.post(
     '/api/fitbit-callback',
     {
-      schema: { tags: ['devices'], summary: 'Completes a Fitbit authorisation', description: callbackNote, body: fitbitCallbackSchema, response: { 200: callbackResponseSchema } },
+      schema: {
+        tags: ['devices'],
+        summary: 'Completes a Fitbit authorisation',
+        description: callbackNote,
+        body: fitbitCallbackSchema,
+        response: { 200: callbackResponseSchema },
+      },
       config: PUBLIC_LIMIT,
     },
-    async (request) => devices.linking.completeCallback('Fitbit', request.body, requestMeta(request)),
+    async (request) =>
+      devices.linking.completeCallback('Fitbit', request.body, requestMeta(request)),
   );
   app.post(
     '/api/omron-callback',
     {
-      schema: { tags: ['devices'], summary: 'Completes an Omron authorisation', description: callbackNote, body: omronCallbackSchema, response: { 200: callbackResponseSchema } },
+      schema: {
+        tags: ['devices'],
+        summary: 'Completes an Omron authorisation',
+        description: callbackNote,
+        body: omronCallbackSchema,
+        response: { 200: callbackResponseSchema },
+      },
       config: PUBLIC_LIMIT,
     },
     async (request) =>
@@ -162,11 +196,21 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
   app.post(
     '/api/dexcom-callback',
     {
-      schema: { tags: ['devices'], summary: "Completes a Dexcom authorisation; the participant's email must match", description: callbackNote, body: dexcomCallbackSchema, response: { 200: callbackResponseSchema } },
+      schema: {
+        tags: ['devices'],
+        summary: "Completes a Dexcom authorisation; the participant's email must match",
+        description: callbackNote,
+        body: dexcomCallbackSchema,
+        response: { 200: callbackResponseSchema },
+      },
       config: PUBLIC_LIMIT,
     },
     async (request) =>
-      devices.linking.completeCallback('Dexcom', { ...request.body, email: request.body.participantData?.email }, requestMeta(request)),
+      devices.linking.completeCallback(
+        'Dexcom',
+        { ...request.body, email: request.body.participantData?.email },
+        requestMeta(request),
+      ),
   );
 
   // --- Token lifecycle -------------------------------------------------------------------------
@@ -184,7 +228,14 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
         preHandler: connect,
       },
       async (request) =>
-        devices.tokenAction(caller(request), request.body.id, brand, action, requestMeta(request), arrivedAt.get(request)),
+        devices.tokenAction(
+          caller(request),
+          request.body.id,
+          brand,
+          action,
+          requestMeta(request),
+          arrivedAt.get(request),
+        ),
     );
   tokenRoute('/api/fitbitRefreshToken', 'Fitbit', 'refresh');
   tokenRoute('/api/omronRefreshToken', 'Omron', 'refresh');
@@ -198,14 +249,22 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
     {
       schema: {
         tags: ['devices'],
-        summary: "Revokes the participant's Fitbit access (needs the x-csrf-token header although a GET)",
+        summary:
+          "Revokes the participant's Fitbit access (needs the x-csrf-token header although a GET)",
         description: SCOPE_NOTE,
         params: participantParams,
         response: { 200: tokenActionResponseSchema },
       },
       preHandler: [connect, app.csrfProtection],
     },
-    async (request) => devices.tokenAction(caller(request), request.params.id, 'Fitbit', 'revoke', requestMeta(request)),
+    async (request) =>
+      devices.tokenAction(
+        caller(request),
+        request.params.id,
+        'Fitbit',
+        'revoke',
+        requestMeta(request),
+      ),
   );
 
   // --- Status --------------------------------------------------------------------------------
@@ -242,9 +301,9 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
         preHandler: connect,
       },
       async (request) => ({
-        devices: (await devices.deviceList(caller(request), request.params.id, brand, requestMeta(request))).map(
-          deviceListEntryOf,
-        ),
+        devices: (
+          await devices.deviceList(caller(request), request.params.id, brand, requestMeta(request))
+        ).map(deviceListEntryOf),
       }),
     );
   deviceListRoute('/api/fitbitDevices/:id', 'Fitbit');
@@ -256,7 +315,8 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
     {
       schema: {
         tags: ['devices'],
-        summary: "Device status of a table page: each participant's authorisation per allowed brand and (Fitbit) devices",
+        summary:
+          "Device status of a table page: each participant's authorisation per allowed brand and (Fitbit) devices",
         description:
           'Up to 50 participant ids (`ids=1,2,3`). Device lists come from the stored status, read again from the provider only when older than one status cycle (decision 0041). Ids the caller may not see are left out.',
         querystring: deviceStatusQuerySchema,

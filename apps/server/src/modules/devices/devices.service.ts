@@ -48,7 +48,9 @@ export function createDevicesService(deps: {
     ]);
     return DEVICE_BRANDS.filter((brand) => allowed.includes(brand)).map((brand) =>
       presentConnection(
-        rows.filter((row) => row.brand === brand).sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0],
+        rows
+          .filter((row) => row.brand === brand)
+          .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0],
         {
           participantId,
           participantCode: participant.participantCode,
@@ -65,7 +67,8 @@ export function createDevicesService(deps: {
     const account = await repository.accountEmail(auth.userId);
     if (!account?.verified) throw participantNotFound();
     const participant = await repository.findParticipant(repository.db, participantId);
-    if (!participant || participant.email?.toLowerCase() !== account.email.toLowerCase()) throw participantNotFound();
+    if (!participant || participant.email?.toLowerCase() !== account.email.toLowerCase())
+      throw participantNotFound();
     return participant;
   }
 
@@ -97,7 +100,11 @@ export function createDevicesService(deps: {
         : connections.revoke(ref.teamId, ref.id, brand, actor, meta);
     },
 
-    async isAuth(auth: AuthContext, participantId: number, brand: DeviceBrandName): Promise<IsAuthResponse> {
+    async isAuth(
+      auth: AuthContext,
+      participantId: number,
+      brand: DeviceBrandName,
+    ): Promise<IsAuthResponse> {
       const ref = await access.requireParticipant(auth, participantId, 'device.connect');
       return connections.isAuth(ref.teamId, ref.id, brand);
     },
@@ -116,7 +123,11 @@ export function createDevicesService(deps: {
      * The batched status call of the trial table's visible page (decision 0041): ids the
      * caller may not see, or that do not exist, are left out of the answer.
      */
-    async deviceStatus(auth: AuthContext, participantIds: readonly number[], meta: Meta): Promise<DeviceStatusResponse> {
+    async deviceStatus(
+      auth: AuthContext,
+      participantIds: readonly number[],
+      meta: Meta,
+    ): Promise<DeviceStatusResponse> {
       const visible = await access.visibleParticipantIds(auth, participantIds, 'device.connect');
       return status.statusOf(visible.teamId, visible.participantIds, { userId: auth.userId }, meta);
     },
@@ -159,14 +170,28 @@ export function createDevicesService(deps: {
       return { enrolments };
     },
 
-    async portalAuthorize(auth: AuthContext, input: { participantId: number; brand: DeviceBrandName }, meta: Meta) {
+    async portalAuthorize(
+      auth: AuthContext,
+      input: { participantId: number; brand: DeviceBrandName },
+      meta: Meta,
+    ) {
       const participant = await ownEnrolment(auth, input.participantId);
       return linking.authorizeDirectly(participant.id, input.brand, 'portal', auth.userId, meta);
     },
 
-    async portalRevoke(auth: AuthContext, input: { participantId: number; brand: DeviceBrandName }, meta: Meta) {
+    async portalRevoke(
+      auth: AuthContext,
+      input: { participantId: number; brand: DeviceBrandName },
+      meta: Meta,
+    ) {
       const participant = await ownEnrolment(auth, input.participantId);
-      return connections.revoke(participant.teamId, participant.id, input.brand, { userId: auth.userId }, meta);
+      return connections.revoke(
+        participant.teamId,
+        participant.id,
+        input.brand,
+        { userId: auth.userId },
+        meta,
+      );
     },
   };
 }

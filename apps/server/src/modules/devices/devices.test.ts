@@ -81,7 +81,9 @@ async function newParticipant(): Promise<{ id: number; email: string }> {
 async function linked(brand: DeviceBrandName, account?: string) {
   const participant = await newParticipant();
   const response = seen(
-    await linkAsStaff(user, participant.id, brand, account ? { account } : {}, { email: participant.email }),
+    await linkAsStaff(user, participant.id, brand, account ? { account } : {}, {
+      email: participant.email,
+    }),
   );
   expect(response.statusCode, response.body).toBe(200);
   // Time moves on after linking (a token obtained in the same instant counts as fresh).
@@ -105,7 +107,12 @@ describe('consent link by email', () => {
     const participant = await newParticipant();
     const before = await lastAuditId(db());
     const mailsBefore = smtp.received.length;
-    const sent = seen(await user.post('/api/participantConsentEmail', { participantId: participant.id, brand: 'Fitbit' }));
+    const sent = seen(
+      await user.post('/api/participantConsentEmail', {
+        participantId: participant.id,
+        brand: 'Fitbit',
+      }),
+    );
     expect(sent.statusCode, sent.body).toBe(200);
     expect(sent.json().message).toBe(DEVICE_MESSAGES.consentEmailSent);
     const [mail] = (await smtp.waitForMails(mailsBefore + 1)).slice(mailsBefore);
@@ -117,7 +124,13 @@ describe('consent link by email', () => {
 
     // The public consent page: no session at all.
     const visitor = new (user.constructor as new (app: typeof ctx.app) => TestClient)(ctx.app);
-    const started = seen(await visitor.post('/api/consentLinkAuthorize', { participantId: participant.id, token, brand: 'Fitbit' }));
+    const started = seen(
+      await visitor.post('/api/consentLinkAuthorize', {
+        participantId: participant.id,
+        token,
+        brand: 'Fitbit',
+      }),
+    );
     expect(started.statusCode, started.body).toBe(200);
     const authorizeUrl = new URL(started.json().authorizeUrl);
     expect(authorizeUrl.origin).toBe(sims.googleHealth.baseUrl);
@@ -130,10 +143,18 @@ describe('consent link by email', () => {
     expect(redirect.pathname).toBe('/fitbit-callback');
     const completed = seen(await postCallback(visitor, 'Fitbit', redirect));
     expect(completed.statusCode, completed.body).toBe(200);
-    expect(completed.json()).toMatchObject({ participantId: participant.id, trialId, brand: 'Fitbit' });
+    expect(completed.json()).toMatchObject({
+      participantId: participant.id,
+      trialId,
+      brand: 'Fitbit',
+    });
 
     const isAuth = seen(await user.get(`/api/fitbitIsParticipantAuth/${participant.id}`));
-    expect(isAuth.json()).toEqual({ message: 'found', status: 'authorized', upstream: 'google-health' });
+    expect(isAuth.json()).toEqual({
+      message: 'found',
+      status: 'authorized',
+      upstream: 'google-health',
+    });
     const devices = seen(await user.get(`/api/fitbitDevices/${participant.id}`));
     expect(devices.statusCode, devices.body).toBe(200);
     // The device spec §7 names the device list's field `type`, not `deviceType`.
@@ -145,10 +166,18 @@ describe('consent link by email', () => {
 
     const actions = (await auditSince(db(), before)).map((row) => row.action);
     expect(actions).toEqual(
-      expect.arrayContaining(['device.consent_link.sent', 'device.authorization.start', 'device.link']),
+      expect.arrayContaining([
+        'device.consent_link.sent',
+        'device.authorization.start',
+        'device.link',
+      ]),
     );
     // The link did its job: it cannot start another authorisation.
-    const again = await visitor.post('/api/consentLinkAuthorize', { participantId: participant.id, token, brand: 'Fitbit' });
+    const again = await visitor.post('/api/consentLinkAuthorize', {
+      participantId: participant.id,
+      token,
+      brand: 'Fitbit',
+    });
     expect(again.statusCode).toBe(400);
     expect(again.json().message).toBe(DEVICE_MESSAGES.consentLinkInvalid);
   });
@@ -157,7 +186,10 @@ describe('consent link by email', () => {
     const participant = await newParticipant();
     const other = await newParticipant();
     const mailsBefore = smtp.received.length;
-    await user.post('/api/participantConsentEmail', { participantId: participant.id, brand: 'Omron' });
+    await user.post('/api/participantConsentEmail', {
+      participantId: participant.id,
+      brand: 'Omron',
+    });
     const [mail] = (await smtp.waitForMails(mailsBefore + 1)).slice(mailsBefore);
     const link = new URL(/http:\/\/localhost:5173\/OmronConsentPage\?\S+/.exec(mail!.body)![0]);
     const token = link.searchParams.get('token')!;
@@ -170,7 +202,10 @@ describe('consent link by email', () => {
     ]) {
       const refused = await attempt(body);
       expect(refused.statusCode, JSON.stringify(body)).toBe(400);
-      expect(refused.json()).toMatchObject({ message: DEVICE_MESSAGES.consentLinkInvalid, displayToUser: true });
+      expect(refused.json()).toMatchObject({
+        message: DEVICE_MESSAGES.consentLinkInvalid,
+        displayToUser: true,
+      });
     }
     const ok = await attempt({ participantId: participant.id, token, brand: 'Omron' });
     expect(ok.statusCode, ok.body).toBe(200);
@@ -190,25 +225,42 @@ describe('consent link by email', () => {
 describe('callbacks', () => {
   it('refuses a wrong, replayed, foreign-brand or expired state with 422', async () => {
     const participant = await newParticipant();
-    const started = await user.post('/api/deviceAuthorization', { participantId: participant.id, brand: 'Fitbit' });
+    const started = await user.post('/api/deviceAuthorization', {
+      participantId: participant.id,
+      brand: 'Fitbit',
+    });
     const { redirect } = await submitConsent(started.json().authorizeUrl);
     const code = redirect.searchParams.get('code')!;
     const state = redirect.searchParams.get('state')!;
 
     const wrong = await user.post('/api/fitbit-callback', { authCode: code, state: `${state}x` });
     expect(wrong.statusCode).toBe(422);
-    expect(wrong.json()).toMatchObject({ message: DEVICE_MESSAGES.invalidRequest, displayToUser: true });
+    expect(wrong.json()).toMatchObject({
+      message: DEVICE_MESSAGES.invalidRequest,
+      displayToUser: true,
+    });
     const otherBrand = await user.post('/api/omron-callback', { authCode: code, state });
     expect(otherBrand.statusCode).toBe(422);
-    const otherParticipant = await user.post('/api/fitbit-callback', { authCode: code, state, participantId: participant.id + 1 });
+    const otherParticipant = await user.post('/api/fitbit-callback', {
+      authCode: code,
+      state,
+      participantId: participant.id + 1,
+    });
     expect(otherParticipant.statusCode).toBe(422);
 
-    const ok = await user.post('/api/fitbit-callback', { authCode: code, state, participantId: String(participant.id) });
+    const ok = await user.post('/api/fitbit-callback', {
+      authCode: code,
+      state,
+      participantId: String(participant.id),
+    });
     expect(ok.statusCode, ok.body).toBe(200);
     const replayed = await user.post('/api/fitbit-callback', { authCode: code, state });
     expect(replayed.statusCode).toBe(422);
 
-    const late = await user.post('/api/deviceAuthorization', { participantId: participant.id, brand: 'Fitbit' });
+    const late = await user.post('/api/deviceAuthorization', {
+      participantId: participant.id,
+      brand: 'Fitbit',
+    });
     const lateConsent = await submitConsent(late.json().authorizeUrl);
     clock.advance(16 * 60_000);
     try {
@@ -235,30 +287,47 @@ describe('callbacks', () => {
 
   it('links Omron and Dexcom; Dexcom checks the participant email', async () => {
     const omron = await linked('Omron');
-    expect((await user.get(`/api/omronIsParticipantAuth/${omron.id}`)).json().message).toBe('found');
+    expect((await user.get(`/api/omronIsParticipantAuth/${omron.id}`)).json().message).toBe(
+      'found',
+    );
     const omronDevices = await user.get(`/api/omronDevices/${omron.id}`);
     expect(omronDevices.statusCode, omronDevices.body).toBe(200);
 
     const participant = await newParticipant();
-    const started = await user.post('/api/deviceAuthorization', { participantId: participant.id, brand: 'Dexcom' });
+    const started = await user.post('/api/deviceAuthorization', {
+      participantId: participant.id,
+      brand: 'Dexcom',
+    });
     expect(started.json().authorizeUrl).toContain(sims.dexcom.baseUrl);
     const redirect = await consentAtProvider(started.json().authorizeUrl);
     expect(redirect.pathname).toBe('/dexcom-callback');
-    const mismatch = await postCallback(user, 'Dexcom', redirect, { email: 'someone-else@study.example.org' });
+    const mismatch = await postCallback(user, 'Dexcom', redirect, {
+      email: 'someone-else@study.example.org',
+    });
     expect(mismatch.statusCode).toBe(400);
     expect(mismatch.json().message).toBe(DEVICE_MESSAGES.dexcomEmailMismatch);
-    const ok = seen(await postCallback(user, 'Dexcom', redirect, { email: participant.email.toUpperCase() }));
+    const ok = seen(
+      await postCallback(user, 'Dexcom', redirect, { email: participant.email.toUpperCase() }),
+    );
     expect(ok.statusCode, ok.body).toBe(200);
-    expect((await user.get(`/api/dexcomIsParticipantAuth/${participant.id}`)).json().message).toBe('found');
+    expect((await user.get(`/api/dexcomIsParticipantAuth/${participant.id}`)).json().message).toBe(
+      'found',
+    );
     const dexcomDevices = seen(await user.get(`/api/dexcomDevices/${participant.id}`));
     expect(dexcomDevices.json().devices[0]).toMatchObject({ device: 'Dexcom', hasError: false });
   });
 
   it('answers the client ids without a session', async () => {
     const visitor = new (user.constructor as new (app: typeof ctx.app) => TestClient)(ctx.app);
-    expect((await visitor.get('/api/fitbitClientId')).json()).toEqual({ FITBIT_CLIENT_ID: 'trialpulse-demo-google' });
-    expect((await visitor.get('/api/omronClientId')).json()).toEqual({ OMRON_CLIENT_ID: 'trialpulse-demo-omron' });
-    expect((await visitor.get('/api/dexcomClientId')).json()).toEqual({ DEXCOM_CLIENT_ID: 'trialpulse-demo-dexcom' });
+    expect((await visitor.get('/api/fitbitClientId')).json()).toEqual({
+      FITBIT_CLIENT_ID: 'trialpulse-demo-google',
+    });
+    expect((await visitor.get('/api/omronClientId')).json()).toEqual({
+      OMRON_CLIENT_ID: 'trialpulse-demo-omron',
+    });
+    expect((await visitor.get('/api/dexcomClientId')).json()).toEqual({
+      DEXCOM_CLIENT_ID: 'trialpulse-demo-dexcom',
+    });
   });
 });
 
@@ -269,7 +338,9 @@ describe('token lifecycle', () => {
     const tokenCalls = countRequests(sims.googleHealth, '/token');
     try {
       const results = await Promise.all(
-        Array.from({ length: 20 }, () => user.post('/api/fitbitRefreshToken', { id: participant.id })),
+        Array.from({ length: 20 }, () =>
+          user.post('/api/fitbitRefreshToken', { id: participant.id }),
+        ),
       );
       for (const result of results) expect(result.statusCode, result.body).toBe(200);
       expect(tokenCalls.count).toBe(1);
@@ -287,7 +358,11 @@ describe('token lifecycle', () => {
   it('two app processes on one database still refresh once (row lock)', async () => {
     const participant = await linked('Omron');
     const second = await createTestApp({
-      env: { ...simulatorEnv(sims), APP_SECRET: ctx.config.APP_SECRET, TOKEN_ENCRYPTION_KEY: ctx.config.TOKEN_ENCRYPTION_KEY },
+      env: {
+        ...simulatorEnv(sims),
+        APP_SECRET: ctx.config.APP_SECRET,
+        TOKEN_ENCRYPTION_KEY: ctx.config.TOKEN_ENCRYPTION_KEY,
+      },
       database: ctx.database,
       clock,
     });
@@ -350,34 +425,64 @@ describe('token lifecycle', () => {
     expect(refreshed.json()).toMatchObject({ reason: DEVICE_ERROR_REASONS.refreshFailed });
 
     const isAuth = await user.get(`/api/fitbitIsParticipantAuth/${participant.id}`);
-    expect(isAuth.json()).toEqual({ message: 'not found', status: 'needs_reconsent', upstream: 'google-health' });
+    expect(isAuth.json()).toEqual({
+      message: 'not found',
+      status: 'needs_reconsent',
+      upstream: 'google-health',
+    });
     const [after] = await connectionRow(db(), participant.id);
-    expect(after).toMatchObject({ needsReconsent: true, accessTokenEncrypted: null, refreshTokenEncrypted: null });
-    const points = await db().select().from(deviceReadings).where(eq(deviceReadings.participantId, participant.id));
+    expect(after).toMatchObject({
+      needsReconsent: true,
+      accessTokenEncrypted: null,
+      refreshTokenEncrypted: null,
+    });
+    const points = await db()
+      .select()
+      .from(deviceReadings)
+      .where(eq(deviceReadings.participantId, participant.id));
     expect(points).toHaveLength(1);
-    expect((await auditSince(db(), before)).map((r) => r.action)).toContain('device.connection.needs_reconsent');
+    expect((await auditSince(db(), before)).map((r) => r.action)).toContain(
+      'device.connection.needs_reconsent',
+    );
 
     // A new consent brings it back.
     const relinked = await linkAsStaff(user, participant.id, 'Fitbit');
     expect(relinked.statusCode, relinked.body).toBe(200);
-    expect((await user.get(`/api/fitbitIsParticipantAuth/${participant.id}`)).json().status).toBe('authorized');
+    expect((await user.get(`/api/fitbitIsParticipantAuth/${participant.id}`)).json().status).toBe(
+      'authorized',
+    );
   });
 
   it('429 and 5xx from the provider become error entries with the spec error types', async () => {
     const participant = await linked('Fitbit');
-    await injectFault(sims.googleHealth.baseUrl, { kind: 'rate-limit', target: 'api', times: 'always' });
+    await injectFault(sims.googleHealth.baseUrl, {
+      kind: 'rate-limit',
+      target: 'api',
+      times: 'always',
+    });
     const limited = await user.get(`/api/fitbitDevices/${participant.id}`);
     expect(limited.statusCode).toBe(200);
-    expect(limited.json().devices).toEqual([expect.objectContaining({ hasError: true, errorType: 'rate_limit' })]);
+    expect(limited.json().devices).toEqual([
+      expect.objectContaining({ hasError: true, errorType: 'rate_limit' }),
+    ]);
     await clearFaults(sims.googleHealth.baseUrl);
-    await injectFault(sims.googleHealth.baseUrl, { kind: 'server-error', target: 'api', times: 'always', status: 503 });
+    await injectFault(sims.googleHealth.baseUrl, {
+      kind: 'server-error',
+      target: 'api',
+      times: 'always',
+      status: 503,
+    });
     const failing = await user.get(`/api/fitbitDevices/${participant.id}`);
-    expect(failing.json().devices).toEqual([expect.objectContaining({ hasError: true, errorType: 'server_error' })]);
+    expect(failing.json().devices).toEqual([
+      expect.objectContaining({ hasError: true, errorType: 'server_error' }),
+    ]);
     await clearFaults(sims.googleHealth.baseUrl);
     // The connection is not harmed: the next check works.
     const recovered = await user.get(`/api/fitbitDevices/${participant.id}`);
     expect(recovered.json().devices.some((d: { hasError: boolean }) => d.hasError)).toBe(false);
-    expect((await user.get(`/api/fitbitIsParticipantAuth/${participant.id}`)).json().message).toBe('found');
+    expect((await user.get(`/api/fitbitIsParticipantAuth/${participant.id}`)).json().message).toBe(
+      'found',
+    );
   });
 
   it("revoke calls the provider's revoke and deletes the tokens", async () => {
@@ -397,11 +502,17 @@ describe('token lifecycle', () => {
       revokeCalls.stop();
     }
     const [row] = await connectionRow(db(), participant.id);
-    expect(row).toMatchObject({ accessTokenEncrypted: null, refreshTokenEncrypted: null, authorizationStatus: 'revoked' });
-    expect((await user.get(`/api/fitbitIsParticipantAuth/${participant.id}`)).json()).toMatchObject({
-      message: 'not found',
-      status: 'revoked',
+    expect(row).toMatchObject({
+      accessTokenEncrypted: null,
+      refreshTokenEncrypted: null,
+      authorizationStatus: 'revoked',
     });
+    expect((await user.get(`/api/fitbitIsParticipantAuth/${participant.id}`)).json()).toMatchObject(
+      {
+        message: 'not found',
+        status: 'revoked',
+      },
+    );
     expect((await auditSince(db(), before)).map((r) => r.action)).toContain('device.token.revoke');
 
     const omron = await linked('Omron');
@@ -413,7 +524,9 @@ describe('token lifecycle', () => {
     } finally {
       omronRevokes.stop();
     }
-    expect((await user.get(`/api/omronIsParticipantAuth/${omron.id}`)).json().message).toBe('not found');
+    expect((await user.get(`/api/omronIsParticipantAuth/${omron.id}`)).json().message).toBe(
+      'not found',
+    );
 
     const dexcom = await linked('Dexcom');
     const revokedDexcom = await user.post('/api/dexcomRevokeToken', { id: dexcom.id });
@@ -434,7 +547,7 @@ describe('token lifecycle', () => {
     expect(await connectionRow(db(), participant.id)).toEqual([]);
   });
 
-  it('deleting a trial with cascade revokes every participant\'s grants at the providers', async () => {
+  it("deleting a trial with cascade revokes every participant's grants at the providers", async () => {
     const trial = await createTrial(db(), admin, [userAccount.email]);
     const inTrial = async (brand: DeviceBrandName) => {
       const email = `cascade-${process.pid}-${++emailCounter}@study.example.org`;
@@ -448,7 +561,10 @@ describe('token lifecycle', () => {
     expect(fitbitToken).toBeTruthy();
     expect(omronToken).toBeTruthy();
 
-    const deleted = await admin.request('DELETE', '/api/userTrials', { trialId: trial.id, cascade: true });
+    const deleted = await admin.request('DELETE', '/api/userTrials', {
+      trialId: trial.id,
+      cascade: true,
+    });
     expect(deleted.statusCode, deleted.body).toBe(200);
 
     // Ask each simulator over its control API to revoke the grant behind the stored token:
@@ -469,26 +585,37 @@ describe('token lifecycle', () => {
 
   it('a legacy Fitbit connection shows as needing re-consent and is re-linked through Google Health', async () => {
     const participant = await newParticipant();
-    const legacyStart = await user.post('/api/deviceAuthorization', { participantId: participant.id, brand: 'Fitbit' });
+    const legacyStart = await user.post('/api/deviceAuthorization', {
+      participantId: participant.id,
+      brand: 'Fitbit',
+    });
     expect(legacyStart.statusCode).toBe(200);
     // A connection made before the shutdown: stored as the legacy upstream, refused now.
     const [catalog] = await db()
       .select({ globalDeviceCatalogId: globalDeviceCatalog.id })
       .from(globalDeviceCatalog)
       .where(eq(globalDeviceCatalog.manufacturer, 'Fitbit'));
-    await db().insert(participantDevices).values({
-      teamId,
-      participantId: participant.id,
-      globalDeviceCatalogId: catalog!.globalDeviceCatalogId,
-      upstream: 'fitbit-legacy',
-      authorizationStatus: 'authorized',
-      authorizationDate: new Date('2026-03-01T00:00:00Z'),
-      needsReconsent: true,
-    });
+    await db()
+      .insert(participantDevices)
+      .values({
+        teamId,
+        participantId: participant.id,
+        globalDeviceCatalogId: catalog!.globalDeviceCatalogId,
+        upstream: 'fitbit-legacy',
+        authorizationStatus: 'authorized',
+        authorizationDate: new Date('2026-03-01T00:00:00Z'),
+        needsReconsent: true,
+      });
     const isAuth = await user.get(`/api/fitbitIsParticipantAuth/${participant.id}`);
-    expect(isAuth.json()).toEqual({ message: 'not found', status: 'needs_reconsent', upstream: 'fitbit-legacy' });
+    expect(isAuth.json()).toEqual({
+      message: 'not found',
+      status: 'needs_reconsent',
+      upstream: 'fitbit-legacy',
+    });
     const connections = await user.get(`/api/participantConnections/${participant.id}`);
-    expect(connections.json().connections.find((c: { brand: string }) => c.brand === 'Fitbit')).toMatchObject({
+    expect(
+      connections.json().connections.find((c: { brand: string }) => c.brand === 'Fitbit'),
+    ).toMatchObject({
       status: 'needs_reconsent',
       upstream: 'fitbit-legacy',
     });
@@ -531,7 +658,9 @@ describe('legacy Fitbit Web API after its shutdown', () => {
   it('a legacy connection whose API answers 410 Gone is marked as needing re-consent', async () => {
     const participant = await newParticipant();
     // Linked through the legacy API while it still answered (the simulators here keep it on).
-    const legacy = await startAllSimulators({ fitbitLegacyShutdownAt: new Date(Date.now() + 60_000) });
+    const legacy = await startAllSimulators({
+      fitbitLegacyShutdownAt: new Date(Date.now() + 60_000),
+    });
     const app = await createTestApp({
       env: {
         ...simulatorEnv(sims),
@@ -543,33 +672,46 @@ describe('legacy Fitbit Web API after its shutdown', () => {
       clock,
     });
     try {
-      const { createFitbitLegacyClient } = await import('../../providers/fitbit-legacy/fitbit-legacy.client');
+      const { createFitbitLegacyClient } =
+        await import('../../providers/fitbit-legacy/fitbit-legacy.client');
       const { providerSettingsFromConfig } = await import('./core/provider-settings');
       const { encryptSecret } = await import('../../lib/crypto');
-      const client = createFitbitLegacyClient(providerSettingsFromConfig(app.config)['fitbit-legacy']!);
+      const client = createFitbitLegacyClient(
+        providerSettingsFromConfig(app.config)['fitbit-legacy']!,
+      );
       const { generateAuthorizationSecrets } = await import('./core/provider-client');
       const secrets = generateAuthorizationSecrets();
-      const url = await client.authorizationUrl({ state: secrets.state, codeVerifier: secrets.codeVerifier });
-      const { redirect } = await submitConsent(url);
-      const tokens = await client.exchangeCode(redirect.searchParams.get('code')!, secrets.codeVerifier);
-      const [catalog] = await db()
-      .select({ globalDeviceCatalogId: globalDeviceCatalog.id })
-      .from(globalDeviceCatalog)
-      .where(eq(globalDeviceCatalog.manufacturer, 'Fitbit'));
-      const key = ctx.config.TOKEN_ENCRYPTION_KEY;
-      await db().insert(participantDevices).values({
-        teamId,
-        participantId: participant.id,
-        globalDeviceCatalogId: catalog!.globalDeviceCatalogId,
-        upstream: 'fitbit-legacy',
-        accessTokenEncrypted: encryptSecret(tokens.accessToken, key),
-        refreshTokenEncrypted: encryptSecret(tokens.refreshToken, key),
-        tokenExpiresAt: new Date(clock.now().getTime() + 3_600_000),
-        authorizationStatus: 'authorized',
-        authorizationDate: clock.now(),
+      const url = await client.authorizationUrl({
+        state: secrets.state,
+        codeVerifier: secrets.codeVerifier,
       });
+      const { redirect } = await submitConsent(url);
+      const tokens = await client.exchangeCode(
+        redirect.searchParams.get('code')!,
+        secrets.codeVerifier,
+      );
+      const [catalog] = await db()
+        .select({ globalDeviceCatalogId: globalDeviceCatalog.id })
+        .from(globalDeviceCatalog)
+        .where(eq(globalDeviceCatalog.manufacturer, 'Fitbit'));
+      const key = ctx.config.TOKEN_ENCRYPTION_KEY;
+      await db()
+        .insert(participantDevices)
+        .values({
+          teamId,
+          participantId: participant.id,
+          globalDeviceCatalogId: catalog!.globalDeviceCatalogId,
+          upstream: 'fitbit-legacy',
+          accessTokenEncrypted: encryptSecret(tokens.accessToken, key),
+          refreshTokenEncrypted: encryptSecret(tokens.refreshToken, key),
+          tokenExpiresAt: new Date(clock.now().getTime() + 3_600_000),
+          authorizationStatus: 'authorized',
+          authorizationDate: clock.now(),
+        });
       const userOnApp = await signIn(app.app, db(), userAccount);
-      expect((await userOnApp.get(`/api/fitbitIsParticipantAuth/${participant.id}`)).json().upstream).toBe('fitbit-legacy');
+      expect(
+        (await userOnApp.get(`/api/fitbitIsParticipantAuth/${participant.id}`)).json().upstream,
+      ).toBe('fitbit-legacy');
       // The shutdown comes: the legacy API answers 410 Gone from now on.
       await fetch(`${legacy.fitbitLegacy.baseUrl}/__control/clock/advance`, {
         method: 'POST',
@@ -577,8 +719,12 @@ describe('legacy Fitbit Web API after its shutdown', () => {
         body: JSON.stringify({ minutes: 5 }),
       });
       const devices = await userOnApp.get(`/api/fitbitDevices/${participant.id}`);
-      expect(devices.json().devices).toEqual([expect.objectContaining({ hasError: true, errorType: 'auth_error' })]);
-      expect((await userOnApp.get(`/api/fitbitIsParticipantAuth/${participant.id}`)).json()).toEqual({
+      expect(devices.json().devices).toEqual([
+        expect.objectContaining({ hasError: true, errorType: 'auth_error' }),
+      ]);
+      expect(
+        (await userOnApp.get(`/api/fitbitIsParticipantAuth/${participant.id}`)).json(),
+      ).toEqual({
         message: 'not found',
         status: 'needs_reconsent',
         upstream: 'fitbit-legacy',

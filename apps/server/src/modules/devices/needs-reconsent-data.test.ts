@@ -18,13 +18,15 @@ let participantId: number;
 beforeAll(async () => {
   ctx = await createTestApp();
   const db = ctx.database.db;
-  const teamId = (await createTeam(db, { maxTrials: 10, maxParticipants: 100, hiddenFields: [] })).id;
+  const teamId = (await createTeam(db, { maxTrials: 10, maxParticipants: 100, hiddenFields: [] }))
+    .id;
   await allowAllBrands(db, teamId);
   const admin = await signIn(ctx.app, db, await createStaffUser(db, { role: 'Admin', teamId }));
   sysAdmin = await signIn(ctx.app, db, await createStaffUser(db, { role: 'Sys_Admin', teamId }));
   const trialId = (await createTrial(db, admin)).id;
-  participantId = (await addParticipant(admin, { trialId, email: `reconsent-${process.pid}@study.example.org` }))
-    .participantId;
+  participantId = (
+    await addParticipant(admin, { trialId, email: `reconsent-${process.pid}@study.example.org` })
+  ).participantId;
   const [catalog] = await db
     .select({ id: globalDeviceCatalog.id })
     .from(globalDeviceCatalog)

@@ -3,7 +3,12 @@ import { expect } from 'vitest';
 import type { DeviceBrandName } from '@trialpulse/shared';
 import type { Db } from '../../db/client';
 import { globalDeviceCatalog, participantDevices, teamAllowedBrands } from '../../db/schema';
-import { consentAtSimulator, environmentOf, type AllSimulators, type ConsentChoice } from '@trialpulse/provider-simulators/embedded';
+import {
+  consentAtSimulator,
+  environmentOf,
+  type AllSimulators,
+  type ConsentChoice,
+} from '@trialpulse/provider-simulators/embedded';
 import type { TestClient } from '../../test/fixtures';
 
 /** The environment that points a test app at running simulators. */
@@ -22,13 +27,28 @@ export async function allowAllBrands(db: Db, teamId: number): Promise<void> {
     .insert(teamAllowedBrands)
     .values((['Fitbit', 'Omron', 'Dexcom'] as const).map((brandName) => ({ teamId, brandName })))
     .onConflictDoNothing();
-  const existing = await db.select({ id: globalDeviceCatalog.id }).from(globalDeviceCatalog).limit(1);
+  const existing = await db
+    .select({ id: globalDeviceCatalog.id })
+    .from(globalDeviceCatalog)
+    .limit(1);
   if (existing.length > 0) return;
   catalogCounter += 1;
   await db.insert(globalDeviceCatalog).values([
-    { manufacturer: 'Fitbit', deviceType: 'TRACKER', deviceName: `Fitbit tracker ${process.pid}-${catalogCounter}` },
-    { manufacturer: 'Omron', deviceType: 'OMRON_BP_MONITOR', deviceName: `Omron monitor ${process.pid}-${catalogCounter}` },
-    { manufacturer: 'Dexcom', deviceType: 'DEXCOM_CGM', deviceName: `Dexcom CGM ${process.pid}-${catalogCounter}` },
+    {
+      manufacturer: 'Fitbit',
+      deviceType: 'TRACKER',
+      deviceName: `Fitbit tracker ${process.pid}-${catalogCounter}`,
+    },
+    {
+      manufacturer: 'Omron',
+      deviceType: 'OMRON_BP_MONITOR',
+      deviceName: `Omron monitor ${process.pid}-${catalogCounter}`,
+    },
+    {
+      manufacturer: 'Dexcom',
+      deviceType: 'DEXCOM_CGM',
+      deviceName: `Dexcom CGM ${process.pid}-${catalogCounter}`,
+    },
   ]);
 }
 
@@ -39,12 +59,17 @@ const CALLBACK_PATH: Record<DeviceBrandName, string> = {
 };
 
 /** The callback body a callback page would post for a provider redirect. */
-export function callbackBody(brand: DeviceBrandName, redirect: URL, extra: { email?: string } = {}) {
+export function callbackBody(
+  brand: DeviceBrandName,
+  redirect: URL,
+  extra: { email?: string } = {},
+) {
   const code = redirect.searchParams.get('code') ?? undefined;
   const error = redirect.searchParams.get('error') ?? undefined;
   const state = redirect.searchParams.get('state') ?? '';
   const base = { state, ...(code && { authCode: code }), ...(error && { error }) };
-  if (brand === 'Dexcom' && !error) return { ...base, participantData: { email: extra.email ?? '' } };
+  if (brand === 'Dexcom' && !error)
+    return { ...base, participantData: { email: extra.email ?? '' } };
   return base;
 }
 
@@ -84,7 +109,10 @@ export async function consentAtProvider(
 }
 
 export async function connectionRow(db: Db, participantId: number) {
-  return db.select().from(participantDevices).where(eq(participantDevices.participantId, participantId));
+  return db
+    .select()
+    .from(participantDevices)
+    .where(eq(participantDevices.participantId, participantId));
 }
 
 /** Every row of every table of the public schema as JSON text: what a database dump holds. */
@@ -96,7 +124,9 @@ export async function dumpDatabase(db: Db): Promise<string> {
     Array.isArray(result) ? result : ((result as { rows: unknown[] }).rows ?? []);
   const parts: string[] = [];
   for (const { table_name } of rowsOf(tables) as { table_name: string }[]) {
-    const rows = await db.execute(sql.raw(`SELECT row_to_json(t)::text AS row FROM "${table_name}" t`));
+    const rows = await db.execute(
+      sql.raw(`SELECT row_to_json(t)::text AS row FROM "${table_name}" t`),
+    );
     for (const row of rowsOf(rows) as { row: string }[]) parts.push(row.row);
   }
   return parts.join('\n');

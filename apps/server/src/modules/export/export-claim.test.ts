@@ -32,7 +32,13 @@ describe(`an export run taken over changes nothing when it comes back (${MODE})`
   let database: Database;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trialpulse-export-claim-'));
   let storage: ExportStorage;
-  let setup: { teamId: number; trialId: number; userId: number; deviceId: number; participantIds: number[] };
+  let setup: {
+    teamId: number;
+    trialId: number;
+    userId: number;
+    deviceId: number;
+    participantIds: number[];
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -81,9 +87,13 @@ describe(`an export run taken over changes nothing when it comes back (${MODE})`
     });
     return job.id;
   };
-  const row = async (id: number) => (await database.db.select().from(exportJobs).where(eq(exportJobs.id, id)))[0]!;
+  const row = async (id: number) =>
+    (await database.db.select().from(exportJobs).where(eq(exportJobs.id, id)))[0]!;
   /** The run has been silent for ten minutes (its worker cut off): the next claim takes over. */
-  const silence = (id: number) => database.db.execute(sql`update export_jobs set updated_at = now() - interval '10 minutes' where id = ${id}`);
+  const silence = (id: number) =>
+    database.db.execute(
+      sql`update export_jobs set updated_at = now() - interval '10 minutes' where id = ${id}`,
+    );
   const gate = () => {
     let open!: () => void;
     let reached!: () => void;
@@ -94,18 +104,31 @@ describe(`an export run taken over changes nothing when it comes back (${MODE})`
   /** A run held at its first page (a worker that stopped reporting), with no keepalive of its own. */
   const heldRun = (id: number, options: ExportJobOptions = {}, runStorage = storage) => {
     const hold = gate();
-    const run = runExport(database.db, id, { storage: runStorage, logger: quiet, readingsFor }, {
-      pageSize: 200,
-      keepaliveMs: 3_600_000,
-      ...options,
-      afterPage: async (_job, page) => {
-        if (page === 1) await hold.pass();
+    const run = runExport(
+      database.db,
+      id,
+      { storage: runStorage, logger: quiet, readingsFor },
+      {
+        pageSize: 200,
+        keepaliveMs: 3_600_000,
+        ...options,
+        afterPage: async (_job, page) => {
+          if (page === 1) await hold.pass();
+        },
       },
-    });
+    );
     return { run, ...hold };
   };
-  const parts = (id: number) => fs.readdirSync(path.join(dataDir, 'exports', 'parts')).filter((name) => name.startsWith(`${id}.`)).sort();
-  const files = (id: number) => fs.readdirSync(path.join(dataDir, 'exports', 'files')).filter((name) => name.startsWith(`${id}-`) || name === `${id}.zip`).sort();
+  const parts = (id: number) =>
+    fs
+      .readdirSync(path.join(dataDir, 'exports', 'parts'))
+      .filter((name) => name.startsWith(`${id}.`))
+      .sort();
+  const files = (id: number) =>
+    fs
+      .readdirSync(path.join(dataDir, 'exports', 'files'))
+      .filter((name) => name.startsWith(`${id}-`) || name === `${id}.zip`)
+      .sort();
   /** The job's file is served whole: every file the manifest names, with its SHA-256 and size. */
   const expectWholeExport = async (id: number, fileName: string) => {
     const job = await row(id);
@@ -117,7 +140,9 @@ describe(`an export run taken over changes nothing when it comes back (${MODE})`
     const bytes = Buffer.concat(chunks);
     expect(bytes.length).toBe(job.fileSize);
     const zip = await JSZip.loadAsync(bytes, { checkCRC32: true });
-    const manifest = JSON.parse(await zip.file(`TrialPulse-${fileName}-manifest.json`)!.async('string'));
+    const manifest = JSON.parse(
+      await zip.file(`TrialPulse-${fileName}-manifest.json`)!.async('string'),
+    );
     for (const file of manifest.files as { name: string; sha256: string; bytes: number }[]) {
       const content = await zip.file(file.name)!.async('nodebuffer');
       expect(createHash('sha256').update(content).digest('hex'), file.name).toBe(file.sha256);
@@ -144,7 +169,14 @@ describe(`an export run taken over changes nothing when it comes back (${MODE})`
     const late = new Date();
     expect(await repository.heartbeat(id, firstClaim, 77, late)).toBe(false);
     expect(await repository.fail(id, 'late failure', late, late, firstClaim)).toBe(false);
-    expect(await repository.complete(id, firstClaim, { filePath: `${id}-${firstClaim}.zip`, fileSize: 1, now: late, expiresAt: late })).toBe(false);
+    expect(
+      await repository.complete(id, firstClaim, {
+        filePath: `${id}-${firstClaim}.zip`,
+        fileSize: 1,
+        now: late,
+        expiresAt: late,
+      }),
+    ).toBe(false);
     expect(await row(id)).toEqual(taken);
 
     // The first run comes back: its next heartbeat is refused, it removes only its own files and stops.
@@ -170,7 +202,12 @@ describe(`an export run taken over changes nothing when it comes back (${MODE})`
         return storage.commit(jobId, claim);
       },
     };
-    const first = runExport(database.db, id, { storage: stalling, logger: quiet, readingsFor }, { pageSize: 200, keepaliveMs: 3_600_000 });
+    const first = runExport(
+      database.db,
+      id,
+      { storage: stalling, logger: quiet, readingsFor },
+      { pageSize: 200, keepaliveMs: 3_600_000 },
+    );
     await beforeCommit.atGate;
     await silence(id);
     const second = heldRun(id);
@@ -201,7 +238,12 @@ describe(`an export run taken over changes nothing when it comes back (${MODE})`
         throw new Error('the disk went away');
       },
     };
-    const first = runExport(database.db, id, { storage: failing, logger: quiet, readingsFor }, { pageSize: 200, keepaliveMs: 3_600_000 });
+    const first = runExport(
+      database.db,
+      id,
+      { storage: failing, logger: quiet, readingsFor },
+      { pageSize: 200, keepaliveMs: 3_600_000 },
+    );
     await beforeCommit.atGate;
     await silence(id);
     const second = heldRun(id);
@@ -229,7 +271,10 @@ describe(`an export run taken over changes nothing when it comes back (${MODE})`
     // The claim removed what the first run had left…
     expect(parts(id)).toEqual([`${id}.${claim}.work`, `${id}.${claim}.zip.part`]);
     // …and the sweep removes what it writes after that (a part file of an earlier claim).
-    fs.writeFileSync(path.join(dataDir, 'exports', 'parts', `${id}.${claim - 1}.zip.part`), 'stray bytes');
+    fs.writeFileSync(
+      path.join(dataDir, 'exports', 'parts', `${id}.${claim - 1}.zip.part`),
+      'stray bytes',
+    );
     const swept = await sweepExports(database.db, storage, new Date());
     expect(swept.orphans).toBe(1);
     expect(parts(id)).toEqual([`${id}.${claim}.work`, `${id}.${claim}.zip.part`]);

@@ -37,21 +37,31 @@ const UNFINISHED = /^(\d+)(?:\.(\d+))?\.(zip\.part|work)$/;
 export function createLocalExportStorage(rootDir: string): ExportStorage {
   const filesDir = path.join(rootDir, 'files');
   const partsDir = path.join(rootDir, 'parts');
-  const ensure = () => Promise.all([fsp.mkdir(filesDir, { recursive: true }), fsp.mkdir(partsDir, { recursive: true })]);
+  const ensure = () =>
+    Promise.all([
+      fsp.mkdir(filesDir, { recursive: true }),
+      fsp.mkdir(partsDir, { recursive: true }),
+    ]);
   const finalPath = (key: string) => {
     // Keys are `<digits>-<digits>.zip` (`<digits>.zip` before claims); refuse anything else
     // rather than resolve outside the directory.
     if (!/^\d+(-\d+)?\.zip$/.test(key)) throw new Error(`bad export key ${key}`);
     return path.join(filesDir, key);
   };
-  const partPath = (jobId: number, claim: number) => path.join(partsDir, `${jobId}.${claim}.zip.part`);
+  const partPath = (jobId: number, claim: number) =>
+    path.join(partsDir, `${jobId}.${claim}.zip.part`);
   const workPath = (jobId: number, claim: number) => path.join(partsDir, `${jobId}.${claim}.work`);
   const unfinished = async () => {
     await ensure();
     const entries: Array<{ name: string; jobId: number; claim: number | null }> = [];
     for (const name of await fsp.readdir(partsDir)) {
       const match = UNFINISHED.exec(name);
-      if (match) entries.push({ name, jobId: Number(match[1]), claim: match[2] === undefined ? null : Number(match[2]) });
+      if (match)
+        entries.push({
+          name,
+          jobId: Number(match[1]),
+          claim: match[2] === undefined ? null : Number(match[2]),
+        });
     }
     return entries;
   };
@@ -95,7 +105,9 @@ export function createLocalExportStorage(rootDir: string): ExportStorage {
     async remove(jobId, key, claim) {
       const own =
         claim === undefined
-          ? (await unfinished()).filter((entry) => entry.jobId === jobId).map((entry) => path.join(partsDir, entry.name))
+          ? (await unfinished())
+              .filter((entry) => entry.jobId === jobId)
+              .map((entry) => path.join(partsDir, entry.name))
           : [partPath(jobId, claim), workPath(jobId, claim)];
       await Promise.all([
         ...own.map((file) => fsp.rm(file, { recursive: true, force: true })),
@@ -103,8 +115,14 @@ export function createLocalExportStorage(rootDir: string): ExportStorage {
       ]);
     },
     async removeEarlierClaims(jobId, claim) {
-      const earlier = (await unfinished()).filter((entry) => entry.jobId === jobId && (entry.claim === null || entry.claim < claim));
-      await Promise.all(earlier.map((entry) => fsp.rm(path.join(partsDir, entry.name), { recursive: true, force: true })));
+      const earlier = (await unfinished()).filter(
+        (entry) => entry.jobId === jobId && (entry.claim === null || entry.claim < claim),
+      );
+      await Promise.all(
+        earlier.map((entry) =>
+          fsp.rm(path.join(partsDir, entry.name), { recursive: true, force: true }),
+        ),
+      );
     },
     async listUnfinished() {
       return (await unfinished()).map(({ jobId, claim }) => ({ jobId, claim }));

@@ -44,25 +44,49 @@ describe(`exports of stopped workers (${MODE})`, () => {
           createdBy: user.id,
           status,
           progress: 42,
-          jobParams: { fileName: `f-${status}-${lastBeat.getTime()}`, startDate: '2029-12-01', endDate: '2029-12-31', participantIds: [1], metrics: ['steps'], exportMode: 'combined', deviceId: 1 } as never,
+          jobParams: {
+            fileName: `f-${status}-${lastBeat.getTime()}`,
+            startDate: '2029-12-01',
+            endDate: '2029-12-31',
+            participantIds: [1],
+            metrics: ['steps'],
+            exportMode: 'combined',
+            deviceId: 1,
+          } as never,
         })
         .returning({ id: exportJobs.id });
-      await database.db.execute(sql`update export_jobs set updated_at = ${lastBeat.toISOString()}::timestamptz where id = ${row!.id}`);
+      await database.db.execute(
+        sql`update export_jobs set updated_at = ${lastBeat.toISOString()}::timestamptz where id = ${row!.id}`,
+      );
       return row!.id;
     };
     const dead = await insert('processing', new Date(now.getTime() - EXPORT_SILENT_MS - 1_000));
     const live = await insert('processing', new Date(now.getTime() - 10_000));
     // Its run was lost before the claim (the database went away as it started; the probe saw
     // such a job wait for pg-boss's one-hour expiry).
-    const lostBeforeClaim = await insert('pending', new Date(now.getTime() - EXPORT_SILENT_MS - 1_000));
+    const lostBeforeClaim = await insert(
+      'pending',
+      new Date(now.getTime() - EXPORT_SILENT_MS - 1_000),
+    );
     const justQueued = await insert('pending', new Date(now.getTime() - 10_000));
 
     const takenOver: number[] = [];
-    const counts = await sweepExports(database.db, exportStorageFor({ DATA_DIR: dataDir }), now, async (id) => takenOver.push(id));
+    const counts = await sweepExports(
+      database.db,
+      exportStorageFor({ DATA_DIR: dataDir }),
+      now,
+      async (id) => takenOver.push(id),
+    );
     expect(takenOver.sort()).toEqual([dead, lostBeforeClaim].sort());
     expect(counts).toMatchObject({ takenOver: 2, stale: 0 });
     // Left for the run that takes it over (its claim restarts it at 0 %), not failed.
-    for (const id of [dead, live]) expect((await database.db.select().from(exportJobs).where(eq(exportJobs.id, id)))[0]).toMatchObject({ status: 'processing' });
-    for (const id of [lostBeforeClaim, justQueued]) expect((await database.db.select().from(exportJobs).where(eq(exportJobs.id, id)))[0]).toMatchObject({ status: 'pending' });
+    for (const id of [dead, live])
+      expect(
+        (await database.db.select().from(exportJobs).where(eq(exportJobs.id, id)))[0],
+      ).toMatchObject({ status: 'processing' });
+    for (const id of [lostBeforeClaim, justQueued])
+      expect(
+        (await database.db.select().from(exportJobs).where(eq(exportJobs.id, id)))[0],
+      ).toMatchObject({ status: 'pending' });
   });
 });

@@ -53,18 +53,35 @@ export async function sweepExports(
     await storage.remove(job.id, job.filePath);
     if (await repository.deleteJob(job.id)) {
       expired += 1;
-      await recordAudit(db, { action: 'export.expire', entityType: 'export_job', entityId: job.id, teamId: job.teamId, before: { status: job.status } });
+      await recordAudit(db, {
+        action: 'export.expire',
+        entityType: 'export_job',
+        entityId: job.id,
+        teamId: job.teamId,
+        before: { status: job.status },
+      });
     }
   }
   let stale = 0;
   for (const job of await repository.staleJobs(new Date(now.getTime() - EXPORT_STALE_MS))) {
-    if (await repository.fail(job.id, EXPORT_MESSAGES.failedGeneric, now, new Date(now.getTime() + EXPORT_RETENTION_MS))) stale += 1;
+    if (
+      await repository.fail(
+        job.id,
+        EXPORT_MESSAGES.failedGeneric,
+        now,
+        new Date(now.getTime() + EXPORT_RETENTION_MS),
+      )
+    )
+      stale += 1;
     await storage.remove(job.id);
   }
   let takenOver = 0;
   if (takeover) {
     const silentSince = new Date(now.getTime() - EXPORT_SILENT_MS);
-    const lost = [...(await repository.staleJobs(silentSince)), ...(await repository.unclaimedJobs(silentSince))];
+    const lost = [
+      ...(await repository.staleJobs(silentSince)),
+      ...(await repository.unclaimedJobs(silentSince)),
+    ];
     for (const job of lost) {
       await takeover(job.id);
       takenOver += 1;
@@ -72,7 +89,9 @@ export async function sweepExports(
   }
   let orphans = 0;
   const unfinished = await storage.listUnfinished();
-  const jobs = await repository.existingJobIds([...new Set(unfinished.map((entry) => entry.jobId))]);
+  const jobs = await repository.existingJobIds([
+    ...new Set(unfinished.map((entry) => entry.jobId)),
+  ]);
   const removed = new Set<number>();
   for (const { jobId, claim } of unfinished) {
     const job = jobs.get(jobId);
@@ -130,10 +149,16 @@ export function exportJobDefinitions(
       // Not longer: a takeover run cut off by the next fault before it could record anything
       // must be taken over again at the next sweep, not five minutes later (fault test).
       const takeover = (jobId: number) =>
-        boss.send(EXPORT_RUN, { jobId }, { singletonKey: `takeover:${jobId}`, singletonSeconds: EXPORT_SILENT_MS / 1000 });
+        boss.send(
+          EXPORT_RUN,
+          { jobId },
+          { singletonKey: `takeover:${jobId}`, singletonSeconds: EXPORT_SILENT_MS / 1000 },
+        );
       const counts = await sweepExports(database.db, storage, clock.now(), takeover);
-      if (counts.takenOver > 0) logger.warn({ job: job.name, ...counts }, 'export: runs of stopped workers taken over');
-      else if (counts.expired + counts.stale + counts.orphans > 0) logger.info({ job: job.name, ...counts }, 'export: sweep');
+      if (counts.takenOver > 0)
+        logger.warn({ job: job.name, ...counts }, 'export: runs of stopped workers taken over');
+      else if (counts.expired + counts.stale + counts.orphans > 0)
+        logger.info({ job: job.name, ...counts }, 'export: sweep');
       return counts;
     },
   };

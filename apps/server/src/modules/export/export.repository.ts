@@ -35,7 +35,11 @@ export function createExportRepository(db: Db) {
     async listTrials(teamId: number, trialIds: readonly number[]) {
       if (trialIds.length === 0) return [];
       return db
-        .select({ trialId: trials.id, trialName: trials.trialName, trialNumber: trials.trialNumber })
+        .select({
+          trialId: trials.id,
+          trialName: trials.trialName,
+          trialNumber: trials.trialNumber,
+        })
         .from(trials)
         .where(and(eq(trials.teamId, teamId), inArray(trials.id, [...trialIds])))
         .orderBy(asc(trials.trialName), asc(trials.id));
@@ -46,8 +50,13 @@ export function createExportRepository(db: Db) {
       return db
         .select(deviceColumns)
         .from(teamSupportedDevices)
-        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, teamSupportedDevices.globalDeviceCatalogId))
-        .where(and(eq(teamSupportedDevices.teamId, teamId), eq(teamSupportedDevices.isActive, true)))
+        .innerJoin(
+          globalDeviceCatalog,
+          eq(globalDeviceCatalog.id, teamSupportedDevices.globalDeviceCatalogId),
+        )
+        .where(
+          and(eq(teamSupportedDevices.teamId, teamId), eq(teamSupportedDevices.isActive, true)),
+        )
         .orderBy(asc(globalDeviceCatalog.deviceName));
     },
 
@@ -55,7 +64,10 @@ export function createExportRepository(db: Db) {
       const rows = await db
         .select(deviceColumns)
         .from(teamSupportedDevices)
-        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, teamSupportedDevices.globalDeviceCatalogId))
+        .innerJoin(
+          globalDeviceCatalog,
+          eq(globalDeviceCatalog.id, teamSupportedDevices.globalDeviceCatalogId),
+        )
         .where(
           and(
             eq(teamSupportedDevices.id, deviceId),
@@ -112,7 +124,12 @@ export function createExportRepository(db: Db) {
       return new Map(rows.map((row) => [row.id, row.code]));
     },
 
-    async insertJob(values: { teamId: number; trialId: number; createdBy: number; jobParams: ExportJobParams }) {
+    async insertJob(values: {
+      teamId: number;
+      trialId: number;
+      createdBy: number;
+      jobParams: ExportJobParams;
+    }) {
       const [row] = await db.insert(exportJobs).values(values).returning();
       return row!;
     },
@@ -121,7 +138,12 @@ export function createExportRepository(db: Db) {
     async listJobs(teamId: number, userId: number, limit: number) {
       const scope = and(eq(exportJobs.teamId, teamId), eq(exportJobs.createdBy, userId));
       const [rows, [total]] = await Promise.all([
-        db.select().from(exportJobs).where(scope).orderBy(desc(exportJobs.createdAt), desc(exportJobs.id)).limit(limit),
+        db
+          .select()
+          .from(exportJobs)
+          .where(scope)
+          .orderBy(desc(exportJobs.createdAt), desc(exportJobs.id))
+          .limit(limit),
         db.select({ n: count() }).from(exportJobs).where(scope),
       ]);
       return { rows, total: total?.n ?? 0 };
@@ -131,7 +153,13 @@ export function createExportRepository(db: Db) {
       const rows = await db
         .select()
         .from(exportJobs)
-        .where(and(eq(exportJobs.id, jobId), eq(exportJobs.teamId, teamId), eq(exportJobs.createdBy, userId)));
+        .where(
+          and(
+            eq(exportJobs.id, jobId),
+            eq(exportJobs.teamId, teamId),
+            eq(exportJobs.createdBy, userId),
+          ),
+        );
       return rows[0];
     },
 
@@ -154,11 +182,21 @@ export function createExportRepository(db: Db) {
     async claim(jobId: number, now: Date, silentSince: Date) {
       const rows = await db
         .update(exportJobs)
-        .set({ status: 'processing', progress: 0, startedAt: now, updatedAt: now, errorMessage: null, claim: sql`${exportJobs.claim} + 1` })
+        .set({
+          status: 'processing',
+          progress: 0,
+          startedAt: now,
+          updatedAt: now,
+          errorMessage: null,
+          claim: sql`${exportJobs.claim} + 1`,
+        })
         .where(
           and(
             eq(exportJobs.id, jobId),
-            or(eq(exportJobs.status, 'pending'), and(eq(exportJobs.status, 'processing'), lt(exportJobs.updatedAt, silentSince))),
+            or(
+              eq(exportJobs.status, 'pending'),
+              and(eq(exportJobs.status, 'processing'), lt(exportJobs.updatedAt, silentSince)),
+            ),
           ),
         )
         .returning();
@@ -173,13 +211,23 @@ export function createExportRepository(db: Db) {
       const rows = await db
         .update(exportJobs)
         .set({ progress, updatedAt: now })
-        .where(and(eq(exportJobs.id, jobId), eq(exportJobs.claim, claim), eq(exportJobs.status, 'processing')))
+        .where(
+          and(
+            eq(exportJobs.id, jobId),
+            eq(exportJobs.claim, claim),
+            eq(exportJobs.status, 'processing'),
+          ),
+        )
         .returning({ id: exportJobs.id });
       return rows.length > 0;
     },
 
     /** The run holding `claim` completes the job: false when cancelled or taken over meanwhile. */
-    async complete(jobId: number, claim: number, values: { filePath: string; fileSize: number; now: Date; expiresAt: Date }) {
+    async complete(
+      jobId: number,
+      claim: number,
+      values: { filePath: string; fileSize: number; now: Date; expiresAt: Date },
+    ) {
       const rows = await db
         .update(exportJobs)
         .set({
@@ -191,7 +239,13 @@ export function createExportRepository(db: Db) {
           expiresAt: values.expiresAt,
           updatedAt: values.now,
         })
-        .where(and(eq(exportJobs.id, jobId), eq(exportJobs.claim, claim), eq(exportJobs.status, 'processing')))
+        .where(
+          and(
+            eq(exportJobs.id, jobId),
+            eq(exportJobs.claim, claim),
+            eq(exportJobs.status, 'processing'),
+          ),
+        )
         .returning({ id: exportJobs.id });
       return rows.length > 0;
     },
@@ -203,7 +257,15 @@ export function createExportRepository(db: Db) {
     async fail(jobId: number, message: string, now: Date, expiresAt: Date, claim?: number) {
       const rows = await db
         .update(exportJobs)
-        .set({ status: 'failed', errorMessage: message, updatedAt: now, completedAt: now, expiresAt, filePath: null, fileSize: null })
+        .set({
+          status: 'failed',
+          errorMessage: message,
+          updatedAt: now,
+          completedAt: now,
+          expiresAt,
+          filePath: null,
+          fileSize: null,
+        })
         .where(
           and(
             eq(exportJobs.id, jobId),
@@ -218,9 +280,16 @@ export function createExportRepository(db: Db) {
     /** Completed or failed jobs past their expiry (failed ones keep their row as long as a file would). */
     expiredJobs(now: Date) {
       return db
-        .select({ id: exportJobs.id, teamId: exportJobs.teamId, filePath: exportJobs.filePath, status: exportJobs.status })
+        .select({
+          id: exportJobs.id,
+          teamId: exportJobs.teamId,
+          filePath: exportJobs.filePath,
+          status: exportJobs.status,
+        })
         .from(exportJobs)
-        .where(and(inArray(exportJobs.status, ['completed', 'failed']), lt(exportJobs.expiresAt, now)));
+        .where(
+          and(inArray(exportJobs.status, ['completed', 'failed']), lt(exportJobs.expiresAt, now)),
+        );
     },
 
     /** Processing jobs whose worker has not reported since `before` (it died and retries ran out). */
@@ -252,7 +321,6 @@ export function createExportRepository(db: Db) {
         .where(inArray(exportJobs.id, [...ids]));
       return new Map(rows.map((row) => [row.id, { status: row.status, claim: row.claim }]));
     },
-
   };
 }
 

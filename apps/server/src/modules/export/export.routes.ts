@@ -40,13 +40,27 @@ export const exportRoutes: FastifyPluginAsyncZod<Options> = async (app, options)
 
   app.get(
     '/api/dataExport/trials',
-    { schema: { tags, summary: 'Trials the caller may export from', response: { 200: z.array(exportTrialSchema) } }, preHandler: exporters },
+    {
+      schema: {
+        tags,
+        summary: 'Trials the caller may export from',
+        response: { 200: z.array(exportTrialSchema) },
+      },
+      preHandler: exporters,
+    },
     async (request) => exports.trials(caller(request)),
   );
 
   app.get(
     '/api/dataExport/devices',
-    { schema: { tags, summary: "The team's supported devices (export device: id, friendlyName)", response: { 200: z.array(exportDeviceSchema) } }, preHandler: exporters },
+    {
+      schema: {
+        tags,
+        summary: "The team's supported devices (export device: id, friendlyName)",
+        response: { 200: z.array(exportDeviceSchema) },
+      },
+      preHandler: exporters,
+    },
     async (request) => exports.devices(caller(request)),
   );
 
@@ -55,19 +69,26 @@ export const exportRoutes: FastifyPluginAsyncZod<Options> = async (app, options)
     {
       schema: {
         tags,
-        summary: "A trial's participants with a connection to, or stored data of, the device's brand",
+        summary:
+          "A trial's participants with a connection to, or stored data of, the device's brand",
         params: z.object({ trialId: idParam, deviceId: idParam }),
         response: { 200: z.array(exportParticipantSchema) },
       },
       preHandler: exporters,
     },
-    async (request) => exports.participants(caller(request), request.params.trialId, request.params.deviceId),
+    async (request) =>
+      exports.participants(caller(request), request.params.trialId, request.params.deviceId),
   );
 
   app.get(
     '/api/dataExport/metrics/:deviceId',
     {
-      schema: { tags, summary: "The device type's metrics (export metric)", params: z.object({ deviceId: idParam }), response: { 200: z.array(exportMetricSchema) } },
+      schema: {
+        tags,
+        summary: "The device type's metrics (export metric)",
+        params: z.object({ deviceId: idParam }),
+        response: { 200: z.array(exportMetricSchema) },
+      },
       preHandler: exporters,
     },
     async (request) => exports.metrics(caller(request), request.params.deviceId),
@@ -76,7 +97,12 @@ export const exportRoutes: FastifyPluginAsyncZod<Options> = async (app, options)
   app.get(
     '/api/dataExport/jobs',
     {
-      schema: { tags, summary: "The caller's latest export jobs", querystring: exportJobsQuerySchema, response: { 200: exportJobsResponseSchema } },
+      schema: {
+        tags,
+        summary: "The caller's latest export jobs",
+        querystring: exportJobsQuerySchema,
+        response: { 200: exportJobsResponseSchema },
+      },
       preHandler: exporters,
     },
     async (request) => exports.jobs(caller(request), request.query.limit),
@@ -87,10 +113,13 @@ export const exportRoutes: FastifyPluginAsyncZod<Options> = async (app, options)
     {
       schema: {
         tags,
-        summary: 'Start an export job (the §5 rules are checked here with the page\'s messages)',
-        description: 'Dates are calendar dates; the start may not be earlier than one year ago, the end not in the future.',
+        summary: "Start an export job (the §5 rules are checked here with the page's messages)",
+        description:
+          'Dates are calendar dates; the start may not be earlier than one year ago, the end not in the future.',
         body: requestSchema,
-        response: { 200: z.object({ success: z.literal(true), message: z.string(), jobId: z.number().int() }) },
+        response: {
+          200: z.object({ success: z.literal(true), message: z.string(), jobId: z.number().int() }),
+        },
       },
       preHandler: exporters,
     },
@@ -99,17 +128,26 @@ export const exportRoutes: FastifyPluginAsyncZod<Options> = async (app, options)
 
   app.get(
     '/api/dataExport/jobs/:id/download',
-    { schema: { tags, summary: 'Download a completed export (ZIP); audited', params: z.object({ id: idParam }) }, preHandler: exporters },
+    {
+      schema: {
+        tags,
+        summary: 'Download a completed export (ZIP); audited',
+        params: z.object({ id: idParam }),
+      },
+      preHandler: exporters,
+    },
     async (request, reply) => {
       const file = await exports.download(caller(request), request.params.id, meta(request));
-      return reply
-        .header('Content-Type', 'application/zip')
-        .header('Content-Length', String(file.size))
-        // The name is ASCII letters, digits, '-', '_', '.' only (safeFileNamePart).
-        .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
-        .header('Cache-Control', 'no-store')
-        .header('X-Content-Type-Options', 'nosniff')
-        .send(file.stream);
+      return (
+        reply
+          .header('Content-Type', 'application/zip')
+          .header('Content-Length', String(file.size))
+          // The name is ASCII letters, digits, '-', '_', '.' only (safeFileNamePart).
+          .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
+          .header('Cache-Control', 'no-store')
+          .header('X-Content-Type-Options', 'nosniff')
+          .send(file.stream)
+      );
     },
   );
 

@@ -25,7 +25,11 @@ import type { ReadingsService } from '../sync/readings.service';
 import { ExportCancelled, type ExportPlan } from './export-plan';
 import type { ExportStorage } from './export-storage';
 import { writeExport } from './export-writer';
-import { createExportRepository, type ExportJobRow, type ExportRepository } from './export.repository';
+import {
+  createExportRepository,
+  type ExportJobRow,
+  type ExportRepository,
+} from './export.repository';
 
 /** The pg-boss queue that builds export files. */
 export const EXPORT_RUN = 'export.run';
@@ -124,10 +128,19 @@ export function createExportService(deps: {
     async devices(auth: AuthContext): Promise<ExportDevice[]> {
       const teamId = requireExportTeam(auth);
       const rows = await repository.listDevices(teamId);
-      return rows.map(({ id, friendlyName, brand, deviceType }) => ({ id, friendlyName, brand, deviceType }));
+      return rows.map(({ id, friendlyName, brand, deviceType }) => ({
+        id,
+        friendlyName,
+        brand,
+        deviceType,
+      }));
     },
 
-    async participants(auth: AuthContext, trialId: number, deviceId: number): Promise<ExportParticipant[]> {
+    async participants(
+      auth: AuthContext,
+      trialId: number,
+      deviceId: number,
+    ): Promise<ExportParticipant[]> {
       const { teamId } = await access.requireTrial(auth, trialId, ACTION);
       const found = await device(teamId, deviceId);
       return repository.listParticipants(teamId, trialId, found.brand);
@@ -138,7 +151,12 @@ export function createExportService(deps: {
       const found = await device(teamId, deviceId);
       if (!found.deviceType) return [];
       const rows = await repository.listMetrics(found.deviceType);
-      return rows.map((row) => ({ metric_key: row.metricKey, metric_name: row.metricName, category: row.category, units: row.units }));
+      return rows.map((row) => ({
+        metric_key: row.metricKey,
+        metric_name: row.metricName,
+        category: row.category,
+        units: row.units,
+      }));
     },
 
     async jobs(auth: AuthContext, limit: number) {
@@ -154,13 +172,25 @@ export function createExportService(deps: {
     async create(auth: AuthContext, request: ExportRequest, meta: Meta) {
       const { teamId } = await access.requireTrial(auth, request.trialId, ACTION);
       const found = await device(teamId, request.deviceId);
-      const allowedParticipants = new Set((await repository.listParticipants(teamId, request.trialId, found.brand)).map((p) => p.participantId));
+      const allowedParticipants = new Set(
+        (await repository.listParticipants(teamId, request.trialId, found.brand)).map(
+          (p) => p.participantId,
+        ),
+      );
       if (request.participantIds.some((id) => !allowedParticipants.has(id))) {
-        throw AppError.badRequest(EXPORT_MESSAGES.unknownParticipants, [{ field: 'participantIds', message: EXPORT_MESSAGES.unknownParticipants }]);
+        throw AppError.badRequest(EXPORT_MESSAGES.unknownParticipants, [
+          { field: 'participantIds', message: EXPORT_MESSAGES.unknownParticipants },
+        ]);
       }
-      const allowedMetrics = new Set(found.deviceType ? (await repository.listMetrics(found.deviceType)).map((m) => m.metricKey) : []);
+      const allowedMetrics = new Set(
+        found.deviceType
+          ? (await repository.listMetrics(found.deviceType)).map((m) => m.metricKey)
+          : [],
+      );
       if (request.metrics.some((key) => !allowedMetrics.has(key))) {
-        throw AppError.badRequest(EXPORT_MESSAGES.unknownMetrics, [{ field: 'metrics', message: EXPORT_MESSAGES.unknownMetrics }]);
+        throw AppError.badRequest(EXPORT_MESSAGES.unknownMetrics, [
+          { field: 'metrics', message: EXPORT_MESSAGES.unknownMetrics },
+        ]);
       }
       const job = await repository.insertJob({
         teamId,
@@ -185,14 +215,33 @@ export function createExportService(deps: {
         actorUserId: auth.userId,
         teamId,
         requestId: meta.requestId,
-        after: { trialId: request.trialId, deviceId: request.deviceId, participantIds: request.participantIds, metrics: request.metrics, startDate: request.startDate, endDate: request.endDate, exportMode: request.exportMode, format: request.format, extras: request.extras },
+        after: {
+          trialId: request.trialId,
+          deviceId: request.deviceId,
+          participantIds: request.participantIds,
+          metrics: request.metrics,
+          startDate: request.startDate,
+          endDate: request.endDate,
+          exportMode: request.exportMode,
+          format: request.format,
+          extras: request.extras,
+        },
       });
       try {
         // The job row exists before the queue entry: a worker never sees an unknown id.
         await queue.send(EXPORT_RUN, { jobId: job.id }, { singletonKey: String(job.id) });
       } catch (error) {
-        await repository.fail(job.id, EXPORT_MESSAGES.createFailed, clock.now(), new Date(clock.now().getTime() + EXPORT_RETENTION_MS));
-        throw new AppError(503, EXPORT_MESSAGES.createFailed, { displayToUser: true, reason: 'EXPORT_QUEUE_UNAVAILABLE', cause: error });
+        await repository.fail(
+          job.id,
+          EXPORT_MESSAGES.createFailed,
+          clock.now(),
+          new Date(clock.now().getTime() + EXPORT_RETENTION_MS),
+        );
+        throw new AppError(503, EXPORT_MESSAGES.createFailed, {
+          displayToUser: true,
+          reason: 'EXPORT_QUEUE_UNAVAILABLE',
+          cause: error,
+        });
       }
       return { success: true as const, message: EXPORT_MESSAGES.created, jobId: job.id };
     },
@@ -201,10 +250,16 @@ export function createExportService(deps: {
      * The finished ZIP of the caller's own completed, unexpired job; audited with who
      * downloaded which job.
      */
-    async download(auth: AuthContext, jobId: number, meta: Meta): Promise<{ stream: Readable; size: number; fileName: string }> {
+    async download(
+      auth: AuthContext,
+      jobId: number,
+      meta: Meta,
+    ): Promise<{ stream: Readable; size: number; fileName: string }> {
       const { teamId, job } = await ownJob(auth, jobId);
-      if (job.status !== 'completed' || !job.filePath) throw AppError.conflict(EXPORT_MESSAGES.notReady);
-      if (job.expiresAt && job.expiresAt <= clock.now()) throw new AppError(410, EXPORT_MESSAGES.expired, { reason: 'EXPORT_EXPIRED' });
+      if (job.status !== 'completed' || !job.filePath)
+        throw AppError.conflict(EXPORT_MESSAGES.notReady);
+      if (job.expiresAt && job.expiresAt <= clock.now())
+        throw new AppError(410, EXPORT_MESSAGES.expired, { reason: 'EXPORT_EXPIRED' });
       const file = await storage.open(job.filePath);
       if (!file) throw new AppError(410, EXPORT_MESSAGES.expired, { reason: 'EXPORT_EXPIRED' });
       await recordAudit(repository.db, {
@@ -214,7 +269,11 @@ export function createExportService(deps: {
         actorUserId: auth.userId,
         teamId,
         requestId: meta.requestId,
-        after: { fileSize: file.size, participantIds: job.jobParams.participantIds, metrics: job.jobParams.metrics },
+        after: {
+          fileSize: file.size,
+          participantIds: job.jobParams.participantIds,
+          metrics: job.jobParams.metrics,
+        },
       });
       return { ...file, fileName: exportZipName(job.jobParams.fileName) };
     },
@@ -239,7 +298,10 @@ export function createExportService(deps: {
         requestId: meta.requestId,
         before: { status: deleted.status, fileSize: deleted.fileSize },
       });
-      return { success: true as const, message: cancelled ? EXPORT_MESSAGES.cancelled : EXPORT_MESSAGES.deleted };
+      return {
+        success: true as const,
+        message: cancelled ? EXPORT_MESSAGES.cancelled : EXPORT_MESSAGES.deleted,
+      };
     },
   };
 }
@@ -265,7 +327,11 @@ export async function runExport(
   const repository = createExportRepository(db);
   const readings = deps.readingsFor(db);
   const now0 = clock.now();
-  const job = await repository.claim(jobId, now0, new Date(now0.getTime() - (options.takeoverAfterMs ?? EXPORT_SILENT_MS)));
+  const job = await repository.claim(
+    jobId,
+    now0,
+    new Date(now0.getTime() - (options.takeoverAfterMs ?? EXPORT_SILENT_MS)),
+  );
   if (!job) return { status: 'skipped' as const };
   const { claim } = job;
   const params = job.jobParams;
@@ -298,12 +364,25 @@ export async function runExport(
         trialId: job.trialId ?? 0,
         deviceId: params.deviceId,
       },
-      device: { id: device.id, friendlyName: device.friendlyName, brand: device.brand, deviceType: device.deviceType },
+      device: {
+        id: device.id,
+        friendlyName: device.friendlyName,
+        brand: device.brand,
+        deviceType: device.deviceType,
+      },
       // A participant deleted since the request has no data left to export.
-      participants: params.participantIds.filter((id) => codes.has(id)).map((id) => ({ participantId: id, participantCode: codes.get(id)! })),
+      participants: params.participantIds
+        .filter((id) => codes.has(id))
+        .map((id) => ({ participantId: id, participantCode: codes.get(id)! })),
       metrics: params.metrics.map((key) => {
         const entry = catalog.find((metric) => metric.metricKey === key);
-        return { metricKey: key, metricName: entry?.metricName ?? key, units: entry?.units ?? null, category: entry?.category ?? null, description: entry?.description ?? null };
+        return {
+          metricKey: key,
+          metricName: entry?.metricName ?? key,
+          units: entry?.units ?? null,
+          category: entry?.category ?? null,
+          description: entry?.description ?? null,
+        };
       }),
       softwareVersion: APP_VERSION,
       exportedAt: clock.now(),
@@ -331,7 +410,8 @@ export async function runExport(
         zipLevel: options.zipLevel,
         async progress(fraction) {
           page += 1;
-          if (options.afterPage) await options.afterPage({ id: jobId, fileName: params.fileName }, page);
+          if (options.afterPage)
+            await options.afterPage({ id: jobId, fileName: params.fileName }, page);
           if (lost) return false;
           const percent = Math.min(99, Math.floor(fraction * 100));
           const now = clock.now().getTime();
@@ -349,32 +429,59 @@ export async function runExport(
     // The run's own final file: a run taken over meanwhile never replaces the taker's.
     const { key, size } = await storage.commit(jobId, claim);
     const now = clock.now();
-    if (!(await repository.complete(jobId, claim, { filePath: key, fileSize: size, now, expiresAt: new Date(now.getTime() + EXPORT_RETENTION_MS) }))) {
+    if (
+      !(await repository.complete(jobId, claim, {
+        filePath: key,
+        fileSize: size,
+        now,
+        expiresAt: new Date(now.getTime() + EXPORT_RETENTION_MS),
+      }))
+    ) {
       // Cancelled or taken over between the last heartbeat and now.
       await storage.remove(jobId, key, claim);
       if (await takenOver()) {
-        logger.info({ job: EXPORT_RUN, exportJobId: jobId, claim }, 'export: taken over by another run; stopped');
+        logger.info(
+          { job: EXPORT_RUN, exportJobId: jobId, claim },
+          'export: taken over by another run; stopped',
+        );
         return { status: 'taken_over' as const };
       }
       return { status: 'cancelled' as const };
     }
-    logger.info({ job: EXPORT_RUN, exportJobId: jobId, rows: result.totalRows, bytes: size }, 'export: completed');
+    logger.info(
+      { job: EXPORT_RUN, exportJobId: jobId, rows: result.totalRows, bytes: size },
+      'export: completed',
+    );
     return { status: 'completed' as const, rows: result.totalRows, bytes: size };
   } catch (error) {
     // Only this run's files: another run may own the job (and its part file) by now.
     await storage.remove(jobId, null, claim);
     if (error instanceof ExportCancelled) {
       if (await takenOver()) {
-        logger.info({ job: EXPORT_RUN, exportJobId: jobId, claim }, 'export: taken over by another run; stopped');
+        logger.info(
+          { job: EXPORT_RUN, exportJobId: jobId, claim },
+          'export: taken over by another run; stopped',
+        );
         return { status: 'taken_over' as const };
       }
       logger.info({ job: EXPORT_RUN, exportJobId: jobId }, 'export: cancelled');
       return { status: 'cancelled' as const };
     }
     const now = clock.now();
-    if (!(await repository.fail(jobId, EXPORT_MESSAGES.failedGeneric, now, new Date(now.getTime() + EXPORT_RETENTION_MS), claim))) {
+    if (
+      !(await repository.fail(
+        jobId,
+        EXPORT_MESSAGES.failedGeneric,
+        now,
+        new Date(now.getTime() + EXPORT_RETENTION_MS),
+        claim,
+      ))
+    ) {
       // Not ours any more (taken over, cancelled, done): its error is no longer the job's.
-      logger.info({ err: error, job: EXPORT_RUN, exportJobId: jobId, claim }, 'export: a run no longer owning its job stopped');
+      logger.info(
+        { err: error, job: EXPORT_RUN, exportJobId: jobId, claim },
+        'export: a run no longer owning its job stopped',
+      );
       return { status: (await takenOver()) ? ('taken_over' as const) : ('cancelled' as const) };
     }
     logger.error({ err: error, job: EXPORT_RUN, exportJobId: jobId }, 'export: failed');

@@ -29,12 +29,7 @@ import { createStaffUser, createTeam, signIn, type TestClient } from '../../test
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { createParticipants, readingsServiceFor } from '../sync/test-support';
 import type { ReadingInput, StoredReading } from '../sync/readings.service';
-import {
-  exportStorageFor,
-  EXPORT_SWEEP,
-  exportJobDefinitions,
-  sweepExports,
-} from './export.job';
+import { exportStorageFor, EXPORT_SWEEP, exportJobDefinitions, sweepExports } from './export.job';
 import { runExport } from './export.service';
 import { DATA_COLUMNS } from './export-writer';
 import { serverExportBounds } from './export.routes';
@@ -793,7 +788,9 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     expect(
       fs.readdirSync(path.join(root, 'parts')).filter((name) => name.startsWith(`${id}.`)),
     ).toEqual([]);
-    expect(fs.readdirSync(path.join(root, 'files')).filter((name) => name.startsWith(`${id}-`))).toEqual([]);
+    expect(
+      fs.readdirSync(path.join(root, 'files')).filter((name) => name.startsWith(`${id}-`)),
+    ).toEqual([]);
     expect((await user.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(404);
     const [audit] = await t.database.db
       .select()
@@ -849,7 +846,9 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     expect(
       fs.readdirSync(path.join(root, 'parts')).filter((name) => name.startsWith(`${id}.`)),
     ).toEqual([]);
-    expect(fs.readdirSync(path.join(root, 'files')).filter((name) => name.startsWith(`${id}-`))).toEqual([]);
+    expect(
+      fs.readdirSync(path.join(root, 'files')).filter((name) => name.startsWith(`${id}-`)),
+    ).toEqual([]);
     expect(await t.database.db.select().from(exportJobs).where(eq(exportJobs.id, id))).toEqual([]);
     const audits = await t.database.db
       .select()
@@ -890,7 +889,9 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
     expect((await jobOf(user, id))?.status).toBe('processing');
     expect((await user.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(409);
     expect(
-      fs.readdirSync(path.join(t.config.DATA_DIR, 'exports', 'files')).filter((name) => name.startsWith(`${id}-`)),
+      fs
+        .readdirSync(path.join(t.config.DATA_DIR, 'exports', 'files'))
+        .filter((name) => name.startsWith(`${id}-`)),
     ).toEqual([]);
 
     // A retry while the first worker may still be alive is refused (it reported recently)…
@@ -1032,7 +1033,9 @@ if (process.env.TEST_DATABASE_URL) {
 
       expect(await jobRow(id)).toMatchObject({ status: 'processing', filePath: null });
       expect((await user.get(`/api/dataExport/jobs/${id}/download`)).statusCode).toBe(409);
-      expect(fs.readdirSync(path.join(root(), 'files')).filter((name) => name.startsWith(`${id}-`))).toEqual([]);
+      expect(
+        fs.readdirSync(path.join(root(), 'files')).filter((name) => name.startsWith(`${id}-`)),
+      ).toEqual([]);
 
       // pg-boss runs the job again once the dead run expires; the retry takes over a job
       // silent for longer than the takeover time.

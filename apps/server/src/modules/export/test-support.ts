@@ -4,11 +4,41 @@ import { globalDeviceCatalog, metricCatalog, teamSupportedDevices } from '../../
 
 /** Tracker metrics the export tests use, as in the product's metric catalog. */
 export const TRACKER_METRICS = [
-  { metricKey: 'steps', metricName: 'Steps', units: 'steps', category: 'activity', description: 'Daily step count' },
-  { metricKey: 'heart_rate', metricName: 'Heart Rate', units: 'bpm', category: 'heart', description: 'Heart rate samples' },
-  { metricKey: 'resting_heart_rate', metricName: 'Resting Heart Rate', units: 'bpm', category: 'heart', description: 'Daily resting heart rate' },
-  { metricKey: 'calories', metricName: 'Calories Burned', units: 'kcal', category: 'activity', description: 'Calories burned per day' },
-  { metricKey: 'spo2', metricName: 'SpO2', units: '%', category: 'health', description: 'Oxygen saturation' },
+  {
+    metricKey: 'steps',
+    metricName: 'Steps',
+    units: 'steps',
+    category: 'activity',
+    description: 'Daily step count',
+  },
+  {
+    metricKey: 'heart_rate',
+    metricName: 'Heart Rate',
+    units: 'bpm',
+    category: 'heart',
+    description: 'Heart rate samples',
+  },
+  {
+    metricKey: 'resting_heart_rate',
+    metricName: 'Resting Heart Rate',
+    units: 'bpm',
+    category: 'heart',
+    description: 'Daily resting heart rate',
+  },
+  {
+    metricKey: 'calories',
+    metricName: 'Calories Burned',
+    units: 'kcal',
+    category: 'activity',
+    description: 'Calories burned per day',
+  },
+  {
+    metricKey: 'spo2',
+    metricName: 'SpO2',
+    units: '%',
+    category: 'health',
+    description: 'Oxygen saturation',
+  },
 ];
 
 /**
@@ -19,17 +49,34 @@ export async function createExportDevice(db: Db, teamId: number): Promise<{ devi
   const deviceName = 'Fitbit Smartwatches & Trackers';
   await db
     .insert(globalDeviceCatalog)
-    .values({ manufacturer: 'Fitbit', deviceType: 'TRACKER', deviceName, context: 'tracker', description: 'Fitbit trackers' })
+    .values({
+      manufacturer: 'Fitbit',
+      deviceType: 'TRACKER',
+      deviceName,
+      context: 'tracker',
+      description: 'Fitbit trackers',
+    })
     .onConflictDoNothing();
-  const [catalog] = await db.select({ id: globalDeviceCatalog.id }).from(globalDeviceCatalog).where(eq(globalDeviceCatalog.deviceName, deviceName));
+  const [catalog] = await db
+    .select({ id: globalDeviceCatalog.id })
+    .from(globalDeviceCatalog)
+    .where(eq(globalDeviceCatalog.deviceName, deviceName));
   await db
     .insert(metricCatalog)
     .values(TRACKER_METRICS.map((metric) => ({ deviceType: 'TRACKER', ...metric })))
     .onConflictDoNothing();
-  await db.insert(teamSupportedDevices).values({ teamId, globalDeviceCatalogId: catalog!.id }).onConflictDoNothing();
+  await db
+    .insert(teamSupportedDevices)
+    .values({ teamId, globalDeviceCatalogId: catalog!.id })
+    .onConflictDoNothing();
   const [device] = await db
     .select({ id: teamSupportedDevices.id })
     .from(teamSupportedDevices)
-    .where(and(eq(teamSupportedDevices.teamId, teamId), eq(teamSupportedDevices.globalDeviceCatalogId, catalog!.id)));
+    .where(
+      and(
+        eq(teamSupportedDevices.teamId, teamId),
+        eq(teamSupportedDevices.globalDeviceCatalogId, catalog!.id),
+      ),
+    );
   return { deviceId: device!.id };
 }

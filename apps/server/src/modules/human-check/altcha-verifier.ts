@@ -65,12 +65,16 @@ export function createAltchaVerifier(options: {
         number: payload.number,
         salt: payload.salt,
       });
-      if (!sameText(expected.challenge, payload.challenge) || !sameText(expected.signature, payload.signature)) {
+      if (
+        !sameText(expected.challenge, payload.challenge) ||
+        !sameText(expected.signature, payload.signature)
+      ) {
         return { ok: false, reason: 'invalid-solution' };
       }
       // The store records and answers in one step: two concurrent requests with the same
       // payload cannot both pass.
-      if (!(await spent.consume(payload.challenge, expires * 1000, now))) return { ok: false, reason: 'replayed' };
+      if (!(await spent.consume(payload.challenge, expires * 1000, now)))
+        return { ok: false, reason: 'replayed' };
       return { ok: true };
     },
   };
@@ -94,7 +98,9 @@ type Payload = z.infer<typeof payloadSchema>;
 function decodePayload(token: string): Payload | null {
   if (token.length > 2_000 || !/^[A-Za-z0-9+/]+={0,2}$/.test(token)) return null;
   try {
-    const parsed = payloadSchema.safeParse(JSON.parse(Buffer.from(token, 'base64').toString('utf8')));
+    const parsed = payloadSchema.safeParse(
+      JSON.parse(Buffer.from(token, 'base64').toString('utf8')),
+    );
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -85,7 +85,8 @@ export function createHumanCheckService(deps: {
     : null;
 
   async function check(token: string, context: { ip: string; action: string }) {
-    if (altcha.recognises(token)) return { verifier: 'altcha', ...(await altcha.verify(token, context)) };
+    if (altcha.recognises(token))
+      return { verifier: 'altcha', ...(await altcha.verify(token, context)) };
     if (recaptcha) return { verifier: 'recaptcha', ...(await recaptcha.verify(token, context)) };
     return { verifier: 'altcha', ok: false, reason: 'malformed' };
   }

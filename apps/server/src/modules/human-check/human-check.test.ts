@@ -69,11 +69,19 @@ describe('ALTCHA verifier', () => {
   it('refuses a payload signed with another secret (another installation)', async () => {
     const other = createAltchaVerifier({ appSecret: `${SECRET}-other`, difficulty: 1_000, clock });
     const payload = solveAltchaChallenge(await other.createChallenge());
-    expect(await verifier.verify(payload, context)).toEqual({ ok: false, reason: 'invalid-solution' });
+    expect(await verifier.verify(payload, context)).toEqual({
+      ok: false,
+      reason: 'invalid-solution',
+    });
   });
 
   it('refuses what is not a payload', async () => {
-    for (const token of ['fallback-token', 'bm90IGpzb24=', Buffer.from('[]').toString('base64'), 'a'.repeat(5_000)]) {
+    for (const token of [
+      'fallback-token',
+      'bm90IGpzb24=',
+      Buffer.from('[]').toString('base64'),
+      'a'.repeat(5_000),
+    ]) {
       expect(verifier.recognises(token)).toBe(false);
       expect(await verifier.verify(token, context)).toEqual({ ok: false, reason: 'malformed' });
     }
@@ -97,8 +105,10 @@ async function startFakeSiteverify() {
       if (token === 'slow') return; // never answers
       if (token === 'server-error') return reply(500, { error: 'boom' });
       if (token === 'not-json') return response.end('<html>');
-      if (token.startsWith('good:')) return reply(200, { success: true, score: 0.9, action: token.slice(5) });
-      if (token === 'low-score') return reply(200, { success: true, score: 0.1, action: 'contact' });
+      if (token.startsWith('good:'))
+        return reply(200, { success: true, score: 0.9, action: token.slice(5) });
+      if (token === 'low-score')
+        return reply(200, { success: true, score: 0.1, action: 'contact' });
       reply(200, { success: false, 'error-codes': ['invalid-input-response'] });
     });
   });
@@ -155,8 +165,15 @@ describe('reCAPTCHA verifier (against a local siteverify server)', () => {
   });
 
   it('refuses when siteverify cannot be reached', async () => {
-    const unreachable = createRecaptchaVerifier({ secretKey: 's', verifyUrl: 'http://127.0.0.1:1/', minScore: 0.5 });
-    expect(await unreachable.verify('good:contact', context)).toEqual({ ok: false, reason: 'siteverify-unreachable' });
+    const unreachable = createRecaptchaVerifier({
+      secretKey: 's',
+      verifyUrl: 'http://127.0.0.1:1/',
+      minScore: 0.5,
+    });
+    expect(await unreachable.verify('good:contact', context)).toEqual({
+      ok: false,
+      reason: 'siteverify-unreachable',
+    });
   });
 });
 
@@ -188,7 +205,13 @@ describe(`human-check routes, ALTCHA mode (${MODE})`, () => {
     const second = await ctx.app.inject({ method: 'GET', url: '/api/humanCheck/challenge' });
     expect(first.statusCode).toBe(200);
     expect(first.headers['cache-control']).toBe('no-store');
-    expect(Object.keys(first.json()).sort()).toEqual(['algorithm', 'challenge', 'maxnumber', 'salt', 'signature']);
+    expect(Object.keys(first.json()).sort()).toEqual([
+      'algorithm',
+      'challenge',
+      'maxnumber',
+      'salt',
+      'signature',
+    ]);
     expect(first.json().maxnumber).toBe(ctx.config.HUMAN_CHECK_DIFFICULTY);
     expect(second.json().challenge).not.toBe(first.json().challenge);
   });
@@ -207,14 +230,19 @@ describe(`human-check routes, ALTCHA mode (${MODE})`, () => {
     });
   });
 
-  it.each([['missing', undefined], ['empty', ''], ['garbage', 'xyz'], ['fallback', 'fallback-token']])(
-    'POST /api/recaptchaVer3Verify: %s token → 400 HUMAN_CHECK_FAILED',
-    async (_name, token) => {
-      const response = await verify(token);
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject({ message: HUMAN_CHECK_MESSAGE, reason: 'HUMAN_CHECK_FAILED' });
-    },
-  );
+  it.each([
+    ['missing', undefined],
+    ['empty', ''],
+    ['garbage', 'xyz'],
+    ['fallback', 'fallback-token'],
+  ])('POST /api/recaptchaVer3Verify: %s token → 400 HUMAN_CHECK_FAILED', async (_name, token) => {
+    const response = await verify(token);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      message: HUMAN_CHECK_MESSAGE,
+      reason: 'HUMAN_CHECK_FAILED',
+    });
+  });
 
   it('POST /api/recaptchaVer3Verify needs the CSRF token', async () => {
     const response = await ctx.app.inject({
@@ -271,9 +299,15 @@ describe(`human-check routes, reCAPTCHA mode (${MODE})`, () => {
   });
 
   it('a reCAPTCHA token for the right action passes, with the client IP sent to siteverify', async () => {
-    expect((await post('/api/recaptchaVer3Verify', { recaptchaResponse: 'good:change_password' })).statusCode).toBe(200);
+    expect(
+      (await post('/api/recaptchaVer3Verify', { recaptchaResponse: 'good:change_password' }))
+        .statusCode,
+    ).toBe(200);
     expect(siteverify.requests.at(-1)!.get('remoteip')).toBe('203.0.113.77');
-    expect((await post('/api/contactUs', { ...contactForm, recaptchaResponse: 'good:contact' })).statusCode).toBe(200);
+    expect(
+      (await post('/api/contactUs', { ...contactForm, recaptchaResponse: 'good:contact' }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('a token for another action, or a low score, is refused', async () => {
@@ -287,11 +321,17 @@ describe(`human-check routes, reCAPTCHA mode (${MODE})`, () => {
   it('the ALTCHA fallback is accepted too (verified here, not sent to Google); a literal fallback token is not', async () => {
     const before = siteverify.requests.length;
     const altcha = await solveHumanCheck(ctx.app);
-    expect((await post('/api/recaptchaVer3Verify', { recaptchaResponse: altcha })).statusCode).toBe(200);
+    expect((await post('/api/recaptchaVer3Verify', { recaptchaResponse: altcha })).statusCode).toBe(
+      200,
+    );
     expect(siteverify.requests.length).toBe(before);
-    expect((await post('/api/recaptchaVer3Verify', { recaptchaResponse: altcha })).statusCode).toBe(400);
+    expect((await post('/api/recaptchaVer3Verify', { recaptchaResponse: altcha })).statusCode).toBe(
+      400,
+    );
 
-    const fallback = await post('/api/recaptchaVer3Verify', { recaptchaResponse: 'fallback-token' });
+    const fallback = await post('/api/recaptchaVer3Verify', {
+      recaptchaResponse: 'fallback-token',
+    });
     expect(fallback.statusCode).toBe(400);
     expect(fallback.json().reason).toBe('HUMAN_CHECK_FAILED');
   });

@@ -30,7 +30,11 @@ export function createRecaptchaVerifier(options: {
         const response = await fetch(options.verifyUrl, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ secret: options.secretKey, response: token, remoteip: context.ip }),
+          body: new URLSearchParams({
+            secret: options.secretKey,
+            response: token,
+            remoteip: context.ip,
+          }),
           signal: AbortSignal.timeout(timeoutMs),
         });
         if (!response.ok) return { ok: false, reason: `siteverify-http-${response.status}` };
@@ -42,7 +46,8 @@ export function createRecaptchaVerifier(options: {
         return { ok: false, reason: timedOut ? 'siteverify-timeout' : 'siteverify-unreachable' };
       }
       if (!answer.success) return { ok: false, reason: 'not-successful' };
-      if (answer.score === undefined || answer.score < options.minScore) return { ok: false, reason: 'low-score' };
+      if (answer.score === undefined || answer.score < options.minScore)
+        return { ok: false, reason: 'low-score' };
       if (answer.action !== context.action) return { ok: false, reason: 'wrong-action' };
       return { ok: true };
     },

@@ -29,7 +29,14 @@ export type MailboxEntry = {
 
 export async function insertMail(
   tx: DbOrTx,
-  mail: { to: string; subject: string; text: string; html?: string; template: string; sendAfter: Date },
+  mail: {
+    to: string;
+    subject: string;
+    text: string;
+    html?: string;
+    template: string;
+    sendAfter: Date;
+  },
 ): Promise<number> {
   const [row] = await tx
     .insert(mailOutbox)
@@ -134,7 +141,12 @@ export async function sealWaiting(
 export const REDACTED_BODY = '[removed after delivery: the message held a one-time link or code]';
 
 /** Marks a claimed row sent; `redact` replaces its bodies (the mail went out over SMTP). */
-export async function markSent(db: Db, id: number, now: Date, options: { redact: boolean }): Promise<void> {
+export async function markSent(
+  db: Db,
+  id: number,
+  now: Date,
+  options: { redact: boolean },
+): Promise<void> {
   await db
     .update(mailOutbox)
     .set({

@@ -5,7 +5,12 @@ import { systemClock, type Clock } from '../../lib/clock';
 import type { JobLogger } from '../../jobs/types';
 import { openMailText, sealMailText } from './mail-seal';
 import * as mailRepository from './mail.repository';
-import { createMailTransport, describeSendError, type MailSettings, type MailTransport } from './mail.transport';
+import {
+  createMailTransport,
+  describeSendError,
+  type MailSettings,
+  type MailTransport,
+} from './mail.transport';
 
 /** A mail as callers hand it over; it goes into the outbox of the caller's transaction. */
 export type OutgoingMail = {
@@ -64,8 +69,7 @@ export function createMailService(deps: {
 }): MailService {
   const { db, settings, logger } = deps;
   const clock = deps.clock ?? systemClock;
-  const transport =
-    deps.transport === undefined ? createMailTransport(settings) : deps.transport;
+  const transport = deps.transport === undefined ? createMailTransport(settings) : deps.transport;
   // Mails that leave over SMTP are sealed at rest; without SMTP (demo, test) the outbox is
   // the dev mailbox and keeps readable text (decision 0021).
   const sealKey = settings.smtpUrl && settings.sealKey ? settings.sealKey : undefined;
@@ -99,7 +103,13 @@ export function createMailService(deps: {
         retryAt: new Date(now().getTime() + backoffMs(row.attempts)),
       });
       logger.warn(
-        { outboxId: row.id, template: row.template, attempts: row.attempts, errorCode: failure.code, outcome },
+        {
+          outboxId: row.id,
+          template: row.template,
+          attempts: row.attempts,
+          errorCode: failure.code,
+          outcome,
+        },
         'mail delivery failed',
       );
       return false;
@@ -121,7 +131,8 @@ export function createMailService(deps: {
 
   return {
     async enqueue(tx, mail) {
-      if (!z.email().safeParse(mail.to).success) throw new Error('mail recipient is not an email address');
+      if (!z.email().safeParse(mail.to).success)
+        throw new Error('mail recipient is not an email address');
       const sealed = sealKey
         ? {
             subject: sealMailText(mail.subject, sealKey),
@@ -181,7 +192,10 @@ export async function latestMails(db: Db, limit = 50): Promise<mailRepository.Ma
   return mailRepository.listLatest(db, limit);
 }
 
-export async function mailById(db: Db, id: number): Promise<mailRepository.MailboxEntry | undefined> {
+export async function mailById(
+  db: Db,
+  id: number,
+): Promise<mailRepository.MailboxEntry | undefined> {
   return mailRepository.findById(db, id);
 }
 
@@ -189,6 +203,10 @@ export async function mailById(db: Db, id: number): Promise<mailRepository.Mailb
  * Deletes sent mails older than `olderThanMs` (default 7 days): their bodies may hold
  * one-time links and codes. Unsent and failed rows are kept.
  */
-export async function purgeSentMails(db: Db, now: Date, olderThanMs = MAIL_RETENTION_MS): Promise<number> {
+export async function purgeSentMails(
+  db: Db,
+  now: Date,
+  olderThanMs = MAIL_RETENTION_MS,
+): Promise<number> {
   return mailRepository.purgeSent(db, new Date(now.getTime() - olderThanMs));
 }

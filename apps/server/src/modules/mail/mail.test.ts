@@ -61,7 +61,11 @@ describe(`mail outbox and delivery (${MODE})`, () => {
   const outbox = () => database.db.select().from(mailOutbox).orderBy(mailOutbox.id);
 
   it('enqueue belongs to the caller’s transaction: a rollback leaves no mail', async () => {
-    const service = createMailService({ db: database.db, settings: { from: FROM }, logger: captureLogger() });
+    const service = createMailService({
+      db: database.db,
+      settings: { from: FROM },
+      logger: captureLogger(),
+    });
     await expect(
       database.db.transaction(async (tx) => {
         await service.enqueue(tx, mail(1));
@@ -71,14 +75,20 @@ describe(`mail outbox and delivery (${MODE})`, () => {
     expect(await outbox()).toEqual([]);
 
     const id = await database.db.transaction((tx) => service.enqueue(tx, mail(2)));
-    expect(await outbox()).toEqual([expect.objectContaining({ id, status: 'pending', attempts: 0 })]);
+    expect(await outbox()).toEqual([
+      expect.objectContaining({ id, status: 'pending', attempts: 0 }),
+    ]);
     await expect(service.enqueue(database.db, mail(3, { to: 'not an address' }))).rejects.toThrow();
   });
 
   it('sends over SMTP: envelope, headers and body as queued, then marked sent', async () => {
     const server = await smtp();
     const logger = captureLogger();
-    const service = createMailService({ db: database.db, settings: { smtpUrl: server.url, from: FROM }, logger });
+    const service = createMailService({
+      db: database.db,
+      settings: { smtpUrl: server.url, from: FROM },
+      logger,
+    });
     const id = await service.enqueue(database.db, mail(1, { html: '<p>Body 1</p>' }));
 
     expect(await service.deliverPending()).toEqual({ sent: 1, failed: 0 });
@@ -86,15 +96,27 @@ describe(`mail outbox and delivery (${MODE})`, () => {
     expect(received!.to).toEqual(['person1@example.test']);
     expect(received!.from).toBe('no-reply@trialpulse.test');
     expect(received!.headers.subject).toBe('Subject 1');
-    expect(received!.headers['message-id']).toMatch(new RegExp(`^<outbox-${id}\\.\\d+@trialpulse\\.test>$`));
+    expect(received!.headers['message-id']).toMatch(
+      new RegExp(`^<outbox-${id}\\.\\d+@trialpulse\\.test>$`),
+    );
     expect(received!.raw).toContain('Body 1 with a code 123456');
     expect(received!.raw).toContain('<p>Body 1</p>');
     expect(await outbox()).toEqual([
-      expect.objectContaining({ id, status: 'sent', attempts: 1, lastError: null, sentAt: expect.any(Date) }),
+      expect.objectContaining({
+        id,
+        status: 'sent',
+        attempts: 1,
+        lastError: null,
+        sentAt: expect.any(Date),
+      }),
     ]);
     // Logs name the outbox id and template, never the address or the body.
     expect(logger.entries).toEqual([
-      { level: 'info', obj: { outboxId: id, template: 'test-template', attempts: 1 }, msg: 'mail sent' },
+      {
+        level: 'info',
+        obj: { outboxId: id, template: 'test-template', attempts: 1 },
+        msg: 'mail sent',
+      },
     ]);
   });
 
@@ -139,7 +161,11 @@ describe(`mail outbox and delivery (${MODE})`, () => {
     const ids: number[] = [];
     for (let n = 0; n < 12; n += 1) ids.push(await workerA.enqueue(database.db, mail(n)));
 
-    const results = await Promise.all([workerA.deliverPending(), workerB.deliverPending(), workerA.deliverPending()]);
+    const results = await Promise.all([
+      workerA.deliverPending(),
+      workerB.deliverPending(),
+      workerA.deliverPending(),
+    ]);
     expect(results.reduce((sum, result) => sum + result.sent, 0)).toBe(12);
     expect(results.reduce((sum, result) => sum + result.failed, 0)).toBe(0);
 
@@ -166,7 +192,9 @@ describe(`mail outbox and delivery (${MODE})`, () => {
       expect(await service.deliverPending()).toEqual({ sent: 0, failed: 1 });
       clock.advance(backoffMs(attempt));
     }
-    expect(await outbox()).toEqual([expect.objectContaining({ id, status: 'failed', attempts: MAIL_MAX_ATTEMPTS })]);
+    expect(await outbox()).toEqual([
+      expect.objectContaining({ id, status: 'failed', attempts: MAIL_MAX_ATTEMPTS }),
+    ]);
     clock.advance(24 * 60 * 60 * 1000);
     expect(await service.deliverPending()).toEqual({ sent: 0, failed: 0 });
   });
@@ -198,7 +226,9 @@ describe(`mail outbox and delivery (${MODE})`, () => {
     const service = createMailService({ db: database.db, settings: { from: FROM }, logger });
     const id = await service.enqueue(database.db, mail(7));
     expect(await service.deliverPending()).toEqual({ sent: 1, failed: 0 });
-    expect(await outbox()).toEqual([expect.objectContaining({ id, status: 'sent', textBody: mail(7).text })]);
+    expect(await outbox()).toEqual([
+      expect.objectContaining({ id, status: 'sent', textBody: mail(7).text }),
+    ]);
     expect(logger.entries).toEqual([
       {
         level: 'info',
@@ -219,13 +249,20 @@ describe(`mail outbox and delivery (${MODE})`, () => {
     const service = createMailService({ db: broken, settings: { from: FROM }, logger });
     expect(await service.deliverPending()).toEqual({ sent: 0, failed: 0 });
     expect(logger.entries).toEqual([
-      expect.objectContaining({ level: 'error', obj: expect.objectContaining({ errorCode: '08006' }) }),
+      expect.objectContaining({
+        level: 'error',
+        obj: expect.objectContaining({ errorCode: '08006' }),
+      }),
     ]);
     expect(JSON.stringify(logger.entries)).not.toContain('person1@example.test');
   });
 
   it('sent mails are purged after 7 days; pending and failed ones are kept', async () => {
-    const service = createMailService({ db: database.db, settings: { from: FROM }, logger: captureLogger() });
+    const service = createMailService({
+      db: database.db,
+      settings: { from: FROM },
+      logger: captureLogger(),
+    });
     const oldId = await service.enqueue(database.db, mail(1));
     const recentId = await service.enqueue(database.db, mail(2));
     const pendingId = await service.enqueue(database.db, mail(3));
@@ -257,20 +294,31 @@ describe(`mail outbox and delivery (${MODE})`, () => {
     });
     try {
       // As if an earlier attempt had failed and its backoff has passed.
-      const service = createMailService({ db: database.db, settings: { from: FROM }, logger: captureLogger() });
+      const service = createMailService({
+        db: database.db,
+        settings: { from: FROM },
+        logger: captureLogger(),
+      });
       const id = await service.enqueue(database.db, mail(1));
-      await database.db.update(mailOutbox).set({ attempts: 3, lastError: 'ECONNECTION' }).where(eq(mailOutbox.id, id));
+      await database.db
+        .update(mailOutbox)
+        .set({ attempts: 3, lastError: 'ECONNECTION' })
+        .where(eq(mailOutbox.id, id));
 
       expect(await jobs.boss.send(MAIL_DELIVER, {})).toBeTruthy();
       const [received] = await server.waitForMails(1, 15_000);
       expect(received!.to).toEqual(['person1@example.test']);
       await waitFor(async () => (await outbox())[0]?.status === 'sent');
-      expect(await outbox()).toEqual([expect.objectContaining({ id, status: 'sent', attempts: 4 })]);
+      expect(await outbox()).toEqual([
+        expect.objectContaining({ id, status: 'sent', attempts: 4 }),
+      ]);
       expect(logger.entries.filter((entry) => entry.level === 'error')).toEqual([]);
     } finally {
       await jobs.stop();
     }
-    const count = await database.db.execute(sql`select count(*)::int as n from mail_outbox where status = 'sent'`);
+    const count = await database.db.execute(
+      sql`select count(*)::int as n from mail_outbox where status = 'sent'`,
+    );
     expect(count.rows[0]).toEqual({ n: 1 });
   });
 });
@@ -291,7 +339,11 @@ describe(`dev mailbox (${MODE})`, () => {
 
   it('demo mode: lists the latest 50 outbox mails, newest first, and shows one', async () => {
     const ids: number[] = [];
-    const outbox = createMailService({ db: demo.database.db, settings: { from: FROM }, logger: mailLog });
+    const outbox = createMailService({
+      db: demo.database.db,
+      settings: { from: FROM },
+      logger: mailLog,
+    });
     for (let n = 0; n < 52; n += 1) ids.push(await outbox.enqueue(demo.database.db, mail(n)));
     await outbox.deliverPending();
 
@@ -320,14 +372,25 @@ describe(`dev mailbox (${MODE})`, () => {
   });
 
   it('demo mode: a client that is not on this machine gets 404, as if the route did not exist', async () => {
-    const response = await demo.app.inject({ method: 'GET', url: '/api/dev/mailbox', remoteAddress: '192.0.2.10' });
+    const response = await demo.app.inject({
+      method: 'GET',
+      url: '/api/dev/mailbox',
+      remoteAddress: '192.0.2.10',
+    });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toMatchObject({ message: 'Route GET /api/dev/mailbox not found.', reason: 'ROUTE_NOT_FOUND' });
+    expect(response.json()).toMatchObject({
+      message: 'Route GET /api/dev/mailbox not found.',
+      reason: 'ROUTE_NOT_FOUND',
+    });
     expect(response.body).not.toContain('example.test');
   });
 
   it('outside demo mode the mailbox does not exist', async () => {
-    const outbox = createMailService({ db: testMode.database.db, settings: { from: FROM }, logger: mailLog });
+    const outbox = createMailService({
+      db: testMode.database.db,
+      settings: { from: FROM },
+      logger: mailLog,
+    });
     await outbox.enqueue(testMode.database.db, mail(1));
     for (const url of ['/api/dev/mailbox', '/api/dev/mailbox/1']) {
       const response = await testMode.app.inject({ method: 'GET', url });

@@ -44,7 +44,9 @@ describe(`mail outbox at rest (${MODE})`, () => {
       omron: 'http://127.0.0.1:9',
       dexcom: 'http://127.0.0.1:9',
     });
-    ctx = await createTestApp({ env: { ...providers, SMTP_URL: inbox.url, PUBLIC_URL: 'https://trialpulse.test' } });
+    ctx = await createTestApp({
+      env: { ...providers, SMTP_URL: inbox.url, PUBLIC_URL: 'https://trialpulse.test' },
+    });
   });
   afterAll(async () => {
     await ctx?.close();
@@ -69,7 +71,12 @@ describe(`mail outbox at rest (${MODE})`, () => {
 
     // Admin invitation.
     const invitee = `invitee-${Date.now().toString(36)}@example.org`;
-    const invited = await admin.post('/api/userSignUpPermission/approveSignUp', { email: invitee, role: 'Admin', teamId: team.id, teamName: 'x' });
+    const invited = await admin.post('/api/userSignUpPermission/approveSignUp', {
+      email: invitee,
+      role: 'Admin',
+      teamId: team.id,
+      teamName: 'x',
+    });
     expect(invited.statusCode, invited.body).toBe(200);
     const invitationToken = linkToken(await inbox.waitFor(invitee), 'SignupValidation');
 
@@ -77,14 +84,28 @@ describe(`mail outbox at rest (${MODE})`, () => {
     const trial = await createTrial(db, admin);
     const participantEmail = `participant-${Date.now().toString(36)}@study.example.org`;
     const participant = await addParticipant(admin, { trialId: trial.id, email: participantEmail });
-    const consent = await admin.post('/api/participantConsentEmail', { participantId: participant.participantId, brand: 'Fitbit' });
+    const consent = await admin.post('/api/participantConsentEmail', {
+      participantId: participant.participantId,
+      brand: 'Fitbit',
+    });
     expect(consent.statusCode, consent.body).toBe(200);
     const consentMail = await inbox.waitFor(participantEmail);
-    const consentToken = new URL(/https:\/\/trialpulse\.test\/PAFitbitConsentPage\?\S+/.exec(consentMail.decoded)![0]).searchParams.get('token')!;
+    const consentToken = new URL(
+      /https:\/\/trialpulse\.test\/PAFitbitConsentPage\?\S+/.exec(consentMail.decoded)![0],
+    ).searchParams.get('token')!;
     expect(consentToken.length).toBeGreaterThanOrEqual(40);
 
     // Delivery has been recorded for all three (the outbox rows are 'sent').
-    await expect.poll(async () => (await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM mail_outbox WHERE status <> 'sent'`)).rows[0]!.n).toBe(0);
+    await expect
+      .poll(
+        async () =>
+          (
+            await db.execute<{ n: number }>(
+              sql`SELECT count(*)::int AS n FROM mail_outbox WHERE status <> 'sent'`,
+            )
+          ).rows[0]!.n,
+      )
+      .toBe(0);
 
     const dump = await dumpDatabase(db);
     expect(dump).toContain(member.email); // the dump is real: it holds the rows
@@ -95,8 +116,12 @@ describe(`mail outbox at rest (${MODE})`, () => {
 
     // The tokens are live: the API accepts them (so finding them in a dump would be a takeover).
     const anyone = new TestClient(ctx.app);
-    expect((await anyone.post('/api/auth/resetPasswordValidation', { token: resetToken })).statusCode).toBe(200);
-    const grants = await anyone.post('/api/userSignUpPermission/signupRequestValidation', { token: invitationToken });
+    expect(
+      (await anyone.post('/api/auth/resetPasswordValidation', { token: resetToken })).statusCode,
+    ).toBe(200);
+    const grants = await anyone.post('/api/userSignUpPermission/signupRequestValidation', {
+      token: invitationToken,
+    });
     expect(grants.statusCode).toBe(200);
     expect(grants.json().role).toBe('Admin');
   });

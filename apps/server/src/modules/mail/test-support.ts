@@ -28,7 +28,9 @@ export type TestSmtpServer = {
  * collecting every message it accepts. Give `port` to start it where an earlier one was
  * (e.g. to bring "the mail server" back up).
  */
-export async function startTestSmtpServer(options: { port?: number } = {}): Promise<TestSmtpServer> {
+export async function startTestSmtpServer(
+  options: { port?: number } = {},
+): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     secure: false,
@@ -66,7 +68,8 @@ export async function startTestSmtpServer(options: { port?: number } = {}): Prom
     async waitForMails(count, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} mails, got ${received.length}`);
+        if (Date.now() > deadline)
+          throw new Error(`expected ${count} mails, got ${received.length}`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       return received;
@@ -94,14 +97,17 @@ function parseMessage(raw: string): { headers: Record<string, string>; body: str
   const headers: Record<string, string> = {};
   for (const line of head.replace(/\r\n[ \t]+/g, ' ').split('\r\n')) {
     const colon = line.indexOf(':');
-    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    if (colon > 0)
+      headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
   const quotedPrintable = /quoted-printable/i.test(headers['content-transfer-encoding'] ?? '');
   const body = quotedPrintable
     ? Buffer.from(
         rawBody
           .replace(/=\r\n/g, '')
-          .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+          .replace(/=([0-9A-F]{2})/g, (_match, hex: string) =>
+            String.fromCharCode(parseInt(hex, 16)),
+          ),
         'latin1',
       ).toString('utf8')
     : rawBody;

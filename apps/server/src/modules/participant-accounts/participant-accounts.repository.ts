@@ -15,7 +15,9 @@ export function createParticipantAccountsRepository(db: Db) {
       return db
         .select({ id: users.id, email: users.email, username: users.username })
         .from(users)
-        .where(sql`${users.email} = ${email} OR lower(${users.username}) = ${usernameKey} OR ${users.email} = ${usernameKey}`);
+        .where(
+          sql`${users.email} = ${email} OR lower(${users.username}) = ${usernameKey} OR ${users.email} = ${usernameKey}`,
+        );
     },
 
     async findEmail(userId: number): Promise<string | undefined> {
@@ -35,7 +37,9 @@ export function createParticipantAccountsRepository(db: Db) {
       tx: DbOrTx,
       values: { userId: number; email: string; tokenHash: string; expiresAt: Date },
     ) {
-      await tx.insert(oneTimeTokens).values({ purpose: 'participant_email_verification', ...values });
+      await tx
+        .insert(oneTimeTokens)
+        .values({ purpose: 'participant_email_verification', ...values });
     },
 
     /** Spends an unused, unexpired verification token; answers its account or undefined. */
@@ -56,18 +60,28 @@ export function createParticipantAccountsRepository(db: Db) {
     },
 
     /** Marks the address verified when the token was issued for the account's current address. */
-    async markEmailVerified(tx: DbOrTx, userId: number, email: string, now: Date): Promise<boolean> {
+    async markEmailVerified(
+      tx: DbOrTx,
+      userId: number,
+      email: string,
+      now: Date,
+    ): Promise<boolean> {
       const rows = await tx
         .update(users)
         .set({ emailVerifiedAt: now })
-        .where(and(eq(users.id, userId), eq(users.email, email), eq(users.accountType, 'participant')))
+        .where(
+          and(eq(users.id, userId), eq(users.email, email), eq(users.accountType, 'participant')),
+        )
         .returning({ id: users.id });
       return rows.length > 0;
     },
 
     /** Participant records (any team, any trial) with this email: the account's link to them. */
     async countParticipantsWithEmail(email: string): Promise<number> {
-      const rows = await db.select({ n: count() }).from(participants).where(eq(participants.email, email));
+      const rows = await db
+        .select({ n: count() })
+        .from(participants)
+        .where(eq(participants.email, email));
       return rows[0]?.n ?? 0;
     },
   };

@@ -1,14 +1,22 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { LOGIN_MESSAGES, loginInputSchema, participantMeSchema, participantSignupInputSchema } from '@trialpulse/shared';
+import {
+  LOGIN_MESSAGES,
+  loginInputSchema,
+  participantMeSchema,
+  participantSignupInputSchema,
+} from '@trialpulse/shared';
 import { AppError } from '../../lib/errors';
 import { requestMeta } from '../../lib/request-meta';
 import { clearSessionCookies, setSessionCookies } from '../auth/session-tokens';
 import type { HumanCheck } from '../human-check/human-check.plugin';
 import { HUMAN_CHECK_ACTIONS } from '../human-check/human-check.service';
 import type { MailService } from '../mail/mail.service';
-import { PARTICIPANT_ACCOUNT_MESSAGES, type ParticipantAccountsService } from './participant-accounts.service';
+import {
+  PARTICIPANT_ACCOUNT_MESSAGES,
+  type ParticipantAccountsService,
+} from './participant-accounts.service';
 
 export type ParticipantAccountRoutesOptions = {
   service: ParticipantAccountsService;
@@ -22,7 +30,9 @@ export type ParticipantAccountRoutesOptions = {
  * /Participants; §7 /Participants/signup). Sign-out and refresh use the common
  * /api/auth/logout and /api/auth/refreshToken.
  */
-export const participantAccountRoutes: FastifyPluginAsyncZod<ParticipantAccountRoutesOptions> = async (app, options) => {
+export const participantAccountRoutes: FastifyPluginAsyncZod<
+  ParticipantAccountRoutesOptions
+> = async (app, options) => {
   const { service, mail, humanCheck } = options;
   const cookieSettings = { secure: options.secureCookies };
 
@@ -63,9 +73,17 @@ export const participantAccountRoutes: FastifyPluginAsyncZod<ParticipantAccountR
       config: { rateLimit: { max: 30, timeWindow: '15 minutes' } },
     },
     async (request, reply) => {
-      await humanCheck.assertHuman(request.body.recaptchaResponse, request, HUMAN_CHECK_ACTIONS.login);
+      await humanCheck.assertHuman(
+        request.body.recaptchaResponse,
+        request,
+        HUMAN_CHECK_ACTIONS.login,
+      );
       try {
-        setSessionCookies(reply, await service.login(request.body, requestMeta(request)), cookieSettings);
+        setSessionCookies(
+          reply,
+          await service.login(request.body, requestMeta(request)),
+          cookieSettings,
+        );
       } catch (error) {
         clearSessionCookies(reply, cookieSettings);
         throw error;

@@ -89,17 +89,25 @@ export function createParticipantAccountsService(deps: Deps) {
       // Sign-in looks accounts up by username OR email; an "@" username that is someone
       // else's address would make that lookup ambiguous (and squat a staff username).
       if (usernameKey.includes('@') && usernameKey !== email) {
-        throw new AppError(400, PARTICIPANT_ACCOUNT_MESSAGES.usernameNotEmail, { displayToUser: true });
+        throw new AppError(400, PARTICIPANT_ACCOUNT_MESSAGES.usernameNotEmail, {
+          displayToUser: true,
+        });
       }
       const clashes = await repository.findClashingAccounts(email, usernameKey);
-      if (clashes.some((row) => row.email === email)) throw duplicate(PARTICIPANT_ACCOUNT_MESSAGES.duplicateEmail);
+      if (clashes.some((row) => row.email === email))
+        throw duplicate(PARTICIPANT_ACCOUNT_MESSAGES.duplicateEmail);
       if (clashes.length > 0) throw duplicate(PARTICIPANT_ACCOUNT_MESSAGES.duplicateUsername);
 
       const passwordHash = await hasher.hash(input.password);
       const now = clock.now();
       try {
         await repository.transaction(async (tx) => {
-          const userId = await deps.accounts.createAccount(tx, { kind: 'participant', email, username }, passwordHash, now);
+          const userId = await deps.accounts.createAccount(
+            tx,
+            { kind: 'participant', email, username },
+            passwordHash,
+            now,
+          );
           await queueVerificationMail(tx, userId, email);
           await recordAudit(tx, {
             action: 'participant_account.signup',
@@ -126,14 +134,18 @@ export function createParticipantAccountsService(deps: Deps) {
 
     /** The signed-in participant account and how many participant records share its email. */
     /** The account; its participant records are counted only once the address is confirmed. */
-    async me(auth: AuthContext): Promise<{ email: string; participantCount: number; emailVerified: boolean }> {
+    async me(
+      auth: AuthContext,
+    ): Promise<{ email: string; participantCount: number; emailVerified: boolean }> {
       const account = await repository.findAccount(auth.userId);
       if (!account) throw AppError.unauthenticated();
       const emailVerified = account.emailVerifiedAt !== null;
       return {
         email: account.email,
         emailVerified,
-        participantCount: emailVerified ? await repository.countParticipantsWithEmail(account.email) : 0,
+        participantCount: emailVerified
+          ? await repository.countParticipantsWithEmail(account.email)
+          : 0,
       };
     },
 
@@ -162,7 +174,8 @@ export function createParticipantAccountsService(deps: Deps) {
       const verified = await repository.transaction(async (tx) => {
         const claimed = await repository.claimVerificationToken(tx, hashToken(token), now);
         if (!claimed?.userId || !claimed.email) return false;
-        if (!(await repository.markEmailVerified(tx, claimed.userId, claimed.email, now))) return false;
+        if (!(await repository.markEmailVerified(tx, claimed.userId, claimed.email, now)))
+          return false;
         await recordAudit(tx, {
           action: 'participant_account.email_verified',
           entityType: 'user',
@@ -186,4 +199,3 @@ export function createParticipantAccountsService(deps: Deps) {
 export type ParticipantAccountsService = ReturnType<typeof createParticipantAccountsService>;
 
 const duplicate = (message: string) => new AppError(409, message, { displayToUser: true });
-

@@ -1,7 +1,20 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_REASONS, HUMAN_CHECK_MESSAGE, LOGIN_MESSAGES, PASSWORD_MESSAGES } from '@trialpulse/shared';
-import { auditLog, credentials, mailOutbox, participants, teamUserMappings, trials, users } from '../../db/schema';
+import {
+  ERROR_REASONS,
+  HUMAN_CHECK_MESSAGE,
+  LOGIN_MESSAGES,
+  PASSWORD_MESSAGES,
+} from '@trialpulse/shared';
+import {
+  auditLog,
+  credentials,
+  mailOutbox,
+  participants,
+  teamUserMappings,
+  trials,
+  users,
+} from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { createStaffUser, createTeam, type TestClient } from '../../test/fixtures';
 import { solveHumanCheck } from '../human-check/test-support';
@@ -25,12 +38,32 @@ const fresh = () => `${Date.now().toString(36)}${++counter}`;
 const PASSWORD = 'Particip#ant1';
 const form = (overrides: Record<string, unknown> = {}) => {
   const id = fresh();
-  return { username: `runner${id}`, email: `p-${id}@example.org`, password: PASSWORD, confirmPassword: PASSWORD, ...overrides };
+  return {
+    username: `runner${id}`,
+    email: `p-${id}@example.org`,
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    ...overrides,
+  };
 };
-const register = (payload: Record<string, unknown>) => clientAt(ctx.app).post('/api/Participants/signup', payload);
-const participantLogin = async (client: TestClient, username: string, password: string, recaptchaResponse?: string) =>
-  client.post('/api/Participants/login', { username, password, recaptchaResponse: recaptchaResponse ?? (await solveHumanCheck(ctx.app)) });
-const comparable = (body: Record<string, unknown>) => ({ ...body, requestId: undefined, location: undefined });
+const register = (payload: Record<string, unknown>) =>
+  clientAt(ctx.app).post('/api/Participants/signup', payload);
+const participantLogin = async (
+  client: TestClient,
+  username: string,
+  password: string,
+  recaptchaResponse?: string,
+) =>
+  client.post('/api/Participants/login', {
+    username,
+    password,
+    recaptchaResponse: recaptchaResponse ?? (await solveHumanCheck(ctx.app)),
+  });
+const comparable = (body: Record<string, unknown>) => ({
+  ...body,
+  requestId: undefined,
+  location: undefined,
+});
 
 async function registeredAndSignedIn() {
   const account = form();
@@ -51,7 +84,10 @@ describe('participant sign-up (POST /api/Participants/signup)', () => {
       [{ email: 'bad@' }, 'Email is invalid'],
       [{ password: '', confirmPassword: '' }, PASSWORD_MESSAGES.required],
       [{ password: 'Ab1#xyz', confirmPassword: 'Ab1#xyz' }, PASSWORD_MESSAGES.tooShort],
-      [{ password: 'Ab1#'.repeat(6), confirmPassword: 'Ab1#'.repeat(6) }, PASSWORD_MESSAGES.tooLong],
+      [
+        { password: 'Ab1#'.repeat(6), confirmPassword: 'Ab1#'.repeat(6) },
+        PASSWORD_MESSAGES.tooLong,
+      ],
       [{ password: 'NOLOWER1#X', confirmPassword: 'NOLOWER1#X' }, PASSWORD_MESSAGES.complexity],
       [{ confirmPassword: 'Other#Pass1' }, PASSWORD_MESSAGES.signupMismatch],
       [{ username: 'someone.else@example.org' }, PARTICIPANT_ACCOUNT_MESSAGES.usernameNotEmail],
@@ -68,16 +104,36 @@ describe('participant sign-up (POST /api/Participants/signup)', () => {
     const account = form({ email: `MiXeD-${fresh()}@Example.org` });
     const response = await register(account);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ success: true, message: PARTICIPANT_ACCOUNT_MESSAGES.signedUp });
-    const [user] = await db().select().from(users).where(eq(users.email, (account.email as string).toLowerCase()));
-    expect(user).toMatchObject({ accountType: 'participant', username: account.username, isActive: true });
-    expect(await db().select().from(teamUserMappings).where(eq(teamUserMappings.userId, user!.id))).toHaveLength(0);
-    const [credential] = await db().select().from(credentials).where(eq(credentials.userId, user!.id));
+    expect(response.json()).toEqual({
+      success: true,
+      message: PARTICIPANT_ACCOUNT_MESSAGES.signedUp,
+    });
+    const [user] = await db()
+      .select()
+      .from(users)
+      .where(eq(users.email, (account.email as string).toLowerCase()));
+    expect(user).toMatchObject({
+      accountType: 'participant',
+      username: account.username,
+      isActive: true,
+    });
+    expect(
+      await db().select().from(teamUserMappings).where(eq(teamUserMappings.userId, user!.id)),
+    ).toHaveLength(0);
+    const [credential] = await db()
+      .select()
+      .from(credentials)
+      .where(eq(credentials.userId, user!.id));
     expect(credential!.passwordHash).toMatch(/^\$argon2id\$/);
     const audit = await db()
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.action, 'participant_account.signup'), eq(auditLog.entityId, String(user!.id))));
+      .where(
+        and(
+          eq(auditLog.action, 'participant_account.signup'),
+          eq(auditLog.entityId, String(user!.id)),
+        ),
+      );
     expect(audit).toHaveLength(1);
     expect(JSON.stringify(audit)).not.toContain(PASSWORD);
   });
@@ -87,14 +143,21 @@ describe('participant sign-up (POST /api/Participants/signup)', () => {
     expect((await register(account)).statusCode).toBe(200);
     const sameEmail = await register(form({ email: (account.email as string).toUpperCase() }));
     expect(sameEmail.statusCode).toBe(409);
-    expect(sameEmail.json()).toMatchObject({ message: PARTICIPANT_ACCOUNT_MESSAGES.duplicateEmail, displayToUser: true });
-    const sameUsername = await register(form({ username: (account.username as string).toUpperCase() }));
+    expect(sameEmail.json()).toMatchObject({
+      message: PARTICIPANT_ACCOUNT_MESSAGES.duplicateEmail,
+      displayToUser: true,
+    });
+    const sameUsername = await register(
+      form({ username: (account.username as string).toUpperCase() }),
+    );
     expect(sameUsername.statusCode).toBe(409);
     expect(sameUsername.json().message).toBe(PARTICIPANT_ACCOUNT_MESSAGES.duplicateUsername);
 
     const member = await createStaffUser(db(), { role: 'User', teamId });
     expect((await register(form({ email: member.email }))).statusCode).toBe(409);
-    expect((await register(form({ email: member.email, username: member.email }))).statusCode).toBe(409);
+    expect((await register(form({ email: member.email, username: member.email }))).statusCode).toBe(
+      409,
+    );
     const [staffRow] = await db().select().from(users).where(eq(users.email, member.email));
     expect(staffRow!.accountType).toBe('staff');
   });
@@ -112,15 +175,23 @@ describe('participant sign-in (POST /api/Participants/login)', () => {
     const owner = await createStaffUser(db(), { role: 'Admin', teamId });
     const [trial] = await db()
       .insert(trials)
-      .values({ teamId, trialNumber: 'T-1', trialName: 'Linking', trialCode: `T${fresh()}`.slice(0, 20), ownerUserId: owner.id })
+      .values({
+        teamId,
+        trialNumber: 'T-1',
+        trialName: 'Linking',
+        trialCode: `T${fresh()}`.slice(0, 20),
+        ownerUserId: owner.id,
+      })
       .returning();
-    await db().insert(participants).values({
-      teamId,
-      trialId: trial!.id,
-      participantCode: `${trial!.trialCode}-001`,
-      participantCodeSuffix: '001',
-      email: account.email as string,
-    });
+    await db()
+      .insert(participants)
+      .values({
+        teamId,
+        trialId: trial!.id,
+        participantCode: `${trial!.trialCode}-001`,
+        participantCodeSuffix: '001',
+        email: account.email as string,
+      });
     // Not before the account proved it reads mail at that address (anyone can type an email).
     expect((await client.get('/api/Participants/me')).json()).toEqual({
       email: account.email,
@@ -130,14 +201,25 @@ describe('participant sign-in (POST /api/Participants/login)', () => {
     const [mail] = await db()
       .select()
       .from(mailOutbox)
-      .where(and(eq(mailOutbox.toAddress, account.email as string), eq(mailOutbox.template, 'participant-email-verification')));
-    const token = new URL(/http\S+verifyEmail=\S+/.exec(mail!.textBody)![0]).searchParams.get('verifyEmail')!;
-    const wrong = await clientAt(ctx.app).post('/api/Participants/verifyEmail', { token: `${token}x` });
+      .where(
+        and(
+          eq(mailOutbox.toAddress, account.email as string),
+          eq(mailOutbox.template, 'participant-email-verification'),
+        ),
+      );
+    const token = new URL(/http\S+verifyEmail=\S+/.exec(mail!.textBody)![0]).searchParams.get(
+      'verifyEmail',
+    )!;
+    const wrong = await clientAt(ctx.app).post('/api/Participants/verifyEmail', {
+      token: `${token}x`,
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().message).toBe(PARTICIPANT_ACCOUNT_MESSAGES.verificationInvalid);
     const verified = await clientAt(ctx.app).post('/api/Participants/verifyEmail', { token });
     expect(verified.statusCode, verified.body).toBe(200);
-    expect((await clientAt(ctx.app).post('/api/Participants/verifyEmail', { token })).statusCode).toBe(400);
+    expect(
+      (await clientAt(ctx.app).post('/api/Participants/verifyEmail', { token })).statusCode,
+    ).toBe(400);
     expect((await client.get('/api/Participants/me')).json()).toEqual({
       email: account.email,
       participantCount: 1,
@@ -149,7 +231,10 @@ describe('participant sign-in (POST /api/Participants/login)', () => {
 
     expect((await client.post('/api/auth/logout')).statusCode).toBe(204);
     expect((await client.get('/api/Participants/me')).statusCode).toBe(401);
-    const audit = await db().select().from(auditLog).where(eq(auditLog.action, 'participant_account.login.success'));
+    const audit = await db()
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'participant_account.login.success'));
     expect(audit.length).toBeGreaterThanOrEqual(2);
   });
 
@@ -157,7 +242,12 @@ describe('participant sign-in (POST /api/Participants/login)', () => {
     const account = form();
     await register(account);
     for (const token of ['', 'not-a-token', 'fallback-token']) {
-      const response = await participantLogin(clientAt(ctx.app), account.username as string, PASSWORD, token);
+      const response = await participantLogin(
+        clientAt(ctx.app),
+        account.username as string,
+        PASSWORD,
+        token,
+      );
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toBe(HUMAN_CHECK_MESSAGE);
     }
@@ -167,9 +257,17 @@ describe('participant sign-in (POST /api/Participants/login)', () => {
     const account = form();
     await register(account);
     const staffMember = await createStaffUser(db(), { role: 'User', teamId });
-    const wrong = await participantLogin(clientAt(ctx.app), account.username as string, 'Wrong#Pass1');
+    const wrong = await participantLogin(
+      clientAt(ctx.app),
+      account.username as string,
+      'Wrong#Pass1',
+    );
     const unknown = await participantLogin(clientAt(ctx.app), `ghost${fresh()}`, 'Wrong#Pass1');
-    const staffHere = await participantLogin(clientAt(ctx.app), staffMember.username, staffMember.password);
+    const staffHere = await participantLogin(
+      clientAt(ctx.app),
+      staffMember.username,
+      staffMember.password,
+    );
     for (const response of [wrong, unknown, staffHere]) {
       expect(response.statusCode).toBe(401);
       expect(comparable(response.json())).toEqual(comparable(wrong.json()));
@@ -188,7 +286,11 @@ describe('participant sign-in (POST /api/Participants/login)', () => {
     await register(account);
     const answers = [];
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      answers.push((await participantLogin(clientAt(ctx.app), account.username as string, 'Wrong#Pass1')).json().message);
+      answers.push(
+        (
+          await participantLogin(clientAt(ctx.app), account.username as string, 'Wrong#Pass1')
+        ).json().message,
+      );
     }
     expect(answers.at(-1)).toBe(LOGIN_MESSAGES.locked);
     const locked = await participantLogin(clientAt(ctx.app), account.username as string, PASSWORD);
@@ -205,8 +307,20 @@ describe('a participant session never reaches staff APIs', () => {
       ['GET', '/api/auth/user'],
       ['GET', '/api/auth/login/'],
       ['GET', '/api/team'],
-      ['POST', '/api/auth/changePwdReq', { currentPassword: PASSWORD, newPassword: 'Brand#New42', newConfirmPassword: 'Brand#New42' }],
-      ['POST', '/api/userSignUpPermission/approveSignUp', { email: 'x@example.org', role: 'Admin', teamId }],
+      [
+        'POST',
+        '/api/auth/changePwdReq',
+        {
+          currentPassword: PASSWORD,
+          newPassword: 'Brand#New42',
+          newConfirmPassword: 'Brand#New42',
+        },
+      ],
+      [
+        'POST',
+        '/api/userSignUpPermission/approveSignUp',
+        { email: 'x@example.org', role: 'Admin', teamId },
+      ],
     ];
     for (const [method, url, payload] of calls) {
       const response = await client.request(method as 'GET' | 'POST', url, payload);
@@ -221,7 +335,12 @@ describe('a participant session never reaches staff APIs', () => {
     const document = ctx.app.swagger() as { paths: Record<string, Record<string, unknown>> };
     const routes = (method: string, publicPaths: Set<string>) =>
       Object.entries(document.paths)
-        .filter(([path, methods]) => path.startsWith('/api/') && method in methods && !publicPaths.has(path.replace(/\/$/, '')))
+        .filter(
+          ([path, methods]) =>
+            path.startsWith('/api/') &&
+            method in methods &&
+            !publicPaths.has(path.replace(/\/$/, '')),
+        )
         .map(([path]) => path.replace(/\{[^}]+\}/g, '1'));
     const publicPosts = new Set([
       '/api/auth/login',
@@ -250,7 +369,11 @@ describe('a participant session never reaches staff APIs', () => {
     // With an empty body a route may reject the body first (400 validation); it never succeeds.
     for (const path of routes('post', publicPosts)) {
       const response = await client.post(path, {});
-      expect(response.statusCode === 403 || (response.statusCode === 400 && response.json().reason === ERROR_REASONS.validation), path).toBe(true);
+      expect(
+        response.statusCode === 403 ||
+          (response.statusCode === 400 && response.json().reason === ERROR_REASONS.validation),
+        path,
+      ).toBe(true);
     }
     const publicGets = new Set([
       '/api/appVersion',

@@ -35,21 +35,23 @@ beforeAll(async () => {
   emptyTrial = await createTrial(db(), admin, [userAccount.email]);
   for (let n = 3; n < 25; n += 1) await createTrial(db(), admin);
   // 123 participants: ages 20..142 cycling, every 10th has notes, codes in insertion order.
-  await db().insert(participants).values(
-    Array.from({ length: 123 }, (_, index) => {
-      const suffix = String(index + 1).padStart(3, '0');
-      return {
-        teamId,
-        trialId: bigTrial.id,
-        participantCode: `${bigTrial.trialCode}-${suffix}`,
-        participantCodeSuffix: suffix,
-        email: `person${index + 1}@study.example.org`,
-        gender: (['female', 'male', 'other', 'none'] as const)[index % 4],
-        age: 20 + (index % 50),
-        notes: index % 10 === 0 ? `Needle visit ${index}` : null,
-      };
-    }),
-  );
+  await db()
+    .insert(participants)
+    .values(
+      Array.from({ length: 123 }, (_, index) => {
+        const suffix = String(index + 1).padStart(3, '0');
+        return {
+          teamId,
+          trialId: bigTrial.id,
+          participantCode: `${bigTrial.trialCode}-${suffix}`,
+          participantCodeSuffix: suffix,
+          email: `person${index + 1}@study.example.org`,
+          gender: (['female', 'male', 'other', 'none'] as const)[index % 4],
+          age: 20 + (index % 50),
+          notes: index % 10 === 0 ? `Needle visit ${index}` : null,
+        };
+      }),
+    );
 }, 60_000);
 
 afterAll(async () => {
@@ -68,37 +70,61 @@ describe('GET /api/trialParticipants/{trialId} with paging parameters', () => {
     expect(page.rows.map((row) => row.participant_code_suffix)).toEqual(
       Array.from({ length: 20 }, (_, index) => String(index + 1).padStart(3, '0')),
     );
-    const last = participantsPage.parse((await list(admin, bigTrial.id, 'pageIndex=6&pageSize=20')).json());
+    const last = participantsPage.parse(
+      (await list(admin, bigTrial.id, 'pageIndex=6&pageSize=20')).json(),
+    );
     expect(last).toMatchObject({ total: 123 });
     expect(last.rows.map((row) => row.participant_code_suffix)).toEqual(['121', '122', '123']);
-    const past = participantsPage.parse((await list(admin, bigTrial.id, 'pageIndex=9&pageSize=20')).json());
+    const past = participantsPage.parse(
+      (await list(admin, bigTrial.id, 'pageIndex=9&pageSize=20')).json(),
+    );
     expect(past).toEqual({ rows: [], total: 123 });
   });
 
   it('sorts and filters on the server before paging', async () => {
-    const byAge = participantsPage.parse((await list(admin, bigTrial.id, 'pageSize=10&sortBy=age&sortDir=desc')).json());
+    const byAge = participantsPage.parse(
+      (await list(admin, bigTrial.id, 'pageSize=10&sortBy=age&sortDir=desc')).json(),
+    );
     expect(byAge.rows.map((row) => row.age)).toEqual([69, 69, 68, 68, 67, 67, 66, 66, 65, 65]);
     // Ties keep the list's own order (the id), so pages never overlap.
     expect(byAge.rows[0]!.id).toBeLessThan(byAge.rows[1]!.id);
 
-    const needles = participantsPage.parse((await list(admin, bigTrial.id, 'pageSize=10&filter=NEEDLE')).json());
+    const needles = participantsPage.parse(
+      (await list(admin, bigTrial.id, 'pageSize=10&filter=NEEDLE')).json(),
+    );
     expect(needles.total).toBe(13);
     expect(needles.rows.every((row) => row.notes?.startsWith('Needle'))).toBe(true);
-    const byEmail = participantsPage.parse((await list(admin, bigTrial.id, 'pageSize=10&filter=person12@')).json());
+    const byEmail = participantsPage.parse(
+      (await list(admin, bigTrial.id, 'pageSize=10&filter=person12@')).json(),
+    );
     expect(byEmail.rows.map((row) => row.email)).toEqual(['person12@study.example.org']);
   });
 
   it('never searches or sorts by a field the team hides', async () => {
-    await db().update(teams).set({ hiddenFields: ['email', 'notes'] }).where(eq(teams.id, teamId));
+    await db()
+      .update(teams)
+      .set({ hiddenFields: ['email', 'notes'] })
+      .where(eq(teams.id, teamId));
     try {
-      const hiddenAdmin = await signIn(ctx.app, db(), await createStaffUser(db(), { role: 'Admin', teamId }));
-      const byEmail = participantsPage.parse((await list(hiddenAdmin, bigTrial.id, 'pageSize=10&filter=person12@')).json());
+      const hiddenAdmin = await signIn(
+        ctx.app,
+        db(),
+        await createStaffUser(db(), { role: 'Admin', teamId }),
+      );
+      const byEmail = participantsPage.parse(
+        (await list(hiddenAdmin, bigTrial.id, 'pageSize=10&filter=person12@')).json(),
+      );
       expect(byEmail).toEqual({ rows: [], total: 0 });
-      const byNotes = participantsPage.parse((await list(hiddenAdmin, bigTrial.id, 'pageSize=10&filter=needle')).json());
+      const byNotes = participantsPage.parse(
+        (await list(hiddenAdmin, bigTrial.id, 'pageSize=10&filter=needle')).json(),
+      );
       expect(byNotes.total).toBe(0);
       const sorted = await list(hiddenAdmin, bigTrial.id, 'pageSize=10&sortBy=email');
       expect(sorted.statusCode).toBe(400);
-      expect(sorted.json()).toMatchObject({ reason: 'VALIDATION_ERROR', message: PAGING_MESSAGES.sortBy });
+      expect(sorted.json()).toMatchObject({
+        reason: 'VALIDATION_ERROR',
+        message: PAGING_MESSAGES.sortBy,
+      });
     } finally {
       await db().update(teams).set({ hiddenFields: [] }).where(eq(teams.id, teamId));
     }
@@ -117,7 +143,13 @@ describe('GET /api/trialParticipants/{trialId} with paging parameters', () => {
     const whole = await admin.get(`/api/trialParticipants/${bigTrial.id}`);
     expect(whole.statusCode).toBe(200);
     expect(participantSchema.array().parse(whole.json())).toHaveLength(123);
-    for (const query of ['pageSize=5', 'pageSize=51', 'pageIndex=-1', 'sortBy=trialId', 'sortDir=up&sortBy=age']) {
+    for (const query of [
+      'pageSize=5',
+      'pageSize=51',
+      'pageIndex=-1',
+      'sortBy=trialId',
+      'sortDir=up&sortBy=age',
+    ]) {
       const refused = await list(admin, bigTrial.id, query);
       expect(refused.statusCode, query).toBe(400);
       expect(refused.json().reason).toBe('VALIDATION_ERROR');
@@ -127,29 +159,47 @@ describe('GET /api/trialParticipants/{trialId} with paging parameters', () => {
 
 describe('GET /api/userTrials/ with paging parameters', () => {
   it('returns the page and the total of the trials the caller may see, newest first', async () => {
-    const page = trialsPage.parse((await admin.get('/api/userTrials/?pageIndex=0&pageSize=10')).json());
+    const page = trialsPage.parse(
+      (await admin.get('/api/userTrials/?pageIndex=0&pageSize=10')).json(),
+    );
     expect(page.total).toBe(25);
     expect(page.rows).toHaveLength(10);
     const whole = trialSchema.array().parse((await admin.get('/api/userTrials/')).json());
     expect(page.rows).toEqual(whole.slice(0, 10));
-    const next = trialsPage.parse((await admin.get('/api/userTrials/?pageIndex=2&pageSize=10')).json());
+    const next = trialsPage.parse(
+      (await admin.get('/api/userTrials/?pageIndex=2&pageSize=10')).json(),
+    );
     expect(next.rows).toEqual(whole.slice(20, 25));
 
-    const mine = trialsPage.parse((await user.get('/api/userTrials/?pageIndex=0&pageSize=10')).json());
+    const mine = trialsPage.parse(
+      (await user.get('/api/userTrials/?pageIndex=0&pageSize=10')).json(),
+    );
     expect(mine.total).toBe(2);
-    expect(mine.rows.map((trial) => trial.trialId).sort()).toEqual([userTrial.id, emptyTrial.id].sort());
+    expect(mine.rows.map((trial) => trial.trialId).sort()).toEqual(
+      [userTrial.id, emptyTrial.id].sort(),
+    );
   });
 
   it('sorts and filters on the server', async () => {
     const whole = trialSchema.array().parse((await admin.get('/api/userTrials/')).json());
     const byNumber = trialsPage.parse(
-      (await admin.get('/api/userTrials/?pageIndex=0&pageSize=10&sortBy=trialNumber&sortDir=desc')).json(),
+      (
+        await admin.get('/api/userTrials/?pageIndex=0&pageSize=10&sortBy=trialNumber&sortDir=desc')
+      ).json(),
     );
-    const expected = [...whole].sort((a, b) => (a.trialNumber.toLowerCase() < b.trialNumber.toLowerCase() ? 1 : -1));
-    expect(byNumber.rows.map((trial) => trial.trialNumber)).toEqual(expected.slice(0, 10).map((trial) => trial.trialNumber));
+    const expected = [...whole].sort((a, b) =>
+      a.trialNumber.toLowerCase() < b.trialNumber.toLowerCase() ? 1 : -1,
+    );
+    expect(byNumber.rows.map((trial) => trial.trialNumber)).toEqual(
+      expected.slice(0, 10).map((trial) => trial.trialNumber),
+    );
     const one = whole[7]!;
     const filtered = trialsPage.parse(
-      (await admin.get(`/api/userTrials/?pageIndex=0&pageSize=10&filter=${encodeURIComponent(one.trialNumber.toUpperCase())}`)).json(),
+      (
+        await admin.get(
+          `/api/userTrials/?pageIndex=0&pageSize=10&filter=${encodeURIComponent(one.trialNumber.toUpperCase())}`,
+        )
+      ).json(),
     );
     expect(filtered).toEqual({ rows: [one], total: 1 });
   });

@@ -48,7 +48,8 @@ export const participantsRoutes: FastifyPluginAsyncZod<Options> = async (app, op
     {
       schema: {
         tags: ['participants'],
-        summary: "A trial's participants, in the order they were added; paged, sorted and filtered on request",
+        summary:
+          "A trial's participants, in the order they were added; paged, sorted and filtered on request",
         description: `With \`pageIndex\`/\`pageSize\` the answer is \`{rows, total}\` (decision 0040); without, the whole list. Fields the team hides are neither searched nor sortable (400). ${SCOPE_NOTE}`,
         params: trialIdParams,
         querystring: participantListQuerySchema,

@@ -84,7 +84,9 @@ export function createParticipantsService(deps: {
   /** Stored readings (sync module): a deletion's audit row counts what it takes with it. */
   readings: Pick<ReadingsService, 'countOfParticipant'>;
   /** The trials module's code lookup (trials call back into participants: no import either way). */
-  trials: { trialCode(q: DbOrTx, trial: { id: number; teamId: number }): Promise<string | undefined> };
+  trials: {
+    trialCode(q: DbOrTx, trial: { id: number; teamId: number }): Promise<string | undefined>;
+  };
   /** The team's participant counter (the teams module owns the teams table). */
   teams: Pick<TeamsService, 'setCounts'>;
   /** The team's allowed brands and supported devices (the team-admin module owns them). */

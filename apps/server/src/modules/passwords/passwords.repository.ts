@@ -10,7 +10,13 @@ export function createPasswordsRepository(db: Db) {
     /** An account by (lower-cased) email, without its password hash. */
     async findAccountByEmail(email: string) {
       const rows = await db
-        .select({ id: users.id, email: users.email, username: users.username, isActive: users.isActive, accountType: users.accountType })
+        .select({
+          id: users.id,
+          email: users.email,
+          username: users.username,
+          isActive: users.isActive,
+          accountType: users.accountType,
+        })
         .from(users)
         .where(eq(users.email, email))
         .limit(1);
@@ -35,7 +41,13 @@ export function createPasswordsRepository(db: Db) {
       const rows = await tx
         .select({ n: count() })
         .from(oneTimeTokens)
-        .where(and(eq(oneTimeTokens.purpose, 'password_reset'), eq(oneTimeTokens.userId, userId), gt(oneTimeTokens.createdAt, since)));
+        .where(
+          and(
+            eq(oneTimeTokens.purpose, 'password_reset'),
+            eq(oneTimeTokens.userId, userId),
+            gt(oneTimeTokens.createdAt, since),
+          ),
+        );
       return rows[0]?.n ?? 0;
     },
 
@@ -44,10 +56,19 @@ export function createPasswordsRepository(db: Db) {
       await tx
         .update(oneTimeTokens)
         .set({ usedAt: now })
-        .where(and(eq(oneTimeTokens.purpose, 'password_reset'), eq(oneTimeTokens.userId, userId), isNull(oneTimeTokens.usedAt)));
+        .where(
+          and(
+            eq(oneTimeTokens.purpose, 'password_reset'),
+            eq(oneTimeTokens.userId, userId),
+            isNull(oneTimeTokens.usedAt),
+          ),
+        );
     },
 
-    async insertResetToken(tx: DbOrTx, values: { userId: number; tokenHash: string; createdAt: Date; expiresAt: Date }) {
+    async insertResetToken(
+      tx: DbOrTx,
+      values: { userId: number; tokenHash: string; createdAt: Date; expiresAt: Date },
+    ) {
       const [row] = await tx
         .insert(oneTimeTokens)
         .values({ purpose: 'password_reset', ...values })
@@ -102,7 +123,10 @@ export function createPasswordsRepository(db: Db) {
       await tx
         .insert(credentials)
         .values({ userId, passwordHash, passwordChangedAt: now })
-        .onConflictDoUpdate({ target: credentials.userId, set: { passwordHash, passwordChangedAt: now } });
+        .onConflictDoUpdate({
+          target: credentials.userId,
+          set: { passwordHash, passwordChangedAt: now },
+        });
     },
 
     /** Bumps token_version: every session and remembered device of the user stops counting. */
@@ -111,7 +135,11 @@ export function createPasswordsRepository(db: Db) {
         .update(users)
         .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
         .where(eq(users.id, userId))
-        .returning({ tokenVersion: users.tokenVersion, username: users.username, email: users.email });
+        .returning({
+          tokenVersion: users.tokenVersion,
+          username: users.username,
+          email: users.email,
+        });
       return row!;
     },
 
@@ -126,7 +154,9 @@ export function createPasswordsRepository(db: Db) {
     /** Forgets failed sign-ins (and a lock) for these lower-cased usernames. */
     async clearLoginThrottles(tx: DbOrTx, usernameKeys: string[]) {
       for (const key of new Set(usernameKeys)) {
-        await tx.delete(loginThrottles).where(and(eq(loginThrottles.scope, 'login'), eq(loginThrottles.usernameKey, key)));
+        await tx
+          .delete(loginThrottles)
+          .where(and(eq(loginThrottles.scope, 'login'), eq(loginThrottles.usernameKey, key)));
       }
     },
   };

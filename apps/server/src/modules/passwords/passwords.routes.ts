@@ -30,7 +30,10 @@ const messageSchema = z.object({ message: z.string() });
  * §7 /auth/changePwdReq, /auth/forgotPassword, /auth/resetPasswordValidation,
  * /auth/resetPassword).
  */
-export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = async (app, options) => {
+export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = async (
+  app,
+  options,
+) => {
   const { service, mail, humanCheck } = options;
   const cookieSettings = { secure: options.secureCookies };
 
@@ -67,7 +70,11 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
       config: { rateLimit: { max: 5, timeWindow: '15 minutes' } },
     },
     async (request) => {
-      await humanCheck.assertHuman(request.body.recaptchaResponse, request, HUMAN_CHECK_ACTIONS.forgotPassword);
+      await humanCheck.assertHuman(
+        request.body.recaptchaResponse,
+        request,
+        HUMAN_CHECK_ACTIONS.forgotPassword,
+      );
       const { mailQueued } = await service.requestReset(request.body.email, requestMeta(request));
       if (mailQueued) void mail.deliverPending();
       return { message: RESET_MESSAGES.requestConfirmation };

@@ -37,16 +37,24 @@ export function createPasswordsService(deps: Deps) {
   const { repository, hasher, clock, mail } = deps;
 
   const invalidLink = () =>
-    new AppError(400, RESET_MESSAGES.invalidOrExpired, { displayToUser: true, reason: 'INVALID_TOKEN' });
+    new AppError(400, RESET_MESSAGES.invalidOrExpired, {
+      displayToUser: true,
+      reason: 'INVALID_TOKEN',
+    });
 
   return {
     /**
      * Changes the signed-in user's password after checking the current one. Throws 400
      * "The current password is not correct." (displayable) when it does not match.
      */
-    async changePassword(auth: AuthContext, input: ChangePasswordInput, meta: RequestMeta): Promise<void> {
+    async changePassword(
+      auth: AuthContext,
+      input: ChangePasswordInput,
+      meta: RequestMeta,
+    ): Promise<void> {
       const currentHash = await repository.findPasswordHash(auth.userId);
-      const currentOk = currentHash !== undefined && (await hasher.verify(currentHash, input.currentPassword));
+      const currentOk =
+        currentHash !== undefined && (await hasher.verify(currentHash, input.currentPassword));
       if (!currentOk) {
         await repository.transaction((tx) =>
           recordAudit(tx, {
@@ -59,7 +67,10 @@ export function createPasswordsService(deps: Deps) {
             after: { reason: 'wrong_current_password', ip: meta.ip },
           }),
         );
-        throw new AppError(400, CHANGE_PASSWORD_MESSAGES.wrongCurrent, { displayToUser: true, reason: 'WRONG_CURRENT_PASSWORD' });
+        throw new AppError(400, CHANGE_PASSWORD_MESSAGES.wrongCurrent, {
+          displayToUser: true,
+          reason: 'WRONG_CURRENT_PASSWORD',
+        });
       }
       const newHash = await hasher.hash(input.newPassword);
       const now = clock.now();
@@ -90,7 +101,8 @@ export function createPasswordsService(deps: Deps) {
     async requestReset(email: string, meta: RequestMeta): Promise<{ mailQueued: boolean }> {
       const now = clock.now();
       const account = await repository.findAccountByEmail(email.trim().toLowerCase());
-      const eligible = account && account.isActive && account.accountType === 'staff' ? account : undefined;
+      const eligible =
+        account && account.isActive && account.accountType === 'staff' ? account : undefined;
 
       if (!eligible) {
         // Same shape of work as the real path (a read and a one-row write), no address kept.
@@ -108,7 +120,11 @@ export function createPasswordsService(deps: Deps) {
 
       return repository.transaction(async (tx) => {
         await repository.lockUser(tx, eligible.id);
-        const recent = await repository.countResetTokensSince(tx, eligible.id, new Date(now.getTime() - 60 * 60 * 1000));
+        const recent = await repository.countResetTokensSince(
+          tx,
+          eligible.id,
+          new Date(now.getTime() - 60 * 60 * 1000),
+        );
         if (recent >= RESET_MAILS_PER_HOUR) {
           await recordAudit(tx, {
             action: 'auth.password.reset_requested',
@@ -170,7 +186,10 @@ export function createPasswordsService(deps: Deps) {
         const user = await repository.bumpTokenVersion(tx, consumed.userId);
         await repository.revokeSessions(tx, consumed.userId, 'password_reset', now);
         await repository.invalidateResetTokens(tx, consumed.userId, now);
-        await repository.clearLoginThrottles(tx, [user.username.toLowerCase(), user.email.toLowerCase()]);
+        await repository.clearLoginThrottles(tx, [
+          user.username.toLowerCase(),
+          user.email.toLowerCase(),
+        ]);
         await recordAudit(tx, {
           action: 'auth.password.reset',
           entityType: 'user',

@@ -1,6 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CHANGE_PASSWORD_MESSAGES, HUMAN_CHECK_MESSAGE, PASSWORD_MESSAGES, RESET_MESSAGES } from '@trialpulse/shared';
+import {
+  CHANGE_PASSWORD_MESSAGES,
+  HUMAN_CHECK_MESSAGE,
+  PASSWORD_MESSAGES,
+  RESET_MESSAGES,
+} from '@trialpulse/shared';
 import { auditLog, credentials, mailOutbox, oneTimeTokens, users } from '../../db/schema';
 import { createManualClock } from '../../lib/clock';
 import { createTestApp, type TestApp } from '../../test/test-app';
@@ -20,7 +25,10 @@ let teamId: number;
 
 beforeAll(async () => {
   inbox = await startMailInbox();
-  ctx = await createTestApp({ clock, env: { SMTP_URL: inbox.url, PUBLIC_URL: 'https://trialpulse.test' } });
+  ctx = await createTestApp({
+    clock,
+    env: { SMTP_URL: inbox.url, PUBLIC_URL: 'https://trialpulse.test' },
+  });
   await ctx.app.ready();
   teamId = (await createTeam(ctx.database.db)).id;
 });
@@ -31,20 +39,31 @@ afterAll(async () => {
 beforeEach(() => clock.set(start));
 
 const db = () => ctx.database.db;
-const staff = (role: 'User' | 'Admin' | 'Viewer' = 'User') => createStaffUser(db(), { role, teamId });
+const staff = (role: 'User' | 'Admin' | 'Viewer' = 'User') =>
+  createStaffUser(db(), { role, teamId });
 const passwordHashOf = async (userId: number) =>
   (await db().select().from(credentials).where(eq(credentials.userId, userId)))[0]!.passwordHash;
-const tokenVersionOf = async (userId: number) => (await db().select().from(users).where(eq(users.id, userId)))[0]!.tokenVersion;
+const tokenVersionOf = async (userId: number) =>
+  (await db().select().from(users).where(eq(users.id, userId)))[0]!.tokenVersion;
 const auditRows = (action: string, userId: number) =>
-  db().select().from(auditLog).where(and(eq(auditLog.action, action), eq(auditLog.entityId, String(userId))));
+  db()
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, action), eq(auditLog.entityId, String(userId))));
 const resetTokensOf = (userId: number) =>
-  db().select().from(oneTimeTokens).where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, 'password_reset')));
+  db()
+    .select()
+    .from(oneTimeTokens)
+    .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, 'password_reset')));
 const comparable = (body: Record<string, unknown>) => ({ ...body, requestId: undefined });
 const NEW_PASSWORD = 'Brand#New42';
 
 async function forgot(email: string, ip = nextIp()) {
   const client = clientAt(ctx.app, ip);
-  return client.post('/api/auth/forgotPassword', { email, recaptchaResponse: await solveHumanCheck(ctx.app) });
+  return client.post('/api/auth/forgotPassword', {
+    email,
+    recaptchaResponse: await solveHumanCheck(ctx.app),
+  });
 }
 
 describe('change password (POST /api/auth/changePwdReq)', () => {
@@ -53,15 +72,62 @@ describe('change password (POST /api/auth/changePwdReq)', () => {
     const client = await signedInClient(ctx.app, db(), user);
     const hashBefore = await passwordHashOf(user.id);
     const cases: [Record<string, unknown>, string][] = [
-      [{ currentPassword: '', newPassword: NEW_PASSWORD, newConfirmPassword: NEW_PASSWORD }, PASSWORD_MESSAGES.currentRequired],
-      [{ newPassword: NEW_PASSWORD, newConfirmPassword: NEW_PASSWORD }, PASSWORD_MESSAGES.currentRequired],
-      [{ currentPassword: user.password, newPassword: '', newConfirmPassword: '' }, PASSWORD_MESSAGES.required],
-      [{ currentPassword: user.password, newPassword: 'Ab1#xyz', newConfirmPassword: 'Ab1#xyz' }, PASSWORD_MESSAGES.tooShort],
-      [{ currentPassword: user.password, newPassword: 'Ab1#'.repeat(6), newConfirmPassword: 'Ab1#'.repeat(6) }, PASSWORD_MESSAGES.tooLong],
-      [{ currentPassword: user.password, newPassword: 'alllower1#', newConfirmPassword: 'alllower1#' }, PASSWORD_MESSAGES.complexity],
-      [{ currentPassword: user.password, newPassword: 'NoDigits#x', newConfirmPassword: 'NoDigits#x' }, PASSWORD_MESSAGES.complexity],
-      [{ currentPassword: user.password, newPassword: 'NoSpecial12', newConfirmPassword: 'NoSpecial12' }, PASSWORD_MESSAGES.complexity],
-      [{ currentPassword: user.password, newPassword: NEW_PASSWORD, newConfirmPassword: 'Other#New42' }, PASSWORD_MESSAGES.changeMismatch],
+      [
+        { currentPassword: '', newPassword: NEW_PASSWORD, newConfirmPassword: NEW_PASSWORD },
+        PASSWORD_MESSAGES.currentRequired,
+      ],
+      [
+        { newPassword: NEW_PASSWORD, newConfirmPassword: NEW_PASSWORD },
+        PASSWORD_MESSAGES.currentRequired,
+      ],
+      [
+        { currentPassword: user.password, newPassword: '', newConfirmPassword: '' },
+        PASSWORD_MESSAGES.required,
+      ],
+      [
+        { currentPassword: user.password, newPassword: 'Ab1#xyz', newConfirmPassword: 'Ab1#xyz' },
+        PASSWORD_MESSAGES.tooShort,
+      ],
+      [
+        {
+          currentPassword: user.password,
+          newPassword: 'Ab1#'.repeat(6),
+          newConfirmPassword: 'Ab1#'.repeat(6),
+        },
+        PASSWORD_MESSAGES.tooLong,
+      ],
+      [
+        {
+          currentPassword: user.password,
+          newPassword: 'alllower1#',
+          newConfirmPassword: 'alllower1#',
+        },
+        PASSWORD_MESSAGES.complexity,
+      ],
+      [
+        {
+          currentPassword: user.password,
+          newPassword: 'NoDigits#x',
+          newConfirmPassword: 'NoDigits#x',
+        },
+        PASSWORD_MESSAGES.complexity,
+      ],
+      [
+        {
+          currentPassword: user.password,
+          newPassword: 'NoSpecial12',
+          newConfirmPassword: 'NoSpecial12',
+        },
+        PASSWORD_MESSAGES.complexity,
+      ],
+      [
+        {
+          currentPassword: user.password,
+          newPassword: NEW_PASSWORD,
+          newConfirmPassword: 'Other#New42',
+        },
+        PASSWORD_MESSAGES.changeMismatch,
+      ],
     ];
     for (const [payload, message] of cases) {
       const response = await client.post('/api/auth/changePwdReq', payload);
@@ -81,7 +147,10 @@ describe('change password (POST /api/auth/changePwdReq)', () => {
       newConfirmPassword: NEW_PASSWORD,
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ message: CHANGE_PASSWORD_MESSAGES.wrongCurrent, displayToUser: true });
+    expect(response.json()).toMatchObject({
+      message: CHANGE_PASSWORD_MESSAGES.wrongCurrent,
+      displayToUser: true,
+    });
     expect(await tokenVersionOf(user.id)).toBe(0);
     expect((await client.get('/api/auth/user')).statusCode).toBe(200);
     expect(await auditRows('auth.password.change_failed', user.id)).toHaveLength(1);
@@ -89,12 +158,19 @@ describe('change password (POST /api/auth/changePwdReq)', () => {
 
   it('needs a signed-in staff member with the second factor done', async () => {
     const anonymous = clientAt(ctx.app);
-    const payload = { currentPassword: 'Correct#Horse9', newPassword: NEW_PASSWORD, newConfirmPassword: NEW_PASSWORD };
+    const payload = {
+      currentPassword: 'Correct#Horse9',
+      newPassword: NEW_PASSWORD,
+      newConfirmPassword: NEW_PASSWORD,
+    };
     expect((await anonymous.post('/api/auth/changePwdReq', payload)).statusCode).toBe(401);
     const user = await staff();
     const pending = clientAt(ctx.app);
     await pending.login(user.username, user.password);
-    const response = await pending.post('/api/auth/changePwdReq', { ...payload, currentPassword: user.password });
+    const response = await pending.post('/api/auth/changePwdReq', {
+      ...payload,
+      currentPassword: user.password,
+    });
     expect(response.statusCode).toBe(403);
     expect(await tokenVersionOf(user.id)).toBe(0);
   });
@@ -127,7 +203,12 @@ describe('change password (POST /api/auth/changePwdReq)', () => {
     expect(again.json().user.role).toBe('Admin');
 
     const [row] = await auditRows('auth.password.change', user.id);
-    expect(row).toMatchObject({ actorUserId: user.id, teamId, before: { tokenVersion: 0 }, after: { tokenVersion: 1 } });
+    expect(row).toMatchObject({
+      actorUserId: user.id,
+      teamId,
+      before: { tokenVersion: 0 },
+      after: { tokenVersion: 1 },
+    });
     expect(JSON.stringify(row)).not.toContain(NEW_PASSWORD);
   });
 });
@@ -143,13 +224,18 @@ describe('forgot password (POST /api/auth/forgotPassword)', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ message, displayToUser: true });
     }
-    expect(await db().select().from(oneTimeTokens).where(eq(oneTimeTokens.purpose, 'password_reset'))).toHaveLength(0);
+    expect(
+      await db().select().from(oneTimeTokens).where(eq(oneTimeTokens.purpose, 'password_reset')),
+    ).toHaveLength(0);
   });
 
   it('rejects a missing, invalid or fallback human-check token, before anything else', async () => {
     const user = await staff();
     for (const recaptchaResponse of [undefined, '', 'not-a-token', 'fallback-token']) {
-      const response = await clientAt(ctx.app).post('/api/auth/forgotPassword', { email: user.email, recaptchaResponse });
+      const response = await clientAt(ctx.app).post('/api/auth/forgotPassword', {
+        email: user.email,
+        recaptchaResponse,
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toBe(HUMAN_CHECK_MESSAGE);
     }
@@ -169,7 +255,9 @@ describe('forgot password (POST /api/auth/forgotPassword)', () => {
     const mail = await inbox.waitFor(user.email);
     expect(mail.decoded).toContain('https://trialpulse.test/ResetPasswordPage?token=');
     expect(inbox.mailsTo(unknown)).toHaveLength(0);
-    expect((await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, unknown)))).toHaveLength(0);
+    expect(
+      await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, unknown)),
+    ).toHaveLength(0);
 
     // Stored hashed: the token in the mail is nowhere in the database.
     const token = linkToken(mail, 'ResetPasswordPage');
@@ -205,7 +293,9 @@ describe('forgot password (POST /api/auth/forgotPassword)', () => {
 
     clock.advance(61 * 60 * 1000);
     await forgot(user.email);
-    expect(await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, user.email))).toHaveLength(RESET_MAILS_PER_HOUR + 1);
+    expect(
+      await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, user.email)),
+    ).toHaveLength(RESET_MAILS_PER_HOUR + 1);
   });
 
   it('limits requests per IP: the 6th within 15 minutes gets 429 with Retry-After', async () => {
@@ -228,8 +318,13 @@ describe('reset password by link', () => {
     return linkToken(await inbox.waitFor(user.email, count), 'ResetPasswordPage');
   }
   const reset = (token: string, password = NEW_PASSWORD) =>
-    clientAt(ctx.app).post('/api/auth/resetPassword', { token, newPassword: password, newConfirmPassword: password });
-  const validate = (token: unknown) => clientAt(ctx.app).post('/api/auth/resetPasswordValidation', { token });
+    clientAt(ctx.app).post('/api/auth/resetPassword', {
+      token,
+      newPassword: password,
+      newConfirmPassword: password,
+    });
+  const validate = (token: unknown) =>
+    clientAt(ctx.app).post('/api/auth/resetPasswordValidation', { token });
   const invalidLink = { message: RESET_MESSAGES.invalidOrExpired, displayToUser: true };
 
   it('answers 400 with the spec message for each invalid form and changes nothing', async () => {
@@ -237,15 +332,32 @@ describe('reset password by link', () => {
     const token = await resetLink(user);
     const hashBefore = await passwordHashOf(user.id);
     expect((await validate('')).json()).toMatchObject({ message: RESET_MESSAGES.missingKey });
-    expect((await validate(undefined)).json()).toMatchObject({ message: RESET_MESSAGES.missingKey });
+    expect((await validate(undefined)).json()).toMatchObject({
+      message: RESET_MESSAGES.missingKey,
+    });
     const cases: [Record<string, unknown>, string][] = [
-      [{ token: '', newPassword: NEW_PASSWORD, newConfirmPassword: NEW_PASSWORD }, RESET_MESSAGES.missingKey],
+      [
+        { token: '', newPassword: NEW_PASSWORD, newConfirmPassword: NEW_PASSWORD },
+        RESET_MESSAGES.missingKey,
+      ],
       [{ newPassword: NEW_PASSWORD, newConfirmPassword: NEW_PASSWORD }, RESET_MESSAGES.missingKey],
       [{ token, newPassword: '', newConfirmPassword: '' }, PASSWORD_MESSAGES.required],
-      [{ token, newPassword: 'Ab1#xyz', newConfirmPassword: 'Ab1#xyz' }, PASSWORD_MESSAGES.tooShort],
-      [{ token, newPassword: 'Ab1#'.repeat(6), newConfirmPassword: 'Ab1#'.repeat(6) }, PASSWORD_MESSAGES.tooLong],
-      [{ token, newPassword: 'ALLUPPER1#', newConfirmPassword: 'ALLUPPER1#' }, PASSWORD_MESSAGES.complexity],
-      [{ token, newPassword: NEW_PASSWORD, newConfirmPassword: 'Other#New42' }, PASSWORD_MESSAGES.resetMismatch],
+      [
+        { token, newPassword: 'Ab1#xyz', newConfirmPassword: 'Ab1#xyz' },
+        PASSWORD_MESSAGES.tooShort,
+      ],
+      [
+        { token, newPassword: 'Ab1#'.repeat(6), newConfirmPassword: 'Ab1#'.repeat(6) },
+        PASSWORD_MESSAGES.tooLong,
+      ],
+      [
+        { token, newPassword: 'ALLUPPER1#', newConfirmPassword: 'ALLUPPER1#' },
+        PASSWORD_MESSAGES.complexity,
+      ],
+      [
+        { token, newPassword: NEW_PASSWORD, newConfirmPassword: 'Other#New42' },
+        PASSWORD_MESSAGES.resetMismatch,
+      ],
     ];
     for (const [payload, message] of cases) {
       const response = await clientAt(ctx.app).post('/api/auth/resetPassword', payload);
@@ -260,7 +372,8 @@ describe('reset password by link', () => {
     const user = await staff();
     const session = await signedInClient(ctx.app, db(), user);
     // Lock the account first: a reset must let its owner back in at once.
-    for (let attempt = 0; attempt < 5; attempt += 1) await clientAt(ctx.app).login(user.username, 'Wrong#Pass1');
+    for (let attempt = 0; attempt < 5; attempt += 1)
+      await clientAt(ctx.app).login(user.username, 'Wrong#Pass1');
     expect((await clientAt(ctx.app).login(user.username, user.password)).json().message).toBe(
       'Account locked due to too many failed attempts',
     );

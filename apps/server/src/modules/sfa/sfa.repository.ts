@@ -1,6 +1,13 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { oneTimeCodes, refreshTokens, rememberedDevices, sessions, sfaSecrets, users } from '../../db/schema';
+import {
+  oneTimeCodes,
+  refreshTokens,
+  rememberedDevices,
+  sessions,
+  sfaSecrets,
+  users,
+} from '../../db/schema';
 
 /** Tables of the second factor: TOTP secrets, emailed codes, remembered devices. */
 export function createSfaRepository(db: Db) {
@@ -43,12 +50,26 @@ export function createSfaRepository(db: Db) {
     },
 
     /** Replaces any earlier unused code: only the newest emailed code counts. */
-    async replaceEmailCode(tx: DbOrTx, userId: number, codeHash: string, now: Date, expiresAt: Date) {
+    async replaceEmailCode(
+      tx: DbOrTx,
+      userId: number,
+      codeHash: string,
+      now: Date,
+      expiresAt: Date,
+    ) {
       await tx
         .update(oneTimeCodes)
         .set({ usedAt: now })
-        .where(and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, 'sfa_email'), isNull(oneTimeCodes.usedAt)));
-      await tx.insert(oneTimeCodes).values({ userId, purpose: 'sfa_email', codeHash, createdAt: now, expiresAt });
+        .where(
+          and(
+            eq(oneTimeCodes.userId, userId),
+            eq(oneTimeCodes.purpose, 'sfa_email'),
+            isNull(oneTimeCodes.usedAt),
+          ),
+        );
+      await tx
+        .insert(oneTimeCodes)
+        .values({ userId, purpose: 'sfa_email', codeHash, createdAt: now, expiresAt });
     },
 
     async findLiveEmailCode(userId: number, now: Date, maxTries: number) {
@@ -69,7 +90,10 @@ export function createSfaRepository(db: Db) {
     },
 
     async countWrongEmailCode(codeId: number) {
-      await db.update(oneTimeCodes).set({ attempts: sql`${oneTimeCodes.attempts} + 1` }).where(eq(oneTimeCodes.id, codeId));
+      await db
+        .update(oneTimeCodes)
+        .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
+        .where(eq(oneTimeCodes.id, codeId));
     },
 
     /** Spends a code once; false if it was spent concurrently. */
@@ -87,12 +111,18 @@ export function createSfaRepository(db: Db) {
     },
 
     async findRememberedDevice(tokenHash: string) {
-      const rows = await db.select().from(rememberedDevices).where(eq(rememberedDevices.tokenHash, tokenHash));
+      const rows = await db
+        .select()
+        .from(rememberedDevices)
+        .where(eq(rememberedDevices.tokenHash, tokenHash));
       return rows[0];
     },
 
     async touchRememberedDevice(id: number, now: Date) {
-      await db.update(rememberedDevices).set({ lastUsedAt: now }).where(eq(rememberedDevices.id, id));
+      await db
+        .update(rememberedDevices)
+        .set({ lastUsedAt: now })
+        .where(eq(rememberedDevices.id, id));
     },
 
     /**

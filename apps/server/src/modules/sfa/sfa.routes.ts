@@ -2,7 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LIMITS, validateTotpInputSchema, verifyTotpInputSchema } from '@trialpulse/shared';
 import { requestMeta } from '../../lib/request-meta';
-import { REMEMBER_DEVICE_COOKIE, clearSessionCookies, setSessionCookies } from '../auth/session-tokens';
+import {
+  REMEMBER_DEVICE_COOKIE,
+  clearSessionCookies,
+  setSessionCookies,
+} from '../auth/session-tokens';
 import { AppError } from '../../lib/errors';
 import type { SfaService } from './sfa.service';
 
@@ -10,7 +14,10 @@ type Options = { service: SfaService; secureCookies: boolean };
 const successSchema = z.object({ success: z.boolean(), message: z.string().optional() });
 
 /** The second-factor calls of access spec §7. */
-export const sfaRoutes: FastifyPluginAsyncZod<Options> = async (app, { service, secureCookies }) => {
+export const sfaRoutes: FastifyPluginAsyncZod<Options> = async (
+  app,
+  { service, secureCookies },
+) => {
   const pending = app.requireStaff({ allowPendingSecondFactor: true, allowMissingRole: true });
   const codeLimit = { rateLimit: { max: 20, timeWindow: '15 minutes' } };
   const auth = (request: { auth: unknown }) => {
@@ -21,7 +28,11 @@ export const sfaRoutes: FastifyPluginAsyncZod<Options> = async (app, { service, 
   app.get(
     '/api/auth/secondFactorSetup',
     {
-      schema: { tags: ['sfa'], summary: 'New authenticator secret as QR image and key', response: { 200: z.object({ qrImage: z.string(), key: z.string() }) } },
+      schema: {
+        tags: ['sfa'],
+        summary: 'New authenticator secret as QR image and key',
+        response: { 200: z.object({ qrImage: z.string(), key: z.string() }) },
+      },
       preHandler: pending,
     },
     async (request, reply) => {
@@ -32,9 +43,22 @@ export const sfaRoutes: FastifyPluginAsyncZod<Options> = async (app, { service, 
 
   app.post(
     '/api/auth/verifyTOTP',
-    { schema: { tags: ['sfa'], summary: 'Confirm the authenticator set-up', body: verifyTotpInputSchema, response: { 200: successSchema } }, preHandler: pending, config: codeLimit },
+    {
+      schema: {
+        tags: ['sfa'],
+        summary: 'Confirm the authenticator set-up',
+        body: verifyTotpInputSchema,
+        response: { 200: successSchema },
+      },
+      preHandler: pending,
+      config: codeLimit,
+    },
     async (request, reply) => {
-      const result = await service.verify(auth(request), request.body.sfaToken, requestMeta(request));
+      const result = await service.verify(
+        auth(request),
+        request.body.sfaToken,
+        requestMeta(request),
+      );
       clearSessionCookies(reply, { secure: secureCookies });
       return result;
     },
@@ -42,9 +66,23 @@ export const sfaRoutes: FastifyPluginAsyncZod<Options> = async (app, { service, 
 
   app.post(
     '/api/auth/validateTOTP',
-    { schema: { tags: ['sfa'], summary: 'Validate the second factor of this sign-in', body: validateTotpInputSchema, response: { 200: successSchema } }, preHandler: pending, config: codeLimit },
+    {
+      schema: {
+        tags: ['sfa'],
+        summary: 'Validate the second factor of this sign-in',
+        body: validateTotpInputSchema,
+        response: { 200: successSchema },
+      },
+      preHandler: pending,
+      config: codeLimit,
+    },
     async (request, reply) => {
-      const { rememberToken, issued } = await service.validate(auth(request), request.body.sfaToken, request.body.skipSFA, requestMeta(request));
+      const { rememberToken, issued } = await service.validate(
+        auth(request),
+        request.body.sfaToken,
+        request.body.skipSFA,
+        requestMeta(request),
+      );
       // A new session (id and tokens) from here on; the pre-second-factor one has ended.
       if (issued) setSessionCookies(reply, issued, { secure: secureCookies });
       if (rememberToken) {
@@ -62,13 +100,24 @@ export const sfaRoutes: FastifyPluginAsyncZod<Options> = async (app, { service, 
 
   app.post(
     '/api/auth/generateSendEmailTOTP',
-    { schema: { tags: ['sfa'], summary: 'Email a sign-in code', response: { 200: successSchema } }, preHandler: pending, config: { rateLimit: { max: 5, timeWindow: '15 minutes' } } },
+    {
+      schema: { tags: ['sfa'], summary: 'Email a sign-in code', response: { 200: successSchema } },
+      preHandler: pending,
+      config: { rateLimit: { max: 5, timeWindow: '15 minutes' } },
+    },
     async (request) => service.sendEmailCode(auth(request), requestMeta(request)),
   );
 
   app.post(
     '/api/auth/resetSFA',
-    { schema: { tags: ['sfa'], summary: 'Remove the second factor (set it up again)', response: { 200: successSchema } }, preHandler: pending },
+    {
+      schema: {
+        tags: ['sfa'],
+        summary: 'Remove the second factor (set it up again)',
+        response: { 200: successSchema },
+      },
+      preHandler: pending,
+    },
     async (request, reply) => {
       const issued = await service.reset(auth(request), requestMeta(request));
       setSessionCookies(reply, issued, { secure: secureCookies });
@@ -78,10 +127,16 @@ export const sfaRoutes: FastifyPluginAsyncZod<Options> = async (app, { service, 
   );
 
   const isValidated = {
-    schema: { tags: ['sfa'], summary: 'Whether this session passed the second factor', response: { 200: successSchema } },
+    schema: {
+      tags: ['sfa'],
+      summary: 'Whether this session passed the second factor',
+      response: { 200: successSchema },
+    },
     preHandler: pending,
   };
-  const isValidatedHandler = async (request: { auth: unknown }) => ({ success: auth(request).authStatus === 'Authorized' });
+  const isValidatedHandler = async (request: { auth: unknown }) => ({
+    success: auth(request).authStatus === 'Authorized',
+  });
   // The spec writes the path with a double slash; both spellings answer.
   app.get('/api/auth/isSfaAlreadyValidated', isValidated, isValidatedHandler);
   app.get('/api/auth//isSfaAlreadyValidated', isValidated, isValidatedHandler);

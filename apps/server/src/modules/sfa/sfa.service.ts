@@ -4,7 +4,13 @@ import QRCode from 'qrcode';
 import { LIMITS, SECURITY, type AuthStatus } from '@trialpulse/shared';
 import { recordAudit } from '../../lib/audit';
 import type { Clock } from '../../lib/clock';
-import { decryptSecret, encryptSecret, hashToken, randomDigits, randomToken } from '../../lib/crypto';
+import {
+  decryptSecret,
+  encryptSecret,
+  hashToken,
+  randomDigits,
+  randomToken,
+} from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import type { AuthService, IssuedSession, RequestMeta } from '../auth/auth.service';
 import type { AuthContext } from '../auth/session-context';
@@ -45,12 +51,23 @@ export function createSfaService(deps: Deps) {
   const { repository, authService, clock } = deps;
 
   const totpFor = (secretBase32: string, label: string) =>
-    new OTPAuth.TOTP({ issuer: ISSUER, label, algorithm: 'SHA1', digits: 6, period: STEP_SECONDS, secret: OTPAuth.Secret.fromBase32(secretBase32) });
+    new OTPAuth.TOTP({
+      issuer: ISSUER,
+      label,
+      algorithm: 'SHA1',
+      digits: 6,
+      period: STEP_SECONDS,
+      secret: OTPAuth.Secret.fromBase32(secretBase32),
+    });
 
   /** The matching time step for a code (±1 step of drift), or null. */
   function matchingStep(secretBase32: string, code: string): number | null {
     const now = clock.now().getTime();
-    const delta = totpFor(secretBase32, 'check').validate({ token: code, timestamp: now, window: 1 });
+    const delta = totpFor(secretBase32, 'check').validate({
+      token: code,
+      timestamp: now,
+      window: 1,
+    });
     return delta === null ? null : Math.floor(now / 1000 / STEP_SECONDS) + delta;
   }
 
@@ -61,7 +78,12 @@ export function createSfaService(deps: Deps) {
   }
 
   /** Checks a TOTP code against a stored secret and claims its step (no replay). */
-  async function checkTotp(userId: number, secretEncrypted: string, code: string, onSuccess: (tx: Parameters<Parameters<SfaRepository['transaction']>[0]>[0]) => Promise<void>) {
+  async function checkTotp(
+    userId: number,
+    secretEncrypted: string,
+    code: string,
+    onSuccess: (tx: Parameters<Parameters<SfaRepository['transaction']>[0]>[0]) => Promise<void>,
+  ) {
     const step = matchingStep(decryptSecret(secretEncrypted, deps.encryptionKey), code);
     if (step === null) return false;
     return repository.transaction(async (tx) => {
@@ -75,20 +97,32 @@ export function createSfaService(deps: Deps) {
     /** A new authenticator secret, stored encrypted and pending verification. */
     async setup(auth: AuthContext, meta: RequestMeta): Promise<{ qrImage: string; key: string }> {
       const existing = await repository.findSecret(auth.userId);
-      if (existing?.verifiedAt) throw new AppError(409, SFA_MESSAGES.alreadySetUp, { reason: 'SFA_ALREADY_SET' });
+      if (existing?.verifiedAt)
+        throw new AppError(409, SFA_MESSAGES.alreadySetUp, { reason: 'SFA_ALREADY_SET' });
       const secret = new OTPAuth.Secret({ size: 20 });
-      await repository.savePendingSecret(auth.userId, encryptSecret(secret.base32, deps.encryptionKey));
+      await repository.savePendingSecret(
+        auth.userId,
+        encryptSecret(secret.base32, deps.encryptionKey),
+      );
       if (auth.authStatus !== 'Authorized') {
-        await authService.setAuthStatus(auth.sessionId, 'SFAVerifyCodeNeeded', { action: 'sfa.setup.start', auth, requestId: meta.requestId });
+        await authService.setAuthStatus(auth.sessionId, 'SFAVerifyCodeNeeded', {
+          action: 'sfa.setup.start',
+          auth,
+          requestId: meta.requestId,
+        });
       }
       const uri = totpFor(secret.base32, auth.user.email).toString();
-      return { qrImage: await QRCode.toDataURL(uri, { margin: 1, width: 240 }), key: secret.base32 };
+      return {
+        qrImage: await QRCode.toDataURL(uri, { margin: 1, width: 240 }),
+        key: secret.base32,
+      };
     },
 
     /** Confirms the set-up with a first code; the session then ends (spec: log in again). */
     async verify(auth: AuthContext, code: string, meta: RequestMeta) {
       const secret = await repository.findSecret(auth.userId);
-      if (!secret || secret.verifiedAt) throw new AppError(400, SFA_MESSAGES.noPendingSetup, { reason: 'SFA_NO_PENDING_SETUP' });
+      if (!secret || secret.verifiedAt)
+        throw new AppError(400, SFA_MESSAGES.noPendingSetup, { reason: 'SFA_NO_PENDING_SETUP' });
       await authService.reserveSecondFactorCheck(auth, meta);
       const ok = await checkTotp(auth.userId, secret.secretEncrypted, code, async (tx) => {
         await repository.markSecretVerified(tx, auth.userId, clock.now());
@@ -123,7 +157,11 @@ export function createSfaService(deps: Deps) {
       await authService.reserveSecondFactorCheck(auth, meta);
       const now = clock.now();
       let ok = false;
-      const emailed = await repository.findLiveEmailCode(auth.userId, now, SECURITY.emailCodeMaxTries);
+      const emailed = await repository.findLiveEmailCode(
+        auth.userId,
+        now,
+        SECURITY.emailCodeMaxTries,
+      );
       if (emailed) {
         if (sameHash(emailed.codeHash, hashToken(code))) {
           ok = await repository.transaction((tx) => repository.useEmailCode(tx, emailed.id, now));
@@ -133,7 +171,8 @@ export function createSfaService(deps: Deps) {
       }
       if (!ok) {
         const secret = await repository.findSecret(auth.userId);
-        if (secret?.verifiedAt) ok = await checkTotp(auth.userId, secret.secretEncrypted, code, async () => undefined);
+        if (secret?.verifiedAt)
+          ok = await checkTotp(auth.userId, secret.secretEncrypted, code, async () => undefined);
       }
       if (!ok) return failCode(auth, meta);
 
@@ -152,17 +191,29 @@ export function createSfaService(deps: Deps) {
           });
         }
       });
-      const issued = await authService.promoteSession(auth, 'Authorized', meta, 'sfa.validate.success');
+      const issued = await authService.promoteSession(
+        auth,
+        'Authorized',
+        meta,
+        'sfa.validate.success',
+      );
       return { rememberToken: rememberToken as string | null, issued };
     },
 
     /** Emails a sign-in code (spec: on load of the emailed-code page, and "Re-send code"). */
     async sendEmailCode(auth: AuthContext, meta: RequestMeta) {
-      if (auth.authStatus === 'Authorized') return { success: false, message: SFA_MESSAGES.alreadyValidated };
+      if (auth.authStatus === 'Authorized')
+        return { success: false, message: SFA_MESSAGES.alreadyValidated };
       const now = clock.now();
       const code = randomDigits(LIMITS.sfaCodeLength);
       await repository.transaction(async (tx) => {
-        await repository.replaceEmailCode(tx, auth.userId, hashToken(code), now, new Date(now.getTime() + SECURITY.emailCodeTtlMs));
+        await repository.replaceEmailCode(
+          tx,
+          auth.userId,
+          hashToken(code),
+          now,
+          new Date(now.getTime() + SECURITY.emailCodeTtlMs),
+        );
         await deps.mail().enqueue(tx, {
           to: auth.user.email,
           subject: 'Your TrialPulse sign-in code',
@@ -179,14 +230,21 @@ export function createSfaService(deps: Deps) {
         });
       });
       void deps.mail().deliverPending();
-      await authService.setAuthStatus(auth.sessionId, 'SFAValidateEmailCodeNeeded', { action: 'sfa.status.email_code', auth, requestId: meta.requestId });
+      await authService.setAuthStatus(auth.sessionId, 'SFAValidateEmailCodeNeeded', {
+        action: 'sfa.status.email_code',
+        auth,
+        requestId: meta.requestId,
+      });
       return { success: true, message: SFA_MESSAGES.codeSent };
     },
 
     /** Back to SFAIsNotSet; only from a validated session, so a password alone cannot remove the factor. */
     async reset(auth: AuthContext, meta: RequestMeta) {
       if (auth.authStatus !== 'Authorized') {
-        throw AppError.forbidden(SFA_MESSAGES.resetNeedsValidation, { reason: 'SFA_REQUIRED', user: auth.user });
+        throw AppError.forbidden(SFA_MESSAGES.resetNeedsValidation, {
+          reason: 'SFA_REQUIRED',
+          user: auth.user,
+        });
       }
       await repository.transaction(async (tx) => {
         await repository.resetSecondFactor(tx, auth.userId, auth.sessionId, clock.now());
@@ -218,7 +276,12 @@ export function initialAuthStatusFrom(repository: SfaRepository, clock: Clock) {
     if (meta.rememberToken) {
       const device = await repository.findRememberedDevice(hashToken(meta.rememberToken));
       const now = clock.now();
-      if (device && device.userId === user.id && device.expiresAt > now && device.tokenVersion === user.tokenVersion) {
+      if (
+        device &&
+        device.userId === user.id &&
+        device.expiresAt > now &&
+        device.tokenVersion === user.tokenVersion
+      ) {
         await repository.touchRememberedDevice(device.id, now);
         return 'Authorized';
       }

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, mailOutbox, sessions, sfaSecrets } from '../../db/schema';
 import { createManualClock } from '../../lib/clock';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { TestClient, createStaffUser, createTeam, sessionIdOf, type TestUser } from '../../test/fixtures';
+import {
+  TestClient,
+  createStaffUser,
+  createTeam,
+  sessionIdOf,
+  type TestUser,
+} from '../../test/fixtures';
 import { ACCESS_COOKIE, REFRESH_COOKIE, REMEMBER_DEVICE_COOKIE } from '../auth/session-tokens';
 
 const START = new Date('2026-11-21T10:00:00Z');
@@ -14,7 +20,9 @@ let teamId: number;
 
 beforeAll(async () => {
   ctx = await createTestApp({ clock });
-  ctx.app.get('/api/probe/authorized', { preHandler: ctx.app.requireStaff() }, async () => ({ ok: true }));
+  ctx.app.get('/api/probe/authorized', { preHandler: ctx.app.requireStaff() }, async () => ({
+    ok: true,
+  }));
   await ctx.app.ready();
   teamId = (await createTeam(ctx.database.db)).id;
 });
@@ -23,10 +31,18 @@ beforeEach(() => clock.set(START));
 
 const db = () => ctx.database.db;
 const codeAt = (key: string, at: Date) =>
-  OTPAuth.TOTP.generate({ secret: OTPAuth.Secret.fromBase32(key), algorithm: 'SHA1', digits: 6, period: 30, timestamp: at.getTime() });
+  OTPAuth.TOTP.generate({
+    secret: OTPAuth.Secret.fromBase32(key),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+    timestamp: at.getTime(),
+  });
 const status = async (client: TestClient) => {
   const response = await client.get('/api/auth/login/');
-  return response.statusCode === 200 ? response.json().user.authStatus : response.json().user?.authStatus ?? response.statusCode;
+  return response.statusCode === 200
+    ? response.json().user.authStatus
+    : (response.json().user?.authStatus ?? response.statusCode);
 };
 async function signIn(user: TestUser) {
   const client = new TestClient(ctx.app);
@@ -38,12 +54,19 @@ async function userWithAuthenticator() {
   const user = await createStaffUser(db(), { role: 'User', teamId });
   const client = await signIn(user);
   const { key } = (await client.get('/api/auth/secondFactorSetup')).json();
-  expect((await client.post('/api/auth/verifyTOTP', { sfaToken: codeAt(key, clock.now()) })).statusCode).toBe(200);
+  expect(
+    (await client.post('/api/auth/verifyTOTP', { sfaToken: codeAt(key, clock.now()) })).statusCode,
+  ).toBe(200);
   clock.advance(120_000); // well past the verifying code's (spent) step
   return { user, key };
 }
 const latestCodeMailed = async (email: string) => {
-  const [mail] = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).orderBy(desc(mailOutbox.id)).limit(1);
+  const [mail] = await db()
+    .select()
+    .from(mailOutbox)
+    .where(eq(mailOutbox.toAddress, email))
+    .orderBy(desc(mailOutbox.id))
+    .limit(1);
   return /\b(\d{6})\b/.exec(mail!.textBody)![1]!;
 };
 
@@ -63,7 +86,9 @@ describe('authenticator set-up and validation', () => {
     expect(row!.secretEncrypted).not.toContain(key);
     expect(row!.verifiedAt).toBeNull();
 
-    const verified = await client.post('/api/auth/verifyTOTP', { sfaToken: codeAt(key, clock.now()) });
+    const verified = await client.post('/api/auth/verifyTOTP', {
+      sfaToken: codeAt(key, clock.now()),
+    });
     expect(verified.statusCode).toBe(200);
     expect(client.jar.get(ACCESS_COOKIE)).toBeUndefined();
     expect((await client.get('/api/auth/user')).statusCode).toBe(401);
@@ -72,7 +97,10 @@ describe('authenticator set-up and validation', () => {
     const again = await signIn(user);
     expect(await status(again)).toBe('SFAValidateCodeNeeded');
     expect((await again.get('/api/probe/authorized')).statusCode).toBe(403);
-    const validated = await again.post('/api/auth/validateTOTP', { sfaToken: codeAt(key, clock.now()), skipSFA: false });
+    const validated = await again.post('/api/auth/validateTOTP', {
+      sfaToken: codeAt(key, clock.now()),
+      skipSFA: false,
+    });
     expect(validated.statusCode).toBe(200);
     expect(await status(again)).toBe('Authorized');
     expect((await again.get('/api/probe/authorized')).statusCode).toBe(200);
@@ -89,7 +117,9 @@ describe('authenticator set-up and validation', () => {
       [-30_000, true],
     ] as const) {
       const client = await signIn(user);
-      const response = await client.post('/api/auth/validateTOTP', { sfaToken: codeAt(key, new Date(now.getTime() + offset)) });
+      const response = await client.post('/api/auth/validateTOTP', {
+        sfaToken: codeAt(key, new Date(now.getTime() + offset)),
+      });
       expect([offset, response.statusCode]).toEqual([offset, accepted ? 200 : 400]);
     }
     const code = codeAt(key, new Date(now.getTime() + 30_000));
@@ -111,7 +141,9 @@ describe('authenticator set-up and validation', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toBe(message);
     }
-    expect((await client.post('/api/auth/validateTOTP', {})).json().message).toBe('SFA Code is required');
+    expect((await client.post('/api/auth/validateTOTP', {})).json().message).toBe(
+      'SFA Code is required',
+    );
   });
 
   it('wrong codes lock the account like wrong passwords', async () => {
@@ -119,7 +151,9 @@ describe('authenticator set-up and validation', () => {
     const client = await signIn(user);
     const answers: string[] = [];
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      answers.push((await client.post('/api/auth/validateTOTP', { sfaToken: '000000' })).json().reason);
+      answers.push(
+        (await client.post('/api/auth/validateTOTP', { sfaToken: '000000' })).json().reason,
+      );
     }
     expect(answers.slice(0, 4)).toEqual(Array(4).fill('SFA_CODE_INVALID'));
     expect(answers[4]).toBe('ACCOUNT_LOCKED');
@@ -128,7 +162,10 @@ describe('authenticator set-up and validation', () => {
     expect(locked.json().message).toBe('Account locked due to too many failed attempts');
     clock.advance(15 * 60_000);
     const later = await signIn(user);
-    expect((await later.post('/api/auth/validateTOTP', { sfaToken: codeAt(key, clock.now()) })).statusCode).toBe(200);
+    expect(
+      (await later.post('/api/auth/validateTOTP', { sfaToken: codeAt(key, clock.now()) }))
+        .statusCode,
+    ).toBe(200);
   });
 });
 
@@ -140,9 +177,14 @@ describe('emailed codes', () => {
     expect(sent.json()).toMatchObject({ success: true });
     expect(await status(client)).toBe('SFAValidateEmailCodeNeeded');
     const code = await latestCodeMailed(user.email);
-    expect((await client.post('/api/auth/validateTOTP', { sfaToken: code, skipSFA: false })).statusCode).toBe(200);
+    expect(
+      (await client.post('/api/auth/validateTOTP', { sfaToken: code, skipSFA: false })).statusCode,
+    ).toBe(200);
     expect(await status(client)).toBe('Authorized');
-    expect((await client.post('/api/auth/generateSendEmailTOTP')).json()).toEqual({ success: false, message: 'SFA already validated' });
+    expect((await client.post('/api/auth/generateSendEmailTOTP')).json()).toEqual({
+      success: false,
+      message: 'SFA already validated',
+    });
   });
 
   it('a code expires after 10 minutes and cannot be used twice', async () => {
@@ -167,7 +209,8 @@ describe('emailed codes', () => {
     await client.post('/api/auth/generateSendEmailTOTP');
     const code = await latestCodeMailed(user.email);
     const wrong = code === '111111' ? '222222' : '111111';
-    for (let attempt = 0; attempt < 4; attempt += 1) await client.post('/api/auth/validateTOTP', { sfaToken: wrong });
+    for (let attempt = 0; attempt < 4; attempt += 1)
+      await client.post('/api/auth/validateTOTP', { sfaToken: wrong });
     // The budget of the account is not spent yet (4 failures), but the code is: a 5th wrong try kills it.
     clock.advance(16 * 60_000);
     const second = await signIn(user);
@@ -180,7 +223,10 @@ describe('remembered device', () => {
   it('skips the code for 48 hours, not after, and not after a token_version bump', async () => {
     const { user, key } = await userWithAuthenticator();
     const client = await signIn(user);
-    const validated = await client.post('/api/auth/validateTOTP', { sfaToken: codeAt(key, clock.now()), skipSFA: true });
+    const validated = await client.post('/api/auth/validateTOTP', {
+      sfaToken: codeAt(key, clock.now()),
+      skipSFA: true,
+    });
     const cookie = validated.cookies.find((c) => c.name === REMEMBER_DEVICE_COOKIE)!;
     expect(cookie.httpOnly).toBe(true);
     expect(cookie.maxAge).toBe(48 * 3600);
@@ -218,7 +264,10 @@ describe('remembered device', () => {
   it('never skips the password', async () => {
     const { user, key } = await userWithAuthenticator();
     const client = await signIn(user);
-    await client.post('/api/auth/validateTOTP', { sfaToken: codeAt(key, clock.now()), skipSFA: true });
+    await client.post('/api/auth/validateTOTP', {
+      sfaToken: codeAt(key, clock.now()),
+      skipSFA: true,
+    });
     const browser = new TestClient(ctx.app);
     browser.jar.set(REMEMBER_DEVICE_COOKIE, client.jar.get(REMEMBER_DEVICE_COOKIE)!);
     expect((await browser.login(user.username, 'Wrong#Pass1')).statusCode).toBe(401);
@@ -233,13 +282,21 @@ describe('status enforcement and reset', () => {
       [fresh, async () => undefined, 'SFAIsNotSet'],
       [fresh, (client) => client.get('/api/auth/secondFactorSetup'), 'SFAVerifyCodeNeeded'],
       [user, async () => undefined, 'SFAValidateCodeNeeded'],
-      [user, (client) => client.post('/api/auth/generateSendEmailTOTP'), 'SFAValidateEmailCodeNeeded'],
+      [
+        user,
+        (client) => client.post('/api/auth/generateSendEmailTOTP'),
+        'SFAValidateEmailCodeNeeded',
+      ],
     ];
     for (const [account, step, expected] of cases) {
       const client = await signIn(account);
       await step(client);
       const probe = await client.get('/api/probe/authorized');
-      expect([expected, probe.statusCode, probe.json().user?.authStatus]).toEqual([expected, 403, expected]);
+      expect([expected, probe.statusCode, probe.json().user?.authStatus]).toEqual([
+        expected,
+        403,
+        expected,
+      ]);
     }
   });
 
@@ -255,7 +312,9 @@ describe('status enforcement and reset', () => {
     const reset = await pending.post('/api/auth/resetSFA');
     expect(reset.json()).toEqual({ success: true });
     expect(await status(pending)).toBe('SFAIsNotSet');
-    expect((await db().select().from(sfaSecrets).where(eq(sfaSecrets.userId, user.id))).length).toBe(0);
+    expect(
+      (await db().select().from(sfaSecrets).where(eq(sfaSecrets.userId, user.id))).length,
+    ).toBe(0);
     expect((await other.get('/api/auth/user')).statusCode).toBe(401);
     expect((await pending.get('/api/auth/secondFactorSetup')).statusCode).toBe(200);
   });
@@ -270,22 +329,35 @@ describe('second-factor lockout', () => {
   type Kind = 'authenticator' | 'emailed';
   /** A signed-in browser waiting for a code of `kind`; `rightCode()` gives the valid one now. */
   async function pending(kind: Kind, prepared?: { user: TestUser; key?: string }) {
-    const prep = prepared ?? (kind === 'authenticator' ? await userWithAuthenticator() : { user: await createStaffUser(db(), { role: 'User', teamId }) });
+    const prep =
+      prepared ??
+      (kind === 'authenticator'
+        ? await userWithAuthenticator()
+        : { user: await createStaffUser(db(), { role: 'User', teamId }) });
     const client = await signIn(prep.user);
-    if (kind === 'emailed') expect((await client.post('/api/auth/generateSendEmailTOTP')).statusCode).toBe(200);
-    const rightCode = async () => (kind === 'authenticator' ? codeAt(prep.key!, clock.now()) : latestCodeMailed(prep.user.email));
+    if (kind === 'emailed')
+      expect((await client.post('/api/auth/generateSendEmailTOTP')).statusCode).toBe(200);
+    const rightCode = async () =>
+      kind === 'authenticator' ? codeAt(prep.key!, clock.now()) : latestCodeMailed(prep.user.email);
     return { ...prep, client, rightCode };
   }
   const wrongCode = async (client: TestClient, right: string) =>
     client.post('/api/auth/validateTOTP', { sfaToken: right === '000000' ? '111111' : '000000' });
   const failures = async (userId: number) =>
-    (await db().select().from(auditLog).where(and(eq(auditLog.action, 'sfa.code.failure'), eq(auditLog.entityId, String(userId))))).length;
+    (
+      await db()
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, 'sfa.code.failure'), eq(auditLog.entityId, String(userId))))
+    ).length;
 
   for (const kind of ['authenticator', 'emailed'] as const) {
     it(`${kind}: a password sign-in between wrong codes does not reset the count`, async () => {
       const first = await pending(kind);
       for (let attempt = 0; attempt < 4; attempt += 1) {
-        expect((await wrongCode(first.client, await first.rightCode())).json().reason).toBe('SFA_CODE_INVALID');
+        expect((await wrongCode(first.client, await first.rightCode())).json().reason).toBe(
+          'SFA_CODE_INVALID',
+        );
       }
       const again = await pending(kind, first);
       const fifth = await wrongCode(again.client, await again.rightCode());
@@ -296,7 +368,8 @@ describe('second-factor lockout', () => {
     it(`${kind}: once locked, no session checks a code (a right one neither) and every pending session ends`, async () => {
       const a = await pending(kind);
       const b = await pending(kind, a);
-      for (let attempt = 0; attempt < 5; attempt += 1) await wrongCode(a.client, await a.rightCode());
+      for (let attempt = 0; attempt < 5; attempt += 1)
+        await wrongCode(a.client, await a.rightCode());
       // B was opened before the lock: its right code is not even looked at.
       clock.advance(30_000);
       const late = await b.client.post('/api/auth/validateTOTP', { sfaToken: await b.rightCode() });
@@ -304,11 +377,16 @@ describe('second-factor lockout', () => {
       expect(await status(b.client)).toBe(401);
       expect(await failures(a.user.id)).toBe(5);
       // A new sign-in during the lock gets the locked answer, with the right password.
-      expect((await new TestClient(ctx.app).login(a.user.username, a.user.password)).json().reason).toBe('ACCOUNT_LOCKED');
+      expect(
+        (await new TestClient(ctx.app).login(a.user.username, a.user.password)).json().reason,
+      ).toBe('ACCOUNT_LOCKED');
       // The lock expires; then a right code signs in.
       clock.advance(15 * 60_000);
       const after = await pending(kind, a);
-      expect((await after.client.post('/api/auth/validateTOTP', { sfaToken: await after.rightCode() })).statusCode).toBe(200);
+      expect(
+        (await after.client.post('/api/auth/validateTOTP', { sfaToken: await after.rightCode() }))
+          .statusCode,
+      ).toBe(200);
       expect(await status(after.client)).toBe('Authorized');
     });
 
@@ -321,13 +399,17 @@ describe('second-factor lockout', () => {
       for (const session of sessions) {
         const right = await session.rightCode();
         // Fetch the CSRF token once, as the browser has it, before the burst.
-        await session.client.request('GET', '/api/auth/isSfaAlreadyValidated', undefined, { csrf: true });
+        await session.client.request('GET', '/api/auth/isSfaAlreadyValidated', undefined, {
+          csrf: true,
+        });
         for (let i = 0; i < 5; i += 1) burst.push(wrongCode(session.client, right));
       }
       const answers = await Promise.all(burst);
       expect(answers.every((answer) => answer.statusCode < 500)).toBe(true);
       expect(await failures(first.user.id)).toBeLessThanOrEqual(5);
-      expect(answers.filter((answer) => answer.json().reason === 'SFA_CODE_INVALID').length).toBeLessThanOrEqual(5);
+      expect(
+        answers.filter((answer) => answer.json().reason === 'SFA_CODE_INVALID').length,
+      ).toBeLessThanOrEqual(5);
     });
   }
 });
@@ -336,8 +418,15 @@ describe('passing the second factor starts a new session (issue 12.7)', () => {
   it('issues a new session id and tokens; the pre-second-factor ones are refused', async () => {
     const { user, key } = await userWithAuthenticator();
     const client = await signIn(user);
-    const before = { sessionId: sessionIdOf(client), access: client.jar.get(ACCESS_COOKIE)!, refresh: client.jar.get(REFRESH_COOKIE)! };
-    expect((await client.post('/api/auth/validateTOTP', { sfaToken: codeAt(key, clock.now()) })).statusCode).toBe(200);
+    const before = {
+      sessionId: sessionIdOf(client),
+      access: client.jar.get(ACCESS_COOKIE)!,
+      refresh: client.jar.get(REFRESH_COOKIE)!,
+    };
+    expect(
+      (await client.post('/api/auth/validateTOTP', { sfaToken: codeAt(key, clock.now()) }))
+        .statusCode,
+    ).toBe(200);
     expect(sessionIdOf(client)).not.toBe(before.sessionId);
     expect(client.jar.get(REFRESH_COOKIE)).not.toBe(before.refresh);
     expect(await status(client)).toBe('Authorized');

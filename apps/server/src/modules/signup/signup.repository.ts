@@ -23,7 +23,10 @@ export function createSignupRepository(db: Db) {
     },
 
     async findTeam(teamId: number) {
-      const rows = await db.select({ id: teams.id, teamName: teams.teamName, maxUsers: teams.maxUsers }).from(teams).where(eq(teams.id, teamId));
+      const rows = await db
+        .select({ id: teams.id, teamName: teams.teamName, maxUsers: teams.maxUsers })
+        .from(teams)
+        .where(eq(teams.id, teamId));
       return rows[0];
     },
 
@@ -50,12 +53,26 @@ export function createSignupRepository(db: Db) {
       await tx
         .update(oneTimeTokens)
         .set({ usedAt: now })
-        .where(and(eq(oneTimeTokens.purpose, 'signup_invitation'), eq(oneTimeTokens.email, email), isNull(oneTimeTokens.usedAt)));
+        .where(
+          and(
+            eq(oneTimeTokens.purpose, 'signup_invitation'),
+            eq(oneTimeTokens.email, email),
+            isNull(oneTimeTokens.usedAt),
+          ),
+        );
     },
 
     async insertInvitation(
       tx: DbOrTx,
-      values: { tokenHash: string; email: string; role: UserRole; teamId: number; createdByUserId: number; createdAt: Date; expiresAt: Date },
+      values: {
+        tokenHash: string;
+        email: string;
+        role: UserRole;
+        teamId: number;
+        createdByUserId: number;
+        createdAt: Date;
+        expiresAt: Date;
+      },
     ) {
       const [row] = await tx
         .insert(oneTimeTokens)
@@ -67,13 +84,21 @@ export function createSignupRepository(db: Db) {
     /** An unused, unexpired invitation with its team. */
     async findValidInvitation(tokenHash: string, now: Date) {
       const rows = await db
-        .select({ id: oneTimeTokens.id, email: oneTimeTokens.email, role: oneTimeTokens.role, teamId: teams.id, teamName: teams.teamName })
+        .select({
+          id: oneTimeTokens.id,
+          email: oneTimeTokens.email,
+          role: oneTimeTokens.role,
+          teamId: teams.id,
+          teamName: teams.teamName,
+        })
         .from(oneTimeTokens)
         .innerJoin(teams, eq(teams.id, oneTimeTokens.teamId))
         .where(validInvitation(tokenHash, now))
         .limit(1);
       const row = rows[0];
-      return row && row.email && row.role ? { ...row, email: row.email, role: row.role } : undefined;
+      return row && row.email && row.role
+        ? { ...row, email: row.email, role: row.role }
+        : undefined;
     },
 
     /**
@@ -85,13 +110,17 @@ export function createSignupRepository(db: Db) {
         .update(oneTimeTokens)
         .set({ usedAt: now })
         .where(validInvitation(tokenHash, now))
-        .returning({ id: oneTimeTokens.id, email: oneTimeTokens.email, role: oneTimeTokens.role, teamId: oneTimeTokens.teamId });
+        .returning({
+          id: oneTimeTokens.id,
+          email: oneTimeTokens.email,
+          role: oneTimeTokens.role,
+          teamId: oneTimeTokens.teamId,
+        });
       const row = rows[0];
       return row && row.email && row.role && row.teamId !== null
         ? { id: row.id, email: row.email, role: row.role, teamId: row.teamId }
         : undefined;
     },
-
   };
 }
 

@@ -22,7 +22,10 @@ export type SignupRoutesOptions = {
  * Teams list, sign-up approval (invitation), invitation check and staff sign-up (access
  * spec §2, §7 /team, /userSignUpPermission/*, /users/signup).
  */
-export const signupRoutes: FastifyPluginAsyncZod<SignupRoutesOptions> = async (app, { service, mail, humanCheck }) => {
+export const signupRoutes: FastifyPluginAsyncZod<SignupRoutesOptions> = async (
+  app,
+  { service, mail, humanCheck },
+) => {
   const sysAdminOnly = app.requireStaff({ action: 'signup.approve' });
 
   app.get(
@@ -65,7 +68,12 @@ export const signupRoutes: FastifyPluginAsyncZod<SignupRoutesOptions> = async (a
         summary: 'Check an invitation link; answers what it grants',
         body: signupRequestValidationInputSchema,
         response: {
-          200: z.object({ email: z.string(), role: z.enum(ROLES), teamId: z.number().int(), teamName: z.string() }),
+          200: z.object({
+            email: z.string(),
+            role: z.enum(ROLES),
+            teamId: z.number().int(),
+            teamName: z.string(),
+          }),
         },
       },
       config: { rateLimit: { max: 30, timeWindow: '15 minutes' } },
@@ -84,13 +92,21 @@ export const signupRoutes: FastifyPluginAsyncZod<SignupRoutesOptions> = async (a
         summary: 'Create a staff account from an invitation link',
         body: signupInputSchema,
         response: {
-          200: z.object({ success: z.literal(true), message: z.string(), data: z.object({ redirectTo: z.string() }) }),
+          200: z.object({
+            success: z.literal(true),
+            message: z.string(),
+            data: z.object({ redirectTo: z.string() }),
+          }),
         },
       },
       config: { rateLimit: { max: 10, timeWindow: '15 minutes' } },
     },
     async (request) => {
-      await humanCheck.assertHuman(request.body.recaptchaResponse, request, HUMAN_CHECK_ACTIONS.signup);
+      await humanCheck.assertHuman(
+        request.body.recaptchaResponse,
+        request,
+        HUMAN_CHECK_ACTIONS.signup,
+      );
       // The body schema strips teamId, teamName and role: they come from the invitation only.
       await service.signup(request.body, requestMeta(request));
       return SIGNUP_SUCCESS;

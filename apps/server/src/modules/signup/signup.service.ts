@@ -1,4 +1,9 @@
-import { SIGNUP_MESSAGES, type ApproveSignUpInput, type Role, type SignupInput } from '@trialpulse/shared';
+import {
+  SIGNUP_MESSAGES,
+  type ApproveSignUpInput,
+  type Role,
+  type SignupInput,
+} from '@trialpulse/shared';
 import type { DbOrTx } from '../../db/client';
 import { recordAudit } from '../../lib/audit';
 import type { Clock } from '../../lib/clock';
@@ -23,7 +28,8 @@ export const SIGNUP_ERRORS = {
   teamFull: 'This team has reached its maximum number of users.',
   teamNotFound: 'The selected team does not exist.',
   alreadyMember: 'This user is already a member of the selected team.',
-  participantAccount: 'This email address belongs to a participant account and cannot be given a staff role.',
+  participantAccount:
+    'This email address belongs to a participant account and cannot be given a staff role.',
   inactiveAccount: 'The account with this email address is deactivated.',
 } as const;
 
@@ -48,14 +54,19 @@ type Deps = {
 export function createSignupService(deps: Deps) {
   const { repository, hasher, clock, mail, accounts, teams } = deps;
 
-  const invalidLink = () => new AppError(400, SIGNUP_ERRORS.invalidLink, { displayToUser: true, reason: 'INVALID_TOKEN' });
+  const invalidLink = () =>
+    new AppError(400, SIGNUP_ERRORS.invalidLink, { displayToUser: true, reason: 'INVALID_TOKEN' });
   const conflict = (message: string) => new AppError(409, message, { displayToUser: true });
 
   /** Adds a team mapping within the team's max_users (locks the team row); throws 409 when full. */
-  async function addToTeam(tx: DbOrTx, values: { userId: number; teamId: number; role: Role; defaultTeam: boolean }) {
+  async function addToTeam(
+    tx: DbOrTx,
+    values: { userId: number; teamId: number; role: Role; defaultTeam: boolean },
+  ) {
     const seats = await teams.lockSeats(tx, values.teamId);
     if (!seats) throw new AppError(400, SIGNUP_ERRORS.teamNotFound, { displayToUser: true });
-    if (seats.maxUsers !== null && seats.members >= seats.maxUsers) throw conflict(SIGNUP_ERRORS.teamFull);
+    if (seats.maxUsers !== null && seats.members >= seats.maxUsers)
+      throw conflict(SIGNUP_ERRORS.teamFull);
     await teams.addMember(tx, values);
   }
 
@@ -70,7 +81,11 @@ export function createSignupService(deps: Deps) {
      * full, participant or deactivated account. Returns the message for the admin; the
      * caller triggers mail delivery after the commit.
      */
-    async approveSignUp(auth: AuthContext, input: ApproveSignUpInput, meta: RequestMeta): Promise<{ message: string }> {
+    async approveSignUp(
+      auth: AuthContext,
+      input: ApproveSignUpInput,
+      meta: RequestMeta,
+    ): Promise<{ message: string }> {
       const email = input.email.trim().toLowerCase();
       const team = await repository.findTeam(input.teamId);
       if (!team) throw new AppError(400, SIGNUP_ERRORS.teamNotFound, { displayToUser: true });
@@ -80,9 +95,15 @@ export function createSignupService(deps: Deps) {
       if (existing) {
         if (existing.accountType !== 'staff') throw conflict(SIGNUP_ERRORS.participantAccount);
         if (!existing.isActive) throw conflict(SIGNUP_ERRORS.inactiveAccount);
-        if (await repository.isTeamMember(existing.id, team.id)) throw conflict(SIGNUP_ERRORS.alreadyMember);
+        if (await repository.isTeamMember(existing.id, team.id))
+          throw conflict(SIGNUP_ERRORS.alreadyMember);
         await repository.transaction(async (tx) => {
-          await addToTeam(tx, { userId: existing.id, teamId: team.id, role: input.role, defaultTeam: false });
+          await addToTeam(tx, {
+            userId: existing.id,
+            teamId: team.id,
+            role: input.role,
+            defaultTeam: false,
+          });
           await mail.enqueue(tx, {
             to: email,
             subject: `TrialPulse: you were added to the team ${team.teamName}`,
@@ -99,12 +120,15 @@ export function createSignupService(deps: Deps) {
             after: { userId: existing.id, teamId: team.id, role: input.role },
           });
         });
-        return { message: `${email} already has an account and was added to ${team.teamName} as ${input.role}.` };
+        return {
+          message: `${email} already has an account and was added to ${team.teamName} as ${input.role}.`,
+        };
       }
 
       // Early, friendly refusal; sign-up enforces the limit again under a lock.
       const seats = await teams.seats(team.id);
-      if (seats && seats.maxUsers !== null && seats.members >= seats.maxUsers) throw conflict(SIGNUP_ERRORS.teamFull);
+      if (seats && seats.maxUsers !== null && seats.members >= seats.maxUsers)
+        throw conflict(SIGNUP_ERRORS.teamFull);
 
       const token = randomToken();
       const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
@@ -122,7 +146,11 @@ export function createSignupService(deps: Deps) {
         await mail.enqueue(tx, {
           to: email,
           subject: 'TrialPulse: your invitation to sign up',
-          text: invitationMailText(`${deps.publicUrl}/SignupValidation?token=${encodeURIComponent(token)}`, team.teamName, input.role),
+          text: invitationMailText(
+            `${deps.publicUrl}/SignupValidation?token=${encodeURIComponent(token)}`,
+            team.teamName,
+            input.role,
+          ),
           template: 'signup-invitation',
         });
         await recordAudit(tx, {
@@ -142,7 +170,12 @@ export function createSignupService(deps: Deps) {
     async validateInvitation(token: string) {
       const invitation = await repository.findValidInvitation(hashToken(token), clock.now());
       if (!invitation) throw invalidLink();
-      return { email: invitation.email, role: invitation.role, teamId: invitation.teamId, teamName: invitation.teamName };
+      return {
+        email: invitation.email,
+        role: invitation.role,
+        teamId: invitation.teamId,
+        teamName: invitation.teamName,
+      };
     },
 
     /**
@@ -156,7 +189,8 @@ export function createSignupService(deps: Deps) {
       const email = input.email.trim().toLowerCase();
       const invitation = await repository.findValidInvitation(tokenHash, clock.now());
       if (!invitation) throw invalidLink();
-      if (invitation.email !== email) throw new AppError(400, SIGNUP_ERRORS.emailMismatch, { displayToUser: true });
+      if (invitation.email !== email)
+        throw new AppError(400, SIGNUP_ERRORS.emailMismatch, { displayToUser: true });
       if (await repository.findUserByEmail(email)) throw conflict(SIGNUP_ERRORS.duplicateEmail);
 
       const passwordHash = await hasher.hash(input.password);
@@ -177,7 +211,12 @@ export function createSignupService(deps: Deps) {
             passwordHash,
             now,
           );
-          await addToTeam(tx, { userId, teamId: granted.teamId, role: granted.role, defaultTeam: true });
+          await addToTeam(tx, {
+            userId,
+            teamId: granted.teamId,
+            role: granted.role,
+            defaultTeam: true,
+          });
           await recordAudit(tx, {
             action: 'auth.signup',
             entityType: 'user',
@@ -185,7 +224,12 @@ export function createSignupService(deps: Deps) {
             actorUserId: userId,
             teamId: granted.teamId,
             requestId: meta.requestId,
-            after: { invitationId: granted.id, teamId: granted.teamId, role: granted.role, ip: meta.ip },
+            after: {
+              invitationId: granted.id,
+              teamId: granted.teamId,
+              role: granted.role,
+              ip: meta.ip,
+            },
           });
         });
       } catch (error) {
@@ -198,8 +242,11 @@ export function createSignupService(deps: Deps) {
 
 export type SignupService = ReturnType<typeof createSignupService>;
 
-export const SIGNUP_SUCCESS = { success: true as const, message: SIGNUP_MESSAGES.success, data: { redirectTo: '/LoginPage' } };
-
+export const SIGNUP_SUCCESS = {
+  success: true as const,
+  message: SIGNUP_MESSAGES.success,
+  data: { redirectTo: '/LoginPage' },
+};
 
 function invitationMailText(link: string, teamName: string, role: string): string {
   return [

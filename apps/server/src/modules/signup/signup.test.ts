@@ -21,7 +21,10 @@ let admin: TestClient;
 
 beforeAll(async () => {
   inbox = await startMailInbox();
-  ctx = await createTestApp({ clock, env: { SMTP_URL: inbox.url, PUBLIC_URL: 'https://trialpulse.test/' } });
+  ctx = await createTestApp({
+    clock,
+    env: { SMTP_URL: inbox.url, PUBLIC_URL: 'https://trialpulse.test/' },
+  });
   await ctx.app.ready();
   team = await createTeam(ctx.database.db);
   otherTeam = await createTeam(ctx.database.db);
@@ -41,12 +44,21 @@ let counter = 0;
 const newEmail = () => `invitee-${Date.now().toString(36)}-${++counter}@example.org`;
 const PASSWORD = 'Invited#Pass7';
 const invitationsFor = (email: string) =>
-  db().select().from(oneTimeTokens).where(and(eq(oneTimeTokens.purpose, 'signup_invitation'), eq(oneTimeTokens.email, email)));
-const auditRows = (action: string) => db().select().from(auditLog).where(eq(auditLog.action, action));
+  db()
+    .select()
+    .from(oneTimeTokens)
+    .where(and(eq(oneTimeTokens.purpose, 'signup_invitation'), eq(oneTimeTokens.email, email)));
+const auditRows = (action: string) =>
+  db().select().from(auditLog).where(eq(auditLog.action, action));
 const invalidLink = { message: SIGNUP_ERRORS.invalidLink, displayToUser: true };
 
 async function invite(email: string, role = 'User', teamId = team.id, client = admin) {
-  return client.post('/api/userSignUpPermission/approveSignUp', { email, role, teamId, teamName: 'ignored' });
+  return client.post('/api/userSignUpPermission/approveSignUp', {
+    email,
+    role,
+    teamId,
+    teamName: 'ignored',
+  });
 }
 
 /** Invites `email` and returns the token from the mail the SMTP server received. */
@@ -71,7 +83,8 @@ async function signupForm(token: string, email: string, overrides: Record<string
     ...overrides,
   };
 }
-const signup = async (payload: Record<string, unknown>) => clientAt(ctx.app).post('/api/users/signup', payload);
+const signup = async (payload: Record<string, unknown>) =>
+  clientAt(ctx.app).post('/api/users/signup', payload);
 
 describe('teams list (GET /api/team)', () => {
   it('lists every team for a Sys_Admin, refuses other roles', async () => {
@@ -84,7 +97,9 @@ describe('teams list (GET /api/team)', () => {
       ]),
     );
     const teamAdmin = await createStaffUser(db(), { role: 'Admin', teamId: team.id });
-    expect((await (await signedInClient(ctx.app, db(), teamAdmin)).get('/api/team')).statusCode).toBe(403);
+    expect(
+      (await (await signedInClient(ctx.app, db(), teamAdmin)).get('/api/team')).statusCode,
+    ).toBe(403);
     expect((await clientAt(ctx.app).get('/api/team')).statusCode).toBe(401);
   });
 });
@@ -117,7 +132,12 @@ describe('sign-up approval (POST /api/userSignUpPermission/approveSignUp)', () =
     const email = newEmail();
     for (const role of ['Admin', 'User', 'Viewer'] as const) {
       const account = await createStaffUser(db(), { role, teamId: team.id });
-      const response = await invite(email, 'Viewer', team.id, await signedInClient(ctx.app, db(), account));
+      const response = await invite(
+        email,
+        'Viewer',
+        team.id,
+        await signedInClient(ctx.app, db(), account),
+      );
       expect(response.statusCode).toBe(403);
     }
     expect((await invite(email, 'Viewer', team.id, clientAt(ctx.app))).statusCode).toBe(401);
@@ -128,9 +148,14 @@ describe('sign-up approval (POST /api/userSignUpPermission/approveSignUp)', () =
     const member = await createStaffUser(db(), { role: 'User', teamId: team.id });
     const response = await invite(member.email, 'Admin');
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toMatchObject({ message: SIGNUP_ERRORS.alreadyMember, displayToUser: true });
+    expect(response.json()).toMatchObject({
+      message: SIGNUP_ERRORS.alreadyMember,
+      displayToUser: true,
+    });
     const participant = await createStaffUser(db(), { accountType: 'participant', role: null });
-    expect((await invite(participant.email)).json()).toMatchObject({ message: SIGNUP_ERRORS.participantAccount });
+    expect((await invite(participant.email)).json()).toMatchObject({
+      message: SIGNUP_ERRORS.participantAccount,
+    });
     expect(await invitationsFor(member.email)).toHaveLength(0);
   });
 
@@ -141,12 +166,18 @@ describe('sign-up approval (POST /api/userSignUpPermission/approveSignUp)', () =
     const mapping = await db()
       .select()
       .from(teamUserMappings)
-      .where(and(eq(teamUserMappings.userId, member.id), eq(teamUserMappings.teamId, otherTeam.id)));
+      .where(
+        and(eq(teamUserMappings.userId, member.id), eq(teamUserMappings.teamId, otherTeam.id)),
+      );
     expect(mapping).toMatchObject([{ role: 'Viewer', defaultTeam: false }]);
     const notice = await inbox.waitFor(member.email);
     expect(notice.decoded).toContain(otherTeam.teamName);
     expect(notice.decoded).not.toContain('token=');
-    expect((await auditRows('auth.invitation.add_existing')).some((row) => row.entityId === `${member.id}:${otherTeam.id}`)).toBe(true);
+    expect(
+      (await auditRows('auth.invitation.add_existing')).some(
+        (row) => row.entityId === `${member.id}:${otherTeam.id}`,
+      ),
+    ).toBe(true);
   });
 
   it('refuses when the team is full', async () => {
@@ -169,36 +200,82 @@ describe('invitation → sign-up', () => {
     expect(stored!.expiresAt.getTime() - start.getTime()).toBe(7 * 24 * 60 * 60 * 1000);
     expect(stored!.createdByUserId).toBe(sysAdmin.id);
 
-    const validation = await clientAt(ctx.app).post('/api/userSignUpPermission/signupRequestValidation', { token });
+    const validation = await clientAt(ctx.app).post(
+      '/api/userSignUpPermission/signupRequestValidation',
+      { token },
+    );
     expect(validation.statusCode).toBe(200);
-    expect(validation.json()).toEqual({ email, role: 'Admin', teamId: team.id, teamName: team.teamName });
+    expect(validation.json()).toEqual({
+      email,
+      role: 'Admin',
+      teamId: team.id,
+      teamName: team.teamName,
+    });
 
     // Mass assignment: team, role and token_version in the body are ignored.
     const response = await signup(
-      await signupForm(token, email.toUpperCase(), { teamId: otherTeam.id, teamName: otherTeam.teamName, role: 'Sys_Admin', token_version: 7 }),
+      await signupForm(token, email.toUpperCase(), {
+        teamId: otherTeam.id,
+        teamName: otherTeam.teamName,
+        role: 'Sys_Admin',
+        token_version: 7,
+      }),
     );
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toEqual({ success: true, message: SIGNUP_MESSAGES.success, data: { redirectTo: '/LoginPage' } });
+    expect(response.json()).toEqual({
+      success: true,
+      message: SIGNUP_MESSAGES.success,
+      data: { redirectTo: '/LoginPage' },
+    });
 
     const [user] = await db().select().from(users).where(eq(users.email, email));
-    expect(user).toMatchObject({ username: email, accountType: 'staff', firstName: 'Ada', sfaEnabled: false, tokenVersion: 0 });
-    const mappings = await db().select().from(teamUserMappings).where(eq(teamUserMappings.userId, user!.id));
+    expect(user).toMatchObject({
+      username: email,
+      accountType: 'staff',
+      firstName: 'Ada',
+      sfaEnabled: false,
+      tokenVersion: 0,
+    });
+    const mappings = await db()
+      .select()
+      .from(teamUserMappings)
+      .where(eq(teamUserMappings.userId, user!.id));
     expect(mappings).toMatchObject([{ teamId: team.id, role: 'Admin', defaultTeam: true }]);
     const [teamRow] = await db().select().from(teams).where(eq(teams.id, team.id));
-    const members = await db().select().from(teamUserMappings).where(eq(teamUserMappings.teamId, team.id));
+    const members = await db()
+      .select()
+      .from(teamUserMappings)
+      .where(eq(teamUserMappings.teamId, team.id));
     expect(teamRow!.actualNumOfUsers).toBe(members.length);
 
     const login = await clientAt(ctx.app).login(email, PASSWORD);
     expect(login.statusCode).toBe(200);
-    expect(login.json().user).toMatchObject({ role: 'Admin', teamId: team.id, authStatus: 'SFAIsNotSet' });
+    expect(login.json().user).toMatchObject({
+      role: 'Admin',
+      teamId: team.id,
+      authStatus: 'SFAIsNotSet',
+    });
 
-    expect((await auditRows('auth.invitation.create')).some((row) => row.entityId === String(stored!.id))).toBe(true);
-    const [signupAudit] = (await auditRows('auth.signup')).filter((row) => row.entityId === String(user!.id));
-    expect(signupAudit).toMatchObject({ teamId: team.id, after: { role: 'Admin', invitationId: stored!.id } });
+    expect(
+      (await auditRows('auth.invitation.create')).some(
+        (row) => row.entityId === String(stored!.id),
+      ),
+    ).toBe(true);
+    const [signupAudit] = (await auditRows('auth.signup')).filter(
+      (row) => row.entityId === String(user!.id),
+    );
+    expect(signupAudit).toMatchObject({
+      teamId: team.id,
+      after: { role: 'Admin', invitationId: stored!.id },
+    });
     expect(JSON.stringify(signupAudit)).not.toContain(PASSWORD);
 
     // The link works once.
-    expect((await clientAt(ctx.app).post('/api/userSignUpPermission/signupRequestValidation', { token })).json()).toMatchObject(invalidLink);
+    expect(
+      (
+        await clientAt(ctx.app).post('/api/userSignUpPermission/signupRequestValidation', { token })
+      ).json(),
+    ).toMatchObject(invalidLink);
     const again = await signup(await signupForm(token, email));
     expect(again.statusCode).toBe(400);
     expect(again.json()).toMatchObject(invalidLink);
@@ -216,7 +293,10 @@ describe('invitation → sign-up', () => {
       [{ email: 'nope' }, 'Email is invalid'],
       [{ password: '', confirmPassword: '' }, PASSWORD_MESSAGES.required],
       [{ password: 'Ab1#xyz', confirmPassword: 'Ab1#xyz' }, PASSWORD_MESSAGES.tooShort],
-      [{ password: 'Ab1#'.repeat(6), confirmPassword: 'Ab1#'.repeat(6) }, PASSWORD_MESSAGES.tooLong],
+      [
+        { password: 'Ab1#'.repeat(6), confirmPassword: 'Ab1#'.repeat(6) },
+        PASSWORD_MESSAGES.tooLong,
+      ],
       [{ password: 'nocapitals1#', confirmPassword: 'nocapitals1#' }, PASSWORD_MESSAGES.complexity],
       [{ confirmPassword: 'Different#9x' }, PASSWORD_MESSAGES.signupMismatch],
       [{ acceptTerms: false }, SIGNUP_MESSAGES.acceptTerms],
@@ -241,12 +321,20 @@ describe('invitation → sign-up', () => {
     const first = await invitationToken(email, 'User', team.id, 1);
     const second = await invitationToken(email, 'Viewer', team.id, 2);
     expect((await signup(await signupForm(first, email))).json()).toMatchObject(invalidLink);
-    expect((await signup(await signupForm('x'.repeat(43), email))).json()).toMatchObject(invalidLink);
-    const validationMissing = await clientAt(ctx.app).post('/api/userSignUpPermission/signupRequestValidation', { token: '' });
+    expect((await signup(await signupForm('x'.repeat(43), email))).json()).toMatchObject(
+      invalidLink,
+    );
+    const validationMissing = await clientAt(ctx.app).post(
+      '/api/userSignUpPermission/signupRequestValidation',
+      { token: '' },
+    );
     expect(validationMissing.statusCode).toBe(400);
 
     clock.advance(7 * 24 * 60 * 60 * 1000 + 1000);
-    const expired = await clientAt(ctx.app).post('/api/userSignUpPermission/signupRequestValidation', { token: second });
+    const expired = await clientAt(ctx.app).post(
+      '/api/userSignUpPermission/signupRequestValidation',
+      { token: second },
+    );
     expect(expired.statusCode).toBe(400);
     expect(expired.json()).toMatchObject(invalidLink);
     expect((await signup(await signupForm(second, email))).json()).toMatchObject(invalidLink);
@@ -263,8 +351,12 @@ describe('invitation → sign-up', () => {
       .returning();
     const response = await signup(await signupForm(token, email));
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toMatchObject({ message: 'An account with this email already exists.' });
-    expect(await db().select().from(teamUserMappings).where(eq(teamUserMappings.userId, created!.id))).toHaveLength(0);
+    expect(response.json()).toMatchObject({
+      message: 'An account with this email already exists.',
+    });
+    expect(
+      await db().select().from(teamUserMappings).where(eq(teamUserMappings.userId, created!.id)),
+    ).toHaveLength(0);
     expect((await invitationsFor(email))[0]!.usedAt).toBeNull();
   });
 

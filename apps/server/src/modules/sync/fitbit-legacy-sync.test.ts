@@ -93,7 +93,8 @@ describe(`legacy Fitbit Web API sync (${MODE})`, () => {
     const today = now.toISOString().slice(0, 10);
     // The sync covers [first day, now): a day that starts at `now` (a run at 00:00:00 UTC)
     // has not begun, so the API's entry for it (0 steps) is not expected to be stored.
-    const begun = (entry: Record<string, unknown>) => Date.parse(String(entry.dateTime)) < now.getTime();
+    const begun = (entry: Record<string, unknown>) =>
+      Date.parse(String(entry.dateTime)) < now.getTime();
 
     const steps = (await json(`/1/user/-/activities/steps/date/${firstDay}/${today}.json`))[
       'activities-steps'
@@ -106,7 +107,9 @@ describe(`legacy Fitbit Web API sync (${MODE})`, () => {
       'activities-heart'
     ]!;
     const resting = heart.filter(
-      (entry) => begun(entry) && (entry.value as { restingHeartRate?: number }).restingHeartRate !== undefined,
+      (entry) =>
+        begun(entry) &&
+        (entry.value as { restingHeartRate?: number }).restingHeartRate !== undefined,
     );
     expect(resting.length).toBeGreaterThan(20);
     expect(

@@ -47,7 +47,11 @@ describe(`a new connection's backfill starts when it is linked (${MODE})`, () =>
       schedule: false,
       pollingIntervalSeconds: 0.5,
       jobs: createSyncJobs(),
-      services: testServices(database, { providers: sims.providers, encryptionKey: sims.encryptionKey, clock: sims.clock }),
+      services: testServices(database, {
+        providers: sims.providers,
+        encryptionKey: sims.encryptionKey,
+        clock: sims.clock,
+      }),
     });
     test = await createTestApp({
       database,

@@ -78,7 +78,8 @@ export function createReadingsRepository(db: Db) {
         await db.execute(
           sql`select device_readings_ensure_partitions(${first.toISOString()}::timestamptz, ${last.toISOString()}::timestamptz)`,
         );
-        for (let month = first; month <= last; month = nextMonth(month)) knownMonths.add(month.getTime());
+        for (let month = first; month <= last; month = nextMonth(month))
+          knownMonths.add(month.getTime());
       }
     },
 
@@ -116,7 +117,11 @@ export function createReadingsRepository(db: Db) {
       // before this statement; RETURNING xmax is not allowed on a partitioned table.
       // `touched` (decision 0058): the local days of the rows written, and the days a changed
       // row counted on before (its offset or end may have moved it), for the day summary.
-      const result = await tx.execute<{ existing: number; written: number; touched: [number, number, string, string][] }>(sql`
+      const result = await tx.execute<{
+        existing: number;
+        written: number;
+        touched: [number, number, string, string][];
+      }>(sql`
         with input as (
           select * from json_to_recordset(${payload}::json) as r(
             p integer, t integer, m text, at timestamptz, b device_brand, e timestamptz,
@@ -182,10 +187,17 @@ export function createReadingsRepository(db: Db) {
      */
     async deleteAbsent(
       tx: DbOrTx,
-      scope: { participantId: number; teamId: number; brand: DeviceBrand; metricKeys: readonly string[]; range: MirrorRange },
+      scope: {
+        participantId: number;
+        teamId: number;
+        brand: DeviceBrand;
+        metricKeys: readonly string[];
+        range: MirrorRange;
+      },
       keep: ReadonlyArray<Pick<ReadingInput, 'metricKey' | 'recordedAt'>>,
     ): Promise<{ deleted: number; touched: ReadingDayKey[] }> {
-      if (scope.metricKeys.length === 0 || scope.range.from >= scope.range.to) return { deleted: 0, touched: [] };
+      if (scope.metricKeys.length === 0 || scope.range.from >= scope.range.to)
+        return { deleted: 0, touched: [] };
       const from = scope.range.from.toISOString();
       const to = scope.range.to.toISOString();
       // Sessions count by their end; the start bound only lets the planner prune partitions
@@ -197,7 +209,9 @@ export function createReadingsRepository(db: Db) {
                 and d.recorded_at >= ${from}::timestamptz - ${sql.raw(`interval '${SESSION_MAX_DAYS} days'`)} and d.recorded_at < ${to}::timestamptz`;
       const metrics = new Set(scope.metricKeys);
       const payload = JSON.stringify(
-        keep.filter((row) => metrics.has(row.metricKey)).map((row) => ({ m: row.metricKey, at: row.recordedAt.toISOString() })),
+        keep
+          .filter((row) => metrics.has(row.metricKey))
+          .map((row) => ({ m: row.metricKey, at: row.recordedAt.toISOString() })),
       );
       // NOT IN over the kept keys: a hashed subplan, whatever the planner guesses of the
       // JSON's row count (NOT EXISTS let it pick a nested loop: rows × keys comparisons).
@@ -206,7 +220,10 @@ export function createReadingsRepository(db: Db) {
           delete from device_readings d
            where d.participant_id = ${scope.participantId} and d.team_id = ${scope.teamId}
              and d.brand = ${scope.brand}::device_brand
-             and d.metric_key in (${sql.join(scope.metricKeys.map((key) => sql`${key}`), sql`, `)})
+             and d.metric_key in (${sql.join(
+               scope.metricKeys.map((key) => sql`${key}`),
+               sql`, `,
+             )})
              and ${inRange}
              and d.sync_run_id is not null
              and (d.metric_key, d.recorded_at) not in (
@@ -234,12 +251,17 @@ export function createReadingsRepository(db: Db) {
       const [row] = await q
         .select({ n: sql<number>`count(*)::int` })
         .from(deviceReadings)
-        .where(and(eq(deviceReadings.participantId, participantId), eq(deviceReadings.teamId, teamId)));
+        .where(
+          and(eq(deviceReadings.participantId, participantId), eq(deviceReadings.teamId, teamId)),
+        );
       return Number(row?.n ?? 0);
     },
 
     /** Readings of a participant in [from, to), by metric then time; at most `limit` rows. */
-    async read(query: ReadingsQuery, options: { limit?: number; after?: ReadingKey } = {}): Promise<StoredReading[]> {
+    async read(
+      query: ReadingsQuery,
+      options: { limit?: number; after?: ReadingKey } = {},
+    ): Promise<StoredReading[]> {
       const conditions: SQL[] = [
         eq(deviceReadings.participantId, query.participantId),
         eq(deviceReadings.teamId, query.teamId),
@@ -262,7 +284,11 @@ export function createReadingsRepository(db: Db) {
         .select()
         .from(deviceReadings)
         .where(and(...conditions))
-        .orderBy(asc(deviceReadings.metricKey), asc(deviceReadings.recordedAt), asc(deviceReadings.brand));
+        .orderBy(
+          asc(deviceReadings.metricKey),
+          asc(deviceReadings.recordedAt),
+          asc(deviceReadings.brand),
+        );
       return options.limit ? statement.limit(options.limit) : statement;
     },
 
@@ -290,7 +316,11 @@ export function createReadingsRepository(db: Db) {
     },
 
     /** The latest reading instant per participant of a team and brand (trial page badge). */
-    async latestByParticipant(teamId: number, participantIds: readonly number[], brand?: DeviceBrand) {
+    async latestByParticipant(
+      teamId: number,
+      participantIds: readonly number[],
+      brand?: DeviceBrand,
+    ) {
       if (participantIds.length === 0) return [];
       return db
         .select({

@@ -74,7 +74,10 @@ export function createReadingsService(deps: {
      * The same readings in pages of `pageSize` (keyset paging on the primary key), for
      * exports and aggregates that must not hold a year of heart rate in memory.
      */
-    async *iterate(query: ReadingsQuery, options: { pageSize?: number } = {}): AsyncGenerator<StoredReading[]> {
+    async *iterate(
+      query: ReadingsQuery,
+      options: { pageSize?: number } = {},
+    ): AsyncGenerator<StoredReading[]> {
       const pageSize = options.pageSize ?? 10_000;
       let after: StoredReading | undefined;
       for (;;) {
@@ -110,7 +113,12 @@ export function createReadingsService(deps: {
      * blood-pressure, weight and CGM counts, read from the day summary the write path keeps
      * (completeness grid, CSV; decision 0058). Days without readings are absent.
      */
-    dailySummaries(teamId: number, participantIds: readonly number[], fromDay: string, toDay: string): Promise<DailySummary[]> {
+    dailySummaries(
+      teamId: number,
+      participantIds: readonly number[],
+      fromDay: string,
+      toDay: string,
+    ): Promise<DailySummary[]> {
       return dailySummaries(readings.db, teamId, participantIds, fromDay, toDay);
     },
 
@@ -123,13 +131,22 @@ export function createReadingsService(deps: {
      * What sync has fetched for the participant's metric of a brand, or null when it has
      * not fetched anything yet. Over several connections of the brand, the widest.
      */
-    async coverage(teamId: number, participantId: number, brand: DeviceBrand, metricKey: string): Promise<SyncCoverage | null> {
+    async coverage(
+      teamId: number,
+      participantId: number,
+      brand: DeviceBrand,
+      metricKey: string,
+    ): Promise<SyncCoverage | null> {
       const cursors = await sync.cursorsOf(teamId, participantId, brand, metricKey);
       let best: SyncCoverage | null = null;
       for (const cursor of cursors) {
         if (!cursor.syncedUntil || cursor.syncedUntil <= cursor.backfillFrom) continue;
         const span = { from: cursor.backfillFrom, until: cursor.syncedUntil };
-        if (!best || span.until.getTime() - span.from.getTime() > best.until.getTime() - best.from.getTime()) best = span;
+        if (
+          !best ||
+          span.until.getTime() - span.from.getTime() > best.until.getTime() - best.from.getTime()
+        )
+          best = span;
       }
       return best;
     },
@@ -140,13 +157,29 @@ export function createReadingsService(deps: {
      * accepts. Callers that answer false fetch from the provider instead.
      */
     async covers(
-      range: { teamId: number; participantId: number; brand: DeviceBrand; metricKey: string; from: Date; to: Date },
+      range: {
+        teamId: number;
+        participantId: number;
+        brand: DeviceBrand;
+        metricKey: string;
+        from: Date;
+        to: Date;
+      },
       options: { stalenessMs?: number } = {},
     ): Promise<boolean> {
-      const coverage = await this.coverage(range.teamId, range.participantId, range.brand, range.metricKey);
+      const coverage = await this.coverage(
+        range.teamId,
+        range.participantId,
+        range.brand,
+        range.metricKey,
+      );
       if (!coverage) return false;
-      const needUntil = Math.min(range.to.getTime(), now().getTime()) - (options.stalenessMs ?? DEFAULT_COVERAGE_STALENESS_MS);
-      return coverage.from.getTime() <= range.from.getTime() && coverage.until.getTime() >= needUntil;
+      const needUntil =
+        Math.min(range.to.getTime(), now().getTime()) -
+        (options.stalenessMs ?? DEFAULT_COVERAGE_STALENESS_MS);
+      return (
+        coverage.from.getTime() <= range.from.getTime() && coverage.until.getTime() >= needUntil
+      );
     },
 
     /**
@@ -179,7 +212,10 @@ export function createReadingsService(deps: {
           rejected += 1;
           continue;
         }
-        if ((row.value === null || row.value === undefined || !Number.isFinite(row.value)) && (row.valueJson === null || row.valueJson === undefined)) {
+        if (
+          (row.value === null || row.value === undefined || !Number.isFinite(row.value)) &&
+          (row.valueJson === null || row.valueJson === undefined)
+        ) {
           rejected += 1;
           continue;
         }
@@ -200,10 +236,16 @@ export function createReadingsService(deps: {
           if (index > 0) await new Promise((resolve) => setImmediate(resolve));
           const part = batch.slice(index * UPSERT_BATCH_SIZE, (index + 1) * UPSERT_BATCH_SIZE);
           await readings.transaction(async (tx) => {
-            const written = part.length > 0 ? await readings.upsertBatch(tx, part, options.syncRunId ?? null) : undefined;
+            const written =
+              part.length > 0
+                ? await readings.upsertBatch(tx, part, options.syncRunId ?? null)
+                : undefined;
             const last = index === batches - 1;
             // After every batch is upserted: the keep list is the whole window's rows.
-            const gone = last && options.mirror ? await readings.deleteAbsent(tx, options.mirror, batch) : undefined;
+            const gone =
+              last && options.mirror
+                ? await readings.deleteAbsent(tx, options.mirror, batch)
+                : undefined;
             const total = {
               inserted: counts.inserted + (written?.inserted ?? 0),
               updated: counts.updated + (written?.updated ?? 0),
@@ -221,7 +263,11 @@ export function createReadingsService(deps: {
         }
         return counts;
       };
-      const result = ({ deleted, ...counts }: StoreCounts) => ({ ...counts, rejected, ...(options.mirror && { deleted }) });
+      const result = ({ deleted, ...counts }: StoreCounts) => ({
+        ...counts,
+        rejected,
+        ...(options.mirror && { deleted }),
+      });
       try {
         return result(await write());
       } catch (error) {
@@ -241,7 +287,8 @@ function isMissingPartition(error: unknown): boolean {
   let current: unknown = error;
   while (current && typeof current === 'object') {
     const { code, message } = current as { code?: unknown; message?: unknown };
-    if (code === '23514' && typeof message === 'string' && message.includes('no partition')) return true;
+    if (code === '23514' && typeof message === 'string' && message.includes('no partition'))
+      return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;

@@ -17,12 +17,20 @@ export const PURGE_BATCH_SIZE = 5_000;
 type Policy = { teamId: number; metricKey: string; brand: string; retentionDays: number | null };
 export type PurgeResult = { deleted: number; droppedPartitions: string[]; audited: number };
 
-export async function purgeExpiredReadings(db: Db, options: { now: Date; runId: string; batchSize?: number }): Promise<PurgeResult> {
+export async function purgeExpiredReadings(
+  db: Db,
+  options: { now: Date; runId: string; batchSize?: number },
+): Promise<PurgeResult> {
   const batchSize = options.batchSize ?? PURGE_BATCH_SIZE;
   const now = options.now;
   // Every (team, metric, brand) stored, with its horizon; null retention: not enabled, keep nothing.
   const policies = (
-    await db.execute<{ team_id: number; metric_key: string; brand: string; retention_days: number | null }>(sql`
+    await db.execute<{
+      team_id: number;
+      metric_key: string;
+      brand: string;
+      retention_days: number | null;
+    }>(sql`
       with stored as (select distinct team_id, metric_key, brand from device_readings),
       enabled as (
         select tsd.team_id, t.metric_key, g.manufacturer::text as brand, max(t.retention_days) as retention_days
@@ -41,7 +49,9 @@ export async function purgeExpiredReadings(db: Db, options: { now: Date; runId: 
     retentionDays: row.retention_days === null ? null : Number(row.retention_days),
   }));
   const cutoffOf = (policy: Policy) =>
-    policy.retentionDays === null ? new Date(Date.UTC(9999, 0, 1)) : new Date(now.getTime() - policy.retentionDays * 86_400_000);
+    policy.retentionDays === null
+      ? new Date(Date.UTC(9999, 0, 1))
+      : new Date(now.getTime() - policy.retentionDays * 86_400_000);
   const counts = new Map<string, { teamId: number; metricKey: string; deleted: number }>();
   const count = (teamId: number, metricKey: string, n: number) => {
     const key = `${teamId}:${metricKey}`;
@@ -70,7 +80,12 @@ export async function purgeExpiredReadings(db: Db, options: { now: Date; runId: 
     ).rows;
     if (groups.length === 0) continue;
     const allExpired = groups.every((group) => {
-      const policy = policies.find((p) => p.teamId === Number(group.team_id) && p.metricKey === group.metric_key && p.brand === group.brand);
+      const policy = policies.find(
+        (p) =>
+          p.teamId === Number(group.team_id) &&
+          p.metricKey === group.metric_key &&
+          p.brand === group.brand,
+      );
       return policy !== undefined && upper.getTime() <= cutoffOf(policy).getTime();
     });
     if (!allExpired) continue;
@@ -91,7 +106,13 @@ export async function purgeExpiredReadings(db: Db, options: { now: Date; runId: 
     for (;;) {
       // Each batch and the day summary of its days in one transaction (decision 0058).
       const result = await db.transaction(async (tx) => {
-        const gone = await tx.execute<{ p: number; t: number; m: string; d: string; n: number }>(sql`
+        const gone = await tx.execute<{
+          p: number;
+          t: number;
+          m: string;
+          d: string;
+          n: number;
+        }>(sql`
         with doomed as (
           select participant_id, team_id, metric_key, recorded_at, brand from device_readings
           where team_id = ${policy.teamId} and metric_key = ${policy.metricKey} and brand = ${policy.brand}::device_brand
@@ -106,7 +127,12 @@ export async function purgeExpiredReadings(db: Db, options: { now: Date; runId: 
         select p, t, m, to_char(day, 'YYYY-MM-DD') as d, count(*)::int as n from gone group by p, t, m, day`);
         await refreshReadingDays(
           tx,
-          gone.rows.map((row) => ({ participantId: Number(row.p), teamId: Number(row.t), metricKey: row.m, day: row.d })),
+          gone.rows.map((row) => ({
+            participantId: Number(row.p),
+            teamId: Number(row.t),
+            metricKey: row.m,
+            day: row.d,
+          })),
         );
         return gone;
       });

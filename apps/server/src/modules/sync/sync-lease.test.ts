@@ -10,7 +10,13 @@ import { buildSyncService, type SyncSettings } from './sync.composition';
 import { recoverAbandonedRuns } from './sync.jobs';
 import { SYNC_LEASE_LOST, SYNC_WORKER_STOPPED } from './sync.repository';
 import { SYNC_LEASE_MS } from './sync.service';
-import { createParticipants, enrolledOn, linkForSync, startSyncSimulators, type SyncSimulators } from './test-support';
+import {
+  createParticipants,
+  enrolledOn,
+  linkForSync,
+  startSyncSimulators,
+  type SyncSimulators,
+} from './test-support';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const DAY = 86_400_000;
@@ -40,7 +46,13 @@ describe(`sync lease renewal (${MODE})`, () => {
     const fixture = await createParticipants(database.db, 1);
     const participantId = fixture.participantIds[0]!;
     await enrolledOn(database.db, participantId, new Date(sims.clock.nowMs() - daysBack * DAY));
-    const connectionId = await linkForSync(database.db, sims, { teamId: fixture.teamId, participantId, brand: 'Dexcom', account, metrics: ['egv'] });
+    const connectionId = await linkForSync(database.db, sims, {
+      teamId: fixture.teamId,
+      participantId,
+      brand: 'Dexcom',
+      account,
+      metrics: ['egv'],
+    });
     return { participantId, connectionId };
   };
   /** The Dexcom source with `hook` run after each window is fetched (while the run holds its lease). */
@@ -56,11 +68,29 @@ describe(`sync lease renewal (${MODE})`, () => {
     })),
   });
   const service = (settings: Partial<SyncSettings>) =>
-    buildSyncService(database, { providers: sims.providers, encryptionKey: sims.encryptionKey, clock: sims.clock, ...settings });
+    buildSyncService(database, {
+      providers: sims.providers,
+      encryptionKey: sims.encryptionKey,
+      clock: sims.clock,
+      ...settings,
+    });
   const sent: object[] = [];
-  const sender = { send: async (_name: string, data: object) => (sent.push(data), `job-${sent.length}`) };
-  const runsOf = (connectionId: number) => database.db.select().from(syncRuns).where(eq(syncRuns.participantDeviceId, connectionId)).orderBy(syncRuns.id);
-  const leaseOf = async (connectionId: number) => (await database.db.select().from(syncStates).where(eq(syncStates.participantDeviceId, connectionId)))[0];
+  const sender = {
+    send: async (_name: string, data: object) => (sent.push(data), `job-${sent.length}`),
+  };
+  const runsOf = (connectionId: number) =>
+    database.db
+      .select()
+      .from(syncRuns)
+      .where(eq(syncRuns.participantDeviceId, connectionId))
+      .orderBy(syncRuns.id);
+  const leaseOf = async (connectionId: number) =>
+    (
+      await database.db
+        .select()
+        .from(syncStates)
+        .where(eq(syncStates.participantDeviceId, connectionId))
+    )[0];
 
   it('a live run that stores a window every 40 s keeps its lease far past one lease length; the recovery leaves it alone', async () => {
     const leaseClock = createManualClock(new Date('2030-01-01T00:00:00Z'));
@@ -72,14 +102,22 @@ describe(`sync lease renewal (${MODE})`, () => {
       const recovered = await recoverAbandonedRuns(database, sender, leaseClock.now());
       recoveries += recovered.closed;
     });
-    const result = await service({ leaseClock, leaseRenewMs: 3_600_000, sources: { ...SYNC_SOURCES, dexcom: slow } }).syncConnection(c.connectionId, {
+    const result = await service({
+      leaseClock,
+      leaseRenewMs: 3_600_000,
+      sources: { ...SYNC_SOURCES, dexcom: slow },
+    }).syncConnection(c.connectionId, {
       kind: 'backfill',
       owner: 'live-run',
     });
     expect(result.outcome).toBe('succeeded');
     expect(recoveries).toBe(0);
-    expect(leaseClock.now().getTime() - new Date('2030-01-01T00:00:00Z').getTime()).toBeGreaterThan(3 * SYNC_LEASE_MS);
-    expect((await runsOf(c.connectionId)).map((run) => [run.outcome, run.errorType])).toEqual([['succeeded', null]]);
+    expect(leaseClock.now().getTime() - new Date('2030-01-01T00:00:00Z').getTime()).toBeGreaterThan(
+      3 * SYNC_LEASE_MS,
+    );
+    expect((await runsOf(c.connectionId)).map((run) => [run.outcome, run.errorType])).toEqual([
+      ['succeeded', null],
+    ]);
   });
 
   it('a run stuck in one slow call keeps its lease by the background renewal', async () => {
@@ -92,11 +130,20 @@ describe(`sync lease renewal (${MODE})`, () => {
         leaseClock.advance(45_000);
         // Wait for a renewal after the clock moved (the lease reaches a full length past now again).
         const renewedBy = leaseClock.now().getTime() + SYNC_LEASE_MS;
-        await expect.poll(async () => (await leaseOf(c.connectionId))?.leaseUntil?.getTime() ?? 0, { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(renewedBy);
+        await expect
+          .poll(async () => (await leaseOf(c.connectionId))?.leaseUntil?.getTime() ?? 0, {
+            timeout: 10_000,
+            interval: 20,
+          })
+          .toBeGreaterThanOrEqual(renewedBy);
         closed.push((await recoverAbandonedRuns(database, sender, leaseClock.now())).closed);
       }
     });
-    const result = await service({ leaseClock, leaseRenewMs: 20, sources: { ...SYNC_SOURCES, dexcom: slowCall } }).syncConnection(c.connectionId, {
+    const result = await service({
+      leaseClock,
+      leaseRenewMs: 20,
+      sources: { ...SYNC_SOURCES, dexcom: slowCall },
+    }).syncConnection(c.connectionId, {
       kind: 'backfill',
       owner: 'slow-run',
     });
@@ -116,26 +163,46 @@ describe(`sync lease renewal (${MODE})`, () => {
       reached();
       await woken;
     });
-    const deadRun = service({ leaseClock, leaseRenewMs: 3_600_000, sources: { ...SYNC_SOURCES, dexcom: frozen } }).syncConnection(c.connectionId, {
+    const deadRun = service({
+      leaseClock,
+      leaseRenewMs: 3_600_000,
+      sources: { ...SYNC_SOURCES, dexcom: frozen },
+    }).syncConnection(c.connectionId, {
       kind: 'backfill',
       owner: 'dead-worker-job',
     });
     await atFirstWindow;
     const [dead] = await runsOf(c.connectionId);
-    expect(dead).toMatchObject({ outcome: 'running', jobId: expect.stringMatching(/^dead-worker-job#/) });
+    expect(dead).toMatchObject({
+      outcome: 'running',
+      jobId: expect.stringMatching(/^dead-worker-job#/),
+    });
 
     // Within its lease it is still taken for alive…
     leaseClock.advance(SYNC_LEASE_MS - 1_000);
     sent.length = 0;
-    expect(await recoverAbandonedRuns(database, sender, leaseClock.now())).toEqual({ closed: 0, queued: 0 });
+    expect(await recoverAbandonedRuns(database, sender, leaseClock.now())).toEqual({
+      closed: 0,
+      queued: 0,
+    });
     // …and recovered just after it: closed as failed with its reason, its connection queued again.
     leaseClock.advance(2_000);
-    expect(await recoverAbandonedRuns(database, sender, leaseClock.now())).toEqual({ closed: 1, queued: 1 });
+    expect(await recoverAbandonedRuns(database, sender, leaseClock.now())).toEqual({
+      closed: 1,
+      queued: 1,
+    });
     expect(sent).toEqual([{ connectionId: c.connectionId, kind: 'backfill', force: true }]);
-    expect((await runsOf(c.connectionId))[0]).toMatchObject({ outcome: 'failed', errorType: SYNC_WORKER_STOPPED });
+    expect((await runsOf(c.connectionId))[0]).toMatchObject({
+      outcome: 'failed',
+      errorType: SYNC_WORKER_STOPPED,
+    });
 
     // The run that takes over syncs the connection.
-    const taker = await service({ leaseClock }).syncConnection(c.connectionId, { kind: 'backfill', owner: 'taker-job', force: true });
+    const taker = await service({ leaseClock }).syncConnection(c.connectionId, {
+      kind: 'backfill',
+      owner: 'taker-job',
+      force: true,
+    });
     expect(taker.outcome).toBe('succeeded');
     const readingsBefore = await database.db.execute<{ n: number; by_dead: number }>(
       sql`select count(*)::int as n, count(*) filter (where sync_run_id = ${dead!.id})::int as by_dead from device_readings where participant_id = ${c.participantId}`,
@@ -147,7 +214,12 @@ describe(`sync lease renewal (${MODE})`, () => {
     const takerLease = await leaseOf(c.connectionId);
     wake();
     const late = await deadRun;
-    expect(late).toMatchObject({ outcome: 'busy', errorType: SYNC_LEASE_LOST, inserted: 0, updated: 0 });
+    expect(late).toMatchObject({
+      outcome: 'busy',
+      errorType: SYNC_LEASE_LOST,
+      inserted: 0,
+      updated: 0,
+    });
     const readingsAfter = await database.db.execute<{ n: number; by_dead: number }>(
       sql`select count(*)::int as n, count(*) filter (where sync_run_id = ${dead!.id})::int as by_dead from device_readings where participant_id = ${c.participantId}`,
     );
@@ -167,14 +239,29 @@ describe(`sync lease renewal (${MODE})`, () => {
     const c = await connection('SandboxUser4', 40);
     // Stalled past its lease (no renewal meanwhile) with nobody taking over yet.
     const stall = withHook(async () => leaseClock.advance(SYNC_LEASE_MS + 1_000));
-    const result = await service({ leaseClock, leaseRenewMs: 3_600_000, sources: { ...SYNC_SOURCES, dexcom: stall } }).syncConnection(c.connectionId, {
+    const result = await service({
+      leaseClock,
+      leaseRenewMs: 3_600_000,
+      sources: { ...SYNC_SOURCES, dexcom: stall },
+    }).syncConnection(c.connectionId, {
       kind: 'backfill',
       owner: 'stalled-job',
     });
-    expect(result).toMatchObject({ outcome: 'busy', errorType: SYNC_LEASE_LOST, continueStreams: ['egvs'], inserted: 0 });
+    expect(result).toMatchObject({
+      outcome: 'busy',
+      errorType: SYNC_LEASE_LOST,
+      continueStreams: ['egvs'],
+      inserted: 0,
+    });
     expect(result.continueAt).toBeInstanceOf(Date);
-    expect((await runsOf(c.connectionId)).map((run) => [run.outcome, run.errorType, run.rowsInserted])).toEqual([['failed', SYNC_LEASE_LOST, 0]]);
-    const [count] = (await database.db.execute<{ n: number }>(sql`select count(*)::int as n from device_readings where participant_id = ${c.participantId}`)).rows;
+    expect(
+      (await runsOf(c.connectionId)).map((run) => [run.outcome, run.errorType, run.rowsInserted]),
+    ).toEqual([['failed', SYNC_LEASE_LOST, 0]]);
+    const [count] = (
+      await database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from device_readings where participant_id = ${c.participantId}`,
+      )
+    ).rows;
     expect(Number(count!.n)).toBe(0);
   });
 
@@ -191,7 +278,12 @@ describe(`sync lease renewal (${MODE})`, () => {
       await woken;
     });
     const renewForMs = 500;
-    const firstAttempt = service({ leaseClock, leaseRenewMs: 20, renewForMs, sources: { ...SYNC_SOURCES, dexcom: hung } }).syncConnection(c.connectionId, {
+    const firstAttempt = service({
+      leaseClock,
+      leaseRenewMs: 20,
+      renewForMs,
+      sources: { ...SYNC_SOURCES, dexcom: hung },
+    }).syncConnection(c.connectionId, {
       kind: 'backfill',
       owner: 'job-7',
     });
@@ -200,16 +292,27 @@ describe(`sync lease renewal (${MODE})`, () => {
 
     // pg-boss retries the job under the same id while the first attempt still lives: the
     // retry is another attempt, so it finds the lease held and waits instead of sharing it.
-    const retry = await service({ leaseClock }).syncConnection(c.connectionId, { kind: 'backfill', owner: 'job-7', force: true });
+    const retry = await service({ leaseClock }).syncConnection(c.connectionId, {
+      kind: 'backfill',
+      owner: 'job-7',
+      force: true,
+    });
     expect(retry.outcome).toBe('busy');
 
     // Meanwhile the background renewal keeps the lease a full length past now.
     leaseClock.advance(30_000);
     const renewedBy = leaseClock.now().getTime() + SYNC_LEASE_MS;
-    await expect.poll(async () => (await leaseOf(c.connectionId))?.leaseUntil?.getTime() ?? 0, { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(renewedBy);
+    await expect
+      .poll(async () => (await leaseOf(c.connectionId))?.leaseUntil?.getTime() ?? 0, {
+        timeout: 10_000,
+        interval: 20,
+      })
+      .toBeGreaterThanOrEqual(renewedBy);
 
     // Past that it renews no more (a renewal beats every 20 ms: 300 ms is 15 of them).
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, renewalEnds - Date.now()) + 100));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, renewalEnds - Date.now()) + 100),
+    );
     const heldUntil = (await leaseOf(c.connectionId))!.leaseUntil!.getTime();
     leaseClock.advance(SYNC_LEASE_MS / 2);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -218,14 +321,31 @@ describe(`sync lease renewal (${MODE})`, () => {
     // The lease runs out; the recovery closes the hung run and queues its connection.
     leaseClock.advance(SYNC_LEASE_MS);
     sent.length = 0;
-    expect(await recoverAbandonedRuns(database, sender, leaseClock.now())).toEqual({ closed: 1, queued: 1 });
-    const taker = await service({ leaseClock }).syncConnection(c.connectionId, { kind: 'backfill', owner: 'job-7', force: true });
+    expect(await recoverAbandonedRuns(database, sender, leaseClock.now())).toEqual({
+      closed: 1,
+      queued: 1,
+    });
+    const taker = await service({ leaseClock }).syncConnection(c.connectionId, {
+      kind: 'backfill',
+      owner: 'job-7',
+      force: true,
+    });
     expect(taker.outcome).toBe('succeeded');
 
     // The hung attempt wakes: it stores nothing and leaves the verdicts as they are.
     wake();
-    expect(await firstAttempt).toMatchObject({ outcome: 'busy', errorType: SYNC_LEASE_LOST, inserted: 0 });
-    expect((await runsOf(c.connectionId)).map((run) => [run.jobId?.split('#')[0], run.outcome, run.errorType])).toEqual([
+    expect(await firstAttempt).toMatchObject({
+      outcome: 'busy',
+      errorType: SYNC_LEASE_LOST,
+      inserted: 0,
+    });
+    expect(
+      (await runsOf(c.connectionId)).map((run) => [
+        run.jobId?.split('#')[0],
+        run.outcome,
+        run.errorType,
+      ]),
+    ).toEqual([
       ['job-7', 'failed', SYNC_WORKER_STOPPED],
       ['job-7', 'succeeded', null],
     ]);

@@ -21,23 +21,46 @@ export function createSyncStatusService(deps: {
 }) {
   const { access, runs, readings, clock } = deps;
   return {
-    async participantStatus(auth: AuthContext, participantId: number): Promise<ConnectionSyncStatus[]> {
+    async participantStatus(
+      auth: AuthContext,
+      participantId: number,
+    ): Promise<ConnectionSyncStatus[]> {
       const ref = await access.requireParticipant(auth, participantId, 'data.view');
       const connections = await runs.connectionsOfParticipant(ref.teamId, ref.id);
       if (connections.length === 0) return [];
       const ids = connections.map((connection) => connection.id);
-      const [states, stats] = await Promise.all([runs.states(ids), readings.stats(ref.teamId, ref.id)]);
+      const [states, stats] = await Promise.all([
+        runs.states(ids),
+        readings.stats(ref.teamId, ref.id),
+      ]);
       const now = clock.now();
       const result: ConnectionSyncStatus[] = [];
       for (const connection of connections) {
         const state = states.find((row) => row.participantDeviceId === connection.id);
-        const [cursors, enabled] = await Promise.all([runs.cursorsOfConnection(connection.id), runs.enabledMetrics(connection.id)]);
+        const [cursors, enabled] = await Promise.all([
+          runs.cursorsOfConnection(connection.id),
+          runs.enabledMetrics(connection.id),
+        ]);
         const metrics = stats
           .filter((row) => row.brand === connection.brand)
-          .map((row) => ({ metricKey: row.metricKey, rows: row.rows, earliest: row.earliest?.toISOString() ?? null, latest: row.latest?.toISOString() ?? null }));
+          .map((row) => ({
+            metricKey: row.metricKey,
+            rows: row.rows,
+            earliest: row.earliest?.toISOString() ?? null,
+            latest: row.latest?.toISOString() ?? null,
+          }));
         const rowsStored = metrics.reduce((sum, row) => sum + row.rows, 0);
-        const earliest = metrics.map((row) => row.earliest).filter(Boolean).sort()[0] ?? null;
-        const latest = metrics.map((row) => row.latest).filter(Boolean).sort().at(-1) ?? null;
+        const earliest =
+          metrics
+            .map((row) => row.earliest)
+            .filter(Boolean)
+            .sort()[0] ?? null;
+        const latest =
+          metrics
+            .map((row) => row.latest)
+            .filter(Boolean)
+            .sort()
+            .at(-1) ?? null;
         // Backfill progress: the share of [backfill_from, now) every cursor has fetched.
         let fetched = 0;
         let total = 0;
@@ -45,16 +68,32 @@ export function createSyncStatusService(deps: {
           const span = now.getTime() - cursor.backfillFrom.getTime();
           if (span <= 0) continue;
           total += span;
-          fetched += Math.min(span, Math.max(0, (cursor.syncedUntil?.getTime() ?? cursor.backfillFrom.getTime()) - cursor.backfillFrom.getTime()));
+          fetched += Math.min(
+            span,
+            Math.max(
+              0,
+              (cursor.syncedUntil?.getTime() ?? cursor.backfillFrom.getTime()) -
+                cursor.backfillFrom.getTime(),
+            ),
+          );
         }
         // A metric enabled in both layers whose first window is not stored yet (no cursor) is
         // still to be backfilled: until then its readings are not all there.
         // Only metrics the connection's upstream delivers count: another never gets a cursor.
         const withCursor = new Set(cursors.map((cursor) => cursor.metricKey));
-        const delivered = new Set(SYNC_SOURCES[connection.upstream as DeviceUpstream]?.streams.flatMap((stream) => stream.metrics) ?? []);
+        const delivered = new Set(
+          SYNC_SOURCES[connection.upstream as DeviceUpstream]?.streams.flatMap(
+            (stream) => stream.metrics,
+          ) ?? [],
+        );
         const backfilling =
-          enabled.some((metric) => delivered.has(metric.metricKey) && !withCursor.has(metric.metricKey)) ||
-          cursors.some((cursor) => !cursor.syncedUntil || now.getTime() - cursor.syncedUntil.getTime() > 2 * 86_400_000);
+          enabled.some(
+            (metric) => delivered.has(metric.metricKey) && !withCursor.has(metric.metricKey),
+          ) ||
+          cursors.some(
+            (cursor) =>
+              !cursor.syncedUntil || now.getTime() - cursor.syncedUntil.getTime() > 2 * 86_400_000,
+          );
         let syncState: SyncState;
         if (connection.needsReconsent) syncState = 'needs_reconsent';
         else if (state?.backoffUntil && state.backoffUntil > now) syncState = 'backing_off';
@@ -67,7 +106,10 @@ export function createSyncStatusService(deps: {
           brand: connection.brand,
           upstream: connection.upstream,
           state: syncState,
-          backfillPercent: syncState === 'backfilling' && total > 0 ? Math.min(99, Math.floor((fetched / total) * 100)) : null,
+          backfillPercent:
+            syncState === 'backfilling' && total > 0
+              ? Math.min(99, Math.floor((fetched / total) * 100))
+              : null,
           backoffUntil: syncState === 'backing_off' ? state!.backoffUntil!.toISOString() : null,
           errorType: state?.lastErrorType ?? connection.lastSyncError ?? null,
           lastSyncAt: (state?.lastSuccessAt ?? connection.lastSyncAt)?.toISOString() ?? null,
@@ -85,7 +127,12 @@ export function createSyncStatusService(deps: {
       const ids = await runs.participantIdsOfTrial(trial.teamId, trial.id);
       const latest = await readings.latestByParticipant(trial.teamId, ids);
       const byId = new Map(latest.map((row) => [row.participantId, row.latest]));
-      return { participants: ids.map((id) => ({ participantId: id, latestReading: byId.get(id)?.toISOString() ?? null })) };
+      return {
+        participants: ids.map((id) => ({
+          participantId: id,
+          latestReading: byId.get(id)?.toISOString() ?? null,
+        })),
+      };
     },
   };
 }

@@ -12,7 +12,13 @@ import { SYNC_SCHEDULE_JOB, createSyncJobs, enqueueSync } from './sync.jobs';
 import { testServices } from '../../test/test-services';
 import { SYNC_SOURCES, type SyncSource } from './sources';
 import { dexcomSource } from '../../providers/dexcom/dexcom.source';
-import { createParticipants, enrolledOn, linkForSync, startSyncSimulators, type SyncSimulators } from './test-support';
+import {
+  createParticipants,
+  enrolledOn,
+  linkForSync,
+  startSyncSimulators,
+  type SyncSimulators,
+} from './test-support';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const DAY = 86_400_000;
@@ -27,17 +33,30 @@ async function waitFor(
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) {
-      throw new Error(`condition not met within ${timeoutMs} ms${explain ? `: ${await explain()}` : ''}`);
+      throw new Error(
+        `condition not met within ${timeoutMs} ms${explain ? `: ${await explain()}` : ''}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
-async function linkedParticipant(database: Database, sims: SyncSimulators, account = 'SandboxUser1', daysBack = 100) {
+async function linkedParticipant(
+  database: Database,
+  sims: SyncSimulators,
+  account = 'SandboxUser1',
+  daysBack = 100,
+) {
   const fixture = await createParticipants(database.db, 1);
   const participantId = fixture.participantIds[0]!;
   await enrolledOn(database.db, participantId, new Date(sims.clock.nowMs() - daysBack * DAY));
-  const connectionId = await linkForSync(database.db, sims, { teamId: fixture.teamId, participantId, brand: 'Dexcom', account, metrics: ['egv'] });
+  const connectionId = await linkForSync(database.db, sims, {
+    teamId: fixture.teamId,
+    participantId,
+    brand: 'Dexcom',
+    account,
+    metrics: ['egv'],
+  });
   return { participantId, connectionId };
 }
 
@@ -62,7 +81,11 @@ describe(`sync jobs on real pg-boss workers (${MODE})`, () => {
       schedule: false,
       pollingIntervalSeconds: 0.5,
       jobs: createSyncJobs(),
-      services: testServices(database, { providers: sims.providers, encryptionKey: sims.encryptionKey, clock: sims.clock }),
+      services: testServices(database, {
+        providers: sims.providers,
+        encryptionKey: sims.encryptionKey,
+        clock: sims.clock,
+      }),
     });
   });
   afterAll(async () => {
@@ -72,15 +95,29 @@ describe(`sync jobs on real pg-boss workers (${MODE})`, () => {
   });
 
   it('the scheduler job queues each linked connection and a worker backfills it', async () => {
-    const { participantId, connectionId } = await linkedParticipant(database, sims, 'SandboxUser4', 20);
+    const { participantId, connectionId } = await linkedParticipant(
+      database,
+      sims,
+      'SandboxUser4',
+      20,
+    );
     await jobs.boss.send(SYNC_SCHEDULE_JOB, {});
     await waitFor(async () => {
-      const runs = await database.db.select().from(syncRuns).where(eq(syncRuns.participantDeviceId, connectionId));
+      const runs = await database.db
+        .select()
+        .from(syncRuns)
+        .where(eq(syncRuns.participantDeviceId, connectionId));
       return runs.some((run) => run.outcome === 'succeeded');
     });
-    const [run] = await database.db.select().from(syncRuns).where(eq(syncRuns.participantDeviceId, connectionId));
+    const [run] = await database.db
+      .select()
+      .from(syncRuns)
+      .where(eq(syncRuns.participantDeviceId, connectionId));
     expect(run).toMatchObject({ kind: 'incremental', outcome: 'succeeded', upstream: 'dexcom' });
-    const [count] = await database.db.select({ n: sql<number>`count(*)::int` }).from(deviceReadings).where(eq(deviceReadings.participantId, participantId));
+    const [count] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(deviceReadings)
+      .where(eq(deviceReadings.participantId, participantId));
     expect(Number(count!.n)).toBeGreaterThan(1000);
     expect(Number(count!.n)).toBe(run!.rowsInserted);
   });
@@ -114,7 +151,8 @@ describe(`a run its time box stopped is followed up (${MODE})`, () => {
               ...stream,
               async fetch(ctx, window, wanted) {
                 const rows = await stream.fetch(ctx, window, wanted);
-                if (window.to.getTime() - window.from.getTime() > DAY) await new Promise((resolve) => setTimeout(resolve, 1_200));
+                if (window.to.getTime() - window.from.getTime() > DAY)
+                  await new Promise((resolve) => setTimeout(resolve, 1_200));
                 return rows;
               },
             },
@@ -135,15 +173,37 @@ describe(`a run its time box stopped is followed up (${MODE})`, () => {
     });
     const fixture = await createParticipants(database.db, 1);
     const participantId = fixture.participantIds[0]!;
-    await enrolledOn(database.db, participantId, new Date(sims.clock.nowMs() - 30 * DAY - 5 * 60_000));
-    const connectionId = await linkForSync(database.db, sims, { teamId: fixture.teamId, participantId, brand: 'Dexcom', account: 'SandboxUser4', metrics: ['egv'] });
+    await enrolledOn(
+      database.db,
+      participantId,
+      new Date(sims.clock.nowMs() - 30 * DAY - 5 * 60_000),
+    );
+    const connectionId = await linkForSync(database.db, sims, {
+      teamId: fixture.teamId,
+      participantId,
+      brand: 'Dexcom',
+      account: 'SandboxUser4',
+      metrics: ['egv'],
+    });
     await enqueueSync(jobs.boss, { connectionId, kind: 'backfill' });
 
-    const runsOf = () => database.db.select().from(syncRuns).where(eq(syncRuns.participantDeviceId, connectionId)).orderBy(syncRuns.id);
+    const runsOf = () =>
+      database.db
+        .select()
+        .from(syncRuns)
+        .where(eq(syncRuns.participantDeviceId, connectionId))
+        .orderBy(syncRuns.id);
     await waitFor(
       async () => (await runsOf()).some((run) => run.outcome === 'succeeded'),
       60_000,
-      async () => JSON.stringify((await runsOf()).map((run) => ({ kind: run.kind, outcome: run.outcome, windows: run.windows }))),
+      async () =>
+        JSON.stringify(
+          (await runsOf()).map((run) => ({
+            kind: run.kind,
+            outcome: run.outcome,
+            windows: run.windows,
+          })),
+        ),
     );
     const runs = await runsOf();
     expect(runs.map((run) => run.outcome)).toEqual(['partial', 'succeeded']);
@@ -151,7 +211,9 @@ describe(`a run its time box stopped is followed up (${MODE})`, () => {
     const windows = runs[1]!.windows as Array<{ to: string }>;
     expect(windows.at(-1)!.to).toBe(sims.clock.now().toISOString());
     const [cursor] = (
-      await database.db.execute<{ synced_until: Date | string }>(sql`select synced_until from sync_cursors where participant_device_id = ${connectionId} and metric_key = 'egv'`)
+      await database.db.execute<{ synced_until: Date | string }>(
+        sql`select synced_until from sync_cursors where participant_device_id = ${connectionId} and metric_key = 'egv'`,
+      )
     ).rows;
     expect(new Date(cursor!.synced_until).toISOString()).toBe(sims.clock.now().toISOString());
   }, 90_000);
@@ -165,17 +227,21 @@ if (process.env.TEST_DATABASE_URL) {
     const children: ChildProcess[] = [];
 
     const startWorker = async (): Promise<ChildProcess> => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'test-worker.ts')], {
-        env: {
-          ...process.env,
-          DATABASE_URL: database.connectionString!,
-          SYNC_TEST_PROVIDERS: JSON.stringify(sims.providers),
-          SYNC_TEST_KEY: sims.encryptionKey,
-          SYNC_TEST_RUN_SECONDS: '5',
-          SYNC_TEST_LEASE_MS: '10000',
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', path.join(import.meta.dirname, 'test-worker.ts')],
+        {
+          env: {
+            ...process.env,
+            DATABASE_URL: database.connectionString!,
+            SYNC_TEST_PROVIDERS: JSON.stringify(sims.providers),
+            SYNC_TEST_KEY: sims.encryptionKey,
+            SYNC_TEST_RUN_SECONDS: '5',
+            SYNC_TEST_LEASE_MS: '10000',
+          },
+          stdio: ['ignore', 'pipe', 'inherit'],
         },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      );
       children.push(child);
       await new Promise<void>((resolve, reject) => {
         child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
@@ -205,15 +271,33 @@ if (process.env.TEST_DATABASE_URL) {
     it('a worker killed mid-run: the next job resumes from the checkpoint and the rows equal an uninterrupted run', async () => {
       const reference = await linkedParticipant(database, sims, 'SandboxUser1', 300);
       const victim = await linkedParticipant(database, sims, 'SandboxUser1', 300);
-      const service = buildSyncService(database, { providers: sims.providers, encryptionKey: sims.encryptionKey });
-      expect((await service.syncConnection(reference.connectionId, { kind: 'backfill', owner: randomUUID() })).outcome).toBe('succeeded');
+      const service = buildSyncService(database, {
+        providers: sims.providers,
+        encryptionKey: sims.encryptionKey,
+      });
+      expect(
+        (
+          await service.syncConnection(reference.connectionId, {
+            kind: 'backfill',
+            owner: randomUUID(),
+          })
+        ).outcome,
+      ).toBe('succeeded');
 
       const first = await startWorker();
       const boss = await startJobs({ database, logger: quiet, schedule: false, jobs: [] });
-      await boss.boss.send('sync.connection', { connectionId: victim.connectionId, kind: 'backfill' }, { singletonKey: `connection:${victim.connectionId}` });
+      await boss.boss.send(
+        'sync.connection',
+        { connectionId: victim.connectionId, kind: 'backfill' },
+        { singletonKey: `connection:${victim.connectionId}` },
+      );
       // Killed once the run has stored its first windows.
       await waitFor(async () => {
-        const [row] = (await database.db.execute<{ n: number }>(sql`select count(*)::int as n from device_readings where participant_id = ${victim.participantId}`)).rows;
+        const [row] = (
+          await database.db.execute<{ n: number }>(
+            sql`select count(*)::int as n from device_readings where participant_id = ${victim.participantId}`,
+          )
+        ).rows;
         return Number(row!.n) > 0;
       });
       first.kill('SIGKILL');
@@ -224,13 +308,20 @@ if (process.env.TEST_DATABASE_URL) {
 
       // A new worker and a new job (the scheduler's next tick): it waits out the dead worker's lease and resumes.
       await startWorker();
-      await boss.boss.send('sync.connection', { connectionId: victim.connectionId, kind: 'incremental' }, { singletonKey: `connection:${victim.connectionId}` });
+      await boss.boss.send(
+        'sync.connection',
+        { connectionId: victim.connectionId, kind: 'incremental' },
+        { singletonKey: `connection:${victim.connectionId}` },
+      );
       // Usually one or two time boxes after the dead worker's lease (10 s) ran out. Seen once
       // over 90 s on CI: the wait allows for pg-boss expiring the dead run and retrying it
       // (expiry 70 s + retry delay 30 s after its supervision notices), and says what it saw.
       await waitFor(
         async () => {
-          const runs = await database.db.select().from(syncRuns).where(eq(syncRuns.participantDeviceId, victim.connectionId));
+          const runs = await database.db
+            .select()
+            .from(syncRuns)
+            .where(eq(syncRuns.participantDeviceId, victim.connectionId));
           return runs.some((run) => run.outcome === 'succeeded');
         },
         180_000,
@@ -240,16 +331,28 @@ if (process.env.TEST_DATABASE_URL) {
               sql`select state, data->>'kind' as kind, retry_count, created_on, started_on, completed_on, start_after from pgboss.job where name = 'sync.connection' and data->>'connectionId' = ${String(victim.connectionId)} order by created_on`,
             )
           ).rows;
-          const runs = await database.db.select().from(syncRuns).where(eq(syncRuns.participantDeviceId, victim.connectionId));
+          const runs = await database.db
+            .select()
+            .from(syncRuns)
+            .where(eq(syncRuns.participantDeviceId, victim.connectionId));
           return JSON.stringify({
             jobs,
-            runs: runs.map((run) => ({ kind: run.kind, outcome: run.outcome, startedAt: run.startedAt, finishedAt: run.finishedAt, rowsInserted: run.rowsInserted })),
+            runs: runs.map((run) => ({
+              kind: run.kind,
+              outcome: run.outcome,
+              startedAt: run.startedAt,
+              finishedAt: run.finishedAt,
+              rowsInserted: run.rowsInserted,
+            })),
           });
         },
       );
       await boss.stop();
       expect(await egvsOf(database, victim.participantId)).toEqual(reference_);
-      const runs = await database.db.select().from(syncRuns).where(eq(syncRuns.participantDeviceId, victim.connectionId));
+      const runs = await database.db
+        .select()
+        .from(syncRuns)
+        .where(eq(syncRuns.participantDeviceId, victim.connectionId));
       // The killed run never finished; the resumed one did not start from the beginning.
       expect(runs.some((run) => run.outcome === 'running')).toBe(true);
       // Every row was inserted once: by the killed run up to its checkpoint, then by the runs that resumed.
@@ -260,7 +363,11 @@ if (process.env.TEST_DATABASE_URL) {
 
     it('two worker processes: each connection is synced by one of them at a time', async () => {
       await Promise.all(children.map(stopWorker));
-      const connections = await Promise.all(['SandboxUser2', 'SandboxUser3', 'SandboxUser6'].map((account) => linkedParticipant(database, sims, account, 200)));
+      const connections = await Promise.all(
+        ['SandboxUser2', 'SandboxUser3', 'SandboxUser6'].map((account) =>
+          linkedParticipant(database, sims, account, 200),
+        ),
+      );
       await Promise.all([startWorker(), startWorker()]);
       const boss = await startJobs({ database, logger: quiet, schedule: false, jobs: [] });
       // Many jobs per connection at once, past the queue's de-duplication (distinct keys):
@@ -268,25 +375,40 @@ if (process.env.TEST_DATABASE_URL) {
       const ids = connections.map((c) => c.connectionId);
       for (let round = 0; round < 4; round++) {
         for (const connectionId of ids) {
-          await boss.boss.send('sync.connection', { connectionId, kind: 'manual', force: true }, { singletonKey: `test:${connectionId}:${round}` });
+          await boss.boss.send(
+            'sync.connection',
+            { connectionId, kind: 'manual', force: true },
+            { singletonKey: `test:${connectionId}:${round}` },
+          );
         }
       }
       await waitFor(async () => {
         const [row] = (
           await database.db.execute<{ n: number }>(
-            sql`select count(*)::int as n from pgboss.job where name = 'sync.connection' and state in ('created', 'retry', 'active') and (data->>'connectionId')::int in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+            sql`select count(*)::int as n from pgboss.job where name = 'sync.connection' and state in ('created', 'retry', 'active') and (data->>'connectionId')::int in (${sql.join(
+              ids.map((id) => sql`${id}`),
+              sql`, `,
+            )})`,
           )
         ).rows;
         return Number(row!.n) === 0;
       }, 150_000);
       await boss.stop();
       for (const { connectionId } of connections) {
-        const runs = await database.db.select().from(syncRuns).where(eq(syncRuns.participantDeviceId, connectionId)).orderBy(syncRuns.startedAt);
+        const runs = await database.db
+          .select()
+          .from(syncRuns)
+          .where(eq(syncRuns.participantDeviceId, connectionId))
+          .orderBy(syncRuns.startedAt);
         expect(runs.length).toBeGreaterThan(0);
         for (let i = 1; i < runs.length; i++) {
-          expect(runs[i - 1]!.finishedAt!.getTime()).toBeLessThanOrEqual(runs[i]!.startedAt.getTime());
+          expect(runs[i - 1]!.finishedAt!.getTime()).toBeLessThanOrEqual(
+            runs[i]!.startedAt.getTime(),
+          );
         }
-        expect(runs.every((run) => run.outcome === 'succeeded' || run.outcome === 'partial')).toBe(true);
+        expect(runs.every((run) => run.outcome === 'succeeded' || run.outcome === 'partial')).toBe(
+          true,
+        );
         expect(runs.at(-1)!.outcome).toBe('succeeded');
       }
     }, 200_000);

@@ -13,7 +13,12 @@ export const SYNC_PARTITIONS_JOB = 'sync.partitions';
 export const SYNC_PURGE_JOB = 'sync.purge';
 export const SYNC_RECOVER_JOB = 'sync.recover';
 
-export type SyncJobData = { connectionId: number; kind?: SyncRunKind; streams?: string[]; force?: boolean };
+export type SyncJobData = {
+  connectionId: number;
+  kind?: SyncRunKind;
+  streams?: string[];
+  force?: boolean;
+};
 
 /** Months of partitions the partition job keeps ready ahead of now. */
 export const PARTITION_MONTHS_AHEAD = 3;
@@ -23,7 +28,11 @@ export const PARTITION_MONTHS_AHEAD = 3;
  * connection ('short' policy, keyed by connection): a webhook or the scheduler asking while
  * one waits adds nothing. Running is guarded separately by the connection's lease.
  */
-export async function enqueueSync(boss: JobSender, data: SyncJobData, startAfter?: Date): Promise<string | null> {
+export async function enqueueSync(
+  boss: JobSender,
+  data: SyncJobData,
+  startAfter?: Date,
+): Promise<string | null> {
   return boss.send(SYNC_CONNECTION_JOB, data, {
     singletonKey: `connection:${data.connectionId}`,
     ...(startAfter && startAfter.getTime() > Date.now() && { startAfter }),
@@ -37,7 +46,12 @@ export type JobSender = {
 
 /** The per-connection run queue's options (expiry well after the time box: a job only expires when its worker died). */
 export function syncConnectionQueue(runSeconds = 120) {
-  return { policy: 'short', retryLimit: 3, retryDelay: 30, expireInSeconds: syncAttemptSeconds(runSeconds) } as const;
+  return {
+    policy: 'short',
+    retryLimit: 3,
+    retryDelay: 30,
+    expireInSeconds: syncAttemptSeconds(runSeconds),
+  } as const;
 }
 
 /**
@@ -91,7 +105,10 @@ export function createSyncJobs(settings: { runSeconds?: number } = {}): JobDefin
           : { ...(streams && { streams }), ...(force !== undefined && { force }) };
         await enqueueSync(boss, { connectionId, kind, ...followUp }, result.continueAt);
       }
-      logger.info({ job: job.name, jobId: job.id, connectionId, ...result }, 'sync: connection run');
+      logger.info(
+        { job: job.name, jobId: job.id, connectionId, ...result },
+        'sync: connection run',
+      );
       return result;
     },
   };
@@ -102,11 +119,19 @@ export function createSyncJobs(settings: { runSeconds?: number } = {}): JobDefin
     cron: '*/15 * * * *',
     async handle(job, { database, logger, boss }) {
       const recovered = await recoverAbandonedRuns(database, boss, new Date());
-      if (recovered.closed > 0) logger.warn({ job: job.name, ...recovered }, 'sync: runs of stopped workers closed and taken over');
+      if (recovered.closed > 0)
+        logger.warn(
+          { job: job.name, ...recovered },
+          'sync: runs of stopped workers closed and taken over',
+        );
       const ids = await createSyncRunsRepository(database.db).syncableConnectionIds();
       let queued = 0;
-      for (const connectionId of ids) if (await enqueueSync(boss, { connectionId, kind: 'incremental' })) queued += 1;
-      logger.info({ job: job.name, jobId: job.id, connections: ids.length, queued }, 'sync: scheduled');
+      for (const connectionId of ids)
+        if (await enqueueSync(boss, { connectionId, kind: 'incremental' })) queued += 1;
+      logger.info(
+        { job: job.name, jobId: job.id, connections: ids.length, queued },
+        'sync: scheduled',
+      );
       return { connections: ids.length, queued };
     },
   };
@@ -117,9 +142,15 @@ export function createSyncJobs(settings: { runSeconds?: number } = {}): JobDefin
     cron: '7 0 * * *',
     async handle(job, { database, logger }) {
       const now = new Date();
-      const months = Array.from({ length: PARTITION_MONTHS_AHEAD + 1 }, (_, index) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + index, 1)));
+      const months = Array.from(
+        { length: PARTITION_MONTHS_AHEAD + 1 },
+        (_, index) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + index, 1)),
+      );
       await createReadingsRepository(database.db).ensurePartitions(months);
-      logger.info({ job: job.name, jobId: job.id, months: months.length }, 'sync: partitions ready');
+      logger.info(
+        { job: job.name, jobId: job.id, months: months.length },
+        'sync: partitions ready',
+      );
       return { months: months.length };
     },
   };
@@ -129,7 +160,10 @@ export function createSyncJobs(settings: { runSeconds?: number } = {}): JobDefin
     queue: { retryLimit: 2, expireInSeconds: 30 * 60 },
     cron: '23 3 * * *',
     async handle(job, { database, logger, services }) {
-      const result = await purgeExpiredReadings(database.db, { now: services.clock.now(), runId: job.id });
+      const result = await purgeExpiredReadings(database.db, {
+        now: services.clock.now(),
+        runId: job.id,
+      });
       logger.info({ job: job.name, jobId: job.id, ...result }, 'sync: retention purge');
       return result;
     },
@@ -143,7 +177,11 @@ export function createSyncJobs(settings: { runSeconds?: number } = {}): JobDefin
     cron: '* * * * *',
     async handle(job, { database, logger, boss }) {
       const recovered = await recoverAbandonedRuns(database, boss, new Date());
-      if (recovered.closed > 0) logger.warn({ job: job.name, ...recovered }, 'sync: runs of stopped workers closed and taken over');
+      if (recovered.closed > 0)
+        logger.warn(
+          { job: job.name, ...recovered },
+          'sync: runs of stopped workers closed and taken over',
+        );
       return recovered;
     },
   };

@@ -37,7 +37,10 @@ export function createSyncRepository(db: Db) {
         })
         .from(syncCursors)
         .innerJoin(participantDevices, eq(participantDevices.id, syncCursors.participantDeviceId))
-        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
+        .innerJoin(
+          globalDeviceCatalog,
+          eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId),
+        )
         .where(
           and(
             eq(participantDevices.participantId, participantId),
@@ -55,7 +58,14 @@ export function createSyncRepository(db: Db) {
      */
     async saveCursor(
       tx: DbOrTx,
-      cursor: { participantDeviceId: number; metricKey: string; teamId: number; backfillFrom: Date; syncedUntil: Date | null; lastRunId: number | null },
+      cursor: {
+        participantDeviceId: number;
+        metricKey: string;
+        teamId: number;
+        backfillFrom: Date;
+        syncedUntil: Date | null;
+        lastRunId: number | null;
+      },
     ) {
       await tx
         .insert(syncCursors)
@@ -120,10 +130,16 @@ export function createSyncRunsRepository(db: Db) {
           teamRetentionDays: teams.retentionDays,
         })
         .from(participantDevices)
-        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
+        .innerJoin(
+          globalDeviceCatalog,
+          eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId),
+        )
         .innerJoin(
           participants,
-          and(eq(participants.id, participantDevices.participantId), eq(participants.teamId, participantDevices.teamId)),
+          and(
+            eq(participants.id, participantDevices.participantId),
+            eq(participants.teamId, participantDevices.teamId),
+          ),
         )
         .innerJoin(teams, eq(teams.id, participantDevices.teamId))
         .where(eq(participantDevices.id, connectionId));
@@ -152,8 +168,16 @@ export function createSyncRunsRepository(db: Db) {
           lastSyncError: participantDevices.lastSyncError,
         })
         .from(participantDevices)
-        .innerJoin(globalDeviceCatalog, eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId))
-        .where(and(eq(participantDevices.teamId, teamId), eq(participantDevices.participantId, participantId)))
+        .innerJoin(
+          globalDeviceCatalog,
+          eq(globalDeviceCatalog.id, participantDevices.globalDeviceCatalogId),
+        )
+        .where(
+          and(
+            eq(participantDevices.teamId, teamId),
+            eq(participantDevices.participantId, participantId),
+          ),
+        )
         .orderBy(asc(participantDevices.id));
     },
 
@@ -174,11 +198,19 @@ export function createSyncRunsRepository(db: Db) {
     },
 
     /** The connection whose provider account is `providerUserId` on `upstream` (webhooks). */
-    async connectionIdsOfProviderUser(upstream: DeviceUpstream, providerUserId: string): Promise<number[]> {
+    async connectionIdsOfProviderUser(
+      upstream: DeviceUpstream,
+      providerUserId: string,
+    ): Promise<number[]> {
       const rows = await db
         .select({ id: participantDevices.id })
         .from(participantDevices)
-        .where(and(eq(participantDevices.upstream, upstream), eq(participantDevices.providerUserId, providerUserId)));
+        .where(
+          and(
+            eq(participantDevices.upstream, upstream),
+            eq(participantDevices.providerUserId, providerUserId),
+          ),
+        );
       return rows.map((row) => row.id);
     },
 
@@ -202,7 +234,10 @@ export function createSyncRunsRepository(db: Db) {
         where pd.id = ${connectionId}
         group by t.metric_key
         order by t.metric_key`);
-      return result.rows.map((row) => ({ metricKey: row.metric_key, retentionDays: Number(row.retention_days) }));
+      return result.rows.map((row) => ({
+        metricKey: row.metric_key,
+        retentionDays: Number(row.retention_days),
+      }));
     },
 
     async cursorsOfConnection(connectionId: number): Promise<CursorRow[]> {
@@ -225,13 +260,28 @@ export function createSyncRunsRepository(db: Db) {
     async updateRun(
       tx: DbOrTx,
       runId: number,
-      values: Partial<Pick<SyncRunRow, 'providerCalls' | 'rowsInserted' | 'rowsUpdated' | 'rowsDeleted' | 'windows' | 'finishedAt' | 'outcome' | 'errorType'>>,
+      values: Partial<
+        Pick<
+          SyncRunRow,
+          | 'providerCalls'
+          | 'rowsInserted'
+          | 'rowsUpdated'
+          | 'rowsDeleted'
+          | 'windows'
+          | 'finishedAt'
+          | 'outcome'
+          | 'errorType'
+        >
+      >,
     ): Promise<void> {
       await tx.update(syncRuns).set(values).where(eq(syncRuns.id, runId));
     },
 
     /** Closes a run still `running` (not one the recovery closed meanwhile). */
-    async closeRunIfRunning(runId: number, values: Pick<SyncRunRow, 'finishedAt' | 'outcome' | 'errorType'>): Promise<void> {
+    async closeRunIfRunning(
+      runId: number,
+      values: Pick<SyncRunRow, 'finishedAt' | 'outcome' | 'errorType'>,
+    ): Promise<void> {
       await db
         .update(syncRuns)
         .set(values)
@@ -242,7 +292,10 @@ export function createSyncRunsRepository(db: Db) {
       if (connectionIds.length === 0) return [];
       const result = await db.execute<{ id: number }>(sql`
         select distinct on (participant_device_id) id from sync_runs
-        where participant_device_id in (${sql.join(connectionIds.map((id) => sql`${id}`), sql`, `)})
+        where participant_device_id in (${sql.join(
+          connectionIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})
         order by participant_device_id, started_at desc, id desc`);
       const ids = result.rows.map((row) => Number(row.id));
       if (ids.length === 0) return [];
@@ -250,24 +303,35 @@ export function createSyncRunsRepository(db: Db) {
     },
 
     async state(connectionId: number): Promise<SyncStateRow | undefined> {
-      const [row] = await db.select().from(syncStates).where(eq(syncStates.participantDeviceId, connectionId));
+      const [row] = await db
+        .select()
+        .from(syncStates)
+        .where(eq(syncStates.participantDeviceId, connectionId));
       return row;
     },
 
     async states(connectionIds: readonly number[]): Promise<SyncStateRow[]> {
       if (connectionIds.length === 0) return [];
-      return db.select().from(syncStates).where(inArray(syncStates.participantDeviceId, [...connectionIds]));
+      return db
+        .select()
+        .from(syncStates)
+        .where(inArray(syncStates.participantDeviceId, [...connectionIds]));
     },
 
     async saveState(
       tx: DbOrTx,
-      state: { participantDeviceId: number; teamId: number } & Partial<Omit<SyncStateRow, 'participantDeviceId' | 'teamId' | 'createdAt'>>,
+      state: { participantDeviceId: number; teamId: number } & Partial<
+        Omit<SyncStateRow, 'participantDeviceId' | 'teamId' | 'createdAt'>
+      >,
     ): Promise<void> {
       const { participantDeviceId, teamId, ...rest } = state;
       await tx
         .insert(syncStates)
         .values({ participantDeviceId, teamId, ...rest })
-        .onConflictDoUpdate({ target: syncStates.participantDeviceId, set: { ...rest, updatedAt: sql`now()` } });
+        .onConflictDoUpdate({
+          target: syncStates.participantDeviceId,
+          set: { ...rest, updatedAt: sql`now()` },
+        });
     },
 
     /**
@@ -275,7 +339,10 @@ export function createSyncRunsRepository(db: Db) {
      * One statement: concurrent workers in any process never spend more than the limit
      * together. Returns null when spent, else the instant the next call is allowed.
      */
-    async takeCall(budget: { scope: string; limit: number; windowSeconds: number }, now: Date): Promise<Date | null> {
+    async takeCall(
+      budget: { scope: string; limit: number; windowSeconds: number },
+      now: Date,
+    ): Promise<Date | null> {
       const windowMs = budget.windowSeconds * 1000;
       const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
       const result = await db.execute<{ calls_used: number }>(sql`
@@ -291,7 +358,10 @@ export function createSyncRunsRepository(db: Db) {
           and (b.window_started_at < excluded.window_started_at or b.calls_used < excluded.call_limit)
         returning b.calls_used`);
       if (result.rows.length > 0) return null;
-      const [row] = await db.select().from(syncCallBudgets).where(eq(syncCallBudgets.scope, budget.scope));
+      const [row] = await db
+        .select()
+        .from(syncCallBudgets)
+        .where(eq(syncCallBudgets.scope, budget.scope));
       const windowEnd = new Date(windowStart.getTime() + windowMs);
       if (row?.blockedUntil && row.blockedUntil > now) return row.blockedUntil;
       return windowEnd;
@@ -303,7 +373,13 @@ export function createSyncRunsRepository(db: Db) {
      * two processes never both get it. Returns the holder's lease end when it is taken, else
      * null.
      */
-    async acquireLease(connectionId: number, teamId: number, owner: string, now: Date, until: Date): Promise<Date | null> {
+    async acquireLease(
+      connectionId: number,
+      teamId: number,
+      owner: string,
+      now: Date,
+      until: Date,
+    ): Promise<Date | null> {
       const result = await db.execute<{ lease_owner: string }>(sql`
         insert into sync_states as s (participant_device_id, team_id, lease_owner, lease_until)
         values (${connectionId}, ${teamId}, ${owner}, ${until.toISOString()}::timestamptz)
@@ -323,7 +399,13 @@ export function createSyncRunsRepository(db: Db) {
      * row until the commit, so a run taking the lease over waits for that commit and then
      * finds the lease renewed — a run that lost its lease never commits a window.
      */
-    async renewLease(tx: DbOrTx, connectionId: number, owner: string, now: Date, until: Date): Promise<boolean> {
+    async renewLease(
+      tx: DbOrTx,
+      connectionId: number,
+      owner: string,
+      now: Date,
+      until: Date,
+    ): Promise<boolean> {
       const rows = await tx
         .update(syncStates)
         .set({ leaseUntil: until })
@@ -344,8 +426,14 @@ export function createSyncRunsRepository(db: Db) {
      * another). A live run renews its lease (every quarter of its length, and at each window
      * it stores) and stops when a renewal fails, so none is touched. Marked failed with error type `worker_stopped`; answers what was closed.
      */
-    async closeAbandonedRuns(now: Date): Promise<Array<{ id: number; participantDeviceId: number; kind: SyncRunKind }>> {
-      const result = await db.execute<{ id: number; participant_device_id: number; kind: SyncRunKind }>(sql`
+    async closeAbandonedRuns(
+      now: Date,
+    ): Promise<Array<{ id: number; participantDeviceId: number; kind: SyncRunKind }>> {
+      const result = await db.execute<{
+        id: number;
+        participant_device_id: number;
+        kind: SyncRunKind;
+      }>(sql`
         update sync_runs r set outcome = 'failed', error_type = ${SYNC_WORKER_STOPPED}, finished_at = ${now.toISOString()}::timestamptz
         where r.outcome = 'running'
           and not exists (
@@ -353,21 +441,29 @@ export function createSyncRunsRepository(db: Db) {
             where s.participant_device_id = r.participant_device_id and s.lease_owner = r.job_id
               and s.lease_until > ${now.toISOString()}::timestamptz)
         returning r.id, r.participant_device_id, r.kind`);
-      return result.rows.map((row) => ({ id: Number(row.id), participantDeviceId: Number(row.participant_device_id), kind: row.kind }));
+      return result.rows.map((row) => ({
+        id: Number(row.id),
+        participantDeviceId: Number(row.participant_device_id),
+        kind: row.kind,
+      }));
     },
 
     async releaseLease(connectionId: number, owner: string): Promise<void> {
       await db
         .update(syncStates)
         .set({ leaseOwner: null, leaseUntil: null })
-        .where(and(eq(syncStates.participantDeviceId, connectionId), eq(syncStates.leaseOwner, owner)));
+        .where(
+          and(eq(syncStates.participantDeviceId, connectionId), eq(syncStates.leaseOwner, owner)),
+        );
     },
 
     /** No call on this budget before `until` (a 429's Retry-After). */
     async blockBudget(scope: string, until: Date): Promise<void> {
       await db
         .update(syncCallBudgets)
-        .set({ blockedUntil: sql`greatest(coalesce(${syncCallBudgets.blockedUntil}, ${until.toISOString()}::timestamptz), ${until.toISOString()}::timestamptz)` })
+        .set({
+          blockedUntil: sql`greatest(coalesce(${syncCallBudgets.blockedUntil}, ${until.toISOString()}::timestamptz), ${until.toISOString()}::timestamptz)`,
+        })
         .where(eq(syncCallBudgets.scope, scope));
     },
   };

@@ -16,8 +16,22 @@ import type { ProviderSettings } from '../devices/core/provider-settings';
 import type { DeviceConnectionsService } from '../devices/device-connections.service';
 import type { ReadingsService } from './readings.service';
 import { SYNC_SOURCES } from './sources';
-import { DAY_MS, windowsOf, type CallBudget, type FetchContext, type SourceRequest, type SyncSource, type SyncStream } from './sources/types';
-import { SYNC_LEASE_LOST, type CursorRow, type EnabledMetric, type SyncConnection, type SyncRunsRepository } from './sync.repository';
+import {
+  DAY_MS,
+  windowsOf,
+  type CallBudget,
+  type FetchContext,
+  type SourceRequest,
+  type SyncSource,
+  type SyncStream,
+} from './sources/types';
+import {
+  SYNC_LEASE_LOST,
+  type CursorRow,
+  type EnabledMetric,
+  type SyncConnection,
+  type SyncRunsRepository,
+} from './sync.repository';
 
 /**
  * Syncs one connection (decision 0036): for each provider stream whose metrics are enabled
@@ -144,20 +158,31 @@ export function createSyncService(deps: SyncServiceDeps) {
   };
 
   /** Where a metric's backfill starts: enrolment, within the retention horizon, at most the bound. */
-  function backfillStart(connection: SyncConnection, metric: EnabledMetric, stream: SyncStream, now: Date): Date {
+  function backfillStart(
+    connection: SyncConnection,
+    metric: EnabledMetric,
+    stream: SyncStream,
+    now: Date,
+  ): Date {
     const days = Math.min(maxBackfillDays, metric.retentionDays);
-    const start = new Date(Math.max(connection.enrolledAt.getTime(), now.getTime() - days * DAY_MS));
+    const start = new Date(
+      Math.max(connection.enrolledAt.getTime(), now.getTime() - days * DAY_MS),
+    );
     return stream.cadence === 'daily' ? floorDay(start) : start;
   }
 
-  async function syncConnection(connectionId: number, options: SyncOptions): Promise<SyncRunResult> {
+  async function syncConnection(
+    connectionId: number,
+    options: SyncOptions,
+  ): Promise<SyncRunResult> {
     const none = { providerCalls: 0, inserted: 0, updated: 0, deleted: 0 };
     const connection = await runs.connection(connectionId);
     const source = connection && sources[connection.upstream];
     const http = connection && httpOf(connection.upstream);
     if (!connection || !source || !http) return { outcome: 'skipped', ...none };
     if (connection.needsReconsent) return { outcome: 'needs_reconsent', ...none };
-    if (connection.authorizationStatus !== 'authorized' || !connection.hasRefreshToken) return { outcome: 'skipped', ...none };
+    if (connection.authorizationStatus !== 'authorized' || !connection.hasRefreshToken)
+      return { outcome: 'skipped', ...none };
 
     const startedAt = clock.now();
     const state = await runs.state(connectionId);
@@ -168,12 +193,30 @@ export function createSyncService(deps: SyncServiceDeps) {
     // A short lease, renewed while the run works; a killed worker's lease simply runs out.
     const leaseFrom = leaseClock.now();
     const owner = `${options.owner}#${randomUUID().slice(0, 8)}`;
-    const leaseHeld = await runs.acquireLease(connectionId, connection.teamId, owner, leaseFrom, new Date(leaseFrom.getTime() + leaseMs));
+    const leaseHeld = await runs.acquireLease(
+      connectionId,
+      connection.teamId,
+      owner,
+      leaseFrom,
+      new Date(leaseFrom.getTime() + leaseMs),
+    );
     if (leaseHeld) return { outcome: 'busy', continueAt: leaseHeld, ...none };
 
-    const lease = leaseOf(connectionId, owner, Date.now() + (deps.renewForMs ?? syncAttemptSeconds(runMs / 1000) * 1000));
+    const lease = leaseOf(
+      connectionId,
+      owner,
+      Date.now() + (deps.renewForMs ?? syncAttemptSeconds(runMs / 1000) * 1000),
+    );
     try {
-      return await runLeased(connection, source, http, { ...options, owner }, startedAt, deadline, lease);
+      return await runLeased(
+        connection,
+        source,
+        http,
+        { ...options, owner },
+        startedAt,
+        deadline,
+        lease,
+      );
     } finally {
       lease.stop();
       await runs.releaseLease(connectionId, owner);
@@ -195,23 +238,28 @@ export function createSyncService(deps: SyncServiceDeps) {
       async hold(tx: Parameters<SyncRunsRepository['renewLease']>[0]): Promise<void> {
         if (lease.lost) throw new LeaseLostError();
         const now = leaseClock.now();
-        if (!(await runs.renewLease(tx, connectionId, owner, now, new Date(now.getTime() + leaseMs)))) {
+        if (
+          !(await runs.renewLease(tx, connectionId, owner, now, new Date(now.getTime() + leaseMs)))
+        ) {
           lease.lost = true;
           throw new LeaseLostError();
         }
       },
       stop: () => clearInterval(timer),
     };
-    const timer = setInterval(() => {
-      if (Date.now() > renewUntil) return void clearInterval(timer);
-      if (lease.lost) return;
-      const now = leaseClock.now();
-      runs
-        .renewLease(runs.db, connectionId, owner, now, new Date(now.getTime() + leaseMs))
-        .then((held) => void (held || (lease.lost = true)))
-        // The database away: the next window's renewal says whether the lease is still ours.
-        .catch(() => undefined);
-    }, deps.leaseRenewMs ?? Math.floor(leaseMs / 4));
+    const timer = setInterval(
+      () => {
+        if (Date.now() > renewUntil) return void clearInterval(timer);
+        if (lease.lost) return;
+        const now = leaseClock.now();
+        runs
+          .renewLease(runs.db, connectionId, owner, now, new Date(now.getTime() + leaseMs))
+          .then((held) => void (held || (lease.lost = true)))
+          // The database away: the next window's renewal says whether the lease is still ours.
+          .catch(() => undefined);
+      },
+      deps.leaseRenewMs ?? Math.floor(leaseMs / 4),
+    );
     timer.unref();
     return lease;
   }
@@ -225,12 +273,19 @@ export function createSyncService(deps: SyncServiceDeps) {
     deadline: number,
     lease: ReturnType<typeof leaseOf>,
   ): Promise<SyncRunResult> {
-    const enabled = new Map((await runs.enabledMetrics(connection.id)).map((metric) => [metric.metricKey, metric]));
-    const cursors = new Map((await runs.cursorsOfConnection(connection.id)).map((cursor) => [cursor.metricKey, cursor]));
+    const enabled = new Map(
+      (await runs.enabledMetrics(connection.id)).map((metric) => [metric.metricKey, metric]),
+    );
+    const cursors = new Map(
+      (await runs.cursorsOfConnection(connection.id)).map((cursor) => [cursor.metricKey, cursor]),
+    );
     const plan = source.streams
       .filter((stream) => !options.streams || options.streams.includes(stream.key))
       .map((stream) => ({ stream, metrics: stream.metrics.filter((key) => enabled.has(key)) }))
-      .filter(({ stream, metrics }) => metrics.length > 0 && (options.force || isDue(stream, metrics, cursors, startedAt)));
+      .filter(
+        ({ stream, metrics }) =>
+          metrics.length > 0 && (options.force || isDue(stream, metrics, cursors, startedAt)),
+      );
     const totals = { providerCalls: 0, inserted: 0, updated: 0, deleted: 0 };
     if (plan.length === 0) return { outcome: 'succeeded', ...totals };
 
@@ -243,13 +298,20 @@ export function createSyncService(deps: SyncServiceDeps) {
       metrics: plan.flatMap(({ metrics }) => metrics),
       startedAt,
     });
-    const windowsDone: Array<{ stream: string; from: string; to: string; rows: number; mirrored?: boolean; deleted?: number }> = [];
+    const windowsDone: Array<{
+      stream: string;
+      from: string;
+      to: string;
+      rows: number;
+      mirrored?: boolean;
+      deleted?: number;
+    }> = [];
     // A window is mirrored only when this connection is the participant's only one of the
     // brand: readings carry no connection, and two accounts' mirrors would delete each
     // other's rows (decision 0112).
-    const soleOfBrand = (await runs.connectionsOfParticipant(connection.teamId, connection.participantId)).every(
-      (other) => other.id === connection.id || other.brand !== connection.brand,
-    );
+    const soleOfBrand = (
+      await runs.connectionsOfParticipant(connection.teamId, connection.participantId)
+    ).every((other) => other.id === connection.id || other.brand !== connection.brand);
     const budgets = source.budgets(connection.id);
     const request = (req: SourceRequest) => providerCall(connection, http, budgets, req, totals);
 
@@ -269,9 +331,17 @@ export function createSyncService(deps: SyncServiceDeps) {
           const cursor = cursors.get(key);
           const from = backfillStart(connection, enabled.get(key)!, stream, now);
           const backfillFrom = cursor?.backfillFrom ?? from;
-          if (!cursor?.syncedUntil) return { key, backfillFrom, start: backfillFrom, syncedUntil: null };
-          const lookedBack = new Date(Math.max(backfillFrom.getTime(), cursor.syncedUntil.getTime() - SYNC_LOOKBACK_MS));
-          return { key, backfillFrom, start: stream.cadence === 'daily' ? floorDay(lookedBack) : lookedBack, syncedUntil: cursor.syncedUntil };
+          if (!cursor?.syncedUntil)
+            return { key, backfillFrom, start: backfillFrom, syncedUntil: null };
+          const lookedBack = new Date(
+            Math.max(backfillFrom.getTime(), cursor.syncedUntil.getTime() - SYNC_LOOKBACK_MS),
+          );
+          return {
+            key,
+            backfillFrom,
+            start: stream.cadence === 'daily' ? floorDay(lookedBack) : lookedBack,
+            syncedUntil: cursor.syncedUntil,
+          };
         });
         const start = new Date(Math.min(...starts.map((entry) => entry.start.getTime())));
         const memo = new Map<string, unknown>();
@@ -285,10 +355,18 @@ export function createSyncService(deps: SyncServiceDeps) {
           // A fetch that throws (a failed page, 429, provider down, token dead) stores and
           // deletes nothing; one that returns but says its answer may be short is not mirrored.
           const answer = { complete: true };
-          const context: FetchContext = { request, now, memo, syncedUntil, markIncomplete: () => void (answer.complete = false) };
+          const context: FetchContext = {
+            request,
+            now,
+            memo,
+            syncedUntil,
+            markIncomplete: () => void (answer.complete = false),
+          };
           const fetched = await stream.fetch(context, window, wanted);
           // Unticking a metric stops its collection at once, even within a running backfill.
-          const stillEnabled = new Set((await runs.enabledMetrics(connection.id)).map((metric) => metric.metricKey));
+          const stillEnabled = new Set(
+            (await runs.enabledMetrics(connection.id)).map((metric) => metric.metricKey),
+          );
           for (const key of wanted) if (!stillEnabled.has(key)) wanted.delete(key);
           if (wanted.size === 0) break;
           const rows = fetched
@@ -310,7 +388,13 @@ export function createSyncService(deps: SyncServiceDeps) {
                   range: stream.mirror(window),
                 }
               : undefined;
-          const done: (typeof windowsDone)[number] = { stream: stream.key, from: window.from.toISOString(), to: window.to.toISOString(), rows: rows.length, mirrored: Boolean(mirror) };
+          const done: (typeof windowsDone)[number] = {
+            stream: stream.key,
+            from: window.from.toISOString(),
+            to: window.to.toISOString(),
+            rows: rows.length,
+            mirrored: Boolean(mirror),
+          };
           windowsDone.push(done);
           const counts = await readings.store(rows, {
             syncRunId: runId,
@@ -354,7 +438,8 @@ export function createSyncService(deps: SyncServiceDeps) {
         }
       }
     } catch (error) {
-      if (error instanceof LeaseLostError) return leaseLost(connection, runId, plan.slice(unfinishedFrom), totals);
+      if (error instanceof LeaseLostError)
+        return leaseLost(connection, runId, plan.slice(unfinishedFrom), totals);
       const handled = await classify(error, connection);
       outcome = handled.outcome;
       errorType = handled.errorType;
@@ -366,7 +451,8 @@ export function createSyncService(deps: SyncServiceDeps) {
         backoffUntil = new Date(clock.now().getTime() + FORBIDDEN_BACKOFF_MS);
         backoffReason = 'forbidden';
       }
-      if (handled.log) deps.log?.({ err: error, connectionId: connection.id, runId }, 'sync run failed');
+      if (handled.log)
+        deps.log?.({ err: error, connectionId: connection.id, runId }, 'sync run failed');
     }
 
     const finishedAt = clock.now();
@@ -395,15 +481,30 @@ export function createSyncService(deps: SyncServiceDeps) {
           ...((outcome === 'succeeded' || outcome === 'partial') && { lastSuccessAt: finishedAt }),
         });
         // The connection's row belongs to the devices module: it records the end of the run.
-        if (outcome === 'succeeded' || outcome === 'partial') await connections.recordSync(tx, connection.id, { lastSyncAt: finishedAt, lastSyncError: null });
-        else if (errorType && outcome !== 'needs_reconsent') await connections.recordSync(tx, connection.id, { lastSyncAt: finishedAt, lastSyncError: errorType });
+        if (outcome === 'succeeded' || outcome === 'partial')
+          await connections.recordSync(tx, connection.id, {
+            lastSyncAt: finishedAt,
+            lastSyncError: null,
+          });
+        else if (errorType && outcome !== 'needs_reconsent')
+          await connections.recordSync(tx, connection.id, {
+            lastSyncAt: finishedAt,
+            lastSyncError: errorType,
+          });
       });
     } catch (error) {
-      if (error instanceof LeaseLostError) return leaseLost(connection, runId, plan.slice(unfinishedFrom), totals);
+      if (error instanceof LeaseLostError)
+        return leaseLost(connection, runId, plan.slice(unfinishedFrom), totals);
       throw error;
     }
     const continueStreams = plan.slice(unfinishedFrom).map(({ stream }) => stream.key);
-    return { outcome, runId, ...(continueAt && { continueAt, continueStreams }), errorType, ...totals };
+    return {
+      outcome,
+      runId,
+      ...(continueAt && { continueAt, continueStreams }),
+      errorType,
+      ...totals,
+    };
   }
 
   /**
@@ -419,9 +520,20 @@ export function createSyncService(deps: SyncServiceDeps) {
     totals: { providerCalls: number; inserted: number; updated: number; deleted: number },
   ): Promise<SyncRunResult> {
     const finishedAt = clock.now();
-    await runs.closeRunIfRunning(runId, { finishedAt, outcome: 'failed', errorType: SYNC_LEASE_LOST });
+    await runs.closeRunIfRunning(runId, {
+      finishedAt,
+      outcome: 'failed',
+      errorType: SYNC_LEASE_LOST,
+    });
     deps.log?.({ connectionId: connection.id, runId }, 'sync run lost its lease and stopped');
-    return { outcome: 'busy', runId, continueAt: finishedAt, continueStreams: unfinished.map(({ stream }) => stream.key), errorType: SYNC_LEASE_LOST, ...totals };
+    return {
+      outcome: 'busy',
+      runId,
+      continueAt: finishedAt,
+      continueStreams: unfinished.map(({ stream }) => stream.key),
+      errorType: SYNC_LEASE_LOST,
+      ...totals,
+    };
   }
 
   type Classified = {
@@ -436,30 +548,65 @@ export function createSyncService(deps: SyncServiceDeps) {
 
   async function classify(error: unknown, connection: SyncConnection): Promise<Classified> {
     const now = clock.now();
-    if (error instanceof TimeBoxReachedError) return { outcome: 'partial', errorType: null, continueAt: now };
+    if (error instanceof TimeBoxReachedError)
+      return { outcome: 'partial', errorType: null, continueAt: now };
     if (error instanceof CallBudgetExhaustedError) {
-      return { outcome: 'backed_off', errorType: 'rate_limit', continueAt: error.retryAt, backoffUntil: error.retryAt, backoffReason: 'quota' };
+      return {
+        outcome: 'backed_off',
+        errorType: 'rate_limit',
+        continueAt: error.retryAt,
+        backoffUntil: error.retryAt,
+        backoffReason: 'quota',
+      };
     }
     if (error instanceof ProviderRateLimitedError) {
       const until = new Date(now.getTime() + Math.max(1, error.retryAfterSeconds) * 1000);
-      for (const budget of sources[connection.upstream]?.budgets(connection.id) ?? []) await runs.blockBudget(budget.scope, until);
-      return { outcome: 'backed_off', errorType: 'rate_limit', continueAt: until, backoffUntil: until, backoffReason: 'rate_limited' };
+      for (const budget of sources[connection.upstream]?.budgets(connection.id) ?? [])
+        await runs.blockBudget(budget.scope, until);
+      return {
+        outcome: 'backed_off',
+        errorType: 'rate_limit',
+        continueAt: until,
+        backoffUntil: until,
+        backoffReason: 'rate_limited',
+      };
     }
     // The token could not be refreshed: the devices module marked the connection when the grant is dead.
-    if (error instanceof AppError && (error.reason === DEVICE_ERROR_REASONS.refreshFailed || error.reason === DEVICE_ERROR_REASONS.notAuthorized)) {
+    if (
+      error instanceof AppError &&
+      (error.reason === DEVICE_ERROR_REASONS.refreshFailed ||
+        error.reason === DEVICE_ERROR_REASONS.notAuthorized)
+    ) {
       const current = await runs.connection(connection.id);
       if (current?.needsReconsent) return { outcome: 'needs_reconsent', errorType: 'auth_error' };
-      return { outcome: 'failed', errorType: 'auth_error', backoffUntil: new Date(now.getTime() + FAILURE_BACKOFF_MS), backoffReason: 'auth_error' };
+      return {
+        outcome: 'failed',
+        errorType: 'auth_error',
+        backoffUntil: new Date(now.getTime() + FAILURE_BACKOFF_MS),
+        backoffReason: 'auth_error',
+      };
     }
     if (error instanceof ProviderGoneError) {
       await connections.markGone(connection.id, { userId: null }, { requestId: 'sync' });
       return { outcome: 'needs_reconsent', errorType: 'auth_error' };
     }
     if (error instanceof ProviderPermissionError) {
-      return { outcome: 'failed', errorType: 'auth_error', forbidden: true, backoffUntil: new Date(now.getTime() + FAILURE_BACKOFF_MS), backoffReason: 'forbidden' };
+      return {
+        outcome: 'failed',
+        errorType: 'auth_error',
+        forbidden: true,
+        backoffUntil: new Date(now.getTime() + FAILURE_BACKOFF_MS),
+        backoffReason: 'forbidden',
+      };
     }
     if (error instanceof ProviderError) {
-      return { outcome: 'failed', errorType: errorTypeOf(error), backoffUntil: new Date(now.getTime() + FAILURE_BACKOFF_MS), backoffReason: errorTypeOf(error), log: true };
+      return {
+        outcome: 'failed',
+        errorType: errorTypeOf(error),
+        backoffUntil: new Date(now.getTime() + FAILURE_BACKOFF_MS),
+        backoffReason: errorTypeOf(error),
+        log: true,
+      };
     }
     return { outcome: 'failed', errorType: 'processing_error', log: true };
   }
@@ -475,33 +622,48 @@ export function createSyncService(deps: SyncServiceDeps) {
     req: SourceRequest,
     totals: { providerCalls: number },
   ): Promise<unknown> {
-    return connections.withConnectionAccessToken(connection.id, { userId: null }, { requestId: 'sync' }, async (_client, accessToken) => {
-      for (const budget of budgets) {
-        const retryAt = await runs.takeCall(budget, clock.now());
-        if (retryAt) throw new CallBudgetExhaustedError(retryAt);
-      }
-      totals.providerCalls += 1;
-      const url = new URL(`${http.config.apiBaseUrl}${req.path}`);
-      for (const [key, value] of Object.entries(req.query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
-      const headers: Record<string, string> = { authorization: `Bearer ${accessToken}`, accept: 'application/json' };
-      let body: string | URLSearchParams | undefined;
-      if (req.form) {
-        body = new URLSearchParams();
-        for (const [key, value] of Object.entries(req.form)) if (value !== undefined) body.set(key, value);
-        headers['content-type'] = 'application/x-www-form-urlencoded';
-      } else if (req.json !== undefined) {
-        body = JSON.stringify(req.json);
-        headers['content-type'] = 'application/json';
-      }
-      const response = await http.fetchOnce(url.href, { method: req.method, headers, ...(body !== undefined && { body }) });
-      const text = await response.text();
-      if (!response.ok) throw providerErrorFromResponse(connection.upstream, 'api', response, text, clock.now());
-      try {
-        return text === '' ? {} : JSON.parse(text);
-      } catch (cause) {
-        throw new AppError(502, 'The provider sent an answer that is not JSON.', { cause });
-      }
-    });
+    return connections.withConnectionAccessToken(
+      connection.id,
+      { userId: null },
+      { requestId: 'sync' },
+      async (_client, accessToken) => {
+        for (const budget of budgets) {
+          const retryAt = await runs.takeCall(budget, clock.now());
+          if (retryAt) throw new CallBudgetExhaustedError(retryAt);
+        }
+        totals.providerCalls += 1;
+        const url = new URL(`${http.config.apiBaseUrl}${req.path}`);
+        for (const [key, value] of Object.entries(req.query ?? {}))
+          if (value !== undefined) url.searchParams.set(key, value);
+        const headers: Record<string, string> = {
+          authorization: `Bearer ${accessToken}`,
+          accept: 'application/json',
+        };
+        let body: string | URLSearchParams | undefined;
+        if (req.form) {
+          body = new URLSearchParams();
+          for (const [key, value] of Object.entries(req.form))
+            if (value !== undefined) body.set(key, value);
+          headers['content-type'] = 'application/x-www-form-urlencoded';
+        } else if (req.json !== undefined) {
+          body = JSON.stringify(req.json);
+          headers['content-type'] = 'application/json';
+        }
+        const response = await http.fetchOnce(url.href, {
+          method: req.method,
+          headers,
+          ...(body !== undefined && { body }),
+        });
+        const text = await response.text();
+        if (!response.ok)
+          throw providerErrorFromResponse(connection.upstream, 'api', response, text, clock.now());
+        try {
+          return text === '' ? {} : JSON.parse(text);
+        } catch (cause) {
+          throw new AppError(502, 'The provider sent an answer that is not JSON.', { cause });
+        }
+      },
+    );
   }
 
   return { syncConnection, backfillStart };
@@ -513,9 +675,16 @@ function floorDay(instant: Date): Date {
   return new Date(Math.floor(instant.getTime() / DAY_MS) * DAY_MS);
 }
 
-function isDue(stream: SyncStream, metrics: readonly string[], cursors: Map<string, CursorRow>, now: Date): boolean {
+function isDue(
+  stream: SyncStream,
+  metrics: readonly string[],
+  cursors: Map<string, CursorRow>,
+  now: Date,
+): boolean {
   return metrics.some((key) => {
     const until = cursors.get(key)?.syncedUntil;
-    return !until || now.getTime() - until.getTime() >= SYNC_CADENCE_MS[stream.cadence] - DUE_GRACE_MS;
+    return (
+      !until || now.getTime() - until.getTime() >= SYNC_CADENCE_MS[stream.cadence] - DUE_GRACE_MS
+    );
   });
 }

@@ -86,7 +86,9 @@ export async function createParticipants(
  * some time of day (00:00:00 UTC, a sample landing on a test's chosen second) reproduces.
  */
 export async function startSyncSimulators(
-  start: Date = process.env.SYNC_TEST_START ? new Date(process.env.SYNC_TEST_START) : new Date(Math.floor(Date.now() / 60_000) * 60_000),
+  start: Date = process.env.SYNC_TEST_START
+    ? new Date(process.env.SYNC_TEST_START)
+    : new Date(Math.floor(Date.now() / 60_000) * 60_000),
 ) {
   const clock = createSimulatedClock({ start, frozen: true });
   const googleHealth = await startGoogleHealthSimulator({ clock, port: 0 });

@@ -9,10 +9,17 @@ import { testServices } from '../../test/test-services';
 import { createSyncJobs } from './sync.jobs';
 
 const runSeconds = Number(process.env.SYNC_TEST_RUN_SECONDS ?? 5);
-const database = await openDatabase({ kind: 'postgres', connectionString: process.env.DATABASE_URL! });
+const database = await openDatabase({
+  kind: 'postgres',
+  connectionString: process.env.DATABASE_URL!,
+});
 const jobs = await startJobs({
   database,
-  logger: { info: () => undefined, warn: () => undefined, error: (obj, msg) => console.error(msg, obj) },
+  logger: {
+    info: () => undefined,
+    warn: () => undefined,
+    error: (obj, msg) => console.error(msg, obj),
+  },
   schedule: false,
   pollingIntervalSeconds: 0.5,
   jobs: createSyncJobs({ runSeconds }),
@@ -28,5 +35,8 @@ const jobs = await startJobs({
 });
 process.stdout.write('ready\n');
 process.once('SIGTERM', () => {
-  void jobs.stop().then(() => database.close()).then(() => process.exit(0));
+  void jobs
+    .stop()
+    .then(() => database.close())
+    .then(() => process.exit(0));
 });

@@ -8,9 +8,11 @@ import type { AccessService } from '../access/access.service';
 import type { ReadingsService, StoredReading } from './readings.service';
 
 const DAY = 86_400_000;
-const round = (value: number | null, digits = 1) => (value === null ? null : Math.round(value * 10 ** digits) / 10 ** digits);
+const round = (value: number | null, digits = 1) =>
+  value === null ? null : Math.round(value * 10 ** digits) / 10 ** digits;
 const sum = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) : null);
-const avg = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : null);
+const avg = (values: number[]) =>
+  values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
 
 /**
  * The spec's Fitbit weekly summary (decision 0038): the last 7 days (today and the six
@@ -19,7 +21,12 @@ const avg = (values: number[]) => (values.length ? values.reduce((a, b) => a + b
  * server trusts: it asks for a recomputation, which is saved and returned; GET returns the
  * saved summary, computing it first when there is none.
  */
-export function createWeeklySummaryService(deps: { db: Db; access: Pick<AccessService, 'requireParticipant'>; readings: ReadingsService; clock: Clock }) {
+export function createWeeklySummaryService(deps: {
+  db: Db;
+  access: Pick<AccessService, 'requireParticipant'>;
+  readings: ReadingsService;
+  clock: Clock;
+}) {
   const { db, access, readings, clock } = deps;
 
   async function compute(teamId: number, participantId: number): Promise<FitbitWeeklySummary> {
@@ -40,7 +47,8 @@ export function createWeeklySummaryService(deps: { db: Db; access: Pick<AccessSe
       const at = metric === 'sleep_duration' && row.endAt ? row.endAt : row.recordedAt;
       return row.metricKey === metric && row.value !== null && at >= from && at < until;
     };
-    const values = (metric: string, from: Date, until: Date) => rows.filter((row) => inWeek(row, metric, from, until)).map((row) => row.value!);
+    const values = (metric: string, from: Date, until: Date) =>
+      rows.filter((row) => inWeek(row, metric, from, until)).map((row) => row.value!);
     const week = (from: Date, until: Date) => ({
       rhr: round(avg(values('resting_heart_rate', from, until))),
       // Average minutes asleep per night with data (naps count towards their day).
@@ -95,7 +103,10 @@ export function createWeeklySummaryService(deps: { db: Db; access: Pick<AccessSe
     const [row] = await db
       .insert(fitbitWeeklySummaries)
       .values({ teamId, participantId: summary.participant_id, ...values })
-      .onConflictDoUpdate({ target: [fitbitWeeklySummaries.participantId, fitbitWeeklySummaries.teamId], set: { ...values, updatedAt: sql`now()` } })
+      .onConflictDoUpdate({
+        target: [fitbitWeeklySummaries.participantId, fitbitWeeklySummaries.teamId],
+        set: { ...values, updatedAt: sql`now()` },
+      })
       .returning({ updatedAt: fitbitWeeklySummaries.updatedAt });
     return { ...summary, updated_at: row!.updatedAt.toISOString() };
   }
@@ -110,7 +121,12 @@ export function createWeeklySummaryService(deps: { db: Db; access: Pick<AccessSe
       const [row] = await db
         .select()
         .from(fitbitWeeklySummaries)
-        .where(and(eq(fitbitWeeklySummaries.participantId, ref.id), eq(fitbitWeeklySummaries.teamId, ref.teamId)));
+        .where(
+          and(
+            eq(fitbitWeeklySummaries.participantId, ref.id),
+            eq(fitbitWeeklySummaries.teamId, ref.teamId),
+          ),
+        );
       if (!row) return save(ref.teamId, await compute(ref.teamId, ref.id));
       return {
         participant_id: ref.id,

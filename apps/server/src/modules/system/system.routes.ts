@@ -35,7 +35,10 @@ export const systemRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
       try {
         await db.execute(sql`select 1`);
       } catch (error) {
-        throw new AppError(503, 'The database is not reachable.', { cause: error, displayToUser: false });
+        throw new AppError(503, 'The database is not reachable.', {
+          cause: error,
+          displayToUser: false,
+        });
       }
       return { status: 'ok' as const, database: 'ok' as const };
     },

@@ -223,7 +223,6 @@ export function createTeamAdminRepository(db: Db) {
         .limit(1);
       return rows[0];
     },
-
   };
 }
 

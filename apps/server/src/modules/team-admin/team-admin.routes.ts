@@ -1,7 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BRANDS, rowIdSchema, teamInputSchema, teamRecordSchema } from '@trialpulse/shared';
-import { TEAM_ADMIN_MESSAGES, type TeamAdminActor, type TeamAdminService } from './team-admin.service';
+import {
+  TEAM_ADMIN_MESSAGES,
+  type TeamAdminActor,
+  type TeamAdminService,
+} from './team-admin.service';
 
 type Options = { service: TeamAdminService };
 

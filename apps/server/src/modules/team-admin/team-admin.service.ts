@@ -335,4 +335,3 @@ function nameConflict(error: unknown): never {
   if (isUniqueViolation(error)) throw AppError.conflict(TEAM_MESSAGES.nameTaken);
   throw error;
 }
-

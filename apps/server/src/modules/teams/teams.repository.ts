@@ -110,11 +110,10 @@ export function createTeamsRepository(db: Db) {
       teamId: number,
       values: { actualNumOfTrials?: number; actualNumOfParticipants?: number },
     ) {
-      const [row] = await tx
-        .update(teams)
-        .set(values)
-        .where(eq(teams.id, teamId))
-        .returning({ trials: teams.actualNumOfTrials, participants: teams.actualNumOfParticipants });
+      const [row] = await tx.update(teams).set(values).where(eq(teams.id, teamId)).returning({
+        trials: teams.actualNumOfTrials,
+        participants: teams.actualNumOfParticipants,
+      });
       return row;
     },
   };

@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { rowIdSchema, selectTeamInputSchema, sessionUserSchema, teamOptionSchema } from '@trialpulse/shared';
+import {
+  rowIdSchema,
+  selectTeamInputSchema,
+  sessionUserSchema,
+  teamOptionSchema,
+} from '@trialpulse/shared';
 import { AppError } from '../../lib/errors';
 import { requestMeta } from '../../lib/request-meta';
 import { TEAM_SELECTED_MESSAGE, type TeamsService } from './teams.service';

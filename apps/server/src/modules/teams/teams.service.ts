@@ -1,4 +1,9 @@
-import { TEAM_MESSAGES, type Role, type SelectTeamInput, type TeamOption } from '@trialpulse/shared';
+import {
+  TEAM_MESSAGES,
+  type Role,
+  type SelectTeamInput,
+  type TeamOption,
+} from '@trialpulse/shared';
 import type { DbOrTx } from '../../db/client';
 import { recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
@@ -41,11 +46,7 @@ export function createTeamsService(deps: { repository: TeamsRepository }) {
      * Stores the team's trial and/or participant counts, which the trials and participants
      * modules count from their own rows (under the team row lock). Answers both counts.
      */
-    setCounts: (
-      tx: DbOrTx,
-      teamId: number,
-      counts: { trials?: number; participants?: number },
-    ) =>
+    setCounts: (tx: DbOrTx, teamId: number, counts: { trials?: number; participants?: number }) =>
       repository.setCounts(tx, teamId, {
         ...(counts.trials !== undefined && { actualNumOfTrials: counts.trials }),
         ...(counts.participants !== undefined && { actualNumOfParticipants: counts.participants }),
@@ -63,11 +64,7 @@ export function createTeamsService(deps: { repository: TeamsRepository }) {
      * without a mapping. The body's teamName and role are ignored. The caller re-reads
      * the session to answer the new user state.
      */
-    async selectTeam(
-      auth: AuthContext,
-      input: SelectTeamInput,
-      meta: Meta,
-    ): Promise<void> {
+    async selectTeam(auth: AuthContext, input: SelectTeamInput, meta: Meta): Promise<void> {
       const notAMember = () =>
         AppError.forbidden(TEAM_MESSAGES.notAMember, { reason: 'NOT_A_MEMBER' });
       if (input.teamId > 2_147_483_647) throw notAMember();

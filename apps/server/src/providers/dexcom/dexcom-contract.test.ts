@@ -97,7 +97,9 @@ describe(`Dexcom: stored answer equals live answer after a real sync (${MODE})`,
     expect(live.events!.length).toBeGreaterThan(10);
     expect(live.calibrations!.length).toBeGreaterThan(0);
     expect(live.devices!.length).toBe(2);
-    expect(live.devices!.every((device) => device.transmitterGeneration && device.displayDevice)).toBe(true);
+    expect(
+      live.devices!.every((device) => device.transmitterGeneration && device.displayDevice),
+    ).toBe(true);
 
     expect(stored.devices).toEqual(live.devices);
     expect(stored.events).toEqual(live.events);
@@ -118,7 +120,12 @@ describe(`Dexcom: stored answer equals live answer after a real sync (${MODE})`,
           recordedAt: at,
           utcOffsetMinutes: 120,
           value: 12,
-          valueJson: { eventType: 'insulin', eventSubType: 'fastActing', unit: 'units', value: '12' },
+          valueJson: {
+            eventType: 'insulin',
+            eventSubType: 'fastActing',
+            unit: 'units',
+            value: '12',
+          },
         },
         {
           metricKey: 'egv',
@@ -128,16 +135,36 @@ describe(`Dexcom: stored answer equals live answer after a real sync (${MODE})`,
           valueJson: { status: null, trend: 'flat' },
         },
       ],
-      { start: new Date('2025-06-01T00:00:00Z'), end: new Date('2025-06-02T00:00:00Z'), records: ['egvs', 'events', 'devices'] },
+      {
+        start: new Date('2025-06-01T00:00:00Z'),
+        end: new Date('2025-06-02T00:00:00Z'),
+        records: ['egvs', 'events', 'devices'],
+      },
       'stored',
     );
     expect(answer.events).toEqual([
-      { systemTime: '2025-06-01T12:00:00Z', utcOffset: '+02:00', eventType: 'insulin', eventSubType: 'fastActing', value: '12', unit: 'units' },
+      {
+        systemTime: '2025-06-01T12:00:00Z',
+        utcOffset: '+02:00',
+        eventType: 'insulin',
+        eventSubType: 'fastActing',
+        value: '12',
+        unit: 'units',
+      },
     ]);
     expect(answer.egvs).toEqual([
-      { systemTime: '2025-06-01T12:00:00Z', utcOffset: '+02:00', value: 140, status: null, trend: 'flat', trendRate: null },
+      {
+        systemTime: '2025-06-01T12:00:00Z',
+        utcOffset: '+02:00',
+        value: 140,
+        status: null,
+        trend: 'flat',
+        trendRate: null,
+      },
     ]);
     // Their device fields were never stored: unknown until a backfill over the range rewrites them.
-    expect(answer.devices).toEqual([{ transmitterGeneration: null, displayDevice: null, lastReading: '2025-06-01T12:00:00Z' }]);
+    expect(answer.devices).toEqual([
+      { transmitterGeneration: null, displayDevice: null, lastReading: '2025-06-01T12:00:00Z' },
+    ]);
   });
 });

@@ -7,12 +7,7 @@ import type {
 } from '@trialpulse/shared/device-data/device-data.schemas';
 import type { ReadingInput, StoredReading } from '../../modules/sync/readings.service';
 import type { SourceReading } from '../../modules/sync/sources/types';
-import type {
-  DexcomCalibration,
-  DexcomClient,
-  DexcomEgv,
-  DexcomEvent,
-} from './dexcom.client';
+import type { DexcomCalibration, DexcomClient, DexcomEgv, DexcomEvent } from './dexcom.client';
 import { formatOffset, instantText, parseOffset, utcInstant } from '../time-text';
 
 /**

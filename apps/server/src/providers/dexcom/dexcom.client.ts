@@ -201,7 +201,8 @@ export function parseDexcomRange<R extends DexcomRangeResource>(
   data: unknown,
 ): z.infer<(typeof DEXCOM_RANGE_SCHEMAS)[R]>['records'] {
   const parsed = DEXCOM_RANGE_SCHEMAS[resource].safeParse(data);
-  if (parsed.success) return parsed.data.records as z.infer<(typeof DEXCOM_RANGE_SCHEMAS)[R]>['records'];
+  if (parsed.success)
+    return parsed.data.records as z.infer<(typeof DEXCOM_RANGE_SCHEMAS)[R]>['records'];
   const paths = parsed.error.issues.map((issue) => issue.path.join('.') || '(root)');
   throw new ProviderUnavailableError(
     `Dexcom sent an unexpected answer (${[...new Set(paths)].slice(0, 5).join(', ')}).`,

@@ -1,6 +1,10 @@
 import { dexcomReadings, type DexcomRecords } from './dexcom-data';
 import { parseDexcomRange } from './dexcom.client';
-import { type FetchContext, type SyncSource, type SyncStream } from '../../modules/sync/sources/types';
+import {
+  type FetchContext,
+  type SyncSource,
+  type SyncStream,
+} from '../../modules/sync/sources/types';
 
 /**
  * Dexcom API v3: range queries of at most 30 days on `systemTime` (UTC without offset).
@@ -14,14 +18,19 @@ export const DEXCOM_CALLS_PER_HOUR = 60_000;
 export const DEXCOM_WINDOW_DAYS = 30;
 
 type Json = Record<string, unknown>;
-const record = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {});
+const record = (value: unknown): Json =>
+  value && typeof value === 'object' ? (value as Json) : {};
 
 /** `YYYY-MM-DDThh:mm:ss` in UTC, as Dexcom compares with systemTime. */
 const dexcomDate = (date: Date) => date.toISOString().slice(0, 19);
-const utcOf = (systemTime: string) => new Date(/[zZ]|[+-]\d{2}:\d{2}$/.test(systemTime) ? systemTime : `${systemTime}Z`);
+const utcOf = (systemTime: string) =>
+  new Date(/[zZ]|[+-]\d{2}:\d{2}$/.test(systemTime) ? systemTime : `${systemTime}Z`);
 
 /** [start, end] of a resource's records (end inclusive), null when it has none (new ones, with lastSyncTime). */
-async function rangeOf(ctx: FetchContext, resource: string): Promise<{ start: Date; end: Date } | null> {
+async function rangeOf(
+  ctx: FetchContext,
+  resource: string,
+): Promise<{ start: Date; end: Date } | null> {
   // One probe per run and cursor position (the three resources usually share one).
   const memoKey = `dataRange:${ctx.syncedUntil?.toISOString() ?? ''}`;
   let probe = ctx.memo.get(memoKey) as Json | undefined;

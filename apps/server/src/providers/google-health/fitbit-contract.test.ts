@@ -58,9 +58,17 @@ describe(`Fitbit: stored answers equal live answers after a real sync (${MODE})`
       const before = services.liveCalls();
       const stored = await fitbitData.get(auth, participantId, 'x@example.test', path, meta);
       expect(services.liveCalls(), `${path}: stored readings answered`).toBe(before);
-      const live = await fitbitData.get(auth, participantId, 'x@example.test', path, meta, {}, {
-        allowStored: false,
-      });
+      const live = await fitbitData.get(
+        auth,
+        participantId,
+        'x@example.test',
+        path,
+        meta,
+        {},
+        {
+          allowStored: false,
+        },
+      );
       expect(services.liveCalls(), `${path}: the upstream answered`).toBeGreaterThan(before);
       expect(stored, path).toEqual(live);
       fields += leafCount(live);
@@ -98,7 +106,9 @@ describe(`Fitbit: stored answers equal live answers after a real sync (${MODE})`
       `spo2/date/${DAY}.json`,
       `cardioscore/date/${START}/${END}.json`,
     ]);
-    console.info(`Fitbit contract, Google Health: ${figures.calls} calls, ${figures.fields} fields compared`);
+    console.info(
+      `Fitbit contract, Google Health: ${figures.calls} calls, ${figures.fields} fields compared`,
+    );
     expect(figures.fields).toBeGreaterThan(1000);
   }, 240_000);
 
@@ -108,14 +118,23 @@ describe(`Fitbit: stored answers equal live answers after a real sync (${MODE})`
       upstream: 'fitbit-legacy',
       account: 'ava-thompson',
       enrolledDaysAgo: 10,
-      metrics: [...SERIES_METRICS, 'resting_heart_rate', 'weight', 'body_fat', 'bmi', 'sleep_duration'],
+      metrics: [
+        ...SERIES_METRICS,
+        'resting_heart_rate',
+        'weight',
+        'body_fat',
+        'bmi',
+        'sleep_duration',
+      ],
     });
     const figures = await compare(teamId, participantId, [
       ...SERIES.map((resource) => `activities/${resource}/date/${START}/${END}.json`),
       `body/log/weight/date/${START}/${END}.json`,
       `body/log/fat/date/${START}/${END}.json`,
     ]);
-    console.info(`Fitbit contract, legacy API: ${figures.calls} calls, ${figures.fields} fields compared`);
+    console.info(
+      `Fitbit contract, legacy API: ${figures.calls} calls, ${figures.fields} fields compared`,
+    );
     expect(figures.fields).toBeGreaterThan(50);
   }, 240_000);
 });

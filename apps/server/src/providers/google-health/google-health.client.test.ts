@@ -1,7 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AllSimulators, startAllSimulators } from '@trialpulse/provider-simulators';
 import { submitConsent } from '@trialpulse/provider-simulators/common/consent-driver';
-import { type TokenSet, generateAuthorizationSecrets } from '../../modules/devices/core/provider-client';
+import {
+  type TokenSet,
+  generateAuthorizationSecrets,
+} from '../../modules/devices/core/provider-client';
 import {
   ProviderAuthError,
   ProviderInvalidGrantError,

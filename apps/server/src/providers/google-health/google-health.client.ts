@@ -67,7 +67,12 @@ export type GoogleHealthClient = RevocableOAuthClient &
      * `dataPoints:dailyRollUp` of one data type over local civil days [start, end) (dates
      * yyyy-MM-dd), every page; windows without wear are left out by Google.
      */
-    dailyRollUp(accessToken: string, dataType: string, start: string, end: string): Promise<DailyRollupPoint[]>;
+    dailyRollUp(
+      accessToken: string,
+      dataType: string,
+      start: string,
+      end: string,
+    ): Promise<DailyRollupPoint[]>;
     /**
      * `dataPoints` list of one data type with an AIP-160 filter, every page (at most
      * `maxPages`); the points as Google sends them, for the caller to translate.
@@ -118,7 +123,11 @@ export function createGoogleHealthClient(
           method: 'POST',
           path: `/users/me/dataTypes/${encodeURIComponent(dataType)}/dataPoints:dailyRollUp`,
           accessToken,
-          json: { range: { start: civilDate(start), end: civilDate(end) }, windowSizeDays: 1, pageToken },
+          json: {
+            range: { start: civilDate(start), end: civilDate(end) },
+            windowSizeDays: 1,
+            pageToken,
+          },
         });
         const parsed = parseProviderResponse(http, dailyRollupSchema, data);
         for (const point of parsed.rollupDataPoints ?? []) {
@@ -197,7 +206,14 @@ const civilDateTimeSchema = z.object({
 
 const dailyRollupSchema = z.object({
   rollupDataPoints: z
-    .array(z.object({ civilStartTime: civilDateTimeSchema, civilEndTime: civilDateTimeSchema.optional() }).passthrough())
+    .array(
+      z
+        .object({
+          civilStartTime: civilDateTimeSchema,
+          civilEndTime: civilDateTimeSchema.optional(),
+        })
+        .passthrough(),
+    )
     .optional(),
   nextPageToken: z.string().optional(),
 });

@@ -34,9 +34,15 @@ const HEART_RATE_WINDOW_DAYS = 7;
 const MAX_PAGES = 10_000;
 
 type Json = Record<string, unknown>;
-const record = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {});
+const record = (value: unknown): Json =>
+  value && typeof value === 'object' ? (value as Json) : {};
 
-async function listAll(ctx: FetchContext, dataType: string, filter: string, pageSize: number): Promise<Json[]> {
+async function listAll(
+  ctx: FetchContext,
+  dataType: string,
+  filter: string,
+  pageSize: number,
+): Promise<Json[]> {
   const points: Json[] = [];
   let pageToken: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -48,7 +54,10 @@ async function listAll(ctx: FetchContext, dataType: string, filter: string, page
       }),
     );
     if (Array.isArray(answer.dataPoints)) points.push(...answer.dataPoints.map(record));
-    pageToken = typeof answer.nextPageToken === 'string' && answer.nextPageToken !== '' ? answer.nextPageToken : undefined;
+    pageToken =
+      typeof answer.nextPageToken === 'string' && answer.nextPageToken !== ''
+        ? answer.nextPageToken
+        : undefined;
     if (!pageToken) break;
   }
   if (pageToken) ctx.markIncomplete(`${dataType}: more than ${MAX_PAGES} pages`);
@@ -61,7 +70,9 @@ function civilDate(date: Date) {
 
 /** The civil dates [first, last] a window covers: its UTC dates (daily readings live at 00:00 UTC). */
 function dateRange(window: { from: Date; to: Date }) {
-  const first = new Date(Date.UTC(window.from.getUTCFullYear(), window.from.getUTCMonth(), window.from.getUTCDate()));
+  const first = new Date(
+    Date.UTC(window.from.getUTCFullYear(), window.from.getUTCMonth(), window.from.getUTCDate()),
+  );
   const end = new Date(Math.ceil(window.to.getTime() / DAY_MS) * DAY_MS);
   return { first, end: end > first ? end : new Date(first.getTime() + DAY_MS) };
 }
@@ -121,14 +132,20 @@ function dailyRollUpStream(
             },
           }),
         );
-        for (const point of Array.isArray(answer.rollupDataPoints) ? answer.rollupDataPoints.map(record) : []) {
+        for (const point of Array.isArray(answer.rollupDataPoints)
+          ? answer.rollupDataPoints.map(record)
+          : []) {
           const day = dateOf(record(point.civilStartTime).date);
           if (!day) continue;
           for (const [metricKey, value] of read(record(point[jsonKey]))) {
-            if (wanted.has(metricKey) && value !== null) readings.push({ metricKey, recordedAt: day, value });
+            if (wanted.has(metricKey) && value !== null)
+              readings.push({ metricKey, recordedAt: day, value });
           }
         }
-        pageToken = typeof answer.nextPageToken === 'string' && answer.nextPageToken !== '' ? answer.nextPageToken : undefined;
+        pageToken =
+          typeof answer.nextPageToken === 'string' && answer.nextPageToken !== ''
+            ? answer.nextPageToken
+            : undefined;
         if (!pageToken) break;
       }
       if (pageToken) ctx.markIncomplete(`${key}: more than ${MAX_PAGES} pages`);
@@ -157,11 +174,20 @@ function dailyListStream(
       const filter = `${filterName}.date >= "${utcDate(first)}" AND ${filterName}.date < "${utcDate(end)}"`;
       const readings: SourceReading[] = [];
       for (const point of await listAll(ctx, key, filter, GOOGLE_LIST_PAGE_SIZE)) {
-        const jsonKey = Object.keys(point).find((name) => name !== 'name' && name !== 'dataSource' && name !== 'dataPointName');
+        const jsonKey = Object.keys(point).find(
+          (name) => name !== 'name' && name !== 'dataSource' && name !== 'dataPointName',
+        );
         const body = record(jsonKey ? point[jsonKey] : undefined);
         const day = dateOf(body.date);
         const value = read(body);
-        if (day && value !== null) readings.push({ metricKey, recordedAt: day, value, dataSource: deviceOf(point), ...(detail && { valueJson: detail(body) }) });
+        if (day && value !== null)
+          readings.push({
+            metricKey,
+            recordedAt: day,
+            value,
+            dataSource: deviceOf(point),
+            ...(detail && { valueJson: detail(body) }),
+          });
       }
       return readings;
     },
@@ -231,11 +257,19 @@ const sleepStream: SyncStream = {
       const metadata = record(sleep.metadata);
       if (wanted.has('sleep_duration')) {
         const minutes = num(summary.minutesAsleep);
-        if (minutes !== null) readings.push({ ...common, metricKey: 'sleep_duration', value: minutes, valueJson: { mainSleep: metadata.mainSleep === true } });
+        if (minutes !== null)
+          readings.push({
+            ...common,
+            metricKey: 'sleep_duration',
+            value: minutes,
+            valueJson: { mainSleep: metadata.mainSleep === true },
+          });
       }
       if (wanted.has('sleep_stages')) {
         const stages: Record<string, number> = {};
-        for (const entry of Array.isArray(summary.stagesSummary) ? summary.stagesSummary.map(record) : []) {
+        for (const entry of Array.isArray(summary.stagesSummary)
+          ? summary.stagesSummary.map(record)
+          : []) {
           const type = typeof entry.type === 'string' ? entry.type.toLowerCase() : 'unknown';
           stages[type] = (stages[type] ?? 0) + (num(entry.minutes) ?? 0);
         }
@@ -244,7 +278,11 @@ const sleepStream: SyncStream = {
           ...common,
           metricKey: 'sleep_stages',
           value: num(summary.minutesInSleepPeriod),
-          valueJson: { type: sleep.type ?? null, minutes: stages, ...(JSON.stringify(session).length <= SLEEP_SESSION_MAX_CHARS && { session }) },
+          valueJson: {
+            type: sleep.type ?? null,
+            minutes: stages,
+            ...(JSON.stringify(session).length <= SLEEP_SESSION_MAX_CHARS && { session }),
+          },
         });
       }
     }
@@ -260,13 +298,22 @@ const sleepStream: SyncStream = {
  * no Fitbit field holds. Exports write value_json as it is, so it is kept small.
  */
 function storedSession(sleep: Json): Json {
-  const { createTime: _created, updateTime: _updated, outOfBedSegments: _outOfBed, ...session } = sleep;
+  const {
+    createTime: _created,
+    updateTime: _updated,
+    outOfBedSegments: _outOfBed,
+    ...session
+  } = sleep;
   const segments = (value: unknown) =>
-    Array.isArray(value) ? value.map(record).map(({ createTime: _c, updateTime: _u, ...segment }) => segment) : value;
+    Array.isArray(value)
+      ? value.map(record).map(({ createTime: _c, updateTime: _u, ...segment }) => segment)
+      : value;
   return {
     ...session,
     ...(session.stages !== undefined && { stages: segments(session.stages) }),
-    ...(session.shortAwakenings !== undefined && { shortAwakenings: segments(session.shortAwakenings) }),
+    ...(session.shortAwakenings !== undefined && {
+      shortAwakenings: segments(session.shortAwakenings),
+    }),
   };
 }
 
@@ -286,41 +333,79 @@ const ACTIVITY_LEVELS: Record<string, string> = {
 
 export const GOOGLE_HEALTH_STREAMS: readonly SyncStream[] = [
   dailyRollUpStream('steps', 90, 'steps', (v) => [['steps', num(v.countSum) ?? 0]], ['steps']),
-  dailyRollUpStream('distance', 90, 'distance', (v) => [['distance', (num(v.millimetersSum) ?? 0) / 1_000_000]], ['distance']),
+  dailyRollUpStream(
+    'distance',
+    90,
+    'distance',
+    (v) => [['distance', (num(v.millimetersSum) ?? 0) / 1_000_000]],
+    ['distance'],
+  ),
   dailyRollUpStream('floors', 90, 'floors', (v) => [['floors', num(v.countSum) ?? 0]], ['floors']),
-  dailyRollUpStream('total-calories', 14, 'totalCalories', (v) => [['calories', num(v.kcalSum) ?? 0]], ['calories']),
+  dailyRollUpStream(
+    'total-calories',
+    14,
+    'totalCalories',
+    (v) => [['calories', num(v.kcalSum) ?? 0]],
+    ['calories'],
+  ),
   dailyRollUpStream(
     'activity-level',
     90,
     'activityLevel',
     (v) => {
       const totals = new Map(Object.values(ACTIVITY_LEVELS).map((key) => [key, 0]));
-      for (const entry of Array.isArray(v.activityLevelRollupsByActivityLevelType) ? v.activityLevelRollupsByActivityLevelType.map(record) : []) {
+      for (const entry of Array.isArray(v.activityLevelRollupsByActivityLevelType)
+        ? v.activityLevelRollupsByActivityLevelType.map(record)
+        : []) {
         const key = ACTIVITY_LEVELS[String(entry.activityLevelType)];
         const seconds = Number.parseFloat(String(entry.totalDuration ?? '0').replace(/s$/, ''));
-        if (key && Number.isFinite(seconds)) totals.set(key, (totals.get(key) ?? 0) + Math.round(seconds / 60));
+        if (key && Number.isFinite(seconds))
+          totals.set(key, (totals.get(key) ?? 0) + Math.round(seconds / 60));
       }
       return [...totals];
     },
     Object.values(ACTIVITY_LEVELS),
   ),
-  sampleListStream('heart-rate', 'heart_rate', 'heartRate', 'heart_rate', 'intraday', (v) => num(v.beatsPerMinute)),
-  dailyListStream('daily-resting-heart-rate', 'daily_resting_heart_rate', 'resting_heart_rate', (v) => num(v.beatsPerMinute)),
+  sampleListStream('heart-rate', 'heart_rate', 'heartRate', 'heart_rate', 'intraday', (v) =>
+    num(v.beatsPerMinute),
+  ),
+  dailyListStream(
+    'daily-resting-heart-rate',
+    'daily_resting_heart_rate',
+    'resting_heart_rate',
+    (v) => num(v.beatsPerMinute),
+  ),
   // The night's bounds too: the Fitbit data call answers spo2/date/… (avg, min, max) from them.
-  dailyListStream('daily-oxygen-saturation', 'daily_oxygen_saturation', 'spo2', (v) => num(v.averagePercentage), (v) => ({ min: num(v.lowerBoundPercentage), max: num(v.upperBoundPercentage) })),
-  dailyListStream('daily-respiratory-rate', 'daily_respiratory_rate', 'breathing_rate', (v) => num(v.breathsPerMinute)),
+  dailyListStream(
+    'daily-oxygen-saturation',
+    'daily_oxygen_saturation',
+    'spo2',
+    (v) => num(v.averagePercentage),
+    (v) => ({ min: num(v.lowerBoundPercentage), max: num(v.upperBoundPercentage) }),
+  ),
+  dailyListStream('daily-respiratory-rate', 'daily_respiratory_rate', 'breathing_rate', (v) =>
+    num(v.breathsPerMinute),
+  ),
   dailyListStream('daily-vo2-max', 'daily_vo2_max', 'vo2_max', (v) => num(v.vo2Max)),
   sleepStream,
   sampleListStream('weight', 'weight', 'weight', 'weight', 'daily', (v) => {
     const grams = num(v.weightGrams);
     return grams === null ? null : grams / 1000;
   }),
-  sampleListStream('body-fat', 'body_fat', 'bodyFat', 'body_fat', 'daily', (v) => num(v.percentage)),
+  sampleListStream('body-fat', 'body_fat', 'bodyFat', 'body_fat', 'daily', (v) =>
+    num(v.percentage),
+  ),
 ];
 
 export const googleHealthSource: SyncSource = {
   upstream: 'google-health',
   brand: 'Fitbit',
   streams: GOOGLE_HEALTH_STREAMS,
-  budgets: (connectionId) => [{ scope: `connection:${connectionId}`, limit: GOOGLE_HEALTH_CALLS_PER_MINUTE, windowSeconds: 60 }],
+  budgets: (connectionId) => [
+    {
+      scope: `connection:${connectionId}`,
+      limit: GOOGLE_HEALTH_CALLS_PER_MINUTE,
+      windowSeconds: 60,
+    },
+  ],
 };

@@ -58,7 +58,11 @@ describe(`Omron: stored answer equals live answer after a real sync (${MODE})`, 
       encryptionKey: sims.encryptionKey,
       clock: sims.clock,
     });
-    const run = await sync.syncConnection(connectionId, { kind: 'backfill', owner: randomUUID(), force: true });
+    const run = await sync.syncConnection(connectionId, {
+      kind: 'backfill',
+      owner: randomUUID(),
+      force: true,
+    });
     expect(run.outcome).toBe('succeeded');
 
     const service = createDeviceDataService({
@@ -80,7 +84,9 @@ describe(`Omron: stored answer equals live answer after a real sync (${MODE})`, 
     for (const queryStr of ['bloodpressure', 'weight'] as const) {
       const query = { queryStr, since, sortOrder: 'asc', limit: 20 } as const;
       const stored = await service.omronData(auth, participantId, query, meta);
-      const live = await service.omronData(auth, participantId, query, meta, { allowStored: false });
+      const live = await service.omronData(auth, participantId, query, meta, {
+        allowStored: false,
+      });
       expect([stored.source, live.source]).toEqual(['stored', 'live']);
       const list = queryStr === 'bloodpressure' ? 'bloodPressure' : 'weight';
       expect(live[list]!.length, queryStr).toBeGreaterThan(5);

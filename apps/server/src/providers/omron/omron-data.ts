@@ -75,7 +75,8 @@ export function omronReadings(measurements: {
     });
   };
   for (const record of measurements.bloodPressure ?? []) {
-    const afib = typeof record.possibleAfib === 'boolean' ? { possibleAfib: record.possibleAfib } : undefined;
+    const afib =
+      typeof record.possibleAfib === 'boolean' ? { possibleAfib: record.possibleAfib } : undefined;
     add(record, 'systolic', record.systolic, afib);
     add(record, 'diastolic', record.diastolic);
     add(record, 'pulse', record.pulse);

@@ -1,6 +1,12 @@
 import { utcInstant } from '../time-text';
 import { omronReadings, type OmronBloodPressureLike, type OmronWeightLike } from './omron-data';
-import { DAY_MS, num, utcDate, type SyncSource, type SyncStream } from '../../modules/sync/sources/types';
+import {
+  DAY_MS,
+  num,
+  utcDate,
+  type SyncSource,
+  type SyncStream,
+} from '../../modules/sync/sources/types';
 
 /**
  * Omron `POST /measurement`: one type per call, `since` a local date (one day earlier than
@@ -14,7 +20,8 @@ const PAGE_LIMIT = 1000;
 const MAX_PAGES = 1000;
 
 type Json = Record<string, unknown>;
-const record = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {});
+const record = (value: unknown): Json =>
+  value && typeof value === 'object' ? (value as Json) : {};
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
@@ -44,7 +51,11 @@ const RECORDS = {
  * One measurement type. Its records become readings through `omronReadings`, the conversion
  * the Omron data call's presenter reads back (decision 0055): a stored answer equals a live one.
  */
-function measurementStream(type: 'bloodpressure' | 'weight', listKey: 'bloodPressure' | 'weight', metrics: string[]): SyncStream {
+function measurementStream(
+  type: 'bloodpressure' | 'weight',
+  listKey: 'bloodPressure' | 'weight',
+  metrics: string[],
+): SyncStream {
   return {
     key: type,
     metrics,
@@ -59,20 +70,33 @@ function measurementStream(type: 'bloodpressure' | 'weight', listKey: 'bloodPres
           await ctx.request({
             method: 'POST',
             path: '/measurement',
-            form: { type, since, limit: String(PAGE_LIMIT), sortOrder: 'asc', [`${type}PaginationKey`]: paginationKey },
+            form: {
+              type,
+              since,
+              limit: String(PAGE_LIMIT),
+              sortOrder: 'asc',
+              [`${type}PaginationKey`]: paginationKey,
+            },
           }),
         );
         const result = record(answer.result);
-        for (const item of Array.isArray(result[listKey]) ? (result[listKey] as unknown[]).map(record) : []) {
+        for (const item of Array.isArray(result[listKey])
+          ? (result[listKey] as unknown[]).map(record)
+          : []) {
           if (typeof item.dateTime !== 'string') continue;
           const at = utcInstant(item.dateTime);
           if (at < window.from || at >= window.to) continue;
           items.push(item);
         }
-        paginationKey = result.truncated === true && typeof result.nextPaginationKey === 'string' ? result.nextPaginationKey : undefined;
+        paginationKey =
+          result.truncated === true && typeof result.nextPaginationKey === 'string'
+            ? result.nextPaginationKey
+            : undefined;
         if (!paginationKey) break;
       }
-      return omronReadings({ [listKey]: items.map(RECORDS[listKey]) }).filter((reading) => wanted.has(reading.metricKey));
+      return omronReadings({ [listKey]: items.map(RECORDS[listKey]) }).filter((reading) =>
+        wanted.has(reading.metricKey),
+      );
     },
   };
 }

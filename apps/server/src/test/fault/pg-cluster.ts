@@ -16,19 +16,27 @@ const run = promisify(execFile);
 
 /** The folder holding initdb, pg_ctl and postgres (PG_BIN, else the newest /usr/lib/postgresql/<ver>/bin), or why there is none. */
 export function findPgBin(): { bin: string } | { missing: string } {
-  const has = (dir: string) => ['initdb', 'pg_ctl', 'postgres'].every((name) => fs.existsSync(path.join(dir, name)));
+  const has = (dir: string) =>
+    ['initdb', 'pg_ctl', 'postgres'].every((name) => fs.existsSync(path.join(dir, name)));
   if (process.env.PG_BIN) {
-    return has(process.env.PG_BIN) ? { bin: process.env.PG_BIN } : { missing: `PG_BIN=${process.env.PG_BIN} holds no initdb, pg_ctl and postgres` };
+    return has(process.env.PG_BIN)
+      ? { bin: process.env.PG_BIN }
+      : { missing: `PG_BIN=${process.env.PG_BIN} holds no initdb, pg_ctl and postgres` };
   }
   const root = '/usr/lib/postgresql';
   const versions = fs.existsSync(root)
-    ? fs.readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a))
+    ? fs
+        .readdirSync(root)
+        .filter((name) => /^\d+$/.test(name))
+        .sort((a, b) => Number(b) - Number(a))
     : [];
   for (const version of versions) {
     const dir = path.join(root, version, 'bin');
     if (has(dir)) return { bin: dir };
   }
-  return { missing: `no PostgreSQL server binaries (initdb, pg_ctl, postgres) under ${root}/<version>/bin; set PG_BIN` };
+  return {
+    missing: `no PostgreSQL server binaries (initdb, pg_ctl, postgres) under ${root}/<version>/bin; set PG_BIN`,
+  };
 }
 
 export async function freePort(): Promise<number> {
@@ -56,16 +64,30 @@ export async function startPgCluster(options: { bin: string; name: string }) {
   const port = await freePort();
   const pg = async (tool: string, args: string[], timeoutMs = 60_000) => {
     const file = path.join(bin, tool);
-    const [command, commandArgs] = asRoot ? ['runuser', ['-u', 'postgres', '--', file, ...args]] : [file, args];
+    const [command, commandArgs] = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', file, ...args]]
+      : [file, args];
     try {
       return await run(command, commandArgs, { timeout: timeoutMs, cwd: root });
     } catch (error) {
       const failure = error as Error & { stdout?: string; stderr?: string };
-      throw new Error(`${tool} ${args.join(' ')} failed: ${failure.message}\n${failure.stdout ?? ''}${failure.stderr ?? ''}`);
+      throw new Error(
+        `${tool} ${args.join(' ')} failed: ${failure.message}\n${failure.stdout ?? ''}${failure.stderr ?? ''}`,
+      );
     }
   };
 
-  await pg('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+  await pg('initdb', [
+    '-D',
+    dataDir,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--no-sync',
+    '--no-instructions',
+  ]);
   // fsync off: only an operating-system crash loses data then, not a PostgreSQL crash. Every
   // commit stays synchronous (synchronous_commit on), so an acknowledged write survives
   // `-m immediate` and kill -9.
@@ -76,7 +98,18 @@ export async function startPgCluster(options: { bin: string; name: string }) {
     const deadline = Date.now() + 60_000;
     for (;;) {
       try {
-        await pg('pg_ctl', ['start', '-w', '-t', '60', '-D', dataDir, '-l', logFile, '-o', serverOptions]);
+        await pg('pg_ctl', [
+          'start',
+          '-w',
+          '-t',
+          '60',
+          '-D',
+          dataDir,
+          '-l',
+          logFile,
+          '-o',
+          serverOptions,
+        ]);
         return;
       } catch (error) {
         if (Date.now() > deadline) throw error;
@@ -86,7 +119,8 @@ export async function startPgCluster(options: { bin: string; name: string }) {
   };
   await start();
 
-  const postmasterPid = () => Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const postmasterPid = () =>
+    Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
 
   return {
@@ -98,7 +132,20 @@ export async function startPgCluster(options: { bin: string; name: string }) {
       await pg('pg_ctl', ['stop', '-w', '-t', '60', '-D', dataDir, '-m', mode]);
     },
     async restart(mode: 'fast') {
-      await pg('pg_ctl', ['restart', '-w', '-t', '60', '-D', dataDir, '-m', mode, '-l', logFile, '-o', serverOptions]);
+      await pg('pg_ctl', [
+        'restart',
+        '-w',
+        '-t',
+        '60',
+        '-D',
+        dataDir,
+        '-m',
+        mode,
+        '-l',
+        logFile,
+        '-o',
+        serverOptions,
+      ]);
     },
     /** SIGKILL to the postmaster only (its backends notice and exit by themselves). */
     killPostmaster() {

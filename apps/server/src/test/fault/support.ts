@@ -33,11 +33,16 @@ export function seededRandom(seed: number) {
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until `condition` answers true; throws `describe()` when `timeoutMs` runs out. */
-export async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number, describe: () => Promise<string> | string) {
+export async function waitUntil(
+  condition: () => Promise<boolean>,
+  timeoutMs: number,
+  describe: () => Promise<string> | string,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await condition()) return;
-    if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms: ${await describe()}`);
+    if (Date.now() > deadline)
+      throw new Error(`not reached within ${timeoutMs} ms: ${await describe()}`);
     await sleep(250);
   }
 }
@@ -58,11 +63,15 @@ export class ServerProcess {
     env: Record<string, string>,
     onExit: (process: ServerProcess) => void,
   ) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/server/src/main.ts')], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    this.child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(REPO_ROOT, 'apps/server/src/main.ts')],
+      {
+        cwd: REPO_ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const keep = (chunk: Buffer) => {
       const text = this.partial + chunk.toString();
       const parts = text.split('\n');
@@ -113,15 +122,20 @@ export async function wholeExportProblem(bytes: Buffer): Promise<string | undefi
   }
   const manifestName = Object.keys(zip.files).find((name) => name.endsWith('-manifest.json'));
   if (!manifestName) return `no manifest among ${Object.keys(zip.files).join(', ')}`;
-  const manifest = JSON.parse(await zip.file(manifestName)!.async('string')) as { files: { name: string; sha256: string; bytes: number }[] };
-  if (!Array.isArray(manifest.files) || manifest.files.length === 0) return 'the manifest lists no files';
+  const manifest = JSON.parse(await zip.file(manifestName)!.async('string')) as {
+    files: { name: string; sha256: string; bytes: number }[];
+  };
+  if (!Array.isArray(manifest.files) || manifest.files.length === 0)
+    return 'the manifest lists no files';
   for (const file of manifest.files) {
     const entry = zip.file(file.name);
     if (!entry) return `${file.name} is missing`;
     const content = await entry.async('nodebuffer');
-    if (content.length !== file.bytes) return `${file.name}: ${content.length} bytes, manifest says ${file.bytes}`;
+    if (content.length !== file.bytes)
+      return `${file.name}: ${content.length} bytes, manifest says ${file.bytes}`;
     const sha256 = createHash('sha256').update(content).digest('hex');
-    if (sha256 !== file.sha256) return `${file.name}: SHA-256 ${sha256}, manifest says ${file.sha256}`;
+    if (sha256 !== file.sha256)
+      return `${file.name}: SHA-256 ${sha256}, manifest says ${file.sha256}`;
   }
   return undefined;
 }

@@ -44,10 +44,23 @@ export function FormDialog({
 }: FormDialogProps) {
   const formId = useId();
   return (
-    <Dialog open onClose={submitting ? undefined : onClose} fullWidth maxWidth={maxWidth} data-testid={`${testId}-dialog`}>
+    <Dialog
+      open
+      onClose={submitting ? undefined : onClose}
+      fullWidth
+      maxWidth={maxWidth}
+      data-testid={`${testId}-dialog`}
+    >
       <DialogTitle>{title}</DialogTitle>
       <DialogContent>
-        <Stack component="form" id={formId} noValidate spacing={2} sx={{ pt: 1 }} onSubmit={onSubmit}>
+        <Stack
+          component="form"
+          id={formId}
+          noValidate
+          spacing={2}
+          sx={{ pt: 1 }}
+          onSubmit={onSubmit}
+        >
           {error && (
             <Alert severity="error" data-testid={errorTestId ?? `${testId}-error`}>
               {error}

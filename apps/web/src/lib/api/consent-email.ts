@@ -10,7 +10,9 @@ const consentEmailResponseSchema = z.object({ message: z.string().optional() });
  * a consent link for Fitbit or Omron. Used by the participant page and the consent page.
  */
 export async function sendConsentEmail(input: ConsentEmailRequest): Promise<{ message?: string }> {
-  return consentEmailResponseSchema.parse(await api.post<unknown>('/participantConsentEmail', input));
+  return consentEmailResponseSchema.parse(
+    await api.post<unknown>('/participantConsentEmail', input),
+  );
 }
 
 export function useSendConsentEmail() {

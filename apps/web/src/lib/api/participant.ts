@@ -3,7 +3,8 @@ import { participantSchema, type Participant } from '@trialpulse/shared';
 import { api } from '@/lib/api-client';
 
 /** One cache entry per participant, shared by the participant page and the consent page. */
-export const participantQueryKey = (participantId: number) => ['participant', participantId] as const;
+export const participantQueryKey = (participantId: number) =>
+  ['participant', participantId] as const;
 
 /** `GET /api/participant/{id}`: one participant, hidden fields left out. */
 export async function getParticipant(participantId: number): Promise<Participant> {

@@ -6,10 +6,13 @@ import { useSession } from '@/lib/session';
 
 /** `GET /api/teamAllowedDevices/{teamId}`: the brands the selected team allows. */
 export async function getTeamAllowedDevices(teamId: number | string): Promise<AllowedDevice[]> {
-  return z.array(allowedDeviceSchema).parse(await api.get<unknown>(`/teamAllowedDevices/${teamId}`));
+  return z
+    .array(allowedDeviceSchema)
+    .parse(await api.get<unknown>(`/teamAllowedDevices/${teamId}`));
 }
 
-const allowedDevicesKey = (teamId: number | string | null) => ['team-allowed-devices', teamId] as const;
+const allowedDevicesKey = (teamId: number | string | null) =>
+  ['team-allowed-devices', teamId] as const;
 
 /** The allowed brands of `teamId` as the API answers them. */
 export function useTeamAllowedDevices(teamId: number | string | null | undefined) {

@@ -35,7 +35,12 @@ import { GOOGLE_HEALTH_STREAMS } from '../../../providers/google-health/google-h
 import type { SourceRequest } from '../../sync/sources/types';
 import { readingsServiceFor } from '../../sync/test-support';
 import { signIn } from '../../trials/test-support';
-import { FITBIT_TESTS_NOW, fitbitDataPath, linkLegacyFitbit, startFitbitDataApp } from './test-support';
+import {
+  FITBIT_TESTS_NOW,
+  fitbitDataPath,
+  linkLegacyFitbit,
+  startFitbitDataApp,
+} from './test-support';
 
 /**
  * Every resource path of the Fitbit data page (device-data spec §7) end to end: the app

@@ -15,7 +15,12 @@ import { clearFaults, countRequests, injectFault } from '../../devices/core/test
 import { connectionRow, linkAsStaff } from '../../devices/test-support';
 import { addParticipant, createTrial } from '../../participants/test-support';
 import { signIn } from '../../trials/test-support';
-import { FITBIT_TESTS_NOW, fitbitDataPath, linkLegacyFitbit, startFitbitDataApp } from './test-support';
+import {
+  FITBIT_TESTS_NOW,
+  fitbitDataPath,
+  linkLegacyFitbit,
+  startFitbitDataApp,
+} from './test-support';
 
 /**
  * getFitbitServerParticipantData end to end: the app (inject) reads from the Google Health

@@ -3,10 +3,7 @@ import {
   addDays,
   type FitbitResourceRequest,
 } from '@trialpulse/shared/device-data/fitbit-resource-path';
-import type {
-  DailyRollupPoint,
-  GoogleHealthClient,
-} from '../../../providers';
+import type { DailyRollupPoint, GoogleHealthClient } from '../../../providers';
 import type { StoredReading } from '../../sync/readings.service';
 
 /**

@@ -16,10 +16,7 @@ import {
   ProviderRequestError,
 } from '../../devices/core/provider-errors';
 import type { DeviceConnectionsService } from '../../devices/device-connections.service';
-import type {
-  DailyRollupPoint,
-  GoogleHealthClient,
-} from '../../../providers';
+import type { DailyRollupPoint, GoogleHealthClient } from '../../../providers';
 import type { FitbitLegacyClient } from '../../../providers';
 import { GOOGLE_SERIES } from './fitbit-data.translator';
 

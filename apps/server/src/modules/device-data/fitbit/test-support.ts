@@ -30,7 +30,9 @@ export const FITBIT_TESTS_NOW = new Date('2026-11-20T10:10:00Z');
  */
 export async function setFitbitSimulatorClocks(sims: AllSimulators): Promise<void> {
   for (const simulator of [sims.googleHealth, sims.fitbitLegacy]) {
-    await control(simulator.baseUrl, 'POST', '/clock/set', { time: FITBIT_TESTS_NOW.toISOString() });
+    await control(simulator.baseUrl, 'POST', '/clock/set', {
+      time: FITBIT_TESTS_NOW.toISOString(),
+    });
   }
 }
 

@@ -1,4 +1,8 @@
-import { NEW_CONNECTION_UPSTREAM, PROVIDER_PLUGINS, type GoogleHealthClient } from '../../../providers';
+import {
+  NEW_CONNECTION_UPSTREAM,
+  PROVIDER_PLUGINS,
+  type GoogleHealthClient,
+} from '../../../providers';
 import type {
   DeviceProviderClient,
   ProviderClientDeps,

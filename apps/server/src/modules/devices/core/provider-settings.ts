@@ -13,7 +13,10 @@ export type ProviderSettings = Partial<Record<ProviderUpstream, ProviderConfig>>
 export function providerSettingsFromConfig(config: Config): ProviderSettings {
   const settings: ProviderSettings = {};
   for (const plugin of PROVIDER_PLUGINS) {
-    const configured = plugin.settings(config, new URL(plugin.callbackPath, config.PUBLIC_URL).toString());
+    const configured = plugin.settings(
+      config,
+      new URL(plugin.callbackPath, config.PUBLIC_URL).toString(),
+    );
     if (configured) settings[plugin.upstream] = configured;
   }
   return settings;

@@ -11,8 +11,14 @@ import {
 import { DEFAULT_GOOGLE_CLIENT } from '@trialpulse/provider-simulators/google-health';
 import { DEFAULT_OMRON_CLIENT } from '@trialpulse/provider-simulators/omron';
 import { DEXCOM_SCOPES, dexcomEndpoints } from '../../../providers/dexcom/dexcom.client';
-import { FITBIT_LEGACY_SCOPES, fitbitLegacyEndpoints } from '../../../providers/fitbit-legacy/fitbit-legacy.client';
-import { GOOGLE_HEALTH_SCOPES, googleHealthEndpoints } from '../../../providers/google-health/google-health.client';
+import {
+  FITBIT_LEGACY_SCOPES,
+  fitbitLegacyEndpoints,
+} from '../../../providers/fitbit-legacy/fitbit-legacy.client';
+import {
+  GOOGLE_HEALTH_SCOPES,
+  googleHealthEndpoints,
+} from '../../../providers/google-health/google-health.client';
 import { OMRON_SCOPES, omronEndpoints } from '../../../providers/omron/omron.client';
 import type { ProviderConfig, RetryPolicy, TokenSet } from './provider-client';
 

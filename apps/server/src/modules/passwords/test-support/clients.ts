@@ -21,6 +21,10 @@ export function clientAt(app: FastifyInstance, ip: string = nextIp()): TestClien
 export { markSecondFactorDone, sessionIdOf } from '../../../test/fixtures';
 
 /** Signs in through the real login call, on its own address, and completes the second factor. */
-export async function signedInClient(app: FastifyInstance, db: Db, account: { username: string; password: string }) {
+export async function signedInClient(
+  app: FastifyInstance,
+  db: Db,
+  account: { username: string; password: string },
+) {
   return signIn(app, db, account, clientAt(app));
 }

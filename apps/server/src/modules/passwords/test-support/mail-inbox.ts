@@ -45,7 +45,8 @@ export async function startMailInbox(): Promise<MailInbox> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.server.address() as AddressInfo;
 
-  const mailsTo = (address: string) => mails.filter((mail) => mail.to.includes(address.toLowerCase()));
+  const mailsTo = (address: string) =>
+    mails.filter((mail) => mail.to.includes(address.toLowerCase()));
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
@@ -55,7 +56,8 @@ export async function startMailInbox(): Promise<MailInbox> {
       for (;;) {
         const found = mailsTo(address);
         if (found.length >= count) return found[count - 1]!;
-        if (Date.now() > deadline) throw new Error(`no mail #${count} to ${address} within ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`no mail #${count} to ${address} within ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },

@@ -66,7 +66,11 @@ export type SyncStream = {
    */
   mirror?: (window: { from: Date; to: Date }) => MirrorRange;
   /** Readings with recordedAt in [from, to) (sessions: ending in it), only of `metrics`. */
-  fetch(ctx: FetchContext, window: { from: Date; to: Date }, metrics: ReadonlySet<string>): Promise<SourceReading[]>;
+  fetch(
+    ctx: FetchContext,
+    window: { from: Date; to: Date },
+    metrics: ReadonlySet<string>,
+  ): Promise<SourceReading[]>;
 };
 
 /** A call budget: `limit` calls per `windowSeconds`, per connection or per application. */
@@ -106,7 +110,10 @@ export function utcDate(instant: Date): string {
 export function windowsOf(from: Date, to: Date, days: number): Array<{ from: Date; to: Date }> {
   const windows: Array<{ from: Date; to: Date }> = [];
   for (let start = from.getTime(); start < to.getTime(); start += days * DAY_MS) {
-    windows.push({ from: new Date(start), to: new Date(Math.min(to.getTime(), start + days * DAY_MS)) });
+    windows.push({
+      from: new Date(start),
+      to: new Date(Math.min(to.getTime(), start + days * DAY_MS)),
+    });
   }
   return windows;
 }

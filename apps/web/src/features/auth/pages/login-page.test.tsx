@@ -145,16 +145,19 @@ describe('login page', () => {
       },
       'Login failed: the server could not be reached. Please check your connection and try again.',
     ],
-  ])('says why the sign-in failed after %s (spec §8 "Login failed: ...")', async (_, reply, text) => {
-    mockApi({ ...baseHandlers({ kind: 'signed-out' }), 'POST /api/auth/login': reply });
-    renderApp('/LoginPage');
-    await screen.findByRole('button', { name: 'Log In' });
+  ])(
+    'says why the sign-in failed after %s (spec §8 "Login failed: ...")',
+    async (_, reply, text) => {
+      mockApi({ ...baseHandlers({ kind: 'signed-out' }), 'POST /api/auth/login': reply });
+      renderApp('/LoginPage');
+      await screen.findByRole('button', { name: 'Log In' });
 
-    fillAndSubmit('ada', 'whatever');
+      fillAndSubmit('ada', 'whatever');
 
-    expect((await screen.findByTestId('login-error')).textContent).toBe(text);
-    expect(text.startsWith('Login failed: ')).toBe(true);
-  });
+      expect((await screen.findByTestId('login-error')).textContent).toBe(text);
+      expect(text.startsWith('Login failed: ')).toBe(true);
+    },
+  );
 
   it('sends a signed-in user on to the home page', async () => {
     mockApi(baseHandlers({ kind: 'signed-in', user: makeUser() }));

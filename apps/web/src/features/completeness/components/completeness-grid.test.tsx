@@ -60,7 +60,8 @@ function renderGrid() {
   return screen.getByTestId('completeness-grid');
 }
 
-const dayCell = (code: string, day: string) => screen.getByTestId(`completeness-day-${code}-${day}`);
+const dayCell = (code: string, day: string) =>
+  screen.getByTestId(`completeness-day-${code}-${day}`);
 
 describe('completeness grid', () => {
   it('names each day cell with its participant, day, state and measures, and shows a symbol besides the colour', () => {

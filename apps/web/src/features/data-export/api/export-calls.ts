@@ -19,22 +19,28 @@ import { API_BASE, api } from '@/lib/api-client';
 const keys = {
   trials: ['dataExport', 'trials'] as const,
   devices: ['dataExport', 'devices'] as const,
-  participants: (trialId: number | null, deviceId: number | null) => ['dataExport', 'participants', trialId, deviceId] as const,
+  participants: (trialId: number | null, deviceId: number | null) =>
+    ['dataExport', 'participants', trialId, deviceId] as const,
   metrics: (deviceId: number | null) => ['dataExport', 'metrics', deviceId] as const,
   jobs: ['dataExport', 'jobs'] as const,
 };
 
 /** `GET /api/dataExport/trials` */
-export const getExportTrials = async () => z.array(exportTrialSchema).parse(await api.get<unknown>('/dataExport/trials'));
+export const getExportTrials = async () =>
+  z.array(exportTrialSchema).parse(await api.get<unknown>('/dataExport/trials'));
 export const useExportTrials = () => useQuery({ queryKey: keys.trials, queryFn: getExportTrials });
 
 /** `GET /api/dataExport/devices` */
-export const getExportDevices = async () => z.array(exportDeviceSchema).parse(await api.get<unknown>('/dataExport/devices'));
-export const useExportDevices = () => useQuery({ queryKey: keys.devices, queryFn: getExportDevices });
+export const getExportDevices = async () =>
+  z.array(exportDeviceSchema).parse(await api.get<unknown>('/dataExport/devices'));
+export const useExportDevices = () =>
+  useQuery({ queryKey: keys.devices, queryFn: getExportDevices });
 
 /** `GET /api/dataExport/trials/{trialId}/participants/{deviceId}` */
 export const getExportParticipants = async (trialId: number, deviceId: number) =>
-  z.array(exportParticipantSchema).parse(await api.get<unknown>(`/dataExport/trials/${trialId}/participants/${deviceId}`));
+  z
+    .array(exportParticipantSchema)
+    .parse(await api.get<unknown>(`/dataExport/trials/${trialId}/participants/${deviceId}`));
 export const useExportParticipants = (trialId: number | null, deviceId: number | null) =>
   useQuery({
     queryKey: keys.participants(trialId, deviceId),
@@ -43,29 +49,51 @@ export const useExportParticipants = (trialId: number | null, deviceId: number |
   });
 
 /** `GET /api/dataExport/metrics/{deviceId}` */
-export const getExportMetrics = async (deviceId: number) => z.array(exportMetricSchema).parse(await api.get<unknown>(`/dataExport/metrics/${deviceId}`));
+export const getExportMetrics = async (deviceId: number) =>
+  z.array(exportMetricSchema).parse(await api.get<unknown>(`/dataExport/metrics/${deviceId}`));
 export const useExportMetrics = (deviceId: number | null) =>
-  useQuery({ queryKey: keys.metrics(deviceId), queryFn: () => getExportMetrics(deviceId!), enabled: deviceId !== null });
+  useQuery({
+    queryKey: keys.metrics(deviceId),
+    queryFn: () => getExportMetrics(deviceId!),
+    enabled: deviceId !== null,
+  });
 
 /** `GET /api/dataExport/jobs?limit=10`: polled every 10000 ms while the panel is open (§9). */
 export const getExportJobs = async () =>
-  exportJobsResponseSchema.parse(await api.get<unknown>('/dataExport/jobs', { query: { limit: LIMITS.exportJobsListLimit } }));
+  exportJobsResponseSchema.parse(
+    await api.get<unknown>('/dataExport/jobs', { query: { limit: LIMITS.exportJobsListLimit } }),
+  );
 export const useExportJobs = (open: boolean) =>
-  useQuery({ queryKey: keys.jobs, queryFn: getExportJobs, enabled: open, refetchInterval: open ? LIMITS.exportJobsPollMs : false });
+  useQuery({
+    queryKey: keys.jobs,
+    queryFn: getExportJobs,
+    enabled: open,
+    refetchInterval: open ? LIMITS.exportJobsPollMs : false,
+  });
 
 /** `POST /api/dataExport/batchDataExport` */
 export const createExport = (request: ExportRequestInput) =>
-  api.post<{ success: true; message: string; jobId: number }>('/dataExport/batchDataExport', request);
+  api.post<{ success: true; message: string; jobId: number }>(
+    '/dataExport/batchDataExport',
+    request,
+  );
 export function useCreateExport() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: createExport, onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.jobs }) });
+  return useMutation({
+    mutationFn: createExport,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.jobs }),
+  });
 }
 
 /** `DELETE /api/dataExport/jobs/{id}`: deletes a finished job, cancels a running one. */
-export const deleteExportJob = (id: number) => api.delete<{ success: true; message: string }>(`/dataExport/jobs/${id}`);
+export const deleteExportJob = (id: number) =>
+  api.delete<{ success: true; message: string }>(`/dataExport/jobs/${id}`);
 export function useDeleteExportJob() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: deleteExportJob, onSettled: () => queryClient.invalidateQueries({ queryKey: keys.jobs }) });
+  return useMutation({
+    mutationFn: deleteExportJob,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.jobs }),
+  });
 }
 
 /**

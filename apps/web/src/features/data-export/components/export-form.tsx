@@ -27,7 +27,13 @@ import {
   type ExportRequestInput,
 } from '@trialpulse/shared';
 import { useNotify } from '@/components/notifications';
-import { useCreateExport, useExportDevices, useExportMetrics, useExportParticipants, useExportTrials } from '../api/export-calls';
+import {
+  useCreateExport,
+  useExportDevices,
+  useExportMetrics,
+  useExportParticipants,
+  useExportTrials,
+} from '../api/export-calls';
 import { exportErrorMessage } from '../utils/export-error-message';
 
 const EXTRA_LABELS: Record<ExportExtra, string> = {
@@ -65,9 +71,12 @@ export function ExportForm() {
 
   const shown = useMemo(() => {
     const needle = search.trim().toLowerCase();
-    return (participants.data ?? []).filter((p) => !needle || p.participantCode.toLowerCase().includes(needle));
+    return (participants.data ?? []).filter(
+      (p) => !needle || p.participantCode.toLowerCase().includes(needle),
+    );
   }, [participants.data, search]);
-  const allShownSelected = shown.length > 0 && shown.every((p) => participantIds.includes(p.participantId));
+  const allShownSelected =
+    shown.length > 0 && shown.every((p) => participantIds.includes(p.participantId));
 
   const loadError = trials.isError
     ? EXPORT_MESSAGES.loadFailed('trials')
@@ -79,7 +88,8 @@ export function ExportForm() {
           ? EXPORT_MESSAGES.loadFailed('metrics')
           : null;
 
-  const toggle = <T,>(list: T[], value: T) => (list.includes(value) ? list.filter((item) => item !== value) : [...list, value]);
+  const toggle = <T,>(list: T[], value: T) =>
+    list.includes(value) ? list.filter((item) => item !== value) : [...list, value];
 
   const submit = () => {
     const request: ExportRequestInput = {
@@ -192,8 +202,14 @@ export function ExportForm() {
                     control={
                       <Checkbox
                         checked={participantIds.includes(participant.participantId)}
-                        onChange={() => setParticipantIds((current) => toggle(current, participant.participantId))}
-                        slotProps={{ input: { 'data-testid': `export-participant-${participant.participantCode}` } as object }}
+                        onChange={() =>
+                          setParticipantIds((current) => toggle(current, participant.participantId))
+                        }
+                        slotProps={{
+                          input: {
+                            'data-testid': `export-participant-${participant.participantCode}`,
+                          } as object,
+                        }}
                       />
                     }
                     label={participant.participantCode}
@@ -215,14 +231,24 @@ export function ExportForm() {
             label="Start date *"
             value={startDate}
             onChange={(event) => setStartDate(event.target.value)}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: addYears(today, -1), max: today, 'data-testid': 'export-start-date' } }}
+            slotProps={{
+              inputLabel: { shrink: true },
+              htmlInput: {
+                min: addYears(today, -1),
+                max: today,
+                'data-testid': 'export-start-date',
+              },
+            }}
           />
           <TextField
             type="date"
             label="End date *"
             value={endDate}
             onChange={(event) => setEndDate(event.target.value)}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: addYears(today, -1), max: today, 'data-testid': 'export-end-date' } }}
+            slotProps={{
+              inputLabel: { shrink: true },
+              htmlInput: { min: addYears(today, -1), max: today, 'data-testid': 'export-end-date' },
+            }}
           />
         </Stack>
 
@@ -241,10 +267,14 @@ export function ExportForm() {
                     <Checkbox
                       checked={metrics.includes(metric.metric_key)}
                       onChange={() => setMetrics((current) => toggle(current, metric.metric_key))}
-                      slotProps={{ input: { 'data-testid': `export-metric-${metric.metric_key}` } as object }}
+                      slotProps={{
+                        input: { 'data-testid': `export-metric-${metric.metric_key}` } as object,
+                      }}
                     />
                   }
-                  label={metric.units ? `${metric.metric_name} (${metric.units})` : metric.metric_name}
+                  label={
+                    metric.units ? `${metric.metric_name} (${metric.units})` : metric.metric_name
+                  }
                 />
               ))}
             </FormGroup>
@@ -255,7 +285,9 @@ export function ExportForm() {
           label="File name *"
           value={fileName}
           onChange={(event) => setFileName(event.target.value)}
-          helperText={fileName.trim() ? `${EXPORT_PRODUCT_NAME}-${safeFileNamePart(fileName)}-Data.zip` : ' '}
+          helperText={
+            fileName.trim() ? `${EXPORT_PRODUCT_NAME}-${safeFileNamePart(fileName)}-Data.zip` : ' '
+          }
           slotProps={{ htmlInput: { maxLength: 100, 'data-testid': 'export-file-name' } }}
           sx={{ maxWidth: 420 }}
         />
@@ -263,14 +295,32 @@ export function ExportForm() {
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={4}>
           <FormControl>
             <FormLabel id="export-mode-label">Export mode</FormLabel>
-            <RadioGroup row aria-labelledby="export-mode-label" value={exportMode} onChange={(event) => setExportMode(event.target.value as ExportMode)}>
-              <FormControlLabel value="separate-tabs" control={<Radio />} label="Separate tabs (one per participant and metric)" />
-              <FormControlLabel value="single-tab" control={<Radio />} label="Single tab (one long table)" />
+            <RadioGroup
+              row
+              aria-labelledby="export-mode-label"
+              value={exportMode}
+              onChange={(event) => setExportMode(event.target.value as ExportMode)}
+            >
+              <FormControlLabel
+                value="separate-tabs"
+                control={<Radio />}
+                label="Separate tabs (one per participant and metric)"
+              />
+              <FormControlLabel
+                value="single-tab"
+                control={<Radio />}
+                label="Single tab (one long table)"
+              />
             </RadioGroup>
           </FormControl>
           <FormControl>
             <FormLabel id="export-format-label">Format</FormLabel>
-            <RadioGroup row aria-labelledby="export-format-label" value={format} onChange={(event) => setFormat(event.target.value as ExportFormat)}>
+            <RadioGroup
+              row
+              aria-labelledby="export-format-label"
+              value={format}
+              onChange={(event) => setFormat(event.target.value as ExportFormat)}
+            >
               <FormControlLabel value="csv" control={<Radio />} label="CSV" />
               <FormControlLabel value="xlsx" control={<Radio />} label="XLSX" />
             </RadioGroup>
@@ -283,7 +333,12 @@ export function ExportForm() {
             {(Object.keys(EXTRA_LABELS) as ExportExtra[]).map((extra) => (
               <FormControlLabel
                 key={extra}
-                control={<Checkbox checked={extras.includes(extra)} onChange={() => setExtras((current) => toggle(current, extra))} />}
+                control={
+                  <Checkbox
+                    checked={extras.includes(extra)}
+                    onChange={() => setExtras((current) => toggle(current, extra))}
+                  />
+                }
                 label={EXTRA_LABELS[extra]}
               />
             ))}
@@ -299,7 +354,12 @@ export function ExportForm() {
           </Alert>
         )}
         <Box>
-          <Button variant="contained" onClick={submit} disabled={create.isPending} data-testid="export-submit">
+          <Button
+            variant="contained"
+            onClick={submit}
+            disabled={create.isPending}
+            data-testid="export-submit"
+          >
             Export
           </Button>
         </Box>

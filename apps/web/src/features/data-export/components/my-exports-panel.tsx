@@ -20,7 +20,12 @@ import { useNotify } from '@/components/notifications';
 import { downloadExportUrl, useDeleteExportJob, useExportJobs } from '../api/export-calls';
 import { exportErrorMessage } from '../utils/export-error-message';
 
-const STATUS_COLOR = { pending: 'default', processing: 'info', completed: 'success', failed: 'error' } as const;
+const STATUS_COLOR = {
+  pending: 'default',
+  processing: 'info',
+  completed: 'success',
+  failed: 'error',
+} as const;
 
 /**
  * My Exports (device-data spec §2, §4, §9): the latest 10 jobs with status, progress, file
@@ -36,18 +41,27 @@ export function MyExportsPanel() {
   const act = (job: ExportJob) =>
     remove.mutate(job.id, {
       onSuccess: (answer) => notify(answer.message, 'success'),
-      onError: (error) => notify(exportErrorMessage(error, 'Failed to delete the export.'), 'error'),
+      onError: (error) =>
+        notify(exportErrorMessage(error, 'Failed to delete the export.'), 'error'),
     });
 
   return (
-    <Accordion expanded={open} onChange={(_event, expanded) => setOpen(expanded)} data-testid="my-exports">
+    <Accordion
+      expanded={open}
+      onChange={(_event, expanded) => setOpen(expanded)}
+      data-testid="my-exports"
+    >
       <AccordionSummary>
         <Typography variant="h6" component="h2">
           My Exports{jobs.data ? ` (${jobs.data.total})` : ''}
         </Typography>
       </AccordionSummary>
       <AccordionDetails>
-        {jobs.isError && <Alert severity="error">{exportErrorMessage(jobs.error, 'Failed to load exports. Please try again.')}</Alert>}
+        {jobs.isError && (
+          <Alert severity="error">
+            {exportErrorMessage(jobs.error, 'Failed to load exports. Please try again.')}
+          </Alert>
+        )}
         {jobs.data && jobs.data.data.length === 0 && (
           <Typography color="text.secondary" data-testid="my-exports-empty">
             No exports yet.
@@ -55,66 +69,104 @@ export function MyExportsPanel() {
         )}
         {jobs.data && jobs.data.data.length > 0 && (
           // On a phone the table scrolls inside its own box, not the page (issue 30).
-          <TableContainer tabIndex={0} role="region" aria-label="My exports" data-testid="my-exports-scroll">
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>File name</TableCell>
-                <TableCell>Created</TableCell>
-                <TableCell>Date range</TableCell>
-                <TableCell>Status</TableCell>
-                <TableCell>File size</TableCell>
-                <TableCell align="right">Actions</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {jobs.data.data.map((job) => (
-                <TableRow key={job.id} data-testid={`export-job-${job.id}`} data-status={job.status}>
-                  <TableCell>{job.job_params.fileName}</TableCell>
-                  <TableCell>{new Date(job.created_at).toLocaleString()}</TableCell>
-                  <TableCell>
-                    {job.job_params.startDate} – {job.job_params.endDate}
-                  </TableCell>
-                  <TableCell sx={{ minWidth: 160 }}>
-                    <Stack spacing={0.5}>
-                      <Chip size="small" label={job.status} color={STATUS_COLOR[job.status]} data-testid="export-job-status" />
-                      {job.status === 'processing' && (
-                        <Box>
-                          <LinearProgress variant="determinate" value={job.progress} />
-                          <Typography variant="caption">{job.progress}%</Typography>
-                        </Box>
-                      )}
-                      {job.status === 'failed' && job.error_message && (
-                        <Typography variant="caption" color="error" data-testid="export-job-error">
-                          {job.error_message}
-                        </Typography>
-                      )}
-                    </Stack>
-                  </TableCell>
-                  <TableCell data-testid="export-job-size">{formatFileSize(job.file_size)}</TableCell>
-                  <TableCell align="right">
-                    <Stack direction="row" spacing={1} justifyContent="flex-end">
-                      {job.status === 'completed' && (
-                        <Button size="small" href={downloadExportUrl(job.id)} target="_blank" rel="noopener" data-testid="export-job-download">
-                          Download
-                        </Button>
-                      )}
-                      {(job.status === 'completed' || job.status === 'failed') && (
-                        <Button size="small" color="error" onClick={() => act(job)} disabled={remove.isPending} data-testid="export-job-delete">
-                          Delete
-                        </Button>
-                      )}
-                      {(job.status === 'pending' || job.status === 'processing') && (
-                        <Button size="small" color="warning" onClick={() => act(job)} disabled={remove.isPending} data-testid="export-job-cancel">
-                          Cancel
-                        </Button>
-                      )}
-                    </Stack>
-                  </TableCell>
+          <TableContainer
+            tabIndex={0}
+            role="region"
+            aria-label="My exports"
+            data-testid="my-exports-scroll"
+          >
+            <Table size="small">
+              <TableHead>
+                <TableRow>
+                  <TableCell>File name</TableCell>
+                  <TableCell>Created</TableCell>
+                  <TableCell>Date range</TableCell>
+                  <TableCell>Status</TableCell>
+                  <TableCell>File size</TableCell>
+                  <TableCell align="right">Actions</TableCell>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHead>
+              <TableBody>
+                {jobs.data.data.map((job) => (
+                  <TableRow
+                    key={job.id}
+                    data-testid={`export-job-${job.id}`}
+                    data-status={job.status}
+                  >
+                    <TableCell>{job.job_params.fileName}</TableCell>
+                    <TableCell>{new Date(job.created_at).toLocaleString()}</TableCell>
+                    <TableCell>
+                      {job.job_params.startDate} – {job.job_params.endDate}
+                    </TableCell>
+                    <TableCell sx={{ minWidth: 160 }}>
+                      <Stack spacing={0.5}>
+                        <Chip
+                          size="small"
+                          label={job.status}
+                          color={STATUS_COLOR[job.status]}
+                          data-testid="export-job-status"
+                        />
+                        {job.status === 'processing' && (
+                          <Box>
+                            <LinearProgress variant="determinate" value={job.progress} />
+                            <Typography variant="caption">{job.progress}%</Typography>
+                          </Box>
+                        )}
+                        {job.status === 'failed' && job.error_message && (
+                          <Typography
+                            variant="caption"
+                            color="error"
+                            data-testid="export-job-error"
+                          >
+                            {job.error_message}
+                          </Typography>
+                        )}
+                      </Stack>
+                    </TableCell>
+                    <TableCell data-testid="export-job-size">
+                      {formatFileSize(job.file_size)}
+                    </TableCell>
+                    <TableCell align="right">
+                      <Stack direction="row" spacing={1} justifyContent="flex-end">
+                        {job.status === 'completed' && (
+                          <Button
+                            size="small"
+                            href={downloadExportUrl(job.id)}
+                            target="_blank"
+                            rel="noopener"
+                            data-testid="export-job-download"
+                          >
+                            Download
+                          </Button>
+                        )}
+                        {(job.status === 'completed' || job.status === 'failed') && (
+                          <Button
+                            size="small"
+                            color="error"
+                            onClick={() => act(job)}
+                            disabled={remove.isPending}
+                            data-testid="export-job-delete"
+                          >
+                            Delete
+                          </Button>
+                        )}
+                        {(job.status === 'pending' || job.status === 'processing') && (
+                          <Button
+                            size="small"
+                            color="warning"
+                            onClick={() => act(job)}
+                            disabled={remove.isPending}
+                            data-testid="export-job-cancel"
+                          >
+                            Cancel
+                          </Button>
+                        )}
+                      </Stack>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
           </TableContainer>
         )}
       </AccordionDetails>

@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { ERROR_REASONS, EXPORT_MESSAGES, LIMITS, TRIAL_MESSAGES, addYears, localToday, type ExportJob } from '@trialpulse/shared';
+import {
+  ERROR_REASONS,
+  EXPORT_MESSAGES,
+  LIMITS,
+  TRIAL_MESSAGES,
+  addYears,
+  localToday,
+  type ExportJob,
+} from '@trialpulse/shared';
 import { baseHandlers, errorBody, makeUser, mockApi, type RecordedCall } from '@/testing/mock-api';
 import { TEST_NOW, freezeDateAt } from '@/testing/clock';
 import { writes } from '@/testing/form';
@@ -18,7 +26,16 @@ function job(id: number, status: ExportJob['status'], extra: Partial<ExportJob> 
   return {
     id,
     status,
-    job_params: { fileName: `export ${id}`, startDate: daysAgo(30), endDate: daysAgo(1), participantIds: [1], metrics: ['steps'], exportMode: 'separate-tabs', format: 'csv', extras: [] },
+    job_params: {
+      fileName: `export ${id}`,
+      startDate: daysAgo(30),
+      endDate: daysAgo(1),
+      participantIds: [1],
+      metrics: ['steps'],
+      exportMode: 'separate-tabs',
+      format: 'csv',
+      extras: [],
+    },
     created_at: '2026-11-20T10:00:00.000Z',
     file_size: null,
     error_message: null,
@@ -37,8 +54,19 @@ const JOBS = [
 async function open(overrides: Record<string, unknown> = {}) {
   const api = mockApi({
     ...baseHandlers({ kind: 'signed-in', user: makeUser({ role: 'User' }) }),
-    'GET /api/dataExport/trials': { body: [{ trialId: 7, trialName: 'Sleep', trialNumber: 'SLP-1' }] },
-    'GET /api/dataExport/devices': { body: [{ id: 5, friendlyName: 'Fitbit Smartwatches & Trackers', brand: 'Fitbit', deviceType: 'TRACKER' }] },
+    'GET /api/dataExport/trials': {
+      body: [{ trialId: 7, trialName: 'Sleep', trialNumber: 'SLP-1' }],
+    },
+    'GET /api/dataExport/devices': {
+      body: [
+        {
+          id: 5,
+          friendlyName: 'Fitbit Smartwatches & Trackers',
+          brand: 'Fitbit',
+          deviceType: 'TRACKER',
+        },
+      ],
+    },
     'GET /api/dataExport/trials/7/participants/5': {
       body: [
         { participantId: 1, participantCode: 'SLP-001' },
@@ -53,8 +81,12 @@ async function open(overrides: Record<string, unknown> = {}) {
       ],
     },
     'GET /api/dataExport/jobs': { body: { success: true, data: JOBS, total: 3 } },
-    'POST /api/dataExport/batchDataExport': { body: { success: true, message: EXPORT_MESSAGES.created, jobId: 4 } },
-    'DELETE /api/dataExport/jobs/2': { body: { success: true, message: EXPORT_MESSAGES.cancelled } },
+    'POST /api/dataExport/batchDataExport': {
+      body: { success: true, message: EXPORT_MESSAGES.created, jobId: 4 },
+    },
+    'DELETE /api/dataExport/jobs/2': {
+      body: { success: true, message: EXPORT_MESSAGES.cancelled },
+    },
     ...overrides,
   });
   renderApp('/DataExport');
@@ -77,7 +109,8 @@ async function choose(testId: string, option: RegExp) {
   await waitFor(() => expect(openListbox()).toBeNull());
 }
 
-const setValue = (testId: string, value: string) => fireEvent.change(screen.getByTestId(testId), { target: { value } });
+const setValue = (testId: string, value: string) =>
+  fireEvent.change(screen.getByTestId(testId), { target: { value } });
 const submitAndRead = async () => {
   fireEvent.click(screen.getByTestId('export-submit'));
   return (await screen.findByTestId('export-error')).textContent;
@@ -94,8 +127,10 @@ async function fillValidForm() {
   setValue('export-file-name', 'x');
 }
 
-const exportPosts = (calls: RecordedCall[]) => writes(calls).filter((call) => call.url === '/api/dataExport/batchDataExport');
-const jobsReads = (calls: RecordedCall[]) => calls.filter((call) => call.method === 'GET' && call.url.startsWith('/api/dataExport/jobs?'));
+const exportPosts = (calls: RecordedCall[]) =>
+  writes(calls).filter((call) => call.url === '/api/dataExport/batchDataExport');
+const jobsReads = (calls: RecordedCall[]) =>
+  calls.filter((call) => call.method === 'GET' && call.url.startsWith('/api/dataExport/jobs?'));
 const networkFailure = () => {
   throw new TypeError('Failed to fetch');
 };
@@ -132,11 +167,14 @@ describe('/DataExport', () => {
     expect(addYears(today, -1) > daysAgo(367)).toBe(true);
     expect(await submitAndRead()).toBe(EXPORT_MESSAGES.startTooEarly);
     setValue('export-start-date', daysAgo(2));
-    setValue('export-end-date', (() => {
-      const date = new Date(`${today}T00:00:00Z`);
-      date.setUTCDate(date.getUTCDate() + 1);
-      return date.toISOString().slice(0, 10);
-    })());
+    setValue(
+      'export-end-date',
+      (() => {
+        const date = new Date(`${today}T00:00:00Z`);
+        date.setUTCDate(date.getUTCDate() + 1);
+        return date.toISOString().slice(0, 10);
+      })(),
+    );
     expect(await submitAndRead()).toBe(EXPORT_MESSAGES.endInFuture);
     setValue('export-start-date', daysAgo(30));
     setValue('export-end-date', daysAgo(1));
@@ -149,7 +187,9 @@ describe('/DataExport', () => {
 
     setValue('export-file-name', 'Sleep 30 days');
     fireEvent.click(screen.getByTestId('export-submit'));
-    await waitFor(() => expect(writes(calls).filter((call) => call.url.includes('batchDataExport'))).toHaveLength(1));
+    await waitFor(() =>
+      expect(writes(calls).filter((call) => call.url.includes('batchDataExport'))).toHaveLength(1),
+    );
     expect(writes(calls).find((call) => call.url.includes('batchDataExport'))!.body).toEqual({
       trialId: 7,
       deviceId: 5,
@@ -198,40 +238,80 @@ describe('/DataExport', () => {
   });
 
   it.each([
-    ['a 5xx', { status: 503, body: errorBody(EXPORT_MESSAGES.createFailed, true, 'X') }, 'Server error (503). Please try again or contact support.'],
+    [
+      'a 5xx',
+      { status: 503, body: errorBody(EXPORT_MESSAGES.createFailed, true, 'X') },
+      'Server error (503). Please try again or contact support.',
+    ],
     [
       "the server's 404 for a route it lacks",
-      { status: 404, body: errorBody('Route POST /api/dataExport/batchDataExport not found.', true, ERROR_REASONS.routeNotFound) },
+      {
+        status: 404,
+        body: errorBody(
+          'Route POST /api/dataExport/batchDataExport not found.',
+          true,
+          ERROR_REASONS.routeNotFound,
+        ),
+      },
       EXPORT_MESSAGES.endpointNotFound,
     ],
-    ['a 404 for a trial that is gone', { status: 404, body: errorBody(TRIAL_MESSAGES.notFound, true, ERROR_REASONS.notFound) }, TRIAL_MESSAGES.notFound],
-    ['a bare 404 (a proxy)', () => new Response(null, { status: 404 }), EXPORT_MESSAGES.endpointNotFound],
-    ['a 403', { status: 403, body: errorBody('You do not have access to this resource.', true, 'FORBIDDEN') }, EXPORT_MESSAGES.authError],
+    [
+      'a 404 for a trial that is gone',
+      { status: 404, body: errorBody(TRIAL_MESSAGES.notFound, true, ERROR_REASONS.notFound) },
+      TRIAL_MESSAGES.notFound,
+    ],
+    [
+      'a bare 404 (a proxy)',
+      () => new Response(null, { status: 404 }),
+      EXPORT_MESSAGES.endpointNotFound,
+    ],
+    [
+      'a 403',
+      {
+        status: 403,
+        body: errorBody('You do not have access to this resource.', true, 'FORBIDDEN'),
+      },
+      EXPORT_MESSAGES.authError,
+    ],
     ['no answer (network failure)', networkFailure, EXPORT_MESSAGES.unreachable],
-    ['a refusal not meant for users', { status: 409, body: errorBody('internal detail', false, 'CONFLICT') }, EXPORT_MESSAGES.createFailed],
-  ])('shows the §8 text under the form when creating the job fails: %s', async (_case, reply, expected) => {
-    const { calls } = await open({ 'POST /api/dataExport/batchDataExport': reply });
-    await fillValidForm();
-    expect(await submitAndRead()).toBe(expected);
-    expect(exportPosts(calls)).toHaveLength(1);
-    expect(screen.queryByText(EXPORT_MESSAGES.created)).toBeNull();
-  });
+    [
+      'a refusal not meant for users',
+      { status: 409, body: errorBody('internal detail', false, 'CONFLICT') },
+      EXPORT_MESSAGES.createFailed,
+    ],
+  ])(
+    'shows the §8 text under the form when creating the job fails: %s',
+    async (_case, reply, expected) => {
+      const { calls } = await open({ 'POST /api/dataExport/batchDataExport': reply });
+      await fillValidForm();
+      expect(await submitAndRead()).toBe(expected);
+      expect(exportPosts(calls)).toHaveLength(1);
+      expect(screen.queryByText(EXPORT_MESSAGES.created)).toBeNull();
+    },
+  );
 
   it.each([
     ['trials', 'GET /api/dataExport/trials'],
     ['devices', 'GET /api/dataExport/devices'],
     ['participants', 'GET /api/dataExport/trials/7/participants/5'],
     ['metrics', 'GET /api/dataExport/metrics/5'],
-  ] as const)('shows "Failed to load %s" above the form when its list cannot be loaded', async (what, call) => {
-    await open({ [call]: { status: 500, body: errorBody('An error occurred.', false, 'INTERNAL_ERROR') } });
-    if (what === 'participants' || what === 'metrics') {
-      expect(screen.queryByTestId('export-load-error')).toBeNull();
-      await choose('export-trial', /Sleep/);
-      await choose('export-device', /Fitbit Smartwatches/);
-    }
-    expect((await screen.findByTestId('export-load-error')).textContent).toBe(EXPORT_MESSAGES.loadFailed(what));
-    expect(EXPORT_MESSAGES.loadFailed(what)).toBe(`Failed to load ${what}. Please try again.`);
-  });
+  ] as const)(
+    'shows "Failed to load %s" above the form when its list cannot be loaded',
+    async (what, call) => {
+      await open({
+        [call]: { status: 500, body: errorBody('An error occurred.', false, 'INTERNAL_ERROR') },
+      });
+      if (what === 'participants' || what === 'metrics') {
+        expect(screen.queryByTestId('export-load-error')).toBeNull();
+        await choose('export-trial', /Sleep/);
+        await choose('export-device', /Fitbit Smartwatches/);
+      }
+      expect((await screen.findByTestId('export-load-error')).textContent).toBe(
+        EXPORT_MESSAGES.loadFailed(what),
+      );
+      expect(EXPORT_MESSAGES.loadFailed(what)).toBe(`Failed to load ${what}. Please try again.`);
+    },
+  );
 
   it('My Exports shows the §8 text when the jobs list cannot be loaded', async () => {
     await open({ 'GET /api/dataExport/jobs': networkFailure });
@@ -241,22 +321,42 @@ describe('/DataExport', () => {
   });
 
   it('says "Authentication error" when deleting a job is refused with 403', async () => {
-    await open({ 'DELETE /api/dataExport/jobs/3': { status: 403, body: errorBody('You do not have access to this resource.', true, 'FORBIDDEN') } });
-    fireEvent.click(within(await screen.findByTestId('export-job-3')).getByTestId('export-job-delete'));
+    await open({
+      'DELETE /api/dataExport/jobs/3': {
+        status: 403,
+        body: errorBody('You do not have access to this resource.', true, 'FORBIDDEN'),
+      },
+    });
+    fireEvent.click(
+      within(await screen.findByTestId('export-job-3')).getByTestId('export-job-delete'),
+    );
     await screen.findByText(EXPORT_MESSAGES.authError);
     expect(screen.getByTestId('export-job-3').getAttribute('data-status')).toBe('completed');
   });
 
   it.each([
-    ['the job is gone', { status: 404, body: errorBody(EXPORT_MESSAGES.jobNotFound, true, ERROR_REASONS.notFound) }, EXPORT_MESSAGES.jobNotFound],
+    [
+      'the job is gone',
+      { status: 404, body: errorBody(EXPORT_MESSAGES.jobNotFound, true, ERROR_REASONS.notFound) },
+      EXPORT_MESSAGES.jobNotFound,
+    ],
     [
       'the server has no such route',
-      { status: 404, body: errorBody('Route DELETE /api/dataExport/jobs/3 not found.', true, ERROR_REASONS.routeNotFound) },
+      {
+        status: 404,
+        body: errorBody(
+          'Route DELETE /api/dataExport/jobs/3 not found.',
+          true,
+          ERROR_REASONS.routeNotFound,
+        ),
+      },
       EXPORT_MESSAGES.endpointNotFound,
     ],
   ])('says the §8 text when deleting a job answers 404: %s', async (_case, reply, expected) => {
     await open({ 'DELETE /api/dataExport/jobs/3': reply });
-    fireEvent.click(within(await screen.findByTestId('export-job-3')).getByTestId('export-job-delete'));
+    fireEvent.click(
+      within(await screen.findByTestId('export-job-3')).getByTestId('export-job-delete'),
+    );
     await screen.findByText(expected);
   });
 
@@ -274,12 +374,22 @@ describe('/DataExport', () => {
     expect(processing.textContent).toContain('42%');
     expect(within(processing).queryByTestId('export-job-download')).toBeNull();
     const failed = screen.getByTestId('export-job-1');
-    expect(within(failed).getByTestId('export-job-error').textContent).toBe('The export failed. Please try again.');
+    expect(within(failed).getByTestId('export-job-error').textContent).toBe(
+      'The export failed. Please try again.',
+    );
     expect(within(failed).queryByTestId('export-job-download')).toBeNull();
 
     fireEvent.click(within(processing).getByTestId('export-job-cancel'));
-    await waitFor(() => expect(writes(calls).some((call) => call.method === 'DELETE' && call.url === '/api/dataExport/jobs/2')).toBe(true));
-    expect(calls.find((call) => call.url.startsWith('/api/dataExport/jobs?'))?.url).toBe('/api/dataExport/jobs?limit=10');
+    await waitFor(() =>
+      expect(
+        writes(calls).some(
+          (call) => call.method === 'DELETE' && call.url === '/api/dataExport/jobs/2',
+        ),
+      ).toBe(true),
+    );
+    expect(calls.find((call) => call.url.startsWith('/api/dataExport/jobs?'))?.url).toBe(
+      '/api/dataExport/jobs?limit=10',
+    );
   });
 
   it('My Exports: file size in B, KB and MB with one decimal', async () => {
@@ -289,26 +399,42 @@ describe('/DataExport', () => {
       job(12, 'completed', { file_size: 1024 * 1024 }),
       job(11, 'completed', { file_size: 2.5 * 1024 * 1024 }),
     ];
-    await open({ 'GET /api/dataExport/jobs': { body: { success: true, data: sized, total: sized.length } } });
+    await open({
+      'GET /api/dataExport/jobs': { body: { success: true, data: sized, total: sized.length } },
+    });
     await screen.findByTestId('export-job-14');
-    const size = (id: number) => within(screen.getByTestId(`export-job-${id}`)).getByTestId('export-job-size').textContent;
-    expect([size(14), size(13), size(12), size(11)]).toEqual(['512 B', '1.5 KB', '1.0 MB', '2.5 MB']);
+    const size = (id: number) =>
+      within(screen.getByTestId(`export-job-${id}`)).getByTestId('export-job-size').textContent;
+    expect([size(14), size(13), size(12), size(11)]).toEqual([
+      '512 B',
+      '1.5 KB',
+      '1.0 MB',
+      '2.5 MB',
+    ]);
   });
 
   it('My Exports: Delete on a completed job sends DELETE /api/dataExport/jobs/{id} and the job leaves the list', async () => {
     let current = JOBS;
     const { calls } = await open({
-      'GET /api/dataExport/jobs': () => ({ body: { success: true, data: current, total: current.length } }),
+      'GET /api/dataExport/jobs': () => ({
+        body: { success: true, data: current, total: current.length },
+      }),
       'DELETE /api/dataExport/jobs/3': () => {
         current = current.filter((item) => item.id !== 3);
         return { body: { success: true, message: EXPORT_MESSAGES.deleted } };
       },
     });
-    fireEvent.click(within(await screen.findByTestId('export-job-3')).getByTestId('export-job-delete'));
+    fireEvent.click(
+      within(await screen.findByTestId('export-job-3')).getByTestId('export-job-delete'),
+    );
     await waitFor(() => expect(screen.queryByTestId('export-job-3')).toBeNull());
-    expect(writes(calls).map((call) => `${call.method} ${call.url}`)).toEqual(['DELETE /api/dataExport/jobs/3']);
+    expect(writes(calls).map((call) => `${call.method} ${call.url}`)).toEqual([
+      'DELETE /api/dataExport/jobs/3',
+    ]);
     await screen.findByText(EXPORT_MESSAGES.deleted);
-    expect(within(screen.getByTestId('my-exports')).getByRole('heading', { level: 2 }).textContent).toBe('My Exports (2)');
+    expect(
+      within(screen.getByTestId('my-exports')).getByRole('heading', { level: 2 }).textContent,
+    ).toBe('My Exports (2)');
     expect(screen.getByTestId('export-job-2').getAttribute('data-status')).toBe('processing');
   });
 });
@@ -342,7 +468,9 @@ describe('/DataExport My Exports polling', () => {
     vi.advanceTimersByTime(10_000);
     await vi.waitFor(() => expect(reads()).toBe(3));
     await settle();
-    expect(jobsReads(calls).every((call) => call.url === '/api/dataExport/jobs?limit=10')).toBe(true);
+    expect(jobsReads(calls).every((call) => call.url === '/api/dataExport/jobs?limit=10')).toBe(
+      true,
+    );
 
     const summary = screen.getByRole('button', { name: /My Exports/ });
     fireEvent.click(summary);

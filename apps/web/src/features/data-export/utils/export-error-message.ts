@@ -7,7 +7,10 @@ import { isApiError, userMessage } from '@/lib/api-client';
  * error; otherwise the server's displayable message (the §5 texts, and a gone trial, device
  * or job) or `fallback`.
  */
-export function exportErrorMessage(error: unknown, fallback: string = EXPORT_MESSAGES.createFailed): string {
+export function exportErrorMessage(
+  error: unknown,
+  fallback: string = EXPORT_MESSAGES.createFailed,
+): string {
   if (!isApiError(error)) return fallback;
   if (error.isNetworkError) return EXPORT_MESSAGES.unreachable;
   if (error.status >= 500) return EXPORT_MESSAGES.serverError(error.status);

@@ -16,7 +16,11 @@ import {
   toListQueryParams,
   type SysAdminTableKey,
 } from '@trialpulse/shared';
-import { DebouncedSearchField, dataTableDefaults, serverTableOptions } from '@/components/data-table';
+import {
+  DebouncedSearchField,
+  dataTableDefaults,
+  serverTableOptions,
+} from '@/components/data-table';
 import { userMessage } from '@/lib/api-client';
 import { useSysAdminPage, type SysAdminRow } from '../api/get-sys-admin-page';
 

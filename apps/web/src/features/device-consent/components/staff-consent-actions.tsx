@@ -100,13 +100,13 @@ export function StaffConsentActions({
           </Typography>
           <Typography color="text.secondary">
             The participant grants the study access to the data their {brand} account records (
-            {BRAND_DATA[brand]}). Authorize now when the participant is here to sign in to{' '}
-            {brand} on this computer.
+            {BRAND_DATA[brand]}). Authorize now when the participant is here to sign in to {brand}{' '}
+            on this computer.
           </Typography>
           {canEmail && (
             <Typography color="text.secondary">
-              Send consent link emails the participant a link to do it themselves; the link
-              stays valid for {CONSENT_LINK_LIFETIME_HOURS} hours.
+              Send consent link emails the participant a link to do it themselves; the link stays
+              valid for {CONSENT_LINK_LIFETIME_HOURS} hours.
             </Typography>
           )}
           {error && (

@@ -100,12 +100,12 @@ export function ConsentLinkPage({ brand }: { brand: ConsentLinkBrand }) {
     <FormCard title={`${brand} data access`} maxWidth={600} testId="consent-link-page">
       <Stack spacing={2}>
         <Typography>
-          The study team of the clinical trial you take part in asks for your permission to
-          access the data your {brand} account records ({BRAND_DATA[brand]}).
+          The study team of the clinical trial you take part in asks for your permission to access
+          the data your {brand} account records ({BRAND_DATA[brand]}).
         </Typography>
         <Typography color="text.secondary">
-          Select Authorize Access to sign in to {brand} and grant access, or Cancel if you do
-          not agree.
+          Select Authorize Access to sign in to {brand} and grant access, or Cancel if you do not
+          agree.
         </Typography>
       </Stack>
       {content}

@@ -114,33 +114,31 @@ describe('provider callback pages', () => {
   it.each([
     ['/fitbit-callback', 'POST /api/fitbit-callback', DEVICE_MESSAGES.somethingWentWrong],
     ['/omron-callback', 'POST /api/omron-callback', DEVICE_MESSAGES.authorizationFailed],
-  ])('%s falls back to its own text when the server says nothing displayable', async (
-    path,
-    route,
-    message,
-  ) => {
-    open(`${path}?code=code-1&state=${nextState()}`, SIGNED_OUT, {
-      [route]: { status: 500, body: errorBody(GENERIC_ERROR_MESSAGE, false, 'INTERNAL_ERROR') },
-    });
-    expect(await shownError()).toBe(message);
-  });
+  ])(
+    '%s falls back to its own text when the server says nothing displayable',
+    async (path, route, message) => {
+      open(`${path}?code=code-1&state=${nextState()}`, SIGNED_OUT, {
+        [route]: { status: 500, body: errorBody(GENERIC_ERROR_MESSAGE, false, 'INTERNAL_ERROR') },
+      });
+      expect(await shownError()).toBe(message);
+    },
+  );
 
   it.each([
     ['/fitbit-callback', 'POST /api/fitbit-callback', DEVICE_MESSAGES.unableToComplete],
     ['/omron-callback', 'POST /api/omron-callback', DEVICE_MESSAGES.authorizationFailed],
-  ])('%s shows the spec text of a failed code exchange (502, by reason)', async (
-    path,
-    route,
-    message,
-  ) => {
-    open(`${path}?code=code-1&state=${nextState()}`, SIGNED_OUT, {
-      [route]: {
-        status: 502,
-        body: errorBody(GENERIC_ERROR_MESSAGE, false, DEVICE_ERROR_REASONS.exchangeFailed),
-      },
-    });
-    expect(await shownError()).toBe(message);
-  });
+  ])(
+    '%s shows the spec text of a failed code exchange (502, by reason)',
+    async (path, route, message) => {
+      open(`${path}?code=code-1&state=${nextState()}`, SIGNED_OUT, {
+        [route]: {
+          status: 502,
+          body: errorBody(GENERIC_ERROR_MESSAGE, false, DEVICE_ERROR_REASONS.exchangeFailed),
+        },
+      });
+      expect(await shownError()).toBe(message);
+    },
+  );
 
   it.each(['', '?state=s-1', '?code=code-1'])(
     'without a code or error and a state (%s) shows the invalid-request text and posts nothing',
@@ -160,8 +158,6 @@ describe('provider callback pages', () => {
       DEVICE_MESSAGES.authorized,
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(callbackPosts(calls).map((call) => call.body)).toEqual([
-      { authCode: 'code-1', state },
-    ]);
+    expect(callbackPosts(calls).map((call) => call.body)).toEqual([{ authCode: 'code-1', state }]);
   });
 });

@@ -115,7 +115,10 @@ describe('/dexcom-callback', () => {
 
   it('after Deny shows the failure without asking for the email and tells the server once', async () => {
     const { calls } = open('?error=access_denied&state=dx-8', signedIn(), {
-      'POST /api/dexcom-callback': { status: 400, body: errorBody(DEVICE_MESSAGES.authorizationFailed, true) },
+      'POST /api/dexcom-callback': {
+        status: 400,
+        body: errorBody(DEVICE_MESSAGES.authorizationFailed, true),
+      },
     });
     expect((await screen.findByTestId('authorization-error')).textContent).toBe(
       DEVICE_MESSAGES.authorizationFailed,

@@ -33,7 +33,9 @@ export function DexcomCallbackPage() {
   useEffect(() => {
     if (!error || !state) return;
     // The answer is always the refusal text; only the server's record matters here.
-    postOnce(`Dexcom:${state}`, () => completeDexcomCallback({ state, error })).catch(() => undefined);
+    postOnce(`Dexcom:${state}`, () => completeDexcomCallback({ state, error })).catch(
+      () => undefined,
+    );
   }, [error, state]);
 
   let content;

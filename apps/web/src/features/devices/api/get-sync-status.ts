@@ -1,9 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { participantSyncStatusResponseSchema, trialLastDataResponseSchema, type ConnectionSyncStatus, type TrialLastData } from '@trialpulse/shared';
+import {
+  participantSyncStatusResponseSchema,
+  trialLastDataResponseSchema,
+  type ConnectionSyncStatus,
+  type TrialLastData,
+} from '@trialpulse/shared';
 import { api } from '@/lib/api-client';
 
 /** `GET /api/deviceSync/participant/{id}`: sync state and stored readings per connection. */
-export async function getParticipantSyncStatus(participantId: number): Promise<ConnectionSyncStatus[]> {
+export async function getParticipantSyncStatus(
+  participantId: number,
+): Promise<ConnectionSyncStatus[]> {
   const answer = await api.get<unknown>(`/deviceSync/participant/${participantId}`);
   return participantSyncStatusResponseSchema.parse(answer).connections;
 }
@@ -19,7 +26,9 @@ export function useParticipantSyncStatus(participantId: number) {
 
 /** `GET /api/deviceSync/trial/{id}/lastData`: the latest stored reading per participant. */
 export async function getTrialLastData(trialId: number): Promise<TrialLastData> {
-  return trialLastDataResponseSchema.parse(await api.get<unknown>(`/deviceSync/trial/${trialId}/lastData`));
+  return trialLastDataResponseSchema.parse(
+    await api.get<unknown>(`/deviceSync/trial/${trialId}/lastData`),
+  );
 }
 
 export function useTrialLastData(trialId: number) {

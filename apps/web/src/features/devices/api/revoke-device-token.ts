@@ -3,7 +3,6 @@ import { tokenActionResponseSchema, type DeviceBrandName } from '@trialpulse/sha
 import { api } from '@/lib/api-client';
 import { invalidateDeviceQueries } from './invalidate-device-queries';
 
-
 export type DeviceTokenRequest = { brand: DeviceBrandName; participantId: number };
 
 /** A token call the server answered with a code other than 200. */

@@ -55,9 +55,7 @@ describe('device sections on /Participant', { timeout: 20_000 }, () => {
   it('shows status, upstream, authorisation date and devices with their battery', async () => {
     await openParticipant('User');
     const fitbit = await section('Fitbit');
-    expect(within(fitbit).getByTestId('device-status-label-Fitbit').textContent).toBe(
-      'Authorized',
-    );
+    expect(within(fitbit).getByTestId('device-status-label-Fitbit').textContent).toBe('Authorized');
     expect(within(fitbit).getByTestId('device-upstream-Fitbit').textContent).toBe(
       'Data source: Google Health API',
     );

@@ -7,7 +7,6 @@ import { useDeviceStatusCycle } from './use-device-status-cycle';
 
 const ALL: DeviceBrandName[] = ['Fitbit', 'Omron', 'Dexcom'];
 
-
 const CHARGE: AuthorisedDeviceEntry = {
   device: 'Fitbit',
   deviceVersion: 'Charge 6',
@@ -83,12 +82,13 @@ describe('useDeviceStatusCycle', () => {
     await settle();
 
     expect(timeline).toEqual(['0 deviceStatus?ids=1,2']);
-    expect(result.current.statuses[1]?.brands.map((brand) => [brand.brand, brand.auth?.message]))
-      .toEqual([
-        ['Fitbit', 'found'],
-        ['Omron', 'found'],
-        ['Dexcom', 'not found'],
-      ]);
+    expect(
+      result.current.statuses[1]?.brands.map((brand) => [brand.brand, brand.auth?.message]),
+    ).toEqual([
+      ['Fitbit', 'found'],
+      ['Omron', 'found'],
+      ['Dexcom', 'not found'],
+    ]);
     expect(result.current.statuses[1]?.brands[0]?.devices).toEqual([CHARGE]);
     expect(result.current.statuses[2]?.brands.map((brand) => brand.auth?.message)).toEqual([
       'not found',
@@ -115,9 +115,12 @@ describe('useDeviceStatusCycle', () => {
 
   it('asks at once for a new page, and the old page’s cycle stops', async () => {
     mockDeviceApi({ 'GET /api/deviceStatus': deviceStatusAnswer({ 1: {}, 2: {}, 3: {}, 4: {} }) });
-    const { rerender } = renderHook(({ page }) => useDeviceStatusCycle(page, { brands: ['Fitbit'] }), {
-      initialProps: { page: P(1, 2) },
-    });
+    const { rerender } = renderHook(
+      ({ page }) => useDeviceStatusCycle(page, { brands: ['Fitbit'] }),
+      {
+        initialProps: { page: P(1, 2) },
+      },
+    );
     await settle();
     await advance(1_000);
     rerender({ page: P(3, 4) });
@@ -125,7 +128,9 @@ describe('useDeviceStatusCycle', () => {
     expect(timeline).toEqual(['0 deviceStatus?ids=1,2', '1000 deviceStatus?ids=3,4']);
 
     await advance(LIMITS.deviceStatusRefreshMs);
-    expect(timeline.slice(2)).toEqual([`${LIMITS.deviceStatusRefreshMs + 1_000} deviceStatus?ids=3,4`]);
+    expect(timeline.slice(2)).toEqual([
+      `${LIMITS.deviceStatusRefreshMs + 1_000} deviceStatus?ids=3,4`,
+    ]);
   });
 
   it('keeps only the brands the team allows', async () => {
@@ -153,7 +158,10 @@ describe('useDeviceStatusCycle', () => {
         if (answer === 'fails') return { status: 500, body: errorBody('boom', false) };
         if (answer === 'bad shape') return { body: { statuses: [{ participantId: 1 }] } };
         if (answer === 'limited') return { status: 429, body: errorBody('slow down', true) };
-        return deviceStatusAnswer({ 1: { Fitbit: { auth: FOUND, devices: [rateLimited] } }, 2: {} })(call);
+        return deviceStatusAnswer({
+          1: { Fitbit: { auth: FOUND, devices: [rateLimited] } },
+          2: {},
+        })(call);
       },
     });
     const { result } = renderHook(() =>

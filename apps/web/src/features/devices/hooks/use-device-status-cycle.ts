@@ -54,7 +54,9 @@ export function useDeviceStatusCycle(
 ): DeviceStatusCycle {
   const [statuses, setStatuses] = useState<Record<number, ParticipantDeviceStatus>>({});
   const idsKey = participants.map((participant) => participant.id).join(',');
-  const brandsKey = DEVICE_STATUS_BATCH.checkOrder.filter((brand) => brands.includes(brand)).join(',');
+  const brandsKey = DEVICE_STATUS_BATCH.checkOrder
+    .filter((brand) => brands.includes(brand))
+    .join(',');
 
   useEffect(() => {
     const ids = idsKey ? idsKey.split(',').map(Number) : [];
@@ -129,7 +131,11 @@ async function checkParticipants(
     rethrowAbort(error);
     const errorType = statusCallErrorType(error);
     const failed: ParticipantDeviceStatus = {
-      brands: brands.map((brand) => ({ brand, auth: null, devices: [deviceErrorEntry(brand, errorType)] })),
+      brands: brands.map((brand) => ({
+        brand,
+        auth: null,
+        devices: [deviceErrorEntry(brand, errorType)],
+      })),
     };
     return Object.fromEntries(ids.map((id) => [id, failed]));
   }

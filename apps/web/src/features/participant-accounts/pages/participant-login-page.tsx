@@ -61,8 +61,8 @@ export function ParticipantLoginPage() {
         {confirmation}
         <UnconfirmedEmailNotice />
         <Typography>
-          Thank you for taking part. Below are your studies and the devices they collect data
-          from. Authorize connects a device; Revoke stops the study receiving its data.
+          Thank you for taking part. Below are your studies and the devices they collect data from.
+          Authorize connects a device; Revoke stops the study receiving its data.
         </Typography>
         <ParticipantPortal />
       </FormCard>

@@ -50,7 +50,11 @@ export function AuthenticatorSecret({ setup }: { setup: SecondFactorSetup }) {
             {setup.key}
           </Typography>
           <Tooltip title="Copy key">
-            <IconButton aria-label="Copy key" data-testid="sfa-copy-key" onClick={() => void copyKey()}>
+            <IconButton
+              aria-label="Copy key"
+              data-testid="sfa-copy-key"
+              onClick={() => void copyKey()}
+            >
               <ContentCopy fontSize="small" />
             </IconButton>
           </Tooltip>

@@ -8,7 +8,9 @@ import { CODE_CASES, callsTo, mockSfaApi } from '../testing/sfa-api';
 import { SfaSendCodePage } from './sfa-send-code-page';
 
 const SEND = 'POST /api/auth/generateSendEmailTOTP';
-const SENT = { body: { success: true, message: 'A sign-in code has been sent to your email address.' } };
+const SENT = {
+  body: { success: true, message: 'A sign-in code has been sent to your email address.' },
+};
 
 async function open(handlers: Parameters<typeof mockSfaApi>[1] = () => ({})) {
   const api = mockSfaApi('SFAValidateCodeNeeded', (server) => ({

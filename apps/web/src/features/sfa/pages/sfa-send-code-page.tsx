@@ -89,7 +89,10 @@ export function SfaSendCodePage() {
         >
           Re-send code
         </Button>
-        <Button data-testid="sfa-use-authenticator" onClick={() => void navigate(SFA_PATHS.validate)}>
+        <Button
+          data-testid="sfa-use-authenticator"
+          onClick={() => void navigate(SFA_PATHS.validate)}
+        >
           Use the authenticator instead
         </Button>
       </Stack>

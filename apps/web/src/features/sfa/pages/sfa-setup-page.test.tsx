@@ -27,7 +27,9 @@ async function open(handlers: Parameters<typeof mockSfaApi>[1] = () => ({})) {
     },
     'POST /api/auth/verifyTOTP': () => {
       server.status = 'signed-out';
-      return { body: { success: true, message: 'The second factor is set up. Please log in again.' } };
+      return {
+        body: { success: true, message: 'The second factor is set up. Please log in again.' },
+      };
     },
     ...handlers(server),
   }));
@@ -71,7 +73,11 @@ describe('second-factor setup page', () => {
 
   it.each([
     ['a QR image from a URL', { qrImage: 'https://evil.example/qr.png', key: KEY }, INVALID_QR],
-    ['a QR that is no image', { qrImage: 'data:text/html;base64,PHNjcmlwdD4=', key: KEY }, INVALID_QR],
+    [
+      'a QR that is no image',
+      { qrImage: 'data:text/html;base64,PHNjcmlwdD4=', key: KEY },
+      INVALID_QR,
+    ],
     ['no QR image', { key: KEY }, INVALID_QR],
     ['no key', { qrImage: QR_IMAGE }, INVALID_KEY],
     ['an empty key', { qrImage: QR_IMAGE, key: '' }, INVALID_KEY],
@@ -162,7 +168,10 @@ describe('second-factor setup page', () => {
     const { calls } = mockSfaApi('Authorized', (server) => ({
       [SETUP]: () => {
         if (setUp) {
-          return { status: 409, body: errorBody('The second factor is already set up.', true, 'SFA_ALREADY_SET') };
+          return {
+            status: 409,
+            body: errorBody('The second factor is already set up.', true, 'SFA_ALREADY_SET'),
+          };
         }
         server.status = 'SFAVerifyCodeNeeded';
         return { body: { qrImage: QR_IMAGE, key: KEY } };

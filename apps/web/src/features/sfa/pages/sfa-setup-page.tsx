@@ -41,7 +41,12 @@ export function SfaSetupPage() {
         </li>
       </Typography>
       {setup.isPending && (
-        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }} data-testid="sfa-setup-loading">
+        <Stack
+          direction="row"
+          spacing={1.5}
+          sx={{ alignItems: 'center' }}
+          data-testid="sfa-setup-loading"
+        >
           <CircularProgress size={20} />
           <Typography color="text.secondary">Preparing your key…</Typography>
         </Stack>
@@ -85,7 +90,10 @@ function SetupFailure({ error }: { error: Error }) {
     }
     await refresh();
     // The session change may remount this page, which starts the fetch itself: join it.
-    await queryClient.refetchQueries({ queryKey: secondFactorSetupQueryKey }, { cancelRefetch: false });
+    await queryClient.refetchQueries(
+      { queryKey: secondFactorSetupQueryKey },
+      { cancelRefetch: false },
+    );
   };
 
   return (

@@ -91,7 +91,12 @@ describe('second-factor validate page', () => {
   });
 
   it.each([
-    ['the server message', 'Account locked for 15 minutes.', true, 'Account locked for 15 minutes.'],
+    [
+      'the server message',
+      'Account locked for 15 minutes.',
+      true,
+      'Account locked for 15 minutes.',
+    ],
     ['the spec text', 'internal', false, LOGIN_MESSAGES.locked],
   ])('logs out on ACCOUNT_LOCKED with %s', async (_label, message, displayToUser, expected) => {
     const { router } = await open(() => ({

@@ -9,7 +9,9 @@ async function open(handlers: Parameters<typeof mockSfaApi>[1] = () => ({})) {
   const api = mockSfaApi('SFAVerifyCodeNeeded', (server) => ({
     'POST /api/auth/verifyTOTP': () => {
       server.status = 'signed-out';
-      return { body: { success: true, message: 'The second factor is set up. Please log in again.' } };
+      return {
+        body: { success: true, message: 'The second factor is set up. Please log in again.' },
+      };
     },
     ...handlers(server),
   }));

@@ -3,14 +3,18 @@ import { baseHandlers, errorBody, makeUser, mockApi, type RecordedCall } from '@
 type Handlers = Parameters<typeof mockApi>[0];
 type Status = string | 'signed-out';
 
-export const QR_IMAGE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+export const QR_IMAGE =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 export const KEY = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 
 /**
  * A server whose session status the handlers can change, as the real second-factor calls
  * do: pending statuses answer 403 with the status, Authorized answers the user.
  */
-export function mockSfaApi(initial: Status, handlers: (server: SfaServer) => Handlers = () => ({})) {
+export function mockSfaApi(
+  initial: Status,
+  handlers: (server: SfaServer) => Handlers = () => ({}),
+) {
   const server: SfaServer = { status: initial };
   const currentUser = () => {
     if (server.status === 'signed-out') {

@@ -127,12 +127,8 @@ export function TeamFormDialog({ team, onClose }: { team?: TeamRecord; onClose: 
           {text('subscription_ends', 'Subscription Ends', { type: 'date' })}
         </Grid>
         <Grid size={{ xs: 12, sm: 4 }}>{text('subscription_type', 'Subscription Type')}</Grid>
-        <Grid size={{ xs: 12, sm: 4 }}>
-          {text('max_users', 'Max Users', { type: 'number' })}
-        </Grid>
-        <Grid size={{ xs: 12, sm: 4 }}>
-          {text('max_trials', 'Max Trials', { type: 'number' })}
-        </Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>{text('max_users', 'Max Users', { type: 'number' })}</Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>{text('max_trials', 'Max Trials', { type: 'number' })}</Grid>
         <Grid size={{ xs: 12, sm: 4 }}>
           {text('max_participants', 'Max Participants', { type: 'number' })}
         </Grid>

@@ -67,7 +67,9 @@ describe('trials table', { timeout: 20_000 }, () => {
     );
     const { calls } = await open('Admin', {}, many);
     const listCalls = () => calls.filter((call) => call.url.startsWith('/api/userTrials/'));
-    expect(listCalls().map((call) => call.url)).toEqual(['/api/userTrials/?pageIndex=0&pageSize=10']);
+    expect(listCalls().map((call) => call.url)).toEqual([
+      '/api/userTrials/?pageIndex=0&pageSize=10',
+    ]);
     expect(document.querySelectorAll('[data-testid^="trial-row-1"]')).toHaveLength(10);
 
     fireEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
