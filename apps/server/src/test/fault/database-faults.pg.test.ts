@@ -56,6 +56,13 @@ type FaultKind = (typeof FAULT_KINDS)[number];
 type Phase = FaultKind | 'setup' | 'final';
 
 const RECOVERY_MS = 10_000;
+/**
+ * How long everything may take to settle after the last fault. A run cut off by a fault is
+ * taken over once it has been silent a minute (sync lease, export heartbeat), the sweeps run
+ * every minute, and the takeover then redoes its work on a machine the other test passes
+ * load: 120 s was exceeded once by an export that did complete (load ~25).
+ */
+const SETTLE_MS = 240_000;
 const ROUNDS = Number(process.env.FAULT_ROUNDS ?? 10);
 const SEED = process.env.FAULT_SEED
   ? Number(process.env.FAULT_SEED)
@@ -693,7 +700,7 @@ describe.skipIf('missing' in pgBin)(
               (await readingsOf(reference)).split('\n').length >= LINKS.length
             );
           },
-          120_000,
+          SETTLE_MS,
           async () =>
             `the reference backfill did not finish: ${JSON.stringify(await unsettledJobs(reference))}\n${await readingsOf(reference)}`,
         );
@@ -712,7 +719,7 @@ describe.skipIf('missing' in pgBin)(
                   (await readingsOf(topology)) === expected
                 );
               },
-              120_000,
+              SETTLE_MS,
               async () =>
                 `${topology.name}: ${await unsettledDetails(topology).catch((error: Error) => `(details failed: ${error.message})`)}\nreadings\n${await readingsOf(topology)}\nreference\n${expected}\nlast log lines:\n${topology.processes.map((p) => `[${p.name}]\n${p.lastLines(40)}`).join('\n')}`,
             );
@@ -743,6 +750,6 @@ describe.skipIf('missing' in pgBin)(
       };
 
       await orExit(scenario());
-    }, 420_000);
+    }, 900_000);
   },
 );
