@@ -22,8 +22,8 @@ export default defineConfig({
           environment: 'node',
           // TEST_NOW moves the simulators' clocks too (they read Date).
           setupFiles: ['scripts/test-now.setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
       {
@@ -41,8 +41,10 @@ export default defineConfig({
           environment: 'node',
           // TEST_NOW=<instant> starts each file's clock there (replays midnight, month ends).
           setupFiles: ['scripts/test-now.setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Budgets against hanging, not speed checks: a test must not fail only because the
+          // machine is busy (a second run alongside took a heavy export test to 53 s).
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
           // A budget against hanging, not a speed check: the browser pass runs alongside.
           expect: { poll: { timeout: 15_000 } },
         },

@@ -39,7 +39,7 @@ export default defineConfig({
     unstubGlobals: true,
     // jsdom + MUI tables are slow on a loaded 2-core CI machine; these are budgets against
     // hanging, not performance checks (speed is measured by bench/, never by tests).
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });
