@@ -358,6 +358,30 @@ export function fitbitQueryRange(
   return { start: periodStart(today, query.period as FitbitPeriod), end: today };
 }
 
+/**
+ * A "last N days" shortcut (decision 0190) applied to a series query: the §9 period that
+ * covers exactly those days when the option offers it (7 → 7d, 30 → 30d), else custom dates
+ * from the first of the N days to `today`; null when the option can say neither (log lists
+ * and one-day views, VO2 max's 14 days, a range longer than the option allows).
+ */
+export function fitbitQueryShortcut(
+  query: FitbitQueryForm,
+  days: number,
+  today: string,
+): FitbitQueryForm | null {
+  const spec = optionSpec(query);
+  if (!spec || spec.shape !== 'series') return null;
+  const period = `${days}d` as FitbitQueryPeriod;
+  if (
+    spec.periods.includes(period) &&
+    periodStart(today, period as FitbitPeriod) === addDays(today, 1 - days)
+  ) {
+    return { ...query, period };
+  }
+  if (!spec.periods.includes('customDates') || days > spec.maxDays) return null;
+  return { ...query, period: 'customDates', startDate: addDays(today, 1 - days), endDate: today };
+}
+
 /** The longest window of one body-log call (fat logs: 30 days, weight logs 31). */
 const BODY_LOG_DAYS = 30;
 

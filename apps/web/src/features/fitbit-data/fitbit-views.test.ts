@@ -4,6 +4,8 @@ import { DATA_FORM_MESSAGES, dataFormError } from './data-form/data-form';
 import {
   COMPARE_MESSAGES,
   compareFormError,
+  compareRange,
+  compareShortcut,
   compareRows,
   dailyValues,
   seriesPath,
@@ -103,6 +105,30 @@ describe('multi-participant comparison', () => {
     );
     expect(compareFormError({ resource: 'steps', period: '30d', end: today }, today)).toBeNull();
     expect(seriesPath('floors', today, '30d')).toBe('activities/floors/date/2026-11-25/30d.json');
+    const custom = { resource: 'steps', period: 'customDates', end: today } as const;
+    expect(compareFormError(custom, today)).toBe(COMPARE_MESSAGES.selectStartDate);
+    expect(compareFormError({ ...custom, start: '2026-11-26', end: '2026-11-24' }, today)).toBe(
+      COMPARE_MESSAGES.order,
+    );
+    expect(compareFormError({ ...custom, start: '2025-11-24' }, today)).toBe(
+      COMPARE_MESSAGES.tooLong,
+    );
+    expect(compareFormError({ ...custom, start: '2026-11-12' }, today)).toBeNull();
+    expect(seriesPath('steps', today, 'customDates', '2026-11-12')).toBe(
+      'activities/steps/date/2026-11-12/2026-11-25.json',
+    );
+  });
+
+  it('date shortcuts: the §9 period when one is exactly the days, else custom dates (decision 0190)', () => {
+    const today = '2026-11-25';
+    const form = { resource: 'steps', period: '3m', end: '2026-11-01' } as const;
+    const week = compareShortcut(form, 7, today);
+    expect(week).toMatchObject({ period: '7d', end: today });
+    expect(compareRange(week)).toEqual({ start: '2026-11-19', end: today });
+    expect(compareShortcut(form, 30, today)).toMatchObject({ period: '30d', end: today });
+    const ninety = compareShortcut(form, 90, today);
+    expect(ninety).toMatchObject({ period: 'customDates', start: '2026-08-28', end: today });
+    expect(compareRange(ninety)).toEqual({ start: '2026-08-28', end: today });
   });
 
   it('lays two participants side by side by date, newest first, distance in miles', () => {

@@ -13,6 +13,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import type { Participant, Trial } from '@trialpulse/shared';
 import { FITBIT_DATA_MESSAGES } from '@trialpulse/shared/device-data/fitbit-resource-path';
+import { DateRangeShortcuts } from '@/components/form/date-range-shortcuts';
 import { DataPageFrame } from '@/components/participant-data';
 import { userMessage } from '@/lib/api-client';
 import { COMPARE_RESOURCES, dailyValues, type CompareResource } from '../multi/compare';
@@ -60,14 +61,14 @@ function FormAndTable({ participant, trial }: { participant: Participant; trial:
       submitted && answer.data ? [...dailyValues(answer.data, submitted.resource)].reverse() : [],
     [answer.data, submitted],
   );
-  const submit = () => {
-    const failed = dataFormError(form, todayText());
+  const submit = (next: DataForm = form) => {
+    const failed = dataFormError(next, todayText());
     setError(failed);
     if (!failed)
       setSubmitted({
-        resource: form.resource as CompareResource,
-        start: form.start,
-        end: form.end,
+        resource: next.resource as CompareResource,
+        start: next.start,
+        end: next.end,
       });
   };
   const date = (key: 'start' | 'end', label: string) => (
@@ -83,7 +84,6 @@ function FormAndTable({ participant, trial }: { participant: Participant; trial:
     <Stack spacing={2}>
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Stack
-          direction={{ xs: 'column', md: 'row' }}
           spacing={2}
           component="form"
           noValidate
@@ -92,20 +92,33 @@ function FormAndTable({ participant, trial }: { participant: Participant; trial:
             submit();
           }}
         >
-          <SelectField
-            label="Resource"
-            value={form.resource}
-            onChange={(resource) => setForm({ ...form, resource })}
-            placeholder="Select a resource"
-            options={COMPARE_RESOURCES}
-            testId="data-form-resource"
-            sx={{ minWidth: 160 }}
+          <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+            <SelectField
+              label="Resource"
+              value={form.resource}
+              onChange={(resource) => setForm({ ...form, resource })}
+              placeholder="Select a resource"
+              options={COMPARE_RESOURCES}
+              testId="data-form-resource"
+              sx={{ minWidth: 160 }}
+            />
+            {date('start', 'Start date')}
+            {date('end', 'End date')}
+            <Button type="submit" variant="contained" data-testid="data-form-submit">
+              Show
+            </Button>
+          </Stack>
+          {/* Sets both dates, ending today, and shows the table (decision 0166). */}
+          <DateRangeShortcuts
+            today={todayText()}
+            value={form}
+            onPick={(range) => {
+              const next = { ...form, ...range };
+              setForm(next);
+              submit(next);
+            }}
+            testId="data-form-shortcuts"
           />
-          {date('start', 'Start date')}
-          {date('end', 'End date')}
-          <Button type="submit" variant="contained" data-testid="data-form-submit">
-            Show
-          </Button>
         </Stack>
       </Paper>
       {error && (

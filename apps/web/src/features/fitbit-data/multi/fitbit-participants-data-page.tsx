@@ -25,6 +25,7 @@ import { FITBIT_PERIOD_LABELS } from '@trialpulse/shared/device-data/fitbit-quer
 import { FITBIT_DATA_MESSAGES } from '@trialpulse/shared/device-data/fitbit-resource-path';
 import { timeAxisChart, type EChartOption } from '@/components/charts';
 import { ChartFigure } from '@/components/charts/chart-figure';
+import { DateRangeShortcuts } from '@/components/form/date-range-shortcuts';
 import { userMessage } from '@/lib/api-client';
 import { fitbitDataQueryKey, getFitbitData } from '../common/api/get-fitbit-data';
 import { DateField, SelectField } from '../common/components/form-fields';
@@ -34,7 +35,9 @@ import {
   COMPARE_PERIODS,
   COMPARE_RESOURCES,
   compareFormError,
+  compareRange,
   compareRows,
+  compareShortcut,
   dailyValues,
   seriesPath,
   toggleSelection,
@@ -90,6 +93,7 @@ function Comparison({ participants, trial }: { participants: Participant[]; tria
     resource: CompareResource;
     period: ComparePeriod;
     end: string;
+    start?: string;
   } | null>({ resource: 'steps', period: '7d', end: defaultDay() });
   const [formError, setFormError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
@@ -97,7 +101,9 @@ function Comparison({ participants, trial }: { participants: Participant[]; tria
 
   const answers = useQueries({
     queries: participants.map((participant) => {
-      const path = submitted ? seriesPath(submitted.resource, submitted.end, submitted.period) : '';
+      const path = submitted
+        ? seriesPath(submitted.resource, submitted.end, submitted.period, submitted.start)
+        : '';
       return {
         queryKey: fitbitDataQueryKey(participant.id, path),
         queryFn: () => getFitbitData(participant.id, participant.email, path),
@@ -151,16 +157,17 @@ function Comparison({ participants, trial }: { participants: Participant[]; tria
     };
   }, [selected, participants, values, unit]);
 
-  const submit = () => {
-    const error = compareFormError(form, todayText());
+  const submit = (next: CompareForm = form) => {
+    const error = compareFormError(next, todayText());
     setFormError(error);
     if (error) return;
     setSelected([]);
     setCapMessage(null);
     setSubmitted({
-      resource: form.resource as CompareResource,
-      period: form.period as ComparePeriod,
-      end: form.end,
+      resource: next.resource as CompareResource,
+      period: next.period as ComparePeriod,
+      end: next.end,
+      ...(next.period === 'customDates' ? { start: next.start } : {}),
     });
   };
   const toggle = (date: string) => {
@@ -209,12 +216,32 @@ function Comparison({ participants, trial }: { participants: Participant[]; tria
               }))}
               testId="compare-period"
             />
+            {form.period === 'customDates' && (
+              <DateField
+                label="Start date"
+                value={form.start ?? ''}
+                onChange={(start) => setForm({ ...form, start })}
+                max={form.end || todayText()}
+                testId="compare-start"
+              />
+            )}
             <DateField
               label="End date"
               value={form.end}
               onChange={(end) => setForm({ ...form, end })}
               max={todayText()}
               testId="compare-end"
+            />
+            {/* Sets the period (or custom dates) ending today and compares (decision 0190). */}
+            <DateRangeShortcuts
+              today={todayText()}
+              value={compareRange(form)}
+              onPick={(_range, days) => {
+                const next = compareShortcut(form, days, todayText());
+                setForm(next);
+                submit(next);
+              }}
+              testId="compare-shortcuts"
             />
             {formError && (
               <Alert severity="error" data-testid="compare-form-error">

@@ -249,3 +249,48 @@ describe('Fitbit query form: every §5 message, and nothing sent', () => {
     ]);
   });
 });
+
+describe('Fitbit query form: date shortcuts (decisions 0166, 0190)', () => {
+  it('7 and 30 days choose the §9 period, 14 and 90 days custom dates; each submits', () => {
+    const { select, lastQuery } = setup();
+    select(/^Category/, 'activities');
+    // The category's default 7d is the last 7 days.
+    expect(screen.getByTestId('fitbit-shortcuts-7').getAttribute('aria-pressed')).toBe('true');
+
+    fireEvent.click(screen.getByTestId('fitbit-shortcuts-14'));
+    expect(lastQuery()).toMatchObject({
+      period: 'customDates',
+      startDate: '2026-11-07',
+      endDate: '2026-11-20',
+    });
+    expect(screen.getByLabelText(/^Start Date/)).toHaveProperty('value', '2026-11-07');
+    expect(screen.getByTestId('fitbit-shortcuts-14').getAttribute('aria-pressed')).toBe('true');
+    expect(screen.getByTestId('fitbit-shortcuts-7').getAttribute('aria-pressed')).toBe('false');
+
+    fireEvent.click(screen.getByTestId('fitbit-shortcuts-30'));
+    expect(lastQuery()!.period).toBe('30d');
+    expect(fitbitResourcePaths(lastQuery()!, TODAY)).toEqual([
+      'activities/distance/date/2026-10-22/2026-11-20.json',
+    ]);
+
+    fireEvent.click(screen.getByTestId('fitbit-shortcuts-90'));
+    expect(fitbitResourcePaths(lastQuery()!, TODAY)).toEqual([
+      'activities/distance/date/2026-08-23/2026-11-20.json',
+    ]);
+  });
+
+  it('offers only what the option can ask: SpO2 up to 30 days, VO2 max 7 and 30, none for logs', () => {
+    const { select } = setup();
+    const offered = () =>
+      [7, 14, 30, 90].filter((days) => screen.queryByTestId(`fitbit-shortcuts-${days}`));
+    select(/^Category/, 'healthMetrics');
+    expect(offered()).toEqual([7, 14, 30]);
+    select(/^Health Metrics Option/, 'vo2max');
+    expect(offered()).toEqual([7, 30]);
+    select(/^Category/, 'sleep');
+    select(/^Sleep Option/, 'sleepLogs');
+    expect(screen.queryByTestId('fitbit-shortcuts')).toBeNull();
+    select(/^Category/, '');
+    expect(screen.queryByTestId('fitbit-shortcuts')).toBeNull();
+  });
+});

@@ -16,6 +16,8 @@ import {
   FITBIT_OPTION_FIELD,
   FITBIT_PERIOD_LABELS,
   chosenOption,
+  fitbitQueryRange,
+  fitbitQueryShortcut,
   isFitbitCategory,
   optionSpec,
   selectFitbitCategory,
@@ -25,6 +27,8 @@ import {
   type FitbitQueryField,
   type FitbitQueryForm as FitbitQueryValues,
 } from '@trialpulse/shared/device-data/fitbit-query';
+import { DateRangeShortcuts } from '@/components/form/date-range-shortcuts';
+import { DAY_RANGE_SHORTCUTS } from '@/lib/day-range';
 import { localToday } from '../../common/utils/units';
 
 const OPTION_LABEL = {
@@ -83,6 +87,10 @@ export function FitbitQueryForm({
   const isList = spec?.shape === 'list';
   const isDay = spec?.shape === 'day';
   const custom = values.period === 'customDates';
+  // Only the shortcuts this option can ask (decision 0190).
+  const shortcuts = DAY_RANGE_SHORTCUTS.filter(
+    (days) => fitbitQueryShortcut(values, days, today) !== null,
+  );
 
   return (
     <Paper variant="outlined" sx={{ p: 2 }}>
@@ -222,6 +230,19 @@ export function FitbitQueryForm({
             }}
             error={Boolean(errors.endDate)}
             helperText={errors.endDate}
+          />
+        )}
+
+        {shortcuts.length > 0 && (
+          <DateRangeShortcuts
+            today={today}
+            days={shortcuts}
+            value={values.period ? fitbitQueryRange(values, today) : null}
+            onPick={(_range, days) => {
+              const next = fitbitQueryShortcut(values, days, today);
+              if (next) change(next);
+            }}
+            testId="fitbit-shortcuts"
           />
         )}
 
