@@ -43,6 +43,8 @@ export type { ProviderPlugin, ProviderWebhook } from './types';
 // Each brand's data functions, for the data calls (device-data) and their tests.
 export * as omronData from './omron/omron-data';
 export * as dexcomData from './dexcom/dexcom-data';
+export * as fitbitData from './fitbit/fitbit-data';
+export type { FitbitFamily } from './fitbit/fitbit-family';
 export type { OmronClient } from './omron/omron.client';
 export type { DexcomClient } from './dexcom/dexcom.client';
 export type { DailyRollupPoint, GoogleHealthClient } from './google-health/google-health.client';

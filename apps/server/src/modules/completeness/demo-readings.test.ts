@@ -27,7 +27,7 @@ import { createProviderRegistry } from '../devices/core/provider-registry';
 import { providerSettingsFromConfig } from '../devices/core/provider-settings';
 import { linkDemoDevices } from '../devices/demo-links';
 import { simulatorEnv } from '../devices/test-support';
-import { heartIntradayFamily } from '../device-data/fitbit/fitbit-heart.translator';
+import { heartIntradayFamily } from '../../providers/fitbit/fitbit-heart.translator';
 import { buildSyncService } from '../sync/sync.composition';
 import { readingsServiceFor } from '../sync/test-support';
 import { seedDemoReadings } from './demo-readings';

@@ -17,16 +17,31 @@ import {
   ProviderRequestError,
 } from '../../devices/core/provider-errors';
 import type { DeviceConnectionsService } from '../../devices/device-connections.service';
-import type { GoogleHealthClient } from '../../../providers';
-import type { FitbitLegacyClient } from '../../../providers';
+import {
+  fitbitData,
+  type FitbitFamily,
+  type FitbitLegacyClient,
+  type GoogleHealthClient,
+} from '../../../providers';
 import type { ReadingsService } from '../../sync/readings.service';
 import type { FitbitDataRepository } from './fitbit-data.repository';
-import { bodyLogFamily, cardioScoreFamily, spo2Family } from './fitbit-body.translator';
-import { activityIntradayFamily, activitySeriesFamily } from './fitbit-data.translator';
-import { googleApi, type FitbitFamily } from './fitbit-family';
-import { heartIntradayFamily, heartSeriesFamily } from './fitbit-heart.translator';
-import { activityLogListFamily, foodsLogFamily, foodsSeriesFamily } from './fitbit-logs.translator';
-import { sleepFamily, sleepListFamily } from './fitbit-sleep.translator';
+
+// The Fitbit brand's presenters (provider answers and stored readings → the Fitbit shapes).
+const {
+  activityIntradayFamily,
+  activityLogListFamily,
+  activitySeriesFamily,
+  bodyLogFamily,
+  cardioScoreFamily,
+  foodsLogFamily,
+  foodsSeriesFamily,
+  googleApi,
+  heartIntradayFamily,
+  heartSeriesFamily,
+  sleepFamily,
+  sleepListFamily,
+  spo2Family,
+} = fitbitData;
 
 const fail = (
   status: number,

@@ -16,9 +16,14 @@ import {
   ProviderRequestError,
 } from '../../devices/core/provider-errors';
 import type { DeviceConnectionsService } from '../../devices/device-connections.service';
-import type { DailyRollupPoint, GoogleHealthClient } from '../../../providers';
-import type { FitbitLegacyClient } from '../../../providers';
-import { GOOGLE_SERIES } from './fitbit-data.translator';
+import {
+  fitbitData,
+  type DailyRollupPoint,
+  type FitbitLegacyClient,
+  type GoogleHealthClient,
+} from '../../../providers';
+
+const { GOOGLE_SERIES } = fitbitData;
 
 const DAY_MS = 86_400_000;
 

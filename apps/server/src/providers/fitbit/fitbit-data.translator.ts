@@ -12,9 +12,9 @@ import {
   type FitbitActivitySeriesResponse,
   type FitbitIntradayDataset,
 } from '@trialpulse/shared/device-data/fitbit-shapes';
-import { AppError } from '../../../lib/errors';
-import type { DailyRollupPoint } from '../../../providers';
-import type { StoredReading } from '../../sync/readings.service';
+import { AppError } from '../../lib/errors';
+import type { DailyRollupPoint } from '../google-health/google-health.client';
+import type { StoredReading } from '../../modules/sync/readings.service';
 import {
   bodyOf,
   instantsOfDailyReadings,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseFitbitResourcePath } from '@trialpulse/shared/device-data/fitbit-resource-path';
-import type { StoredReading } from '../../sync/readings.service';
+import type { StoredReading } from '../../modules/sync/readings.service';
 import { heartIntradayFamily } from './fitbit-heart.translator';
 
 /** A stored heart-rate sample at an instant (participant at UTC−5). */

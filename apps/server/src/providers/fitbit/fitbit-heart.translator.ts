@@ -9,7 +9,7 @@ import {
   type FitbitHeartSeriesResponse,
   type FitbitHeartZone,
 } from '@trialpulse/shared/device-data/fitbit-shapes';
-import type { StoredReading } from '../../sync/readings.service';
+import type { StoredReading } from '../../modules/sync/readings.service';
 import {
   bodyOf,
   dateOfObject,

@@ -12,7 +12,7 @@ import {
   type FitbitSpo2Response,
   type FitbitWeightResponse,
 } from '@trialpulse/shared/device-data/fitbit-shapes';
-import type { StoredReading } from '../../sync/readings.service';
+import type { StoredReading } from '../../modules/sync/readings.service';
 import {
   bodyOf,
   dateOfObject,

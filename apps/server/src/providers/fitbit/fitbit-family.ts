@@ -3,8 +3,8 @@ import {
   addDays,
   type FitbitResourceRequest,
 } from '@trialpulse/shared/device-data/fitbit-resource-path';
-import type { DailyRollupPoint, GoogleHealthClient } from '../../../providers';
-import type { StoredReading } from '../../sync/readings.service';
+import type { DailyRollupPoint, GoogleHealthClient } from '../google-health/google-health.client';
+import type { StoredReading } from '../../modules/sync/readings.service';
 
 /**
  * One resource family of the Fitbit data call (decision 0062): how stored readings answer it
