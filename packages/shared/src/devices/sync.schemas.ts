@@ -93,6 +93,14 @@ export const fitbitWeeklySummarySchema = z.object({
   avrg_weight_last_7days: z.number().nullable(),
   avrg_weight_prev_7days: z.number().nullable(),
   updated_at: z.string().nullable(),
+  /**
+   * The days the figures cover (decision 0180): the participant's last 7 complete local
+   * days and the 7 before, `YYYY-MM-DD`, both ends included. Not in the spec's answer.
+   */
+  last_7days_start: z.string().optional(),
+  last_7days_end: z.string().optional(),
+  prev_7days_start: z.string().optional(),
+  prev_7days_end: z.string().optional(),
 });
 export type FitbitWeeklySummary = z.infer<typeof fitbitWeeklySummarySchema>;
 

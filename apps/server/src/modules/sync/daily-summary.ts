@@ -270,3 +270,37 @@ function toDailySummary(row: Record<string, unknown>): DailySummary {
     cgmReadings: Number(row.cgmReadings),
   };
 }
+
+/**
+ * Each participant's current UTC offset at `at` (issue 28, decision 0180): the offset of
+ * their latest reading up to `at` that carries one, looked up through the day summary
+ * (the last reading of each metric's day; days from 30 days before `at`), so it costs a
+ * few index probes per participant, never a scan of their heart rate. Participants
+ * without such a reading are absent (their days are UTC dates).
+ */
+export async function currentOffsets(
+  db: Db,
+  teamId: number,
+  participantIds: readonly number[],
+  at: Date,
+): Promise<Map<number, number>> {
+  if (participantIds.length === 0) return new Map();
+  const ids = `{${participantIds.map((id) => String(Math.trunc(id))).join(',')}}`;
+  const result = await db.execute<{ p: number; o: number | null }>(sql`
+    select p.id as p, (
+      select r.utc_offset_minutes
+        from device_reading_days d
+        join device_readings r
+          on r.participant_id = d.participant_id and r.team_id = d.team_id
+         and r.metric_key = d.metric_key and r.recorded_at = d.last_at
+       where d.participant_id = p.id and d.team_id = ${teamId}
+         and d.day >= (${at.toISOString()}::timestamptz - interval '31 days')::date
+         and d.last_at <= ${at.toISOString()}::timestamptz
+         and r.utc_offset_minutes is not null
+       order by d.last_at desc
+       limit 1) as o
+      from unnest(${ids}::int[]) as p(id)`);
+  const offsets = new Map<number, number>();
+  for (const row of result.rows) if (row.o !== null) offsets.set(Number(row.p), Number(row.o));
+  return offsets;
+}

@@ -10,7 +10,12 @@ import {
 } from './readings.repository';
 import type { SyncRepository } from './sync.repository';
 import type { MirrorRange } from './sources/types';
-import { dailySummaries, refreshReadingDays, type DailySummary } from './daily-summary';
+import {
+  currentOffsets,
+  dailySummaries,
+  refreshReadingDays,
+  type DailySummary,
+} from './daily-summary';
 import { readingsCsv, type ReadingsCsv, type ReadingsCsvLabels } from './readings-csv';
 
 export type { DailySummary, ReadingInput, ReadingsQuery, StoredReading, UpsertCounts };
@@ -120,6 +125,18 @@ export function createReadingsService(deps: {
       toDay: string,
     ): Promise<DailySummary[]> {
       return dailySummaries(readings.db, teamId, participantIds, fromDay, toDay);
+    },
+
+    /**
+     * Each participant's current UTC offset at `at` (their latest reading's that has one):
+     * what decides their local today and "last N days" (decision 0180). Absent: UTC.
+     */
+    currentOffsets(
+      teamId: number,
+      participantIds: readonly number[],
+      at: Date,
+    ): Promise<Map<number, number>> {
+      return currentOffsets(readings.db, teamId, participantIds, at);
     },
 
     /** The latest reading per participant (for "last data N days ago"). */

@@ -161,13 +161,18 @@ describe(`sync status, last data and the weekly summary through the API (${MODE}
     const teamId = (await test.database.db.query.participants.findFirst({
       where: (p, { eq }) => eq(p.id, participantId),
     }))!.teamId;
-    const today = Math.floor(sims.clock.nowMs() / DAY) * DAY;
+    // The last 7 complete local days, named by the answer (decision 0180): today is not one.
+    const midnight = (day: string) => new Date(`${day}T00:00:00Z`);
+    const afterDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY);
+    const today = new Date(Math.floor(sims.clock.nowMs() / DAY) * DAY).toISOString().slice(0, 10);
+    expect(summary.last_7days_end < today || summary.last_7days_end === today).toBe(true);
+    expect(summary.prev_7days_end < summary.last_7days_start).toBe(true);
     const steps = await readings.read({
       teamId,
       participantId,
       metricKeys: ['steps'],
-      from: new Date(today - 6 * DAY),
-      to: new Date(today + DAY),
+      from: midnight(summary.last_7days_start),
+      to: afterDay(summary.last_7days_end),
     });
     expect(summary.total_steps_last_7days).toBe(steps.reduce((sum, row) => sum + row.value!, 0));
     expect(summary.total_steps_last_7days).toBeGreaterThan(1);
@@ -175,8 +180,8 @@ describe(`sync status, last data and the weekly summary through the API (${MODE}
       teamId,
       participantId,
       metricKeys: ['steps'],
-      from: new Date(today - 13 * DAY),
-      to: new Date(today - 6 * DAY),
+      from: midnight(summary.prev_7days_start),
+      to: afterDay(summary.prev_7days_end),
     });
     expect(summary.total_steps_prev_7days).toBe(prev.reduce((sum, row) => sum + row.value!, 0));
     expect(summary.avrg_resting_heart_rate_last_7days).toBeGreaterThan(30);

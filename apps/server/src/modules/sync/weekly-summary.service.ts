@@ -1,4 +1,10 @@
 import type { FitbitWeeklySummary } from '@trialpulse/shared';
+import {
+  lastCompleteDays,
+  previousDays,
+  readingDay,
+  type CivilDayRange,
+} from '@trialpulse/shared/civil-days';
 import { eq, and, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fitbitWeeklySummaries } from '../../db/schema';
@@ -15,58 +21,64 @@ const avg = (values: number[]) =>
   values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
 
 /**
- * The spec's Fitbit weekly summary (decision 0038): the last 7 days (today and the six
- * before, in UTC dates — daily readings are stored at their civil date) against the 7
- * before, from the readings TrialPulse stores. A client's POST does not carry figures the
- * server trusts: it asks for a recomputation, which is saved and returned; GET returns the
- * saved summary, computing it first when there is none.
+ * The spec's Fitbit weekly summary (decisions 0038, 0180): the last 7 complete local days of
+ * the participant (the seven days before their today, `civil-days`) against the 7 before,
+ * from the readings TrialPulse stores; each reading counts on its local day (a sleep on its
+ * wake day). The answer names the days it covers. A client's POST does not carry figures
+ * the server trusts: it asks for a recomputation, which is saved and returned; GET returns
+ * the saved summary, computing it first when there is none.
  */
 export function createWeeklySummaryService(deps: {
   db: Db;
   access: Pick<AccessService, 'requireParticipant'>;
-  readings: ReadingsService;
+  readings: Pick<ReadingsService, 'read' | 'currentOffsets'>;
   clock: Clock;
 }) {
   const { db, access, readings, clock } = deps;
 
+  /** The days a summary computed at `at` covers, in the participant's current offset. */
+  async function daysAt(teamId: number, participantId: number, at: Date) {
+    const offsets = await readings.currentOffsets(teamId, [participantId], at);
+    const last = lastCompleteDays(at, offsets.get(participantId) ?? null, 7);
+    return { last, prev: previousDays(last) };
+  }
+
   async function compute(teamId: number, participantId: number): Promise<FitbitWeeklySummary> {
-    const today = Math.floor(clock.now().getTime() / DAY) * DAY;
-    const lastFrom = new Date(today - 6 * DAY);
-    const prevFrom = new Date(today - 13 * DAY);
-    const to = new Date(today + DAY);
+    const { last: lastDays, prev: prevDays } = await daysAt(teamId, participantId, clock.now());
     const rows: StoredReading[] = await readings.read({
       teamId,
       participantId,
       brand: 'Fitbit',
       metricKeys: ['resting_heart_rate', 'sleep_duration', 'steps', 'distance', 'floors', 'weight'],
-      from: new Date(prevFrom.getTime() - DAY),
-      to,
+      // Local days lie within 14 h before and 12 h after their UTC date; a sleep counts on
+      // its end and starts up to a day before.
+      from: new Date(Date.parse(`${prevDays.start}T00:00:00Z`) - 2 * DAY),
+      to: new Date(Date.parse(`${lastDays.end}T00:00:00Z`) + 2 * DAY),
     });
-    const inWeek = (row: StoredReading, metric: string, from: Date, until: Date) => {
-      // Sleep belongs to the day it ends (its wake day), as Fitbit's dateOfSleep.
-      const at = metric === 'sleep_duration' && row.endAt ? row.endAt : row.recordedAt;
-      return row.metricKey === metric && row.value !== null && at >= from && at < until;
+    const inWeek = (row: StoredReading, metric: string, days: CivilDayRange) => {
+      const day = readingDay(row);
+      return row.metricKey === metric && row.value !== null && day >= days.start && day <= days.end;
     };
-    const values = (metric: string, from: Date, until: Date) =>
-      rows.filter((row) => inWeek(row, metric, from, until)).map((row) => row.value!);
-    const week = (from: Date, until: Date) => ({
-      rhr: round(avg(values('resting_heart_rate', from, until))),
+    const values = (metric: string, days: CivilDayRange) =>
+      rows.filter((row) => inWeek(row, metric, days)).map((row) => row.value!);
+    const week = (days: CivilDayRange) => ({
+      rhr: round(avg(values('resting_heart_rate', days))),
       // Average minutes asleep per night with data (naps count towards their day).
       sleep: (() => {
-        const perDay = new Map<number, number>();
-        for (const row of rows.filter((r) => inWeek(r, 'sleep_duration', from, until))) {
-          const day = Math.floor((row.endAt ?? row.recordedAt).getTime() / DAY);
+        const perDay = new Map<string, number>();
+        for (const row of rows.filter((r) => inWeek(r, 'sleep_duration', days))) {
+          const day = readingDay(row);
           perDay.set(day, (perDay.get(day) ?? 0) + row.value!);
         }
         return round(avg([...perDay.values()]));
       })(),
-      steps: sum(values('steps', from, until)),
-      distance: round(sum(values('distance', from, until)), 2),
-      floors: sum(values('floors', from, until)),
-      weight: round(avg(values('weight', from, until)), 2),
+      steps: sum(values('steps', days)),
+      distance: round(sum(values('distance', days)), 2),
+      floors: sum(values('floors', days)),
+      weight: round(avg(values('weight', days)), 2),
     });
-    const last = week(lastFrom, to);
-    const prev = week(prevFrom, lastFrom);
+    const last = week(lastDays);
+    const prev = week(prevDays);
     return {
       participant_id: participantId,
       avrg_resting_heart_rate_last_7days: last.rhr,
@@ -82,6 +94,7 @@ export function createWeeklySummaryService(deps: {
       avrg_weight_last_7days: last.weight,
       avrg_weight_prev_7days: prev.weight,
       updated_at: null,
+      ...daysFields(lastDays, prevDays),
     };
   }
 
@@ -143,8 +156,20 @@ export function createWeeklySummaryService(deps: {
         avrg_weight_last_7days: row.avrgWeightLast7days,
         avrg_weight_prev_7days: row.avrgWeightPrev7days,
         updated_at: row.updatedAt.toISOString(),
+        ...(await daysAt(ref.teamId, ref.id, row.updatedAt).then(({ last, prev }) =>
+          daysFields(last, prev),
+        )),
       };
     },
+  };
+}
+
+function daysFields(last: CivilDayRange, prev: CivilDayRange) {
+  return {
+    last_7days_start: last.start,
+    last_7days_end: last.end,
+    prev_7days_start: prev.start,
+    prev_7days_end: prev.end,
   };
 }
 

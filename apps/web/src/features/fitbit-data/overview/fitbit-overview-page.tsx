@@ -16,7 +16,10 @@ import { useCan } from '@/lib/session/use-can';
 import { dailyValues } from '../multi/compare';
 import { fitbitDataQueryKey, getFitbitData } from '../common/api/get-fitbit-data';
 import { defaultDay } from '../one-day/intraday';
-import { OVERVIEW_TILES, overviewPath, tileFigures, type TileFigures } from './overview';
+import { coverText, lastDays } from '@/lib/day-range';
+import { useFitbitWeeklySummary } from '../common/api/get-weekly-summary';
+import { weeklySummaryDays } from '../common/utils/weekly-days';
+import { OVERVIEW_TILES, overviewPath, shift, tileFigures, type TileFigures } from './overview';
 
 /**
  * /FitbitParticipantOverview (device-data §2; decision 0069): a participant's Fitbit week at
@@ -32,13 +35,24 @@ export function FitbitOverviewPage() {
 }
 
 function Overview({ participant, trial }: { participant: Participant; trial: Trial | null }) {
-  const end = useMemo(() => defaultDay(), []);
+  // The weeks of the data page's tiles (decision 0180): the participant's last 7 complete
+  // local days as the server names them; the browser's yesterday only when it cannot say.
+  const summary = useFitbitWeeklySummary(participant.id);
+  const fallback = useMemo(() => defaultDay(), []);
+  const end = summary.isPending
+    ? null
+    : ((summary.data && weeklySummaryDays(summary.data)?.last.end) ?? fallback);
   const mayViewRaw = useCan('data.viewRaw');
   const answers = useQueries({
     queries: OVERVIEW_TILES.map((tile) => ({
-      queryKey: fitbitDataQueryKey(participant.id, overviewPath(tile.resource, end)),
+      queryKey: fitbitDataQueryKey(participant.id, overviewPath(tile.resource, end ?? fallback)),
       queryFn: () =>
-        getFitbitData(participant.id, participant.email, overviewPath(tile.resource, end)),
+        getFitbitData(
+          participant.id,
+          participant.email,
+          overviewPath(tile.resource, end ?? fallback),
+        ),
+      enabled: end !== null,
       retry: false,
     })),
   });
@@ -78,7 +92,7 @@ function Overview({ participant, trial }: { participant: Participant; trial: Tri
                   <Alert severity="info" sx={{ mt: 1 }}>
                     {userMessage(answer.error, FITBIT_DATA_MESSAGES.couldNotGetData)}
                   </Alert>
-                ) : answer.isPending ? (
+                ) : answer.isPending || end === null ? (
                   <Typography color="text.secondary">Loading…</Typography>
                 ) : (
                   <Tile
@@ -91,8 +105,9 @@ function Overview({ participant, trial }: { participant: Participant; trial: Tri
           );
         })}
       </Grid>
-      <Typography variant="body2" color="text.secondary">
-        Days up to {end}.{' '}
+      <Typography variant="body2" color="text.secondary" data-testid="overview-days">
+        {end &&
+          `Last ${coverText(lastDays(7, end))} · previous ${coverText(lastDays(7, shift(end, -7)))}. `}
         <Link component={RouterLink} to="/ParticipantOverview" state={{ participant, trial }}>
           All devices
         </Link>

@@ -101,4 +101,27 @@ describe('/FitbitParticipantDataPage', () => {
       '7 days: 12–18 Nov · previous 7 days: 5–11 Nov',
     );
   });
+
+  it('the tiles cover the days the server names: the participant’s complete local days', async () => {
+    open(
+      'Viewer',
+      '/FitbitParticipantDataPage',
+      { participant: participant(5, 'SLP-005'), trial: TRIAL },
+      // Computed on 18 Nov (UTC) for a participant whose last complete day was 17 Nov.
+      {
+        ...SUMMARY,
+        updated_at: '2026-11-18T09:30:00.000Z',
+        last_7days_start: '2026-11-11',
+        last_7days_end: '2026-11-17',
+        prev_7days_start: '2026-11-04',
+        prev_7days_end: '2026-11-10',
+      },
+    );
+    expect((await screen.findByTestId('fitbit-tile-days-steps')).textContent).toBe(
+      '7 days: 11–17 Nov',
+    );
+    expect(screen.getByTestId('fitbit-tiles-days').textContent).toBe(
+      '7 days: 11–17 Nov · previous 7 days: 4–10 Nov',
+    );
+  });
 });
