@@ -18,6 +18,7 @@ import {
 import { createDeviceLinkingService } from './modules/devices/device-linking.service';
 import { createDevicesRepository } from './modules/devices/devices.repository';
 import { createDevicesService } from './modules/devices/devices.service';
+import { createDeviceStatusService } from './modules/devices/device-status.service';
 import { createDeviceDataRepository } from './modules/device-data/device-data.repository';
 import { createDeviceDataService } from './modules/device-data/device-data.service';
 import { createFitbitDataRepository } from './modules/device-data/fitbit/fitbit-data.repository';
@@ -214,6 +215,11 @@ export function createServices(deps: ServiceDeps) {
     repository: devicesRepository,
     access,
     connections: deviceConnections,
+    status: createDeviceStatusService({
+      repository: devicesRepository,
+      connections: deviceConnections,
+      clock,
+    }),
     clock,
     linking: createDeviceLinkingService({
       repository: devicesRepository,

@@ -1,25 +1,22 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BRANDS, teamInputSchema } from '@trialpulse/shared';
+import { loadConfig, type Config } from '../config/env';
 import { REPO_ROOT } from '../config/paths';
 import { openDatabase, runMigrations, type Database, type DatabaseOptions } from '../db/client';
+import type { JobLogger } from '../jobs/types';
+import { systemClock } from '../lib/clock';
 import { AppError } from '../lib/errors';
 import { argon2Hasher } from '../lib/passwords';
-import { createTeamAdminRepository } from '../modules/team-admin/team-admin.repository';
-import { createAccountsService } from '../modules/auth/accounts.service';
-import { createAuthRepository } from '../modules/auth/auth.repository';
-import { createTeamsRepository } from '../modules/teams/teams.repository';
-import { createTeamsService } from '../modules/teams/teams.service';
-import {
-  createTeamAdminService,
-  type TeamAdminActor,
-} from '../modules/team-admin/team-admin.service';
+import type { TeamAdminActor, TeamAdminService } from '../modules/team-admin/team-admin.service';
+import { createServices } from '../services';
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
   create-team --name <name> [--max-users N] [--max-trials N] [--max-participants N]
-              [--retention-days N] [--brands Fitbit,Omron,Dexcom] [--inactive]
+              [--retention-days N] [--brands ${BRANDS.join(',')}] [--inactive]
   create-sys-admin --email <email> --first-name <first> --last-name <last> --team <team name or id>
               The password is read from the environment variable ADMIN_PASSWORD, or from
               standard input (typed without echo on a terminal); never from the command line.
@@ -61,15 +58,19 @@ export async function runAdminCommand(argv: string[], io: CliIo): Promise<number
   let database: Database | undefined;
   try {
     const args = handler.parse(rest);
+    const config = cliConfig(io.env);
     database = await openDatabase(databaseOptions(io.env));
     await runMigrations(database);
-    const service = createTeamAdminService({
-      repository: createTeamAdminRepository(database.db),
+    // The one builder of services (decision 0156), as the server builds them.
+    const services = createServices({
+      config,
+      database,
+      clock: systemClock,
       hasher: argon2Hasher,
-      accounts: createAccountsService({ repository: createAuthRepository(database.db) }),
-      teams: createTeamsService({ repository: createTeamsRepository(database.db) }),
+      providers: {},
+      logger: cliLogger(io),
     });
-    await handler.run(service, args as never, io);
+    await handler.run(services.teamAdmin, args as never, io);
     return 0;
   } catch (error) {
     if (error instanceof CliError || error instanceof AppError) {
@@ -90,6 +91,32 @@ export async function runAdminCommand(argv: string[], io: CliIo): Promise<number
   }
 }
 
+/**
+ * The configuration `createServices` takes. The CLI's commands use none of the server's
+ * secrets, mail, public address or providers, which an operator's shell need not hold: what
+ * the environment leaves out is filled with values of this run only (nothing is written to
+ * DATA_DIR, unlike the demo's secrets.json).
+ */
+export function cliConfig(env: NodeJS.ProcessEnv): Config {
+  return loadConfig({
+    ...env,
+    APP_SECRET: env.APP_SECRET || randomBytes(48).toString('base64url'),
+    TOKEN_ENCRYPTION_KEY: env.TOKEN_ENCRYPTION_KEY || randomBytes(32).toString('base64'),
+    PUBLIC_URL: env.PUBLIC_URL || 'http://localhost',
+    SMTP_URL: env.SMTP_URL || 'smtp://localhost',
+  });
+}
+
+/** The services' log: warnings and errors on stderr, nothing else. */
+function cliLogger(io: CliIo): JobLogger {
+  const line = (obj: object, msg?: string) => [msg, JSON.stringify(obj)].filter(Boolean).join(' ');
+  return {
+    info: () => undefined,
+    warn: (obj, msg) => io.err(`Warning: ${line(obj, msg)}`),
+    error: (obj, msg) => io.err(`Error: ${line(obj, msg)}`),
+  };
+}
+
 /** DATABASE_URL, else the embedded database in DATA_DIR (the same place the server uses). */
 export function databaseOptions(env: NodeJS.ProcessEnv): DatabaseOptions {
   const url = env.DATABASE_URL?.trim();
@@ -102,7 +129,7 @@ export function databaseOptions(env: NodeJS.ProcessEnv): DatabaseOptions {
   return { kind: 'pglite', dataDir: path.join(dataDir, 'db') };
 }
 
-type Service = ReturnType<typeof createTeamAdminService>;
+type Service = TeamAdminService;
 type Command<A> = {
   parse(argv: string[]): A;
   run(service: Service, args: A, io: CliIo): Promise<void>;

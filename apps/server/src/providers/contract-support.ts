@@ -2,8 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/client';
 import type { DeviceBrand } from '../db/schema';
 import type { AuthContext } from '../modules/auth/session-context';
-import { createProviderRegistry } from '../modules/devices/core/provider-registry';
-import { createDeviceConnectionsServiceOn } from '../modules/devices/device-connections.service';
+import type { Db } from '../db/client';
+import type { Clock } from '../lib/clock';
+import {
+  createProviderRegistry,
+  type ProviderRegistry,
+} from '../modules/devices/core/provider-registry';
+import {
+  createDeviceConnectionsService,
+  type DeviceConnectionsService,
+} from '../modules/devices/device-connections.service';
+import { createDevicesRepository } from '../modules/devices/devices.repository';
 import { buildSyncService } from '../modules/sync/sync.composition';
 import {
   createParticipants,
@@ -16,6 +25,14 @@ import { createDeviceDataService } from '../modules/device-data/device-data.serv
 import { createFitbitDataService } from '../modules/device-data/fitbit/fitbit-data.service';
 
 const DAY = 86_400_000;
+
+/** The token lifecycle on a database, for the data services the contract tests call directly. */
+export function createDeviceConnectionsServiceOn(
+  db: Db,
+  deps: { providers: ProviderRegistry; clock: Clock; encryptionKey: string },
+): DeviceConnectionsService {
+  return createDeviceConnectionsService({ repository: createDevicesRepository(db), ...deps });
+}
 
 /**
  * The contract tests' set-up (stored answer == live answer, decision 0055): a participant

@@ -48,8 +48,15 @@ describe('services built once (createServices)', () => {
     expect(callsOf(['createReadingsService'])).toHaveLength(1);
   });
 
-  it('calls createServices only from main.ts (once per process) and app.ts (when not given them)', () => {
+  it('builds no service outside services.ts (any create…Service factory)', () => {
+    const outside = callsOf(['create[A-Z]\\w*Service']).filter(
+      (call) => !call.startsWith('services.ts:'),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  it('calls createServices only from main.ts and the CLI (once per process) and app.ts (when not given them)', () => {
     const files = callsOf(['createServices']).map((call) => call.split(':')[0]);
-    expect(files.sort()).toEqual(['app.ts', 'main.ts']);
+    expect(files.sort()).toEqual(['app.ts', path.join('cli', 'admin-commands.ts'), 'main.ts']);
   });
 });

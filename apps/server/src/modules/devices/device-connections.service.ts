@@ -21,12 +21,8 @@ import {
   errorTypeOf,
 } from './core/provider-errors';
 import type { ProviderRegistry, UpstreamClient } from './core/provider-registry';
-import type { Db, DbOrTx } from '../../db/client';
-import {
-  createDevicesRepository,
-  type ConnectionRow,
-  type DevicesRepository,
-} from './devices.repository';
+import type { DbOrTx } from '../../db/client';
+import type { ConnectionRow, DevicesRepository } from './devices.repository';
 
 type Actor = { userId: number | null };
 
@@ -534,14 +530,6 @@ export function createDeviceConnectionsService(deps: {
 }
 
 export type DeviceConnectionsService = ReturnType<typeof createDeviceConnectionsService>;
-
-/** The token lifecycle on a database, for background work of other modules (device-data sync). */
-export function createDeviceConnectionsServiceOn(
-  db: Db,
-  deps: { providers: ProviderRegistry; clock: Clock; encryptionKey: string },
-): DeviceConnectionsService {
-  return createDeviceConnectionsService({ repository: createDevicesRepository(db), ...deps });
-}
 
 /** One connection's sync health (see `createConnectionHealth`). */
 export type ConnectionHealthRow = {

@@ -17,7 +17,7 @@ import type { AccessService } from '../access/access.service';
 import type { AuthContext } from '../auth/session-context';
 import { presentConnection, type DeviceConnectionsService } from './device-connections.service';
 import type { DeviceLinkingService } from './device-linking.service';
-import { createDeviceStatusService } from './device-status.service';
+import type { DeviceStatusService } from './device-status.service';
 import type { DevicesRepository } from './devices.repository';
 
 const participantNotFound = () => AppError.notFound(PARTICIPANT_MESSAGES.notFound);
@@ -33,10 +33,10 @@ export function createDevicesService(deps: {
   access: Pick<AccessService, 'requireTeam' | 'requireParticipant' | 'visibleParticipantIds'>;
   linking: DeviceLinkingService;
   connections: DeviceConnectionsService;
+  status: Pick<DeviceStatusService, 'statusOf'>;
   clock: Clock;
 }) {
-  const { repository, access, linking, connections } = deps;
-  const status = createDeviceStatusService({ repository, connections, clock: deps.clock });
+  const { repository, access, linking, connections, status } = deps;
 
   /** The participant's connection for each brand the team allows. */
   async function connectionsOf(participantId: number): Promise<DeviceConnection[]> {

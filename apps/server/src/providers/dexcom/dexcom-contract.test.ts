@@ -4,7 +4,6 @@ import { dexcomQueryString } from '@trialpulse/shared/device-data/device-data.sc
 import type { Database } from '../../db/client';
 import { createTestDatabase } from '../../test/test-database';
 import { createProviderRegistry } from '../../modules/devices/core/provider-registry';
-import { createDeviceConnectionsServiceOn } from '../../modules/devices/device-connections.service';
 import type { AuthContext } from '../../modules/auth/session-context';
 import { buildSyncService } from '../../modules/sync/sync.composition';
 import {
@@ -17,7 +16,7 @@ import {
 } from '../../modules/sync/test-support';
 import { createDeviceDataService } from '../../modules/device-data/device-data.service';
 import { presentDexcom } from './dexcom-data';
-import { leafCount } from '../contract-support';
+import { createDeviceConnectionsServiceOn, leafCount } from '../contract-support';
 
 /**
  * Contract: a Dexcom account synced through the real sync (every Dexcom metric enabled,

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
 import { createTestDatabase } from '../../test/test-database';
 import { createProviderRegistry } from '../../modules/devices/core/provider-registry';
-import { createDeviceConnectionsServiceOn } from '../../modules/devices/device-connections.service';
 import type { AuthContext } from '../../modules/auth/session-context';
 import { buildSyncService } from '../../modules/sync/sync.composition';
 import {
@@ -15,7 +14,7 @@ import {
   type SyncSimulators,
 } from '../../modules/sync/test-support';
 import { createDeviceDataService } from '../../modules/device-data/device-data.service';
-import { leafCount } from '../contract-support';
+import { createDeviceConnectionsServiceOn, leafCount } from '../contract-support';
 
 /**
  * Contract: an Omron account synced through the real sync (blood pressure and weight) gives,
