@@ -33,6 +33,13 @@ export const connectionSyncStatusSchema = z.object({
   latestReading: z.string().nullable(),
   rowsStored: z.number().int(),
   metrics: z.array(syncMetricStatsSchema),
+  /**
+   * When the scheduler next syncs the connection (its next tick, or the first after a
+   * back-off); null when no sync will run until the participant consents again (decision 0191).
+   */
+  nextSyncAt: z.string().nullable(),
+  /** The metrics the team stores from this connection (enabled in both layers). */
+  enabledMetrics: z.array(z.string()),
 });
 export type ConnectionSyncStatus = z.infer<typeof connectionSyncStatusSchema>;
 

@@ -6,6 +6,7 @@ import type { ReadingsService } from './readings.service';
 import type { SyncRunsRepository } from './sync.repository';
 import type { DeviceUpstream } from '../../db/schema';
 import { SYNC_SOURCES } from './sources';
+import { nextScheduleTick } from './sync.service';
 
 /**
  * Sync status for staff: per connection of a participant (state, backfill progress, back-off,
@@ -117,6 +118,13 @@ export function createSyncStatusService(deps: {
           latestReading: latest,
           rowsStored,
           metrics,
+          nextSyncAt:
+            syncState === 'needs_reconsent'
+              ? null
+              : nextScheduleTick(
+                  syncState === 'backing_off' ? new Date(state!.backoffUntil!.getTime() - 1) : now,
+                ).toISOString(),
+          enabledMetrics: enabled.map((metric) => metric.metricKey),
         });
       }
       return result;

@@ -86,6 +86,14 @@ describe(`sync status, last data and the weekly summary through the API (${MODE}
       stats.map((row) => row.metricKey),
     );
     expect(fitbit.lastSyncAt).not.toBeNull();
+    // The scheduler's next quarter-hour tick, and the metrics the team stores (decision 0191).
+    const next = Date.parse(fitbit.nextSyncAt);
+    expect(next % (15 * 60_000)).toBe(0);
+    expect(next - sims.clock.nowMs()).toBeGreaterThan(0);
+    expect(next - sims.clock.nowMs()).toBeLessThanOrEqual(15 * 60_000);
+    expect([...fitbit.enabledMetrics].sort()).toEqual(
+      ['distance', 'floors', 'resting_heart_rate', 'sleep_duration', 'steps', 'weight'].sort(),
+    );
     // Another team's staff do not see the participant.
     expect(
       (await otherTeamStaff.get(`/api/deviceSync/participant/${participantId}`)).statusCode,

@@ -5,7 +5,7 @@ import type { JobDefinition } from '../../jobs/types';
 import { createReadingsRepository } from './readings.repository';
 import { purgeExpiredReadings } from './retention';
 import { createSyncRunsRepository } from './sync.repository';
-import { syncAttemptSeconds } from './sync.service';
+import { SYNC_SCHEDULE_MINUTES, syncAttemptSeconds } from './sync.service';
 
 export const SYNC_CONNECTION_JOB = 'sync.connection';
 export const SYNC_SCHEDULE_JOB = 'sync.schedule';
@@ -116,7 +116,7 @@ export function createSyncJobs(settings: { runSeconds?: number } = {}): JobDefin
   const scheduleJob: JobDefinition = {
     name: SYNC_SCHEDULE_JOB,
     queue: { retryLimit: 1, expireInSeconds: 5 * 60 },
-    cron: '*/15 * * * *',
+    cron: `*/${SYNC_SCHEDULE_MINUTES} * * * *`,
     async handle(job, { database, logger, boss }) {
       const recovered = await recoverAbandonedRuns(database, boss, new Date());
       if (recovered.closed > 0)

@@ -45,6 +45,14 @@ import {
 export const SYNC_LOOKBACK_MS = DAY_MS;
 /** How often a stream is due: intraday metrics every 15 minutes, daily summaries once a day. */
 export const SYNC_CADENCE_MS = { intraday: 15 * 60_000, daily: DAY_MS } as const;
+/** The scheduler queues every syncable connection at each quarter hour (`sync.schedule`). */
+export const SYNC_SCHEDULE_MINUTES = 15;
+
+/** The scheduler's first tick after `at` (:00, :15, :30, :45). */
+export function nextScheduleTick(at: Date): Date {
+  const step = SYNC_SCHEDULE_MINUTES * 60_000;
+  return new Date(Math.floor(at.getTime() / step) * step + step);
+}
 /** A stream counts as due a little before its cadence is over (the scheduler's 15-minute tick). */
 const DUE_GRACE_MS = 5 * 60_000;
 /** A backfill never goes further back than this. */

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Chip from '@mui/material/Chip';
 import Skeleton from '@mui/material/Skeleton';
 import { lastDataLabel } from '@trialpulse/shared';
-import { useTrialLastData } from '../api/get-sync-status';
+import { useTrialLastData } from '@/lib/api/sync-status';
 
 /** Days without data after which the badge turns to a warning. */
 const STALE_DAYS = 3;

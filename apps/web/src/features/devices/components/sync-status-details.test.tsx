@@ -19,6 +19,8 @@ const CONNECTION: ConnectionSyncStatus = {
   latestReading: '2026-11-25T02:47:54.000Z',
   rowsStored: 8834,
   metrics: [],
+  nextSyncAt: '2026-11-25T04:00:00.000Z',
+  enabledMetrics: ['glucose'],
 };
 
 describe('SyncStatusDetails', () => {

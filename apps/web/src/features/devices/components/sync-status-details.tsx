@@ -2,7 +2,7 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { syncStateLabel, type DeviceBrandName } from '@trialpulse/shared';
-import { useParticipantSyncStatus } from '../api/get-sync-status';
+import { useParticipantSyncStatus } from '@/lib/api/sync-status';
 import { formatDateTime } from '../utils/device-labels';
 
 const STATE_COLORS = {

@@ -8,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { GENERIC_ERROR_MESSAGE, type Participant, type Trial } from '@trialpulse/shared';
 import { DEVICE_DATA_MESSAGES } from '@trialpulse/shared/device-data/device-data.schemas';
-import { DataPageFrame, DataPageLink } from '@/components/participant-data';
+import { DataPageFrame, DataPageLink, DataStateNotice } from '@/components/participant-data';
 import { userMessage } from '@/lib/api-client';
 import { useParticipantOverview } from '../api/get-participant-overview';
 import { fitbitTileText } from '../utils/fitbit-tile-text';
@@ -109,6 +109,12 @@ function Overview({
                 </>
               }
             >
+              <DataStateNotice
+                participant={participant}
+                trial={trial}
+                brand="Fitbit"
+                metrics={FITBIT_TILES.map(([key, label]) => ({ key, label }))}
+              />
               <Grid container spacing={2}>
                 {FITBIT_TILES.map(([key, label]) => {
                   const metric = metrics.find((entry) => entry.metricKey === key);
@@ -150,6 +156,7 @@ function Overview({
               testId="overview-omron"
               link={link('/OmronParticipantOverview', 'Open Omron overview')}
             >
+              <DataStateNotice participant={participant} trial={trial} brand="Omron" />
               {omronTile?.(participant.id)}
             </Section>
           );
@@ -161,6 +168,7 @@ function Overview({
             testId="overview-dexcom"
             link={link('/ParticipantDataPage', 'Open CGM summary')}
           >
+            <DataStateNotice participant={participant} trial={trial} brand="Dexcom" />
             {cgmTile?.(participant.id)}
           </Section>
         );

@@ -4,7 +4,11 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import type { FitbitQueryForm as FitbitQuery } from '@trialpulse/shared/device-data/fitbit-query';
-import { DataPageFrame, useDataPageParticipant } from '@/components/participant-data';
+import {
+  DataPageFrame,
+  DataStateNotice,
+  useDataPageParticipant,
+} from '@/components/participant-data';
 import CircularProgress from '@mui/material/CircularProgress';
 import { getParticipant, participantQueryKey } from '@/lib/api/participant';
 import { useTrial } from '@/lib/api/trials';
@@ -13,6 +17,16 @@ import { FitbitQueryResults } from '../components/fitbit-query-results';
 import { OverviewTiles } from '../components/overview-tiles';
 
 export const PARTICIPANT_PARAM = 'participantId';
+
+/** The stored metrics behind the six tiles, to say which the team does not store (decision 0191). */
+const TILE_METRICS = [
+  { key: 'steps', label: 'Steps' },
+  { key: 'distance', label: 'Distance' },
+  { key: 'floors', label: 'Floors' },
+  { key: 'resting_heart_rate', label: 'Heart Rate' },
+  { key: 'sleep_duration', label: 'Sleep Duration' },
+  { key: 'weight', label: 'Weight' },
+];
 
 /**
  * /FitbitParticipantDataPage (device-data §2): the query form in the 320-px sidebar; the
@@ -32,7 +46,7 @@ export function FitbitDataPage() {
       testId="fitbit-data-page"
       sidebar={() => <FitbitQueryForm onSubmit={setQuery} onClear={() => setQuery(null)} />}
     >
-      {(participant) =>
+      {(participant, trial) =>
         query ? (
           <Stack spacing={1}>
             <Button
@@ -51,10 +65,18 @@ export function FitbitDataPage() {
             />
           </Stack>
         ) : (
-          <OverviewTiles
-            participantId={participant.id}
-            participantCode={participant.participant_code}
-          />
+          <Stack spacing={2}>
+            <DataStateNotice
+              participant={participant}
+              trial={trial}
+              brand="Fitbit"
+              metrics={TILE_METRICS}
+            />
+            <OverviewTiles
+              participantId={participant.id}
+              participantCode={participant.participant_code}
+            />
+          </Stack>
         )
       }
     </DataPageFrame>
