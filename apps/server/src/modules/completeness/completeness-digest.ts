@@ -58,7 +58,8 @@ export function alertKindsOf(
 
 /**
  * The daily alert digest (decision 0052). For every trial someone opted in to, evaluates
- * its participants on yesterday (UTC date) and their sync health now, and reports the
+ * each participant on their own last complete local day (decision 0180: at the run, in
+ * their time zone) and their sync health now, and reports the
  * alert kinds that are new since the previous run (a participant who stays below is
  * reported once). Each opted-in user who may still see the trial gets at most one mail per
  * day, covering all their trials, with participant codes, alert words and links only —
@@ -80,6 +81,9 @@ export function createCompletenessDigest(deps: {
       day: string = isoDay(clock.now()),
     ): Promise<{ mails: number; reported: number; skipped: boolean }> {
       const evaluated = dayRange(day, 2)[0]!;
+      // A past day's run judges the days complete at its noon (UTC); today's, those complete now.
+      const now = clock.now();
+      const at = day === isoDay(now) ? now : new Date(`${day}T12:00:00Z`);
       const recipients = await repository.digestRecipients(clock.now());
       const trialIds = [...new Set(recipients.map((recipient) => recipient.trialId))];
       const [participants, thresholds] = await Promise.all([
@@ -99,7 +103,12 @@ export function createCompletenessDigest(deps: {
         const ofTrial = participants.filter((participant) => participant.trialId === trialId);
         if (ofTrial.length === 0) continue;
         const trialThresholds = thresholds.get(trialId)!;
-        const rows = await deps.rowsFor(ofTrial[0]!.teamId, ofTrial, [evaluated], trialThresholds);
+        const rows = await deps.rowsFor(
+          ofTrial[0]!.teamId,
+          ofTrial,
+          { lastCompleteDayAt: at },
+          trialThresholds,
+        );
         const reported: { participantId: number; code: string; kinds: AlertKind[] }[] = [];
         for (const [index, row] of rows.entries()) {
           const kinds = alertKindsOf(row, trialThresholds);
@@ -151,7 +160,10 @@ function digestText(
   newByTrial: ReadonlyMap<number, { participantId: number; code: string; kinds: AlertKind[] }[]>,
   publicUrl: string,
 ): string {
-  const lines = [`Participants who crossed a data completeness threshold on ${day} (UTC):`, ''];
+  const lines = [
+    `Participants who crossed a data completeness threshold on their last full day (each in their own time zone; ${day} in UTC):`,
+    '',
+  ];
   for (const trial of trials) {
     const page = `${publicUrl}/TrialCompleteness?trialId=${trial.trialId}`;
     lines.push(`Trial #${trial.trialNumber}: ${page}`);

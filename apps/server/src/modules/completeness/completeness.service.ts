@@ -8,6 +8,7 @@ import {
   type CompletenessStrips,
   type CompletenessThresholds,
 } from '@trialpulse/shared';
+import { lastCompleteDays } from '@trialpulse/shared/civil-days';
 import { recordAudit } from '../../lib/audit';
 import { neutralise } from '../../lib/csv-safe';
 import type { Clock } from '../../lib/clock';
@@ -17,7 +18,14 @@ import type { ConnectionHealthRow } from '../devices/device-connections.service'
 import type { AccessService } from '../access/access.service';
 import type { ReadingsService } from '../sync/readings.service';
 import type { CompletenessRepository } from './completeness.repository';
-import { buildRow, dayRange, isoDay, worstFirst } from './day-states';
+import {
+  buildRow,
+  dayRange,
+  FIRST_DATA_METRICS,
+  isoDay,
+  worstFirst,
+  type ParticipantDays,
+} from './day-states';
 
 /** Participants per aggregate query: bounds the rows a CSV or digest holds at once. */
 const CHUNK = 200;
@@ -31,7 +39,7 @@ const CHUNK = 200;
 export function createCompletenessService(deps: {
   repository: CompletenessRepository;
   access: Pick<AccessService, 'requireTrial'>;
-  readings: Pick<ReadingsService, 'dailySummaries'>;
+  readings: RowsReadings;
   devices: ConnectionHealthSource;
   clock: Clock;
 }) {
@@ -218,14 +226,19 @@ export type ConnectionHealthSource = {
  * digest job calls it without a caller.
  */
 export function createRowsBuilder(deps: {
-  readings: Pick<ReadingsService, 'dailySummaries'>;
+  readings: RowsReadings;
   devices: ConnectionHealthSource;
   clock: Clock;
 }) {
+  /**
+   * `days`: the grid's days, the same for every participant; or `{ lastCompleteDayAt }`:
+   * each participant's own last complete local day at that instant (the digest's "yesterday",
+   * decision 0180), one day per row.
+   */
   return async function rowsFor(
     teamId: number,
     participants: readonly { id: number; code: string }[],
-    days: readonly string[],
+    days: readonly string[] | { lastCompleteDayAt: Date },
     thresholds: CompletenessThresholds,
   ): Promise<CompletenessRow[]> {
     const now = deps.clock.now();
@@ -233,21 +246,46 @@ export function createRowsBuilder(deps: {
     for (let start = 0; start < participants.length; start += CHUNK) {
       const chunk = participants.slice(start, start + CHUNK);
       const ids = chunk.map((participant) => participant.id);
-      const [summaries, health] = await Promise.all([
-        deps.readings.dailySummaries(teamId, ids, days[0]!, days.at(-1)!),
+      const offsets = await deps.readings.currentOffsets(teamId, ids, now);
+      const daysOf = (participantId: number): readonly string[] =>
+        Array.isArray(days)
+          ? days
+          : [
+              lastCompleteDays(
+                (days as { lastCompleteDayAt: Date }).lastCompleteDayAt,
+                offsets.get(participantId) ?? null,
+                1,
+              ).end,
+            ];
+      const allDays = chunk.flatMap((participant) => daysOf(participant.id)).sort();
+      if (allDays.length === 0) continue;
+      const [summaries, health, firsts] = await Promise.all([
+        deps.readings.dailySummaries(teamId, ids, allDays[0]!, allDays.at(-1)!),
         deps.devices.healthOfParticipants(teamId, ids),
+        deps.readings.firstDataDays(teamId, ids, Object.values(FIRST_DATA_METRICS).flat()),
       ]);
       const summariesOf = groupBy(summaries, (summary) => summary.participantId);
       const healthOf = groupBy(health, (connection) => connection.participantId);
+      const firstsOf = groupBy(firsts, (first) => first.participantId);
       for (const participant of chunk) {
+        const firstDataDay: ParticipantDays['firstDataDay'] = {};
+        for (const [brand, metrics] of Object.entries(FIRST_DATA_METRICS)) {
+          for (const first of firstsOf.get(participant.id) ?? []) {
+            if (!(metrics as readonly string[]).includes(first.metricKey)) continue;
+            const known = firstDataDay[brand as keyof typeof FIRST_DATA_METRICS];
+            if (!known || first.day < known)
+              firstDataDay[brand as keyof typeof FIRST_DATA_METRICS] = first.day;
+          }
+        }
         rows.push(
           buildRow(
             participant,
-            days,
+            daysOf(participant.id),
             summariesOf.get(participant.id) ?? [],
             healthOf.get(participant.id) ?? [],
             thresholds,
             now,
+            { offsetMinutes: offsets.get(participant.id) ?? null, firstDataDay },
           ),
         );
       }
@@ -257,6 +295,12 @@ export function createRowsBuilder(deps: {
 }
 
 export type RowsFor = ReturnType<typeof createRowsBuilder>;
+
+/** What the grid reads of the stored readings: day summaries, offsets, first days. */
+export type RowsReadings = Pick<
+  ReadingsService,
+  'dailySummaries' | 'currentOffsets' | 'firstDataDays'
+>;
 
 function groupBy<T>(items: readonly T[], keyOf: (item: T) => number): Map<number, T[]> {
   const groups = new Map<number, T[]>();

@@ -205,13 +205,15 @@ describe(`data completeness grid (${MODE})`, { timeout: 60_000 }, () => {
     expect(cgm.validPercent).toBe(15.4);
   });
 
-  it('counts blood-pressure and weight readings; a scale nobody asks readings of expects nothing', async () => {
+  it('counts blood-pressure and weight readings; under the defaults an Omron day without a reading is missing (decision 0181)', async () => {
     const data = await grid(admin);
     const scale = rowOf(data, 'scale');
     expect(onDay(data, scale, 'bpReadings', '2026-06-12')).toBe(2);
     expect(onDay(data, scale, 'weightReadings', '2026-06-12')).toBe(1);
     expect(onDay(data, scale, 'states', '2026-06-12')).toBe('valid');
-    expect(onDay(data, scale, 'states', '2026-06-11')).toBe('none');
+    // Linked by then, and the protocol sets no number: one Omron reading a day is expected.
+    expect(onDay(data, scale, 'states', '2026-06-11')).toBe('missing');
+    expect(scale.belowThreshold).toBe(true);
   });
 
   it('shows sync health per connection and warns on re-consent, an empty battery and a stale sync', async () => {
@@ -386,6 +388,8 @@ describe(`data completeness grid (${MODE})`, { timeout: 60_000 }, () => {
       readings: {
         dailySummaries: (team, participantIds, from, to) =>
           dailySummariesFromReadings(db, team, participantIds, from, to),
+        currentOffsets: readings.currentOffsets,
+        firstDataDays: readings.firstDataDays,
       },
       devices: { healthOfParticipants: async () => [] },
       clock,

@@ -67,3 +67,65 @@ describe('day states (decision 0111)', () => {
     expect(row.expectedDays).toBe(2);
   });
 });
+
+describe('participant-local days and first links (decisions 0180, 0181)', () => {
+  const omron: ConnectionHealthRow = {
+    ...fitbit,
+    brand: 'Omron',
+    battery: null,
+    batteryLevel: null,
+    connectedAt: new Date('2026-06-15T05:00:00Z'),
+  };
+  const day = (date: string, values: Partial<DailySummary>): DailySummary => ({
+    ...worn(date, 0),
+    ...values,
+  });
+
+  it("takes today from the participant's offset: Kiritimati's 15 June is over at 10:30 UTC, Honolulu's 14 June not at 06:30", () => {
+    const at = new Date('2026-06-15T10:30:00Z');
+    const kiritimati = { offsetMinutes: 14 * 60, firstDataDay: {} };
+    const row = buildRow(participant, days, [], [fitbit], COMPLETENESS_DEFAULTS, at, kiritimati);
+    expect(row.states).toEqual(['missing', 'missing', 'missing']);
+    const honolulu = { offsetMinutes: -10 * 60, firstDataDay: {} };
+    expect(
+      buildRow(participant, days, [], [fitbit], COMPLETENESS_DEFAULTS, NOW, honolulu).states,
+    ).toEqual(['missing', 'in_progress', 'in_progress']);
+  });
+
+  it('expects data from the first day with readings when the connection is newer (a re-link)', () => {
+    const row = buildRow(participant, days, [], [omron], COMPLETENESS_DEFAULTS, NOW, {
+      offsetMinutes: null,
+      firstDataDay: { Omron: '2026-06-10' },
+    });
+    expect(row.states).toEqual(['missing', 'missing', 'in_progress']);
+    expect(
+      buildRow(participant, days, [], [omron], COMPLETENESS_DEFAULTS, NOW).states.slice(0, 2),
+    ).toEqual(['none', 'none']);
+  });
+
+  it('under the defaults an Omron day needs one reading; a weigh-in makes it valid', () => {
+    const row = buildRow(
+      participant,
+      days,
+      [day('2026-06-13', { weightReadings: 1 })],
+      [{ ...omron, connectedAt: new Date('2026-06-01T00:00:00Z') }],
+      COMPLETENESS_DEFAULTS,
+      NOW,
+    );
+    expect(row.states).toEqual(['valid', 'missing', 'in_progress']);
+    expect(row.belowThreshold).toBe(true);
+  });
+
+  it("shows no steps on a day the tracker was not worn (Fitbit's 0 is no measurement)", () => {
+    const row = buildRow(
+      participant,
+      days,
+      [day('2026-06-13', { steps: 0 }), day('2026-06-14', { steps: 812, wearMinutes: 30 })],
+      [fitbit],
+      COMPLETENESS_DEFAULTS,
+      NOW,
+    );
+    expect(row.steps).toEqual([null, 812, null]);
+    expect(row.states.slice(0, 2)).toEqual(['partial', 'partial']);
+  });
+});

@@ -5,6 +5,7 @@ import {
   type DayState,
   type HealthWarning,
 } from '@trialpulse/shared';
+import { civilDayAt, participantToday } from '@trialpulse/shared/civil-days';
 import type { ConnectionHealthRow } from '../devices/device-connections.service';
 import type { DailySummary } from '../sync/readings.service';
 
@@ -26,19 +27,41 @@ export const cgmUsagePercent = (readings: number) =>
 
 type Participant = { id: number; code: string };
 
+/** The metrics whose first day with readings starts a brand's expectation (decision 0181). */
+export const FIRST_DATA_METRICS = {
+  Fitbit: ['heart_rate'],
+  Dexcom: ['egv'],
+  Omron: ['systolic', 'weight'],
+} as const;
+
+/**
+ * Where a participant's days are (decision 0180): their current UTC offset (null: UTC),
+ * which decides their today and the local date of a connection, and per brand the first
+ * local day with readings of it (decision 0181).
+ */
+export type ParticipantDays = {
+  offsetMinutes: number | null;
+  firstDataDay: Partial<Record<'Fitbit' | 'Dexcom' | 'Omron', string>>;
+};
+
+const UTC_DAYS: ParticipantDays = { offsetMinutes: null, firstDataDay: {} };
+
 /**
  * One participant's grid row (decision 0050): each day's measures and state against the
  * thresholds, the valid-day summary and the sync-health warnings of the connections.
  *
- * A day expects data from a brand when the participant has a connection of it made by the
- * end of that day, or the day holds data of it. Checks: Fitbit — wear minutes ≥ wear
- * hours × 60; Dexcom — sensor usage ≥ the CGM threshold; Omron — blood-pressure readings ≥
- * the per-day number when the protocol asks for any. A day is `valid` when every check
- * passes, `partial` when it has data but fails one, `missing` without any data, and `none`
- * when nothing is expected (no connection yet, or only a scale that nothing asks of).
- * Today (the UTC date of `now`) is `in_progress` instead of `partial` or `missing`: a day
- * under way has not had its chance to pass, so it neither counts as expected nor flags the
- * participant (decision 0111).
+ * A day expects data from a brand from the participant's first link of it: the earliest of
+ * their connections' local dates and the first local day with readings of the brand (a
+ * re-link or a demo restart does not move it; decision 0181), or when the day holds data of
+ * it. Checks: Fitbit — wear minutes ≥ wear hours × 60; Dexcom — sensor usage ≥ the CGM
+ * threshold; Omron — blood-pressure readings ≥ the per-day number, or when the protocol
+ * sets none, at least one Omron reading (blood pressure or weight). A day is `valid` when
+ * every check passes, `partial` when it has data but fails one, `missing` without any data,
+ * and `none` when nothing is expected (no link yet). A Fitbit day without a worn minute
+ * shows no steps (its 0 is the device's silence, not a count). The participant's today
+ * (their local date, decision 0180) is `in_progress` instead of `partial` or `missing`: a
+ * day under way has not had its chance to pass, so it neither counts as expected nor flags
+ * the participant (decision 0111).
  */
 export function buildRow(
   participant: Participant,
@@ -47,21 +70,22 @@ export function buildRow(
   connections: readonly ConnectionHealthRow[],
   thresholds: CompletenessThresholds,
   now: Date,
+  local: ParticipantDays = UTC_DAYS,
 ): CompletenessRow {
   const byDay = new Map(summaries.map((summary) => [summary.day, summary]));
-  const connectedFrom = (brand: string) =>
+  const connectedFrom = (brand: 'Fitbit' | 'Dexcom' | 'Omron') =>
     connections
       .filter((connection) => connection.brand === brand)
       .reduce<string | null>((first, connection) => {
-        const day = isoDay(connection.connectedAt);
+        const day = civilDayAt(connection.connectedAt, local.offsetMinutes);
         return first === null || day < first ? day : first;
-      }, null);
+      }, local.firstDataDay[brand] ?? null);
   const fitbitFrom = connectedFrom('Fitbit');
   const dexcomFrom = connectedFrom('Dexcom');
   const omronFrom = connectedFrom('Omron');
   const expects = (from: string | null, day: string, hasData: boolean) =>
     hasData || (from !== null && from <= day);
-  const today = isoDay(now);
+  const today = participantToday(now, local.offsetMinutes);
 
   const row: CompletenessRow = {
     participantId: participant.id,
@@ -100,8 +124,11 @@ export function buildRow(
     if (expects(fitbitFrom, day, wear > 0)) checks.push(wear >= thresholds.minWearHours * 60);
     if (expects(dexcomFrom, day, cgm > 0))
       checks.push(cgmUsagePercent(cgm) >= thresholds.minCgmUsagePercent);
+    const omron = bp + (summary?.weightReadings ?? 0);
     if (thresholds.minBpReadingsPerDay > 0 && expects(omronFrom, day, bp > 0))
       checks.push(bp >= thresholds.minBpReadingsPerDay);
+    else if (thresholds.minBpReadingsPerDay === 0 && expects(omronFrom, day, omron > 0))
+      checks.push(omron >= 1);
     let state: DayState;
     if (checks.length === 0) state = anyData ? 'valid' : 'none';
     else if (checks.every(Boolean)) state = 'valid';
@@ -110,7 +137,9 @@ export function buildRow(
 
     row.states.push(state);
     row.wearMinutes.push(wear);
-    row.steps.push(summary?.steps ?? null);
+    // Not worn: Fitbit's 0 steps say nothing was measured, so no count is shown.
+    const notWorn = wear === 0 && expects(fitbitFrom, day, false) && summary?.steps === 0;
+    row.steps.push(notWorn ? null : (summary?.steps ?? null));
     row.sleepMinutes.push(summary?.sleepMinutes ?? null);
     row.bpReadings.push(bp);
     row.weightReadings.push(summary?.weightReadings ?? 0);

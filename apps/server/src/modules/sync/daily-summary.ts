@@ -304,3 +304,32 @@ export async function currentOffsets(
   for (const row of result.rows) if (row.o !== null) offsets.set(Number(row.p), Number(row.o));
   return offsets;
 }
+
+/** The first local day a participant has readings of a metric (the day summary's earliest row). */
+export type FirstDataDay = { participantId: number; metricKey: string; day: string };
+
+/**
+ * Per participant and metric of `metricKeys`, the first local day with readings: where the
+ * completeness grid's expectation of a brand starts when the connection that brought them
+ * is newer (a re-link, a demo restart; decision 0181). One index probe per key.
+ */
+export async function firstDataDays(
+  db: Db,
+  teamId: number,
+  participantIds: readonly number[],
+  metricKeys: readonly string[],
+): Promise<FirstDataDay[]> {
+  if (participantIds.length === 0 || metricKeys.length === 0) return [];
+  const ids = `{${participantIds.map((id) => String(Math.trunc(id))).join(',')}}`;
+  const result = await db.execute<{ p: number; m: string; d: string }>(sql`
+    select participant_id as p, metric_key as m, to_char(min(day), 'YYYY-MM-DD') as d
+      from device_reading_days
+     where team_id = ${teamId} and participant_id = any(${ids}::int[])
+       and metric_key = any(${`{${metricKeys.join(',')}}`}::text[])
+     group by participant_id, metric_key`);
+  return result.rows.map((row) => ({
+    participantId: Number(row.p),
+    metricKey: row.m,
+    day: row.d,
+  }));
+}

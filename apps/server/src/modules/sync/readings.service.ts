@@ -13,12 +13,21 @@ import type { MirrorRange } from './sources/types';
 import {
   currentOffsets,
   dailySummaries,
+  firstDataDays,
   refreshReadingDays,
   type DailySummary,
+  type FirstDataDay,
 } from './daily-summary';
 import { readingsCsv, type ReadingsCsv, type ReadingsCsvLabels } from './readings-csv';
 
-export type { DailySummary, ReadingInput, ReadingsQuery, StoredReading, UpsertCounts };
+export type {
+  DailySummary,
+  FirstDataDay,
+  ReadingInput,
+  ReadingsQuery,
+  StoredReading,
+  UpsertCounts,
+};
 
 /** What one `store` wrote: rows inserted and updated, and deleted by its mirror. */
 export type StoreCounts = UpsertCounts & { deleted: number };
@@ -137,6 +146,15 @@ export function createReadingsService(deps: {
       at: Date,
     ): Promise<Map<number, number>> {
       return currentOffsets(readings.db, teamId, participantIds, at);
+    },
+
+    /** Per participant and metric, the first local day with readings (the day summary's). */
+    firstDataDays(
+      teamId: number,
+      participantIds: readonly number[],
+      metricKeys: readonly string[],
+    ): Promise<FirstDataDay[]> {
+      return firstDataDays(readings.db, teamId, participantIds, metricKeys);
     },
 
     /** The latest reading per participant (for "last data N days ago"). */

@@ -276,9 +276,11 @@ export function cellText(
   day: string,
   state: CompletenessRow['states'][number],
 ): string {
+  // A day the tracker was expected but never worn says so (decision 0181), never "0 steps".
+  const notWorn = row.wearMinutes[index] === 0 && (state === 'missing' || state === 'partial');
   const parts = [
     `${row.participantCode}, ${day}: ${DAY_STATE_LABELS[state]}`,
-    `wear ${(row.wearMinutes[index]! / 60).toFixed(1)} h`,
+    notWorn ? 'not worn' : `wear ${(row.wearMinutes[index]! / 60).toFixed(1)} h`,
   ];
   const steps = row.steps[index];
   if (steps !== null && steps !== undefined) parts.push(`${steps} steps`);
