@@ -84,7 +84,11 @@ async function main() {
         metrics: METRICS[link.brand],
         enrolledDaysAgo: link.brand === 'Fitbit' ? 4 : 40,
       });
-      const { auth, meta, deviceData, fitbitData } = dataServicesFor(database, sims, teamId);
+      const { auth, meta, omronData, dexcomData, fitbitData } = dataServicesFor(
+        database,
+        sims,
+        teamId,
+      );
       const calls: Array<[string, (allowStored: boolean) => Promise<unknown>]> = [];
       if (link.brand === 'Fitbit') {
         for (const path of FITBIT_PATHS)
@@ -106,8 +110,7 @@ async function main() {
           const query = { queryStr, since: date(30), sortOrder: 'asc', limit: 20 } as const;
           calls.push([
             `omron ${queryStr}`,
-            (allowStored) =>
-              deviceData.omronData(auth, participantId, query, meta, { allowStored }),
+            (allowStored) => omronData.data(auth, participantId, query, meta, { allowStored }),
           ]);
         }
       } else {
@@ -115,7 +118,7 @@ async function main() {
         const query = dexcomQueryString({ start, end: new Date(start.getTime() + 28 * DAY) });
         calls.push([
           `dexcom ${query}`,
-          (allowStored) => deviceData.dexcomData(auth, participantId, query, meta, { allowStored }),
+          (allowStored) => dexcomData.data(auth, participantId, query, meta, { allowStored }),
         ]);
       }
       for (const [name, call] of calls) {

@@ -51,7 +51,11 @@ import { fitbitDataRoutes } from './modules/device-data/fitbit/fitbit-data.route
 import { fitbitRawRoutes } from './modules/device-data/fitbit/fitbit-raw.routes';
 import { createServices, type Services } from './services';
 import { systemClock, type Clock } from './lib/clock';
-import { syncWebhookRoutes, type EnqueueSync } from './modules/sync/webhooks.routes';
+import {
+  syncWebhookRoutes,
+  webhookSecrets,
+  type EnqueueSync,
+} from './modules/sync/webhooks.routes';
 import { syncStatusRoutes } from './modules/sync/sync-status.routes';
 import { argon2Hasher, type PasswordHasher } from './lib/passwords';
 
@@ -278,10 +282,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(syncWebhookRoutes, {
     runs: services.syncRuns,
-    ...(config.GOOGLE_HEALTH_WEBHOOK_SECRET && {
-      googleSecret: config.GOOGLE_HEALTH_WEBHOOK_SECRET,
-    }),
-    ...(config.OMRON_NOTIFICATION_SECRET && { omronSecret: config.OMRON_NOTIFICATION_SECRET }),
+    secrets: webhookSecrets(config),
     ...(deps.enqueueSync && { enqueue: deps.enqueueSync }),
   });
   await app.register(metricsRoutes, { metrics: services.metrics });

@@ -17,8 +17,10 @@ import {
   startSyncSimulators,
   type SyncSimulators,
 } from '../modules/sync/test-support';
-import { GOOGLE_HEALTH_WEBHOOK_PATH } from '../modules/sync/webhooks.routes';
+import { providerPlugin } from '../providers';
 import { createTestDatabase } from '../test/test-database';
+
+const GOOGLE_HEALTH_WEBHOOK_PATH = providerPlugin('google-health').webhook!.path;
 
 /**
  * PROCESS_ROLE=web hands what its requests enqueue to the worker processes: a provider

@@ -23,6 +23,8 @@ import {
 } from '../modules/sync/test-support';
 import { createDeviceDataService } from '../modules/device-data/device-data.service';
 import { createFitbitDataService } from '../modules/device-data/fitbit/fitbit-data.service';
+import { createDexcomDataCalls } from './dexcom/dexcom-data.service';
+import { createOmronDataCalls } from './omron/omron-data.service';
 
 const DAY = 86_400_000;
 
@@ -91,7 +93,7 @@ export async function syncedAccount(
 }
 
 /**
- * The Omron/Dexcom and Fitbit data services of a team on the simulators' clock, with an access
+ * The brands' data calls (each brand's, and the Fitbit data service) of a team on the simulators' clock, with an access
  * check that lets every participant of the team through (the contract is about the answers,
  * the access rules have their own tests). Every call takes `{ allowStored: false }` to ask the
  * provider although stored readings cover the range.
@@ -116,18 +118,21 @@ export function dataServicesFor(database: Database, sims: SyncSimulators, teamId
     }) as typeof real.withConnection,
   };
   const readings = readingsServiceFor(db, () => sims.clock.now());
+  const deviceData = createDeviceDataService({
+    access,
+    participants: { allowedDevices: async () => [] },
+    connections,
+    readings,
+    repository: {} as never,
+    clock: sims.clock,
+  });
   return {
     auth: { userId: 0, user: { hiddenFields: ['email'] } } as unknown as AuthContext,
     meta: { requestId: 'contract' },
     liveCalls: () => liveCalls,
-    deviceData: createDeviceDataService({
-      access,
-      participants: { allowedDevices: async () => [] },
-      connections,
-      readings,
-      repository: {} as never,
-      clock: sims.clock,
-    }),
+    deviceData,
+    omronData: createOmronDataCalls(deviceData.brandData),
+    dexcomData: createDexcomDataCalls(deviceData.brandData),
     fitbitData: createFitbitDataService({
       access,
       connections,

@@ -30,6 +30,11 @@ export function providerPlugin(upstream: ProviderUpstream): ProviderPlugin {
   return plugin;
 }
 
+/** The plugin new connections of a brand link through (its linking pages and texts). */
+export function newConnectionPlugin(brand: DeviceBrandName): ProviderPlugin {
+  return providerPlugin(NEW_CONNECTION_UPSTREAM[brand]);
+}
+
 /** Where new connections of a brand go (Fitbit links through the Google Health API now). */
 export const NEW_CONNECTION_UPSTREAM = Object.fromEntries(
   PROVIDER_PLUGINS.filter((plugin) => plugin.linksNewConnections).map((plugin) => [
@@ -38,11 +43,19 @@ export const NEW_CONNECTION_UPSTREAM = Object.fromEntries(
   ]),
 ) as Record<DeviceBrandName, ProviderUpstream>;
 
-export type { ProviderPlugin, ProviderWebhook } from './types';
+export type { ProviderLinking, ProviderPlugin, ProviderWebhook } from './types';
+export {
+  DATA_SCOPE_NOTE,
+  participantParams,
+  type BrandDataContext,
+  type ParticipantScope,
+} from './data-calls';
 
 // Each brand's data functions, for the data calls (device-data) and their tests.
 export * as omronData from './omron/omron-data';
 export * as dexcomData from './dexcom/dexcom-data';
+export { createOmronDataCalls } from './omron/omron-data.service';
+export { createDexcomDataCalls } from './dexcom/dexcom-data.service';
 export * as fitbitData from './fitbit/fitbit-data';
 export type { FitbitFamily } from './fitbit/fitbit-family';
 export type { OmronClient } from './omron/omron.client';

@@ -7,6 +7,7 @@ import type {
 } from '../modules/devices/core/provider-client';
 import type { UpstreamClient } from '../modules/devices/core/provider-registry';
 import type { SyncSource } from '../modules/sync/sources/types';
+import type { BrandDataRoutes } from './data-calls';
 
 /**
  * One upstream API as the rest of the server sees it (issue #27, decision 0140): its OAuth
@@ -20,6 +21,8 @@ export type ProviderPlugin = {
   brand: DeviceBrand;
   /** Whether new connections of the brand link through this upstream (Fitbit: Google Health). */
   linksNewConnections: boolean;
+  /** How the brand's new links look to the participant; on the plugin that `linksNewConnections`. */
+  linking?: ProviderLinking;
   /** OAuth scopes asked at consent. */
   scopes: readonly string[];
   /** Our page the provider sends the participant's browser back to. */
@@ -30,11 +33,27 @@ export type ProviderPlugin = {
   /** Sync streams (declarative, cursor per metric) and the provider's call budgets. */
   sync: SyncSource;
   webhook?: ProviderWebhook;
+  /**
+   * The brand's own spec data calls and its Sys_Admin raw-page calls (Omron's lists, Dexcom's
+   * records), registered by the device-data routes with what they lend (`BrandDataContext`).
+   * One plugin per brand declares them; the Fitbit data calls are the device-data module's.
+   */
+  dataRoutes?: BrandDataRoutes;
+};
+
+/** A brand's linking texts and pages (access spec §2, device-data spec §8). */
+export type ProviderLinking = {
+  /** The consent page an emailed consent link opens; absent: the brand is not linked by email. */
+  consentPage?: string;
+  /** What a failed callback shows: the participant refused, or the code exchange failed. */
+  callbackTexts: { denied: string; exchangeFailed: string };
 };
 
 /** A provider's notification endpoint: outside /api, authenticated by a shared secret. */
 export type ProviderWebhook = {
   path: string;
+  /** The shared secret from the environment; without it the endpoint refuses every delivery. */
+  secret(config: Config): string | undefined;
   /** The value in the request that must equal `expected(secret)` (constant-time compared). */
   credential(request: { headers: Record<string, unknown>; query: unknown }): unknown;
   expected(secret: string): string;

@@ -2,51 +2,25 @@ import { type DeviceBrandName, type ListQuery } from '@trialpulse/shared';
 import {
   DEVICE_DATA_ERROR_REASONS,
   DEVICE_DATA_MESSAGES,
-  OMRON_MESSAGES,
-  parseDexcomQuery,
-  type DexcomDataResponse,
-  type OmronDataResponse,
   type ParticipantOverview,
   type StoredReadingRow,
-  type omronQuerySchema,
 } from '@trialpulse/shared/device-data/device-data.schemas';
-import type { z } from 'zod';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import type { Meta } from '../../lib/request-meta';
 import type { AuthContext } from '../auth/session-context';
 import type { DeviceConnectionsService } from '../devices/device-connections.service';
-import { dexcomData, omronData, type DexcomClient, type OmronClient } from '../../providers';
-import type { UpstreamClient } from '../devices/core/provider-registry';
+import type { BrandDataContext } from '../../providers';
 import {
   ProviderRateLimitedError,
   ProviderUnavailableError,
 } from '../devices/core/provider-errors';
-import type { ReadingInput, ReadingsService, StoredReading } from '../sync/readings.service';
+import type { ReadingsService, StoredReading } from '../sync/readings.service';
 import type { AccessService } from '../access/access.service';
 import type { ParticipantsService } from '../participants/participants.service';
 import type { DeviceDataRepository, readingsList } from './device-data.repository';
 
-// Each brand's one converter (provider answer → readings, the sync's too) and presenter.
-const { dexcomMetricsOf, dexcomReadingsOf, fetchDexcom, presentDexcom } = dexcomData;
-const {
-  OMRON_METRICS,
-  fetchOmron,
-  omronReadingsOf,
-  presentBloodPressure,
-  presentWeight,
-  selectLikeOmron,
-} = omronData;
-
-type OmronQueryInput = z.output<typeof omronQuerySchema>;
-
-/** Omron filters on the local date: the earliest instant of a local day is 14 hours before its UTC start. */
-const EARLIEST_OFFSET_MS = 14 * 3_600_000;
-/** A `since` later than today in the earliest time zone is in the future for everyone. */
-const LATEST_OFFSET_MS = 14 * 3_600_000;
-
 /** A provider failure as the spec's texts: 429 Too Many Requests, else a 502 the page shows. */
-function providerDataError(brand: 'Omron' | 'Dexcom', error: unknown): unknown {
+function providerDataError(failed: string, error: unknown): unknown {
   if (error instanceof AppError) return error;
   if (error instanceof ProviderRateLimitedError) {
     return new AppError(429, DEVICE_DATA_MESSAGES.tooManyRequests, {
@@ -63,15 +37,11 @@ function providerDataError(brand: 'Omron' | 'Dexcom', error: unknown): unknown {
       cause: error,
     });
   }
-  return new AppError(
-    502,
-    brand === 'Omron' ? DEVICE_DATA_MESSAGES.omronFailed : DEVICE_DATA_MESSAGES.dexcomFailed,
-    {
-      displayToUser: true,
-      reason: DEVICE_DATA_ERROR_REASONS.providerFailed,
-      cause: error,
-    },
-  );
+  return new AppError(502, failed, {
+    displayToUser: true,
+    reason: DEVICE_DATA_ERROR_REASONS.providerFailed,
+    cause: error,
+  });
 }
 
 /**
@@ -92,18 +62,13 @@ function shownValueJson(reading: Pick<StoredReading, 'metricKey' | 'valueJson'>)
   return shown;
 }
 
-/** Last one wins per key, as the write path de-duplicates: a live answer then equals a stored one. */
-function dedupe(rows: readonly ReadingInput[]): ReadingInput[] {
-  const unique = new Map<string, ReadingInput>();
-  for (const row of rows) unique.set(`${row.metricKey}|${row.recordedAt.getTime()}`, row);
-  return [...unique.values()];
-}
-
 /**
- * The device data calls (device-data §7): answered from stored readings when the sync
- * covers the range (`ReadingsService.covers`), otherwise live from the provider through the
- * stored connection (refreshed and retried through the single-flight refresh). Both paths
- * turn provider records into readings and readings into the answer with the same code.
+ * The device data calls (device-data §7): stored readings with provenance, the participant
+ * overview, and what the brands' own data calls need (`brandData`). Those are answered from
+ * stored readings when the sync covers the range (`ReadingsService.covers`), otherwise live
+ * from the provider through the stored connection (refreshed and retried through the
+ * single-flight refresh); both paths turn provider records into readings and readings into the
+ * answer with the brand's one converter and presenter (its provider folder).
  */
 export function createDeviceDataService(deps: {
   access: Pick<AccessService, 'requireParticipant'>;
@@ -125,158 +90,33 @@ export function createDeviceDataService(deps: {
     return { id: ref.id, teamId: ref.teamId };
   };
 
-  /** Runs a provider call on the participant's connection of the brand. */
-  async function live<T>(
-    auth: AuthContext,
-    scope: { id: number; teamId: number },
-    brand: 'Omron' | 'Dexcom',
-    meta: Meta,
-    call: (client: UpstreamClient, accessToken: string) => Promise<T>,
-  ): Promise<T> {
-    try {
-      return await connections.withConnection(
-        scope.teamId,
-        scope.id,
-        brand,
-        { userId: auth.userId },
-        meta,
-        call,
-      );
-    } catch (error) {
-      throw providerDataError(brand, error);
-    }
-  }
-
-  async function omronData(
-    auth: AuthContext,
-    participantId: number,
-    query: OmronQueryInput,
-    meta: Meta,
-    options: { allowStored?: boolean } = {},
-  ): Promise<OmronDataResponse> {
-    const scope = await participantFor(auth, participantId);
-    const now = clock.now();
-    if (Date.parse(`${query.since}T00:00:00Z`) - LATEST_OFFSET_MS > now.getTime()) {
-      throw AppError.badRequest(OMRON_MESSAGES.sinceInFuture, [
-        { field: 'since', message: OMRON_MESSAGES.sinceInFuture },
-      ]);
-    }
-    const metricKeys = OMRON_METRICS[query.queryStr];
-    const from = new Date(Date.parse(`${query.since}T00:00:00Z`) - EARLIEST_OFFSET_MS);
-    const owner = { participantId: scope.id, teamId: scope.teamId };
-    const stored =
-      options.allowStored !== false &&
-      (await readings.covers({
-        teamId: scope.teamId,
-        participantId: scope.id,
-        brand: 'Omron',
-        metricKey: metricKeys[0]!,
-        from,
-        to: now,
-      }));
-    let rows: Array<ReadingInput | StoredReading>;
-    if (stored) {
-      rows = await readings.read({
-        teamId: scope.teamId,
-        participantId: scope.id,
-        brand: 'Omron',
-        metricKeys,
-        from,
-        to: new Date(now.getTime() + 86_400_000),
-      });
-    } else {
-      const measurements = await live(auth, scope, 'Omron', meta, (client, token) =>
-        fetchOmron(client as OmronClient, token, {
-          category: query.queryStr,
-          since: query.since,
-          sortOrder: query.sortOrder,
-          limit: query.limit,
-        }),
-      );
-      rows = dedupe(omronReadingsOf(owner, measurements));
-    }
-    const source = stored ? 'stored' : 'live';
-    const selection = { since: query.since, sortOrder: query.sortOrder, limit: query.limit };
-    return query.queryStr === 'bloodpressure'
-      ? { source, bloodPressure: selectLikeOmron(presentBloodPressure(rows), selection) }
-      : { source, weight: selectLikeOmron(presentWeight(rows), selection) };
-  }
-
-  async function dexcomData(
-    auth: AuthContext,
-    participantId: number,
-    queryText: string,
-    meta: Meta,
-    options: { allowStored?: boolean } = {},
-  ): Promise<DexcomDataResponse> {
-    const scope = await participantFor(auth, participantId);
-    const parsed = parseDexcomQuery(queryText);
-    if (!parsed.ok)
-      throw AppError.badRequest(parsed.message, [{ field: 'query', message: parsed.message }]);
-    const query = parsed.query;
-    const metricKeys = dexcomMetricsOf(query);
-    let stored = options.allowStored !== false;
-    for (const metricKey of metricKeys) {
-      if (!stored) break;
-      // egv_trend_rate is written with egv; its coverage is egv's.
-      if (metricKey === 'egv_trend_rate') continue;
-      stored = await readings.covers({
-        teamId: scope.teamId,
-        participantId: scope.id,
-        brand: 'Dexcom',
-        metricKey,
-        from: query.start,
-        to: query.end,
-      });
-    }
-    if (stored) {
-      const rows = await readings.read({
-        teamId: scope.teamId,
-        participantId: scope.id,
-        brand: 'Dexcom',
-        metricKeys,
-        from: query.start,
-        to: query.end,
-      });
-      return presentDexcom(rows, query, 'stored');
-    }
-    const records = await live(auth, scope, 'Dexcom', meta, (client, token) =>
-      fetchDexcom(client as DexcomClient, token, query),
-    );
-    return presentDexcom(
-      dedupe(dexcomReadingsOf({ participantId: scope.id, teamId: scope.teamId }, records)),
-      query,
-      'live',
-    );
-  }
+  /**
+   * What each brand's own data calls (`ProviderPlugin.dataRoutes`, in the brand's provider
+   * folder) are lent: the access check, a provider call on the participant's connection with
+   * the spec's error texts, the readings and the clock.
+   */
+  const brandData: BrandDataContext = {
+    participantFor,
+    async live(auth, scope, { brand, failed }, meta, call) {
+      try {
+        return await connections.withConnection(
+          scope.teamId,
+          scope.id,
+          brand,
+          { userId: auth.userId },
+          meta,
+          call,
+        );
+      } catch (error) {
+        throw providerDataError(failed, error);
+      }
+    },
+    readings,
+    clock,
+  };
 
   return {
-    omronData,
-    dexcomData,
-
-    /** Sys_Admin raw page: Omron's own answer for a query, as the client received it. */
-    async omronRaw(auth: AuthContext, participantId: number, query: OmronQueryInput, meta: Meta) {
-      const scope = await participantFor(auth, participantId, 'data.viewRaw');
-      return live(auth, scope, 'Omron', meta, (client, token) =>
-        fetchOmron(client as OmronClient, token, {
-          category: query.queryStr,
-          since: query.since,
-          sortOrder: query.sortOrder,
-          limit: query.limit,
-        }),
-      );
-    },
-
-    /** Sys_Admin raw page: Dexcom's own records for a query, as the client received them. */
-    async dexcomRaw(auth: AuthContext, participantId: number, queryText: string, meta: Meta) {
-      const scope = await participantFor(auth, participantId, 'data.viewRaw');
-      const parsed = parseDexcomQuery(queryText);
-      if (!parsed.ok)
-        throw AppError.badRequest(parsed.message, [{ field: 'query', message: parsed.message }]);
-      return live(auth, scope, 'Dexcom', meta, (client, token) =>
-        fetchDexcom(client as DexcomClient, token, parsed.query),
-      );
-    },
+    brandData,
 
     /** One page of the participant's stored readings of a brand, with provenance. */
     async storedReadings(

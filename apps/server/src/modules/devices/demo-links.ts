@@ -4,8 +4,8 @@ import type { Database } from '../../db/client';
 import { participantDevices, participants } from '../../db/schema';
 import { recordAudit } from '../../lib/audit';
 import { encryptSecret } from '../../lib/crypto';
-import { generateAuthorizationSecrets, type ProviderUpstream } from './core/provider-client';
-import type { ProviderRegistry } from './core/provider-registry';
+import { generateAuthorizationSecrets } from './core/provider-client';
+import { NEW_CONNECTION_UPSTREAM, type ProviderRegistry } from './core/provider-registry';
 import { createDevicesRepository } from './devices.repository';
 import { deviceEntriesOf } from './device-connections.service';
 
@@ -24,12 +24,6 @@ export type DemoDeviceLink = {
   brand: DeviceBrandName;
   account: string;
   variant?: 'expired';
-};
-
-const UPSTREAM: Record<DeviceBrandName, ProviderUpstream> = {
-  Fitbit: 'google-health',
-  Omron: 'omron',
-  Dexcom: 'dexcom',
 };
 
 export async function linkDemoDevices(deps: {
@@ -64,7 +58,7 @@ export async function linkDemoDevices(deps: {
     );
     if (existing && (existing.authorizationStatus === 'revoked' || existing.needsReconsent))
       continue;
-    const upstream = UPSTREAM[link.brand];
+    const upstream = NEW_CONNECTION_UPSTREAM[link.brand];
     const client = providers.client(upstream);
     if (!client) continue;
     try {

@@ -17,31 +17,24 @@ import { AppError } from '../../lib/errors';
 import { generateAuthorizationSecrets, type TokenSet } from './core/provider-client';
 import { errorTypeOf } from './core/provider-errors';
 import { NEW_CONNECTION_UPSTREAM, type ProviderRegistry } from './core/provider-registry';
+import { newConnectionPlugin, type ProviderLinking } from '../../providers';
 import { providerNotConfigured } from './device-connections.service';
 import type { DevicesRepository, LinkableParticipant } from './devices.repository';
 import type { MailService } from '../mail/mail.service';
 
-/** The consent page of each brand that can be linked by an emailed link (access spec §2). */
-const CONSENT_PAGE: Record<ConsentLinkBrand, string> = {
-  Fitbit: '/PAFitbitConsentPage',
-  Omron: '/OmronConsentPage',
-};
+/** A brand's consent page and callback texts: its provider plugin's (access spec §2, device-data spec §8). */
+function linkingOf(brand: DeviceBrandName): ProviderLinking {
+  const linking = newConnectionPlugin(brand).linking;
+  if (!linking) throw new Error(`The ${brand} provider plugin declares no linking.`);
+  return linking;
+}
 
-/** The texts a failed callback shows, per brand (device-data spec §8). */
-const CALLBACK_TEXTS: Record<DeviceBrandName, { denied: string; exchangeFailed: string }> = {
-  Fitbit: {
-    denied: DEVICE_MESSAGES.fitbitAuthorizationFailed,
-    exchangeFailed: DEVICE_MESSAGES.unableToComplete,
-  },
-  Omron: {
-    denied: DEVICE_MESSAGES.omronAuthorizationFailed,
-    exchangeFailed: DEVICE_MESSAGES.authorizationFailed,
-  },
-  Dexcom: {
-    denied: DEVICE_MESSAGES.authorizationFailed,
-    exchangeFailed: DEVICE_MESSAGES.authorizationFailed,
-  },
-};
+/** The consent page an emailed link of the brand opens (only brands linked by email have one). */
+function consentPageOf(brand: ConsentLinkBrand): string {
+  const page = linkingOf(brand).consentPage;
+  if (!page) throw new Error(`The ${brand} provider plugin declares no consent page.`);
+  return page;
+}
 
 const invalidRequest = () =>
   new AppError(422, DEVICE_MESSAGES.invalidRequest, {
@@ -176,7 +169,7 @@ export function createDeviceLinkingService(deps: {
           createdByUserId: actorUserId,
           expiresAt: new Date(now.getTime() + CONSENT_LINK_LIFETIME_HOURS * 3_600_000),
         });
-        const link = `${deps.publicUrl}${CONSENT_PAGE[brand]}?id=${participant.id}&token=${encodeURIComponent(token)}`;
+        const link = `${deps.publicUrl}${consentPageOf(brand)}?id=${participant.id}&token=${encodeURIComponent(token)}`;
         await deps.mail().enqueue(tx, {
           to: participant.email!,
           subject: `TrialPulse: please authorise access to your ${brand} data`,
@@ -289,7 +282,7 @@ export function createDeviceLinkingService(deps: {
       // From here on the state is spent, whatever happens next.
       const claimed = await repository.claimAuthorization(repository.db, stateHash, clock.now());
       if (!claimed) throw invalidRequest();
-      const texts = CALLBACK_TEXTS[brand];
+      const texts = linkingOf(brand).callbackTexts;
       const failure = async (reason: string, error: AppError) => {
         await recordAudit(repository.db, {
           action: 'device.authorization.failed',

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import { PROVIDER_PLUGINS, providerPlugin } from '../../providers';
+import type { Config } from '../../config/env';
+import { PROVIDER_PLUGINS } from '../../providers';
 import type { ProviderUpstream } from '../devices/core/provider-client';
 import type { SyncJobData } from './sync.jobs';
 import type { SyncRunsRepository } from './sync.repository';
@@ -8,9 +9,15 @@ import type { SyncRunsRepository } from './sync.repository';
 /** Puts a targeted sync of a connection on the queue (pg-boss in the running process). */
 export type EnqueueSync = (data: SyncJobData) => Promise<unknown>;
 
-// The paths as the tests and app.ts knew them; the plugins own them now.
-export const GOOGLE_HEALTH_WEBHOOK_PATH = providerPlugin('google-health').webhook!.path;
-export const OMRON_WEBHOOK_PATH = providerPlugin('omron').webhook!.path;
+/** Each webhook's secret from the environment, as its plugin reads it (app.ts passes them). */
+export function webhookSecrets(config: Config): Partial<Record<ProviderUpstream, string>> {
+  const secrets: Partial<Record<ProviderUpstream, string>> = {};
+  for (const plugin of PROVIDER_PLUGINS) {
+    const secret = plugin.webhook?.secret(config);
+    if (secret) secrets[plugin.upstream] = secret;
+  }
+  return secrets;
+}
 
 /**
  * Provider notifications (decision 0037), one route per provider plugin with a webhook.
@@ -22,18 +29,12 @@ export const OMRON_WEBHOOK_PATH = providerPlugin('omron').webhook!.path;
 export const syncWebhookRoutes: FastifyPluginAsync<{
   /** Which connections a provider's user id belongs to (sync's runs repository). */
   runs: Pick<SyncRunsRepository, 'connectionIdsOfProviderUser'>;
-  /** The secrets per upstream (`googleSecret`, `omronSecret`: the names app.ts passes). */
+  /** The secret per upstream (`webhookSecrets(config)`); an upstream without one refuses all. */
   secrets?: Partial<Record<ProviderUpstream, string>>;
-  googleSecret?: string;
-  omronSecret?: string;
   enqueue?: EnqueueSync;
 }> = async (app, options) => {
   const { runs } = options;
-  const secrets: Partial<Record<ProviderUpstream, string>> = {
-    ...(options.googleSecret && { 'google-health': options.googleSecret }),
-    ...(options.omronSecret && { omron: options.omronSecret }),
-    ...options.secrets,
-  };
+  const secrets = options.secrets ?? {};
   /** Constant-time comparison; nothing matches a secret that is not configured. */
   const matcher = (secret: string | null) => {
     const expected = secret ? Buffer.from(secret) : null;

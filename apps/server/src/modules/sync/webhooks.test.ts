@@ -17,7 +17,10 @@ import {
 import { SIMULATED_ACCOUNTS } from '@trialpulse/provider-simulators/common/accounts';
 import { createSimulatedClock } from '@trialpulse/provider-simulators/common/clock';
 import { trackerSyncedUntil } from '@trialpulse/provider-simulators/common/wearable-model';
-import { GOOGLE_HEALTH_WEBHOOK_PATH, OMRON_WEBHOOK_PATH } from './webhooks.routes';
+import { providerPlugin } from '../../providers';
+
+const GOOGLE_HEALTH_WEBHOOK_PATH = providerPlugin('google-health').webhook!.path;
+const OMRON_WEBHOOK_PATH = providerPlugin('omron').webhook!.path;
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const SECRET = 'webhook-secret-0123456789abcdef';

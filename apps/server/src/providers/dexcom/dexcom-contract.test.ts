@@ -15,6 +15,7 @@ import {
   type SyncSimulators,
 } from '../../modules/sync/test-support';
 import { createDeviceDataService } from '../../modules/device-data/device-data.service';
+import { createDexcomDataCalls } from './dexcom-data.service';
 import { presentDexcom } from './dexcom-data';
 import { createDeviceConnectionsServiceOn, leafCount } from '../contract-support';
 
@@ -66,28 +67,30 @@ describe(`Dexcom: stored answer equals live answer after a real sync (${MODE})`,
     });
     expect(run.outcome).toBe('succeeded');
 
-    const service = createDeviceDataService({
-      access: {
-        requireParticipant: async (_auth, id) => ({ id, teamId }) as never,
-      },
-      participants: { allowedDevices: async () => [] },
-      connections: createDeviceConnectionsServiceOn(db, {
-        providers: createProviderRegistry(sims.providers, { clock: sims.clock }),
+    const service = createDexcomDataCalls(
+      createDeviceDataService({
+        access: {
+          requireParticipant: async (_auth, id) => ({ id, teamId }) as never,
+        },
+        participants: { allowedDevices: async () => [] },
+        connections: createDeviceConnectionsServiceOn(db, {
+          providers: createProviderRegistry(sims.providers, { clock: sims.clock }),
+          clock: sims.clock,
+          encryptionKey: sims.encryptionKey,
+        }),
+        readings: readingsServiceFor(db, () => sims.clock.now()),
+        repository: {} as never,
         clock: sims.clock,
-        encryptionKey: sims.encryptionKey,
-      }),
-      readings: readingsServiceFor(db, () => sims.clock.now()),
-      repository: {} as never,
-      clock: sims.clock,
-    });
+      }).brandData,
+    );
     const auth = { userId: 0 } as AuthContext;
     const meta = { requestId: 'dexcom-contract' };
     // Four weeks: sensor sessions start (with their calibration) about every ten days.
     const start = new Date(NOW.getTime() - 33 * DAY);
     const query = dexcomQueryString({ start, end: new Date(start.getTime() + 28 * DAY) });
 
-    const stored = await service.dexcomData(auth, participantId, query, meta);
-    const live = await service.dexcomData(auth, participantId, query, meta, { allowStored: false });
+    const stored = await service.data(auth, participantId, query, meta);
+    const live = await service.data(auth, participantId, query, meta, { allowStored: false });
     expect(stored.source).toBe('stored');
     expect(live.source).toBe('live');
 

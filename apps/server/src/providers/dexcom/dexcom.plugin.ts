@@ -1,4 +1,6 @@
+import { DEVICE_MESSAGES } from '@trialpulse/shared';
 import type { ProviderPlugin } from '../types';
+import { dexcomDataRoutes } from './dexcom-data.routes';
 import { createDexcomClient, DEXCOM_SCOPES, dexcomEndpoints } from './dexcom.client';
 import { dexcomSource } from './dexcom.source';
 
@@ -7,6 +9,12 @@ export const dexcomPlugin: ProviderPlugin = {
   upstream: 'dexcom',
   brand: 'Dexcom',
   linksNewConnections: true,
+  linking: {
+    callbackTexts: {
+      denied: DEVICE_MESSAGES.authorizationFailed,
+      exchangeFailed: DEVICE_MESSAGES.authorizationFailed,
+    },
+  },
   scopes: DEXCOM_SCOPES,
   callbackPath: '/dexcom-callback',
   settings: (config, redirectUri) =>
@@ -24,4 +32,5 @@ export const dexcomPlugin: ProviderPlugin = {
       : undefined,
   createClient: (settings, deps) => createDexcomClient(settings, deps),
   sync: dexcomSource,
+  dataRoutes: dexcomDataRoutes,
 };

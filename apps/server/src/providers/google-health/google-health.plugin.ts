@@ -1,3 +1,4 @@
+import { DEVICE_MESSAGES } from '@trialpulse/shared';
 import type { ProviderPlugin } from '../types';
 import {
   createGoogleHealthClient,
@@ -16,6 +17,13 @@ export const googleHealthPlugin: ProviderPlugin = {
   upstream: 'google-health',
   brand: 'Fitbit',
   linksNewConnections: true,
+  linking: {
+    consentPage: '/PAFitbitConsentPage',
+    callbackTexts: {
+      denied: DEVICE_MESSAGES.fitbitAuthorizationFailed,
+      exchangeFailed: DEVICE_MESSAGES.unableToComplete,
+    },
+  },
   scopes: GOOGLE_HEALTH_SCOPES,
   callbackPath: '/fitbit-callback',
   settings: (config, redirectUri) =>
@@ -35,6 +43,7 @@ export const googleHealthPlugin: ProviderPlugin = {
   sync: googleHealthSource,
   webhook: {
     path: '/webhooks/google-health',
+    secret: (config) => config.GOOGLE_HEALTH_WEBHOOK_SECRET,
     credential: (request) => request.headers.authorization,
     expected: (secret) => `Bearer ${secret}`,
     notifications(body) {

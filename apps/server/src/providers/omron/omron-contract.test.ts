@@ -14,6 +14,7 @@ import {
   type SyncSimulators,
 } from '../../modules/sync/test-support';
 import { createDeviceDataService } from '../../modules/device-data/device-data.service';
+import { createOmronDataCalls } from './omron-data.service';
 import { createDeviceConnectionsServiceOn, leafCount } from '../contract-support';
 
 /**
@@ -64,26 +65,28 @@ describe(`Omron: stored answer equals live answer after a real sync (${MODE})`, 
     });
     expect(run.outcome).toBe('succeeded');
 
-    const service = createDeviceDataService({
-      access: { requireParticipant: async (_auth, id) => ({ id, teamId }) as never },
-      participants: { allowedDevices: async () => [] },
-      connections: createDeviceConnectionsServiceOn(db, {
-        providers: createProviderRegistry(sims.providers, { clock: sims.clock }),
+    const service = createOmronDataCalls(
+      createDeviceDataService({
+        access: { requireParticipant: async (_auth, id) => ({ id, teamId }) as never },
+        participants: { allowedDevices: async () => [] },
+        connections: createDeviceConnectionsServiceOn(db, {
+          providers: createProviderRegistry(sims.providers, { clock: sims.clock }),
+          clock: sims.clock,
+          encryptionKey: sims.encryptionKey,
+        }),
+        readings: readingsServiceFor(db, () => sims.clock.now()),
+        repository: {} as never,
         clock: sims.clock,
-        encryptionKey: sims.encryptionKey,
-      }),
-      readings: readingsServiceFor(db, () => sims.clock.now()),
-      repository: {} as never,
-      clock: sims.clock,
-    });
+      }).brandData,
+    );
     const auth = { userId: 0 } as AuthContext;
     const meta = { requestId: 'omron-contract' };
     const since = new Date(now.getTime() - 30 * DAY).toISOString().slice(0, 10);
     let fields = 0;
     for (const queryStr of ['bloodpressure', 'weight'] as const) {
       const query = { queryStr, since, sortOrder: 'asc', limit: 20 } as const;
-      const stored = await service.omronData(auth, participantId, query, meta);
-      const live = await service.omronData(auth, participantId, query, meta, {
+      const stored = await service.data(auth, participantId, query, meta);
+      const live = await service.data(auth, participantId, query, meta, {
         allowStored: false,
       });
       expect([stored.source, live.source]).toEqual(['stored', 'live']);

@@ -1,4 +1,6 @@
+import { DEVICE_MESSAGES } from '@trialpulse/shared';
 import type { ProviderPlugin } from '../types';
+import { omronDataRoutes } from './omron-data.routes';
 import { createOmronClient, OMRON_SCOPES, omronEndpoints } from './omron.client';
 import { omronSource } from './omron.source';
 
@@ -11,6 +13,13 @@ export const omronPlugin: ProviderPlugin = {
   upstream: 'omron',
   brand: 'Omron',
   linksNewConnections: true,
+  linking: {
+    consentPage: '/OmronConsentPage',
+    callbackTexts: {
+      denied: DEVICE_MESSAGES.omronAuthorizationFailed,
+      exchangeFailed: DEVICE_MESSAGES.authorizationFailed,
+    },
+  },
   scopes: OMRON_SCOPES,
   callbackPath: '/omron-callback',
   settings: (config, redirectUri) =>
@@ -28,8 +37,10 @@ export const omronPlugin: ProviderPlugin = {
       : undefined,
   createClient: (settings, deps) => createOmronClient(settings, deps),
   sync: omronSource,
+  dataRoutes: omronDataRoutes,
   webhook: {
     path: '/webhooks/omron',
+    secret: (config) => config.OMRON_NOTIFICATION_SECRET,
     credential: (request) => (request.query as { token?: unknown } | undefined)?.token,
     expected: (secret) => secret,
     notifications(body) {
