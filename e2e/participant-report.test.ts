@@ -78,6 +78,10 @@ describe('the printable participant report (demo data)', () => {
     expect(await page.locator('[data-testid="cgm-agp-chart"] svg').count()).toBe(1);
     expect(await page.locator('[data-testid="cgm-agp-chart"] canvas').count()).toBe(0);
 
+    // Only the brands the participant has: GLUCO-001 wears a CGM and a Fitbit, no Omron
+    // (read by a Viewer, who may not list connections; decision 0192).
+    await page.getByTestId('report-section-Fitbit').waitFor();
+    expect(await page.getByTestId('report-section-Omron').count()).toBe(0);
     // The CGM opens the report.
     expect(
       await page.locator('[data-testid^="report-section-"]').first().getAttribute('data-testid'),
@@ -96,6 +100,8 @@ describe('the printable participant report (demo data)', () => {
     expect(flat).toContain('GLUCO-001');
     expect(flat).toContain('Time in ranges');
     expect(flat).toContain('GMI');
+    expect(flat).toContain('Fitbit weekly summary');
+    expect(flat).not.toContain('Blood pressure (Omron)');
     // Printed without the app around it: neither the navigation nor the report's buttons.
     expect(flat).not.toContain('Print / save as PDF');
     expect(flat).not.toContain('Return to Main Trial Page');
