@@ -7,6 +7,8 @@ import type {
 } from '../modules/devices/core/provider-client';
 import type { UpstreamClient } from '../modules/devices/core/provider-registry';
 import type { SyncSource } from '../modules/sync/sources/types';
+import type { CallbackInput } from '../modules/devices/device-linking.service';
+import type { ZodType } from 'zod';
 import type { BrandDataRoutes } from './data-calls';
 
 /**
@@ -47,6 +49,26 @@ export type ProviderLinking = {
   consentPage?: string;
   /** What a failed callback shows: the participant refused, or the code exchange failed. */
   callbackTexts: { denied: string; exchangeFailed: string };
+  /** The brand's own spec routes, which the devices routes register (device-data spec §7). */
+  routes: ProviderLinkingRoutes;
+};
+
+/** A brand's spec routes of linking, the token lifecycle and status (paths as the spec names them). */
+export type ProviderLinkingRoutes = {
+  /** Public: the OAuth client id, answered as `{ [key]: id }`. */
+  clientId: { path: string; key: string; response: ZodType };
+  /** Public: completes an authorisation; `input` maps the spec's body to the linking service's. */
+  callback: {
+    path: string;
+    summary: string;
+    body: ZodType;
+    input(body: never): CallbackInput;
+  };
+  refreshToken: string;
+  /** A GET (Fitbit's, by the spec) changes state all the same: it needs the CSRF header too. */
+  revokeToken: { method: 'POST' | 'GET'; path: string };
+  isAuth: string;
+  devices: string;
 };
 
 /** A provider's notification endpoint: outside /api, authenticated by a shared secret. */

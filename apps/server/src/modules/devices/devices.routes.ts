@@ -13,14 +13,9 @@ import {
   deviceListResponseSchema,
   deviceStatusQuerySchema,
   deviceStatusResponseSchema,
+  CONSENT_LINK_BRANDS,
   DEVICE_STATUS_BATCH,
-  dexcomCallbackSchema,
-  dexcomClientIdResponseSchema,
-  fitbitCallbackSchema,
-  fitbitClientIdResponseSchema,
   isAuthResponseSchema,
-  omronCallbackSchema,
-  omronClientIdResponseSchema,
   participantConnectionsResponseSchema,
   participantDeviceIdSchema,
   portalDeviceActionSchema,
@@ -33,6 +28,7 @@ import {
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { requestMeta } from '../../lib/request-meta';
+import { PROVIDER_PLUGINS } from '../../providers';
 import type { AuthContext } from '../auth/session-context';
 import type { DevicesService } from './devices.service';
 
@@ -44,6 +40,13 @@ const SCOPE_NOTE =
   'A participant of another team, or of a trial a User is not a trial user of, answers 404. No provider token is ever sent.';
 /** Public authorisation calls: generous for a person, tight for a script guessing tokens. */
 const PUBLIC_LIMIT = { rateLimit: { max: 30, timeWindow: '15 minutes' } };
+
+/** Each brand's spec routes, from the plugin its new links go through (in the registry's order). */
+const BRAND_ROUTES = PROVIDER_PLUGINS.flatMap((plugin) =>
+  plugin.linksNewConnections && plugin.linking
+    ? [{ brand: plugin.brand, ...plugin.linking.routes }]
+    : [],
+);
 
 /**
  * Device linking and the token lifecycle (access spec §7; device-data spec §7; decision
@@ -68,39 +71,19 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
   const noStore = { 'cache-control': 'no-store' };
 
   // --- Client ids (public: they are in every consent URL anyway) ---------------------------
-  app.get(
-    '/api/fitbitClientId',
-    {
-      schema: {
-        tags: ['devices'],
-        summary: 'The Fitbit OAuth client id',
-        response: { 200: fitbitClientIdResponseSchema },
+  for (const { brand, clientId } of BRAND_ROUTES) {
+    app.get(
+      clientId.path,
+      {
+        schema: {
+          tags: ['devices'],
+          summary: `The ${brand} OAuth client id`,
+          response: { 200: clientId.response },
+        },
       },
-    },
-    async () => ({ FITBIT_CLIENT_ID: devices.linking.clientId('Fitbit') }),
-  );
-  app.get(
-    '/api/omronClientId',
-    {
-      schema: {
-        tags: ['devices'],
-        summary: 'The Omron OAuth client id',
-        response: { 200: omronClientIdResponseSchema },
-      },
-    },
-    async () => ({ OMRON_CLIENT_ID: devices.linking.clientId('Omron') }),
-  );
-  app.get(
-    '/api/dexcomClientId',
-    {
-      schema: {
-        tags: ['devices'],
-        summary: 'The Dexcom OAuth client id',
-        response: { 200: dexcomClientIdResponseSchema },
-      },
-    },
-    async () => ({ DEXCOM_CLIENT_ID: devices.linking.clientId('Dexcom') }),
-  );
+      async () => ({ [clientId.key]: devices.linking.clientId(brand) }),
+    );
+  }
 
   // --- Starting an authorisation -----------------------------------------------------------
   app.post(
@@ -108,7 +91,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
     {
       schema: {
         tags: ['devices'],
-        summary: 'Emails the participant a consent link (valid 72 hours) for Fitbit or Omron',
+        summary: `Emails the participant a consent link (valid 72 hours) for ${CONSENT_LINK_BRANDS.join(' or ')}`,
         description: SCOPE_NOTE,
         body: consentEmailRequestSchema,
         response: { 200: messageSchema },
@@ -159,59 +142,27 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
   // --- Callbacks -----------------------------------------------------------------------------
   const callbackNote =
     'Public. `state` must be the one this server issued for the brand, unused and not expired (else 422).';
-  app.post(
-    '/api/fitbit-callback',
-    {
-      schema: {
-        tags: ['devices'],
-        summary: 'Completes a Fitbit authorisation',
-        description: callbackNote,
-        body: fitbitCallbackSchema,
-        response: { 200: callbackResponseSchema },
+  for (const { brand, callback } of BRAND_ROUTES) {
+    app.post(
+      callback.path,
+      {
+        schema: {
+          tags: ['devices'],
+          summary: callback.summary,
+          description: callbackNote,
+          body: callback.body,
+          response: { 200: callbackResponseSchema },
+        },
+        config: PUBLIC_LIMIT,
       },
-      config: PUBLIC_LIMIT,
-    },
-    async (request) =>
-      devices.linking.completeCallback('Fitbit', request.body, requestMeta(request)),
-  );
-  app.post(
-    '/api/omron-callback',
-    {
-      schema: {
-        tags: ['devices'],
-        summary: 'Completes an Omron authorisation',
-        description: callbackNote,
-        body: omronCallbackSchema,
-        response: { 200: callbackResponseSchema },
-      },
-      config: PUBLIC_LIMIT,
-    },
-    async (request) =>
-      devices.linking.completeCallback(
-        'Omron',
-        { ...request.body, participantId: request.body.participantData?.participantId },
-        requestMeta(request),
-      ),
-  );
-  app.post(
-    '/api/dexcom-callback',
-    {
-      schema: {
-        tags: ['devices'],
-        summary: "Completes a Dexcom authorisation; the participant's email must match",
-        description: callbackNote,
-        body: dexcomCallbackSchema,
-        response: { 200: callbackResponseSchema },
-      },
-      config: PUBLIC_LIMIT,
-    },
-    async (request) =>
-      devices.linking.completeCallback(
-        'Dexcom',
-        { ...request.body, email: request.body.participantData?.email },
-        requestMeta(request),
-      ),
-  );
+      async (request) =>
+        devices.linking.completeCallback(
+          brand,
+          callback.input(request.body as never),
+          requestMeta(request),
+        ),
+    );
+  }
 
   // --- Token lifecycle -------------------------------------------------------------------------
   const tokenRoute = (path: string, brand: DeviceBrandName, action: 'refresh' | 'revoke') =>
@@ -237,35 +188,36 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
           arrivedAt.get(request),
         ),
     );
-  tokenRoute('/api/fitbitRefreshToken', 'Fitbit', 'refresh');
-  tokenRoute('/api/omronRefreshToken', 'Omron', 'refresh');
-  tokenRoute('/api/omronRevokeToken', 'Omron', 'revoke');
-  tokenRoute('/api/dexcomRefreshToken', 'Dexcom', 'refresh');
-  tokenRoute('/api/dexcomRevokeToken', 'Dexcom', 'revoke');
+  for (const { brand, refreshToken, revokeToken } of BRAND_ROUTES) {
+    tokenRoute(refreshToken, brand, 'refresh');
+    if (revokeToken.method === 'POST') tokenRoute(revokeToken.path, brand, 'revoke');
+  }
 
   // The spec makes Fitbit's revoke a GET; it changes state, so it needs the CSRF header too.
-  app.get(
-    '/api/revokeAccessToken/:id',
-    {
-      schema: {
-        tags: ['devices'],
-        summary:
-          "Revokes the participant's Fitbit access (needs the x-csrf-token header although a GET)",
-        description: SCOPE_NOTE,
-        params: participantParams,
-        response: { 200: tokenActionResponseSchema },
+  for (const { brand, revokeToken } of BRAND_ROUTES) {
+    if (revokeToken.method !== 'GET') continue;
+    app.get(
+      revokeToken.path,
+      {
+        schema: {
+          tags: ['devices'],
+          summary: `Revokes the participant's ${brand} access (needs the x-csrf-token header although a GET)`,
+          description: SCOPE_NOTE,
+          params: participantParams,
+          response: { 200: tokenActionResponseSchema },
+        },
+        preHandler: [connect, app.csrfProtection],
       },
-      preHandler: [connect, app.csrfProtection],
-    },
-    async (request) =>
-      devices.tokenAction(
-        caller(request),
-        request.params.id,
-        'Fitbit',
-        'revoke',
-        requestMeta(request),
-      ),
-  );
+      async (request) =>
+        devices.tokenAction(
+          caller(request),
+          request.params.id,
+          brand,
+          'revoke',
+          requestMeta(request),
+        ),
+    );
+  }
 
   // --- Status --------------------------------------------------------------------------------
   const isAuthRoute = (path: string, brand: DeviceBrandName) =>
@@ -283,9 +235,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
       },
       async (request) => devices.isAuth(caller(request), request.params.id, brand),
     );
-  isAuthRoute('/api/fitbitIsParticipantAuth/:id', 'Fitbit');
-  isAuthRoute('/api/omronIsParticipantAuth/:id', 'Omron');
-  isAuthRoute('/api/dexcomIsParticipantAuth/:id', 'Dexcom');
+  for (const { brand, isAuth } of BRAND_ROUTES) isAuthRoute(isAuth, brand);
 
   const deviceListRoute = (path: string, brand: DeviceBrandName) =>
     app.get(
@@ -306,9 +256,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<Options> = async (app, { devic
         ).map(deviceListEntryOf),
       }),
     );
-  deviceListRoute('/api/fitbitDevices/:id', 'Fitbit');
-  deviceListRoute('/api/omronDevices/:id', 'Omron');
-  deviceListRoute('/api/dexcomDevices/:id', 'Dexcom');
+  for (const { brand, devices: path } of BRAND_ROUTES) deviceListRoute(path, brand);
 
   app.get(
     `/api${DEVICE_STATUS_BATCH.path}`,

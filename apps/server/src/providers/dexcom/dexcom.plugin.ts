@@ -1,4 +1,9 @@
-import { DEVICE_MESSAGES } from '@trialpulse/shared';
+import {
+  DEVICE_MESSAGES,
+  dexcomCallbackSchema,
+  dexcomClientIdResponseSchema,
+  type DexcomCallbackRequest,
+} from '@trialpulse/shared';
 import type { ProviderPlugin } from '../types';
 import { dexcomDataRoutes } from './dexcom-data.routes';
 import { createDexcomClient, DEXCOM_SCOPES, dexcomEndpoints } from './dexcom.client';
@@ -13,6 +18,26 @@ export const dexcomPlugin: ProviderPlugin = {
     callbackTexts: {
       denied: DEVICE_MESSAGES.authorizationFailed,
       exchangeFailed: DEVICE_MESSAGES.authorizationFailed,
+    },
+    routes: {
+      clientId: {
+        path: '/api/dexcomClientId',
+        key: 'DEXCOM_CLIENT_ID',
+        response: dexcomClientIdResponseSchema,
+      },
+      callback: {
+        path: '/api/dexcom-callback',
+        summary: "Completes a Dexcom authorisation; the participant's email must match",
+        body: dexcomCallbackSchema,
+        input: (body: DexcomCallbackRequest) => ({
+          ...body,
+          email: body.participantData?.email,
+        }),
+      },
+      refreshToken: '/api/dexcomRefreshToken',
+      revokeToken: { method: 'POST', path: '/api/dexcomRevokeToken' },
+      isAuth: '/api/dexcomIsParticipantAuth/:id',
+      devices: '/api/dexcomDevices/:id',
     },
   },
   scopes: DEXCOM_SCOPES,

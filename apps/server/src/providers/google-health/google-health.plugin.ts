@@ -1,4 +1,9 @@
-import { DEVICE_MESSAGES } from '@trialpulse/shared';
+import {
+  DEVICE_MESSAGES,
+  fitbitCallbackSchema,
+  fitbitClientIdResponseSchema,
+  type FitbitCallbackRequest,
+} from '@trialpulse/shared';
 import type { ProviderPlugin } from '../types';
 import {
   createGoogleHealthClient,
@@ -22,6 +27,23 @@ export const googleHealthPlugin: ProviderPlugin = {
     callbackTexts: {
       denied: DEVICE_MESSAGES.fitbitAuthorizationFailed,
       exchangeFailed: DEVICE_MESSAGES.unableToComplete,
+    },
+    routes: {
+      clientId: {
+        path: '/api/fitbitClientId',
+        key: 'FITBIT_CLIENT_ID',
+        response: fitbitClientIdResponseSchema,
+      },
+      callback: {
+        path: '/api/fitbit-callback',
+        summary: 'Completes a Fitbit authorisation',
+        body: fitbitCallbackSchema,
+        input: (body: FitbitCallbackRequest) => body,
+      },
+      refreshToken: '/api/fitbitRefreshToken',
+      revokeToken: { method: 'GET', path: '/api/revokeAccessToken/:id' },
+      isAuth: '/api/fitbitIsParticipantAuth/:id',
+      devices: '/api/fitbitDevices/:id',
     },
   },
   scopes: GOOGLE_HEALTH_SCOPES,

@@ -1,4 +1,9 @@
-import { DEVICE_MESSAGES } from '@trialpulse/shared';
+import {
+  DEVICE_MESSAGES,
+  omronCallbackSchema,
+  omronClientIdResponseSchema,
+  type OmronCallbackRequest,
+} from '@trialpulse/shared';
 import type { ProviderPlugin } from '../types';
 import { omronDataRoutes } from './omron-data.routes';
 import { createOmronClient, OMRON_SCOPES, omronEndpoints } from './omron.client';
@@ -18,6 +23,26 @@ export const omronPlugin: ProviderPlugin = {
     callbackTexts: {
       denied: DEVICE_MESSAGES.omronAuthorizationFailed,
       exchangeFailed: DEVICE_MESSAGES.authorizationFailed,
+    },
+    routes: {
+      clientId: {
+        path: '/api/omronClientId',
+        key: 'OMRON_CLIENT_ID',
+        response: omronClientIdResponseSchema,
+      },
+      callback: {
+        path: '/api/omron-callback',
+        summary: 'Completes an Omron authorisation',
+        body: omronCallbackSchema,
+        input: (body: OmronCallbackRequest) => ({
+          ...body,
+          participantId: body.participantData?.participantId,
+        }),
+      },
+      refreshToken: '/api/omronRefreshToken',
+      revokeToken: { method: 'POST', path: '/api/omronRevokeToken' },
+      isAuth: '/api/omronIsParticipantAuth/:id',
+      devices: '/api/omronDevices/:id',
     },
   },
   scopes: OMRON_SCOPES,
