@@ -22,11 +22,23 @@ const TABLE_PAGE = 50;
  * zoom (`+`/`-`, arrow keys, `0` for everything) and a "Show as table" view of the same
  * series, 50 rows a page.
  */
-export function ChartFigure(props: EChartCanvasProps) {
+export function ChartFigure({
+  dataOption,
+  ...props
+}: EChartCanvasProps & {
+  /**
+   * The values the summary and the table read when the drawn option encodes them (the AGP's
+   * bands are stacked differences): the same axes with one plain series per value.
+   */
+  dataOption?: EChartCanvasProps['option'];
+}) {
   const { option, ariaLabel, testId, onChart } = props;
   const [asTable, setAsTable] = useState(false);
   const chart = useRef<ECharts | null>(null);
-  const described = useMemo(() => withAria(option, ariaLabel), [option, ariaLabel]);
+  const described = useMemo(
+    () => ({ ...option, aria: withAria(dataOption ?? option, ariaLabel).aria }),
+    [option, dataOption, ariaLabel],
+  );
   const zoomable = option.dataZoom !== undefined;
   const keep = useCallback(
     (instance: ECharts) => {
@@ -91,7 +103,9 @@ export function ChartFigure(props: EChartCanvasProps) {
           {asTable ? 'Hide table' : 'Show as table'}
         </Button>
       </Box>
-      {asTable && <ChartDataTable option={option} label={ariaLabel} testId={testId} />}
+      {asTable && (
+        <ChartDataTable option={dataOption ?? option} label={ariaLabel} testId={testId} />
+      )}
     </Box>
   );
 }

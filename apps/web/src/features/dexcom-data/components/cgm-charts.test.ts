@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as echarts from 'echarts';
 import type { CgmSummary } from '@trialpulse/shared/device-data/cgm';
-import { agpChartOption } from './cgm-charts';
+import { chartSummary, chartTable } from '@/components/charts/chart-data';
+import { agpChartOption, agpDataOption } from './cgm-charts';
 
 const bin = (minute: number) => ({ minute, p5: 70, p25: 90, p50: 110, p75: 130, p95: 170 });
 const SUMMARY: CgmSummary = {
@@ -70,5 +71,26 @@ describe('the AGP chart on a phone (issue 30)', () => {
     expect(legend).toHaveLength(3);
     const lowestTime = Math.max(...times.map((entry) => entry.y));
     for (const entry of legend) expect(entry.y, entry.text).toBeGreaterThan(lowestTime);
+  });
+});
+
+describe('the AGP for everyone (decision 0193)', () => {
+  it('its summary and table read the percentiles, not the drawn bands’ stacked differences', () => {
+    const values = agpDataOption(SUMMARY, 'mg/dL');
+    const table = chartTable(values);
+    expect(table.columns.map((column) => column.header)).toEqual([
+      'Category',
+      '5 % (mg/dL)',
+      '25 % (mg/dL)',
+      'Median (mg/dL)',
+      '75 % (mg/dL)',
+      '95 % (mg/dL)',
+    ]);
+    expect(table.rows[0]).toEqual({ x: '00:00', s0: 70, s1: 90, s2: 110, s3: 130, s4: 170 });
+    // The empty bin stays a row without values.
+    expect(table.rows[2]).toMatchObject({ x: '00:30', s2: null });
+    expect(chartSummary(values, 'Ambulatory glucose profile')).toContain(
+      'Median: 3 values from 00:00 to 00:45, lowest 110 mg/dL, highest 110 mg/dL, mean 110 mg/dL.',
+    );
   });
 });

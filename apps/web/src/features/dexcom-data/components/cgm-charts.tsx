@@ -6,6 +6,8 @@ import {
   type GlucoseUnit,
 } from '@trialpulse/shared/device-data/cgm';
 import { EChart, type EChartOption } from '@/components/charts';
+import { withAria } from '@/components/charts/chart-data';
+import { ChartFigure } from '@/components/charts/chart-figure';
 
 /** Band colours as in AGP reports: very low dark red … very high orange. */
 export const RANGE_COLORS: Record<(typeof TIME_IN_RANGE_BANDS)[number]['key'], string> = {
@@ -44,7 +46,9 @@ export function TimeInRangeBars({ summary }: { summary: CgmSummary }) {
     }),
     [summary],
   );
-  return <EChart option={option} height={280} testId="cgm-tir-chart" ariaLabel="Time in ranges" />;
+  return (
+    <ChartFigure option={option} height={280} testId="cgm-tir-chart" ariaLabel="Time in ranges" />
+  );
 }
 
 /**
@@ -119,12 +123,34 @@ export function agpChartOption(summary: CgmSummary, unit: GlucoseUnit): EChartOp
   };
 }
 
+/**
+ * The AGP's values for its summary and table (decision 0193): the five percentiles by time
+ * of day as plain series, not the drawn bands' stacked differences.
+ */
+export function agpDataOption(summary: CgmSummary, unit: GlucoseUnit): EChartOption {
+  const value = (pick: (bin: NonNullable<CgmSummary['agp'][number]>) => number) =>
+    summary.agp.map((bin) => (bin ? glucoseIn(unit, pick(bin)) : null));
+  return {
+    xAxis: { type: 'category', data: summary.agp.map((_, index) => hhmm(index * 15)) },
+    yAxis: { type: 'value', name: unit },
+    series: [
+      { type: 'line', name: '5 %', data: value((b) => b.p5) },
+      { type: 'line', name: '25 %', data: value((b) => b.p25) },
+      { type: 'line', name: 'Median', data: value((b) => b.p50) },
+      { type: 'line', name: '75 %', data: value((b) => b.p75) },
+      { type: 'line', name: '95 %', data: value((b) => b.p95) },
+    ],
+  };
+}
+
 /** AGP: the 5–95 and 25–75 percentile bands and the median by time of day. */
 export function AgpChart({ summary, unit }: { summary: CgmSummary; unit: GlucoseUnit }) {
   const option = useMemo(() => agpChartOption(summary, unit), [summary, unit]);
+  const values = useMemo(() => agpDataOption(summary, unit), [summary, unit]);
   return (
-    <EChart
+    <ChartFigure
       option={option}
+      dataOption={values}
       height={340}
       testId="cgm-agp-chart"
       ariaLabel="Ambulatory glucose profile"
@@ -189,5 +215,7 @@ function DailyTrace({
     }),
     [date, points, unit],
   );
-  return <EChart option={option} height={120} ariaLabel={`Glucose on ${date}`} />;
+  // Fourteen small charts: each reads its own summary (aria); no table button per day.
+  const described = useMemo(() => withAria(option, `Glucose on ${date}`), [option, date]);
+  return <EChart option={described} height={120} ariaLabel={`Glucose on ${date}`} />;
 }
