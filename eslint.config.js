@@ -190,9 +190,9 @@ export const TABLE_EXCEPTIONS = {
       'Reads only: the sync jobs walk every linked connection with its participant, team and metric settings in batches (one query per batch).',
   },
   'device-data': {
-    tables: ['deviceReadings', 'participants'],
+    tables: ['participants'],
     reason:
-      "Reads only: the raw data pages page through stored readings (read model of the sync module; connections and sync coverage come from the devices and readings services), and the participant's email checks the Fitbit call's {email} segment (decision 0061).",
+      "Reads only: the participant's email checks the Fitbit call's {email} segment (decision 0061). Stored readings, their pages included, come from the readings service.",
   },
   export: {
     tables: [
@@ -223,15 +223,9 @@ export const TABLE_EXCEPTIONS = {
       'Reads only: the grid lists participants, connections and sync runs per trial in SQL (readings come from the readings service), and the digest picks its recipients by team membership.',
   },
   metrics: {
-    tables: [
-      'teams',
-      'globalDeviceCatalog',
-      'teamSupportedDevices',
-      'participants',
-      'deviceReadings',
-    ],
+    tables: ['teams', 'globalDeviceCatalog', 'teamSupportedDevices'],
     reason:
-      "Reads only: metric settings are edited per team and catalog device; the retention page counts the team's stored readings the next purge would delete (decision 0033).",
+      "Reads only: metric settings are edited per team and catalog device; the retention page's count of the readings the next purge would delete (decision 0033) comes from the readings service.",
   },
   sysadmin: {
     tables: Object.values(TABLE_OWNERS).flat(),

@@ -19,7 +19,6 @@ import { createDeviceLinkingService } from './modules/devices/device-linking.ser
 import { createDevicesRepository } from './modules/devices/devices.repository';
 import { createDevicesService } from './modules/devices/devices.service';
 import { createDeviceStatusService } from './modules/devices/device-status.service';
-import { createDeviceDataRepository } from './modules/device-data/device-data.repository';
 import { createDeviceDataService } from './modules/device-data/device-data.service';
 import { createFitbitDataRepository } from './modules/device-data/fitbit/fitbit-data.repository';
 import { createFitbitDataService } from './modules/device-data/fitbit/fitbit-data.service';
@@ -251,6 +250,11 @@ export function createServices(deps: ServiceDeps) {
   const metrics = createMetricsService({
     repository: metricsRepository,
     access: createMetricsAccess({ repository: metricsRepository, access }),
+    // Built below, with the data views.
+    readings: {
+      countOfTeamMetric: (teamId, metricKey, brands) =>
+        readings.countOfTeamMetric(teamId, metricKey, brands),
+    },
   });
   const sysAdmin = createSysAdminService({ repository: createSysAdminRepository(db) });
 
@@ -275,7 +279,6 @@ export function createServices(deps: ServiceDeps) {
     participants,
     connections: deviceConnections,
     readings,
-    repository: createDeviceDataRepository(db),
     clock,
   });
 

@@ -123,7 +123,6 @@ export function dataServicesFor(database: Database, sims: SyncSimulators, teamId
     participants: { allowedDevices: async () => [] },
     connections,
     readings,
-    repository: {} as never,
     clock: sims.clock,
   });
   return {

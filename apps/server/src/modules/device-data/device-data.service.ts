@@ -1,4 +1,4 @@
-import { type DeviceBrandName, type ListQuery } from '@trialpulse/shared';
+import { type DeviceBrandName } from '@trialpulse/shared';
 import {
   DEVICE_DATA_ERROR_REASONS,
   DEVICE_DATA_MESSAGES,
@@ -14,10 +14,9 @@ import {
   ProviderRateLimitedError,
   ProviderUnavailableError,
 } from '../devices/core/provider-errors';
-import type { ReadingsService, StoredReading } from '../sync/readings.service';
+import type { ReadingsListQuery, ReadingsService, StoredReading } from '../sync/readings.service';
 import type { AccessService } from '../access/access.service';
 import type { ParticipantsService } from '../participants/participants.service';
-import type { DeviceDataRepository, readingsList } from './device-data.repository';
 
 /** A provider failure as the spec's texts: 429 Too Many Requests, else a 502 the page shows. */
 function providerDataError(failed: string, error: unknown): unknown {
@@ -75,10 +74,9 @@ export function createDeviceDataService(deps: {
   participants: Pick<ParticipantsService, 'allowedDevices'>;
   connections: Pick<DeviceConnectionsService, 'withConnection'>;
   readings: ReadingsService;
-  repository: DeviceDataRepository;
   clock: Clock;
 }) {
-  const { access, participants, connections, readings, repository, clock } = deps;
+  const { access, participants, connections, readings, clock } = deps;
 
   /** Every call asks the access module first: role, team, trial visibility (404, never 403). */
   const participantFor = async (
@@ -123,13 +121,13 @@ export function createDeviceDataService(deps: {
       auth: AuthContext,
       participantId: number,
       brand: DeviceBrandName,
-      query: ListQuery<keyof typeof readingsList.sortable>,
+      query: ReadingsListQuery,
       filter: { metricKeys?: string[]; from?: Date; to?: Date },
     ): Promise<{ rows: StoredReadingRow[]; total: number }> {
       const scope = await participantFor(auth, participantId);
       // Without a page the whole history could come back: a table always pages.
       const paged = query.page ? query : { ...query, page: { index: 0, size: 50 } };
-      const page = await repository.page(
+      const page = await readings.page(
         { teamId: scope.teamId, participantId: scope.id, brand, ...filter },
         paged,
       );

@@ -1,14 +1,13 @@
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import {
   deviceMetricSettings,
-  deviceReadings,
   globalDeviceCatalog,
   metricCatalog,
-  participants,
   teamDeviceDataStorageSettings,
   teamSupportedDevices,
   teams,
+  type DeviceBrand,
 } from '../../db/schema';
 
 export type SettingValues = {
@@ -291,13 +290,11 @@ export function createMetricsRepository(db: Db) {
     },
 
     /**
-     * Stored readings of one metric of a team from the brands of its devices of
-     * `deviceType`: what a purge of that metric would delete. Read here, not through the
-     * sync module (it has no such count yet); through the team's participants so the
-     * readings' key (participant, team, metric, …) serves it.
+     * The brands of the team's devices of `deviceType`: whose stored readings of a metric a
+     * purge would delete (the readings service counts them).
      */
-    async storedReadings(teamId: number, deviceType: string, metricKey: string) {
-      const brands = db
+    async brandsOfDeviceType(teamId: number, deviceType: string): Promise<DeviceBrand[]> {
+      const rows = await db
         .selectDistinct({ brand: globalDeviceCatalog.manufacturer })
         .from(teamSupportedDevices)
         .innerJoin(
@@ -310,22 +307,7 @@ export function createMetricsRepository(db: Db) {
             eq(globalDeviceCatalog.deviceType, deviceType),
           ),
         );
-      const teamParticipants = db
-        .select({ id: participants.id })
-        .from(participants)
-        .where(eq(participants.teamId, teamId));
-      const [row] = await db
-        .select({ n: count() })
-        .from(deviceReadings)
-        .where(
-          and(
-            inArray(deviceReadings.participantId, teamParticipants),
-            eq(deviceReadings.teamId, teamId),
-            eq(deviceReadings.metricKey, metricKey),
-            inArray(deviceReadings.brand, brands),
-          ),
-        );
-      return Number(row?.n ?? 0);
+      return rows.map((row) => row.brand);
     },
   };
 }

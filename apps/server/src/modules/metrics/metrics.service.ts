@@ -13,6 +13,7 @@ import type { Meta } from '../../lib/request-meta';
 import { AppError } from '../../lib/errors';
 import type { AuthContext } from '../auth/session-context';
 import type { MetricsAccess } from './metrics.access';
+import type { ReadingsService } from '../sync/readings.service';
 import type { MetricsRepository, SettingValues } from './metrics.repository';
 
 type SettingsBody = z.output<typeof deviceSettingsPutSchema>;
@@ -28,8 +29,9 @@ export const ALL_DEVICE_TYPES = 'all';
 export function createMetricsService(deps: {
   repository: MetricsRepository;
   access: MetricsAccess;
+  readings: Pick<ReadingsService, 'countOfTeamMetric'>;
 }) {
-  const { repository, access } = deps;
+  const { repository, access, readings } = deps;
   const deviceNotFound = () => AppError.notFound(METRICS_MESSAGES.deviceNotFound);
 
   async function teamDevice(auth: AuthContext, teamId: number, deviceId: number) {
@@ -262,7 +264,11 @@ export function createMetricsService(deps: {
       await devicesOfType(auth, teamId, deviceType);
       return {
         metric_key: metricKey,
-        stored_readings: await repository.storedReadings(teamId, deviceType, metricKey),
+        stored_readings: await readings.countOfTeamMetric(
+          teamId,
+          metricKey,
+          await repository.brandsOfDeviceType(teamId, deviceType),
+        ),
       };
     },
   };

@@ -19,11 +19,18 @@ import {
   type FirstDataDay,
 } from './daily-summary';
 import { readingsCsv, type ReadingsCsv, type ReadingsCsvLabels } from './readings-csv';
+import {
+  createReadingsReads,
+  type ReadingsListQuery,
+  type ReadingsListScope,
+} from './readings-reads';
 
 export type {
   DailySummary,
   FirstDataDay,
   ReadingInput,
+  ReadingsListQuery,
+  ReadingsListScope,
   ReadingsQuery,
   StoredReading,
   UpsertCounts,
@@ -66,8 +73,19 @@ export function createReadingsService(deps: {
 }) {
   const { readings, sync } = deps;
   const now = deps.now ?? (() => new Date());
+  const reads = createReadingsReads(readings.db);
 
   return {
+    /** One page of a participant's readings of a brand with provenance (device-data's tables). */
+    page(scope: ReadingsListScope, query: ReadingsListQuery) {
+      return reads.page(scope, query);
+    },
+
+    /** The team's stored readings of a metric from devices of `brands` (the retention page). */
+    countOfTeamMetric(teamId: number, metricKey: string, brands: readonly DeviceBrand[]) {
+      return reads.countOfTeamMetric(teamId, metricKey, brands);
+    },
+
     /**
      * How many readings the participant has, in the caller's transaction (`tx`): the
      * participants module counts what a deletion takes with it for its audit row.

@@ -79,7 +79,6 @@ describe(`Dexcom: stored answer equals live answer after a real sync (${MODE})`,
           encryptionKey: sims.encryptionKey,
         }),
         readings: readingsServiceFor(db, () => sims.clock.now()),
-        repository: {} as never,
         clock: sims.clock,
       }).brandData,
     );

@@ -1,14 +1,17 @@
-import { and, asc, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import type { ListQuery } from '@trialpulse/shared';
 import type { Db } from '../../db/client';
-import { deviceReadings, type DeviceBrand } from '../../db/schema';
+import { deviceReadings, participants, type DeviceBrand } from '../../db/schema';
 import { defineList, selectPage, textSort } from '../../lib/paging';
 
 /**
- * The stored readings of one participant and brand as a server-paged table
- * (/ParticipantDataPage, the raw pages). Reading is all it does; the readings service owns
- * the writes. Every query is scoped by team and participant.
+ * Reads of stored readings that other modules need beyond the readings repository's, published
+ * through the readings service (issue #27: owners publish the reads others need): the paged
+ * table of one participant and brand (/ParticipantDataPage, the raw pages) and the team's count
+ * of a metric (the retention page). Every query is scoped by team.
  */
+
+/** The stored readings of one participant and brand as a server-paged table. */
 export const readingsList = defineList({
   sortable: {
     recordedAt: deviceReadings.recordedAt,
@@ -29,9 +32,12 @@ export type ReadingsListScope = {
   to?: Date;
 };
 
-export function createDeviceDataRepository(db: Db) {
+export type ReadingsListQuery = ListQuery<keyof typeof readingsList.sortable>;
+
+export function createReadingsReads(db: Db) {
   return {
-    page(scope: ReadingsListScope, query: ListQuery<keyof typeof readingsList.sortable>) {
+    /** One page of the participant's readings of a brand, newest first, with provenance. */
+    page(scope: ReadingsListScope, query: ReadingsListQuery) {
       const conditions: SQL[] = [
         eq(deviceReadings.participantId, scope.participantId),
         eq(deviceReadings.teamId, scope.teamId),
@@ -63,7 +69,30 @@ export function createDeviceDataRepository(db: Db) {
           .$dynamic(),
       );
     },
+
+    /**
+     * The team's stored readings of a metric from devices of `brands` (what a purge of that
+     * metric would delete), through the team's participants so the readings' key
+     * (participant, team, metric, …) serves it.
+     */
+    async countOfTeamMetric(teamId: number, metricKey: string, brands: readonly DeviceBrand[]) {
+      if (brands.length === 0) return 0;
+      const teamParticipants = db
+        .select({ id: participants.id })
+        .from(participants)
+        .where(eq(participants.teamId, teamId));
+      const [row] = await db
+        .select({ n: count() })
+        .from(deviceReadings)
+        .where(
+          and(
+            inArray(deviceReadings.participantId, teamParticipants),
+            eq(deviceReadings.teamId, teamId),
+            eq(deviceReadings.metricKey, metricKey),
+            inArray(deviceReadings.brand, [...brands]),
+          ),
+        );
+      return Number(row?.n ?? 0);
+    },
   };
 }
-
-export type DeviceDataRepository = ReturnType<typeof createDeviceDataRepository>;
