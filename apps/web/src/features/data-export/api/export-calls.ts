@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
   LIMITS,
@@ -58,18 +58,25 @@ export const useExportMetrics = (deviceId: number | null) =>
     enabled: deviceId !== null,
   });
 
-/** `GET /api/dataExport/jobs?limit=10`: polled every 10000 ms while the panel is open (§9). */
-export const getExportJobs = async () =>
-  exportJobsResponseSchema.parse(
-    await api.get<unknown>('/dataExport/jobs', { query: { limit: LIMITS.exportJobsListLimit } }),
-  );
-export const useExportJobs = (open: boolean) =>
-  useQuery({
-    queryKey: keys.jobs,
-    queryFn: getExportJobs,
+/** The most jobs the call lists (`limit` ≤ 50): My Exports pages through the latest 50. */
+export const EXPORT_JOBS_MAX = 50;
+
+/**
+ * `GET /api/dataExport/jobs?limit=10`: polled every 10000 ms while the panel is open (§9).
+ * Page `page` (10 jobs a page) asks for the latest `10 × (page + 1)` (decision 0194).
+ */
+export const getExportJobs = async (limit: number = LIMITS.exportJobsListLimit) =>
+  exportJobsResponseSchema.parse(await api.get<unknown>('/dataExport/jobs', { query: { limit } }));
+export const useExportJobs = (open: boolean, page = 0) => {
+  const limit = Math.min(EXPORT_JOBS_MAX, LIMITS.exportJobsListLimit * (page + 1));
+  return useQuery({
+    queryKey: [...keys.jobs, limit],
+    queryFn: () => getExportJobs(limit),
     enabled: open,
     refetchInterval: open ? LIMITS.exportJobsPollMs : false,
+    placeholderData: keepPreviousData,
   });
+};
 
 /** `POST /api/dataExport/batchDataExport` */
 export const createExport = (request: ExportRequestInput) =>

@@ -13,11 +13,17 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { formatFileSize, type ExportJob } from '@trialpulse/shared';
+import { LIMITS, formatFileSize, type ExportJob } from '@trialpulse/shared';
 import { useNotify } from '@/components/notifications';
-import { downloadExportUrl, useDeleteExportJob, useExportJobs } from '../api/export-calls';
+import {
+  EXPORT_JOBS_MAX,
+  downloadExportUrl,
+  useDeleteExportJob,
+  useExportJobs,
+} from '../api/export-calls';
 import { exportErrorMessage } from '../utils/export-error-message';
 
 const STATUS_COLOR = {
@@ -28,13 +34,20 @@ const STATUS_COLOR = {
 } as const;
 
 /**
- * My Exports (device-data spec §2, §4, §9): the latest 10 jobs with status, progress, file
- * size and actions — Download and Delete for completed jobs, Delete (with the error) for
- * failed ones, Cancel for pending and processing ones. Polls every 10000 ms while open.
+ * My Exports (device-data spec §2, §4, §9): the latest jobs, 10 a page (the latest 50 can be
+ * paged through; decision 0194), with status, progress, file size and actions — Download and
+ * Delete for completed jobs, Delete (with the error) for failed ones, Cancel for pending and
+ * processing ones. Polls every 10000 ms while open.
  */
 export function MyExportsPanel() {
   const [open, setOpen] = useState(true);
-  const jobs = useExportJobs(open);
+  const [wantedPage, setPage] = useState(0);
+  const jobs = useExportJobs(open, wantedPage);
+  const size = LIMITS.exportJobsListLimit;
+  const listed = Math.min(jobs.data?.total ?? 0, EXPORT_JOBS_MAX);
+  // A delete can empty the last page: show the last page there is.
+  const page = Math.max(0, Math.min(wantedPage, Math.ceil(listed / size) - 1));
+  const shown = jobs.data?.data.slice(page * size, (page + 1) * size) ?? [];
   const remove = useDeleteExportJob();
   const notify = useNotify();
 
@@ -87,7 +100,7 @@ export function MyExportsPanel() {
                 </TableRow>
               </TableHead>
               <TableBody>
-                {jobs.data.data.map((job) => (
+                {shown.map((job) => (
                   <TableRow
                     key={job.id}
                     data-testid={`export-job-${job.id}`}
@@ -168,6 +181,22 @@ export function MyExportsPanel() {
               </TableBody>
             </Table>
           </TableContainer>
+        )}
+        {jobs.data && jobs.data.total > size && (
+          <TablePagination
+            component="div"
+            count={listed}
+            page={page}
+            rowsPerPage={size}
+            rowsPerPageOptions={[size]}
+            onPageChange={(_event, next) => setPage(next)}
+            data-testid="my-exports-pagination"
+          />
+        )}
+        {jobs.data && jobs.data.total > EXPORT_JOBS_MAX && (
+          <Typography variant="caption" color="text.secondary" data-testid="my-exports-latest">
+            The latest {EXPORT_JOBS_MAX} of {jobs.data.total} exports are listed.
+          </Typography>
         )}
       </AccordionDetails>
     </Accordion>
