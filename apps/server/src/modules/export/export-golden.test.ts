@@ -7,6 +7,7 @@ import { stringify } from 'csv-stringify/sync';
 import JSZip from 'jszip';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ExportExtra, ExportFormat, ExportMode } from '@trialpulse/shared';
+import { readingDay } from '@trialpulse/shared/civil-days';
 import { READINGS_CSV_COLUMNS } from '../sync/readings-csv';
 import type { ReadingsQuery, StoredReading } from '../sync/readings.service';
 import type { ExportIo, ExportPlan } from './export-plan';
@@ -109,7 +110,9 @@ function memoryIo(readings: StoredReading[], pageSize: number): ExportIo {
           (!query.metricKeys || query.metricKeys.includes(r.metricKey)) &&
           (!query.brand || r.brand === query.brand) &&
           r.recordedAt >= query.from &&
-          r.recordedAt < query.to,
+          r.recordedAt < query.to &&
+          (!query.localDays ||
+            (readingDay(r) >= query.localDays.start && readingDay(r) <= query.localDays.end)),
       )
       .sort((a, b) =>
         a.metricKey < b.metricKey
@@ -150,6 +153,21 @@ function memoryIo(readings: StoredReading[], pageSize: number): ExportIo {
         columns: options.header ? [...READINGS_CSV_COLUMNS] : undefined,
       });
       return { stream: Readable.from([Buffer.from(text, 'utf8')]), rows: () => rows.length };
+    },
+    // The offsets of each local day's first and last reading that has one.
+    async dayOffsets(_teamId, participantId, days) {
+      const byDay = new Map<string, { day: string; start: number; end: number }>();
+      for (const r of [...readings].sort(
+        (a, b) => a.recordedAt.getTime() - b.recordedAt.getTime(),
+      )) {
+        if (r.participantId !== participantId || r.utcOffsetMinutes === null) continue;
+        const day = readingDay(r);
+        if (day < days.start || day > days.end) continue;
+        const known = byDay.get(day);
+        if (known) known.end = r.utcOffsetMinutes;
+        else byDay.set(day, { day, start: r.utcOffsetMinutes, end: r.utcOffsetMinutes });
+      }
+      return [...byDay.values()];
     },
     progress: async () => true,
     pageSize,
@@ -276,7 +294,7 @@ const EXPECTED: Record<string, [string, string][]> = {
     ],
     [
       'TrialPulse-Golden_study-openmhealth.json',
-      'eb7c704de067876003a4ed9a53d045e41b20567bac1ce19c0205a077c2a7a73b',
+      '381588abc4032f75b216712e27d138dbf44b35ce028b46510e774cf62d6c6183',
     ],
     [
       'TrialPulse-Golden_study-adherence.csv',
@@ -288,7 +306,7 @@ const EXPECTED: Record<string, [string, string][]> = {
     ],
     [
       'TrialPulse-Golden_study-manifest.json',
-      '7dcc7ab939b6182bf64718d5c323d62dec2f59285f7759cb56906f862ff8b38c',
+      '994ab7143a23c760cfc26ec0706e46c825408418dc39b69fa0f9efe87ab4965b',
     ],
   ],
   'csv, single tab': [
@@ -303,7 +321,7 @@ const EXPECTED: Record<string, [string, string][]> = {
     ],
     [
       'TrialPulse-Golden_study-manifest.json',
-      '0599dfa5c39bb7de463052ec4d8ac95a01da8c81a3ff2d68af2713330992bcff',
+      'b383032133b5dcb4ef4e0bbdb68c5f2f06c2f1e129c41b8bbb671fc6e19786a5',
     ],
   ],
   'xlsx, separate tabs, Open mHealth': [
@@ -378,7 +396,7 @@ const EXPECTED: Record<string, [string, string][]> = {
     ],
     [
       'TrialPulse-Golden_study-openmhealth.json',
-      'eb7c704de067876003a4ed9a53d045e41b20567bac1ce19c0205a077c2a7a73b',
+      '381588abc4032f75b216712e27d138dbf44b35ce028b46510e774cf62d6c6183',
     ],
     [
       'TrialPulse-Golden_study-data-dictionary.csv',
@@ -386,7 +404,7 @@ const EXPECTED: Record<string, [string, string][]> = {
     ],
     [
       'TrialPulse-Golden_study-manifest.json',
-      '7083bc14bb51d4970f44baf952121c5bff12386f16783aeb4394defb10a77aac',
+      '478bf873bb231d8bb0adf10259bba70323a64df90becbde6e1f2973c8ded1109',
     ],
   ],
   'xlsx, single tab, FHIR and adherence': [
@@ -445,7 +463,7 @@ const EXPECTED: Record<string, [string, string][]> = {
     ],
     [
       'TrialPulse-Golden_study-manifest.json',
-      '57b9da25a67089c5d083d0f0ae3bac6a0ba02fcdf42cf4cbe6840c67e3f2ada8',
+      '0624ca45330cfea37502a99e6f5b912f5147b52cae2274acf300d455feb45df4',
     ],
   ],
 };

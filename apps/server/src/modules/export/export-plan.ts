@@ -7,7 +7,7 @@ import {
 } from '@trialpulse/shared';
 import type { DeviceBrand } from '../../db/schema';
 import type { ReadingsCsv, ReadingsCsvLabels } from '../sync/readings-csv';
-import type { ReadingsQuery, StoredReading } from '../sync/readings.service';
+import type { DayOffset, ReadingsQuery, StoredReading } from '../sync/readings.service';
 
 /** What the writer needs about a metric (from the metric catalog). */
 export type MetricInfo = {
@@ -51,6 +51,15 @@ export type ExportIo = {
   iterate(query: ReadingsQuery, options: { pageSize?: number }): AsyncIterable<StoredReading[]>;
   /** The readings as CSV formatted by the database (ReadingsService.csv): CSV data files. */
   csv(query: ReadingsQuery, labels: ReadingsCsvLabels, options: { header: boolean }): ReadingsCsv;
+  /**
+   * A participant's local days in the range with the UTC offsets they began and ended with
+   * (ReadingsService.dayOffsets): Open mHealth writes a daily value's interval with them.
+   */
+  dayOffsets(
+    teamId: number,
+    participantId: number,
+    days: { start: string; end: string },
+  ): Promise<DayOffset[]>;
   /** Called after each page with the share done (0–1); false stops the export (cancelled). */
   progress(fraction: number): Promise<boolean>;
   /** Rows per page read from the database (default EXPORT_PAGE_SIZE). */
@@ -66,13 +75,22 @@ export class ExportCancelled extends Error {
   }
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
 
-/** The request's dates as instants: from its first day's UTC midnight to the midnight after its last. */
-export function exportRange(plan: ExportPlan): { from: Date; to: Date } {
+/**
+ * The request's dates as participant-local days (decision 0182): readings whose local civil
+ * day (`civil-days`) is in [startDate, endDate], read from a window of instants wide enough
+ * for every offset (UTC−12 … UTC+14) and a session that counts on its end.
+ */
+export function exportRange(plan: ExportPlan): {
+  from: Date;
+  to: Date;
+  localDays: { start: string; end: string };
+} {
   return {
-    from: new Date(`${plan.request.startDate}T00:00:00Z`),
-    to: new Date(Date.parse(`${plan.request.endDate}T00:00:00Z`) + DAY_MS),
+    from: new Date(Date.parse(`${plan.request.startDate}T00:00:00Z`) - 38 * HOUR_MS),
+    to: new Date(Date.parse(`${plan.request.endDate}T00:00:00Z`) + 36 * HOUR_MS),
+    localDays: { start: plan.request.startDate, end: plan.request.endDate },
   };
 }
 

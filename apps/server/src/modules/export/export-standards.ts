@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { localDayInterval } from '@trialpulse/shared/civil-days';
 import type { StoredReading } from '../sync/readings.service';
 
 /**
@@ -133,7 +134,40 @@ function isDaily(reading: StoredReading): boolean {
   );
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * The UTC offsets a participant's local day began and ended with, or null when no reading
+ * of the participant says (decision 0182: a daily value's interval is its local day).
+ */
+export type DayOffsetOf = (day: string) => { start: number; end: number } | null;
+
+/**
+ * A daily value's interval: its local civil day from midnight to midnight with the offsets
+ * the day began and ended with (`2026-11-01T00:00:00-04:00` … `2026-11-02T00:00:00-05:00`);
+ * UTC when nothing says the participant's offset.
+ */
+function dailyInterval(reading: StoredReading, offsetOf: DayOffsetOf) {
+  const day = reading.recordedAt.toISOString().slice(0, 10);
+  const offsets = offsetOf(day) ?? { start: 0, end: 0 };
+  return localDayInterval(day, offsets.start, offsets.end);
+}
+
+/** Offsets from a participant's days with any (the nearest day before, else after, when a day has none). */
+export function dayOffsetLookup(
+  days: readonly { day: string; start: number; end: number }[],
+): DayOffsetOf {
+  const byDay = new Map(days.map((entry) => [entry.day, entry]));
+  const sorted = [...days].sort((a, b) => (a.day < b.day ? -1 : 1));
+  return (day) => {
+    const exact = byDay.get(day);
+    if (exact) return { start: exact.start, end: exact.end };
+    const before = sorted.filter((entry) => entry.day < day).at(-1);
+    if (before) return { start: before.end, end: before.end };
+    const after = sorted.find((entry) => entry.day > day);
+    return after ? { start: after.start, end: after.start } : null;
+  };
+}
+
+const NO_OFFSETS: DayOffsetOf = () => null;
 
 export type SubjectInfo = { participantId: number; participantCode: string; deviceName: string };
 
@@ -176,13 +210,20 @@ export function toOpenMHealth(
   reading: StoredReading,
   subject: SubjectInfo,
   createdAt: string,
+  offsetOf: DayOffsetOf = NO_OFFSETS,
 ): object | null {
   const mapping = OMH_MAPPINGS[reading.metricKey];
   if (!mapping || reading.value === null) return null;
   const start = reading.recordedAt;
-  const end = reading.endAt ?? (isDaily(reading) ? new Date(start.getTime() + DAY_MS) : null);
-  const timeFrame =
-    mapping.interval || end
+  const end = reading.endAt;
+  const timeFrame = isDaily(reading)
+    ? {
+        time_interval: (({ start: from, end: to }) => ({
+          start_date_time: from,
+          end_date_time: to,
+        }))(dailyInterval(reading, offsetOf)),
+      }
+    : mapping.interval || end
       ? {
           time_interval: {
             start_date_time: start.toISOString(),
@@ -221,6 +262,7 @@ export function toOpenMHealth(
 export function openMHealthSerializer(
   subject: SubjectInfo,
   createdAt: string,
+  offsetOf: DayOffsetOf = NO_OFFSETS,
 ): (reading: StoredReading) => string | null {
   const parts = new Map<string, { header: string; measure: string; extra: string } | null>();
   const partsOf = (metricKey: string) => {
@@ -248,9 +290,11 @@ export function openMHealthSerializer(
     const shared = partsOf(reading.metricKey);
     if (!mapping || !shared || reading.value === null) return null;
     const start = reading.recordedAt;
-    const end = reading.endAt ?? (isDaily(reading) ? new Date(start.getTime() + DAY_MS) : null);
-    const timeFrame =
-      mapping.interval || end
+    const end = reading.endAt;
+    const daily = isDaily(reading) ? dailyInterval(reading, offsetOf) : null;
+    const timeFrame = daily
+      ? `{"time_interval":{"start_date_time":"${daily.start}","end_date_time":"${daily.end}"}}`
+      : mapping.interval || end
         ? `{"time_interval":{"start_date_time":"${start.toISOString()}","end_date_time":"${(end ?? start).toISOString()}"}}`
         : `{"date_time":"${start.toISOString()}"}`;
     const uuid = omhUuid(reading);

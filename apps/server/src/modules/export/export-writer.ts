@@ -149,9 +149,7 @@ export async function writeExport(
       dateRange: {
         startDate: plan.request.startDate,
         endDate: plan.request.endDate,
-        from: range.from.toISOString(),
-        toExclusive: range.to.toISOString(),
-        timeBasis: 'UTC',
+        timeBasis: 'participant local day',
       },
       columns: DATA_COLUMNS,
       totalRows,
@@ -180,7 +178,7 @@ async function pagesPass(
   plan: ExportPlan,
   io: ExportIo,
   sinks: ExportSink[],
-  range: { from: Date; to: Date },
+  range: ReturnType<typeof exportRange>,
   at: (done: number) => number,
 ) {
   const participantCount = plan.participants.length;

@@ -47,7 +47,7 @@ export const EXPORT_SILENT_MS = 60 * 1000;
 export const EXPORT_KEEPALIVE_MS = 15 * 1000;
 
 /** The stored-readings service on a database (built where services are composed). */
-export type ReadingsFor = (db: Db) => Pick<ReadingsService, 'iterate' | 'csv'>;
+export type ReadingsFor = (db: Db) => Pick<ReadingsService, 'iterate' | 'csv' | 'dayOffsets'>;
 
 export type ExportRunOptions = {
   clock?: Clock;
@@ -406,6 +406,8 @@ export async function runExport(
       {
         iterate: (query, iterateOptions) => readings.iterate(query, iterateOptions),
         csv: (query, labels, csvOptions) => readings.csv(query, labels, csvOptions),
+        dayOffsets: (teamId, participantId, days) =>
+          readings.dayOffsets(teamId, participantId, days),
         pageSize: options.pageSize,
         zipLevel: options.zipLevel,
         async progress(fraction) {

@@ -48,6 +48,7 @@ const result = await writeExport(
     exportedAt: new Date(from),
   },
   {
+    dayOffsets: async () => [],
     // A year of minute heart rate, made a page at a time (never all at once).
     async *iterate(_query, options) {
       const size = options.pageSize ?? 5_000;

@@ -333,3 +333,56 @@ export async function firstDataDays(
     day: row.d,
   }));
 }
+
+/** The UTC offsets a participant's local day began and ended with (its first and last reading that has one). */
+export type DayOffset = { day: string; start: number; end: number };
+
+/**
+ * Per local day in [fromDay, toDay] with readings that carry an offset: the offsets of the
+ * day's first and last such reading (a day the clocks change has two). Exports write a
+ * daily value's interval with them (decision 0182). Read through the day summary: a few
+ * index probes per day.
+ */
+export async function dayOffsets(
+  db: Db,
+  teamId: number,
+  participantId: number,
+  fromDay: string,
+  toDay: string,
+): Promise<DayOffset[]> {
+  const offsetAt = (column: string) =>
+    sql.raw(`(
+    select r.utc_offset_minutes from device_readings r
+     where r.participant_id = d.participant_id and r.team_id = d.team_id
+       and r.metric_key = d.metric_key and r.recorded_at = d.${column}
+       and r.utc_offset_minutes is not null
+     limit 1)`);
+  const result = await db.execute<{
+    d: string;
+    first_at: string;
+    last_at: string;
+    s: number | null;
+    e: number | null;
+  }>(sql`
+    select to_char(d.day, 'YYYY-MM-DD') as d, d.first_at, d.last_at,
+           ${offsetAt('first_at')} as s, ${offsetAt('last_at')} as e
+      from device_reading_days d
+     where d.participant_id = ${participantId} and d.team_id = ${teamId}
+       and d.day between ${fromDay}::date and ${toDay}::date`);
+  const days = new Map<string, { start: number; startAt: number; end: number; endAt: number }>();
+  for (const row of result.rows) {
+    if (row.s === null || row.e === null) continue;
+    const startAt = new Date(row.first_at).getTime();
+    const endAt = new Date(row.last_at).getTime();
+    const known = days.get(row.d);
+    if (!known) {
+      days.set(row.d, { start: Number(row.s), startAt, end: Number(row.e), endAt });
+      continue;
+    }
+    if (startAt < known.startAt) Object.assign(known, { start: Number(row.s), startAt });
+    if (endAt > known.endAt) Object.assign(known, { end: Number(row.e), endAt });
+  }
+  return [...days.entries()]
+    .map(([day, { start, end }]) => ({ day, start, end }))
+    .sort((a, b) => (a.day < b.day ? -1 : 1));
+}

@@ -177,6 +177,11 @@ function conditionsOf(query: ReadingsQuery): string[] {
     `r.recorded_at < ${literal(query.to.toISOString())}::timestamptz`,
   ];
   if (query.brand) conditions.push(`r.brand = ${literal(query.brand)}::device_brand`);
+  if (query.localDays)
+    // The local civil day of daily-summary.ts's readingDay (decision 0180), as text for COPY.
+    conditions.push(
+      `(date '1970-01-01' + floor((date_part('epoch', coalesce(r.end_at, r.recorded_at)) + coalesce(r.utc_offset_minutes, 0) * 60) / 86400)::int) between ${literal(query.localDays.start)}::date and ${literal(query.localDays.end)}::date`,
+    );
   return conditions;
 }
 

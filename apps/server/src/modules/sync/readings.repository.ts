@@ -32,6 +32,12 @@ export type ReadingsQuery = {
   from: Date;
   /** Exclusive. */
   to: Date;
+  /**
+   * Only readings whose local civil day (decision 0180: instant or session end plus its
+   * offset) lies in [start, end]; `from` / `to` must reach 14 h before the first day (38 h
+   * for sessions) and 12 h after the last. Exports use it (decision 0182).
+   */
+  localDays?: { start: string; end: string };
 };
 
 export type UpsertCounts = { inserted: number; updated: number };
@@ -273,6 +279,10 @@ export function createReadingsRepository(db: Db) {
         conditions.push(inArray(deviceReadings.metricKey, [...query.metricKeys]));
       }
       if (query.brand) conditions.push(eq(deviceReadings.brand, query.brand));
+      if (query.localDays)
+        conditions.push(
+          sql`${readingDay('device_readings')} between ${query.localDays.start}::date and ${query.localDays.end}::date`,
+        );
       const after = options.after;
       if (after) {
         // Keyset position: a row comparison in the primary key's order after its prefix.

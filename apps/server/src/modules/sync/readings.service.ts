@@ -13,9 +13,11 @@ import type { MirrorRange } from './sources/types';
 import {
   currentOffsets,
   dailySummaries,
+  dayOffsets,
   firstDataDays,
   refreshReadingDays,
   type DailySummary,
+  type DayOffset,
   type FirstDataDay,
 } from './daily-summary';
 import { readingsCsv, type ReadingsCsv, type ReadingsCsvLabels } from './readings-csv';
@@ -27,6 +29,7 @@ import {
 
 export type {
   DailySummary,
+  DayOffset,
   FirstDataDay,
   ReadingInput,
   ReadingsListQuery,
@@ -164,6 +167,15 @@ export function createReadingsService(deps: {
       at: Date,
     ): Promise<Map<number, number>> {
       return currentOffsets(readings.db, teamId, participantIds, at);
+    },
+
+    /** Per local day of a participant, the offsets it began and ended with (exports' daily values). */
+    dayOffsets(
+      teamId: number,
+      participantId: number,
+      days: { start: string; end: string },
+    ): Promise<DayOffset[]> {
+      return dayOffsets(readings.db, teamId, participantId, days.start, days.end);
     },
 
     /** Per participant and metric, the first local day with readings (the day summary's). */

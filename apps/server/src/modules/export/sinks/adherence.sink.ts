@@ -1,25 +1,25 @@
 import path from 'node:path';
+import { civilDays, readingDay } from '@trialpulse/shared/civil-days';
 import { neutralise } from '../../../lib/csv-safe';
 import type { StoredReading } from '../../sync/readings.service';
 import { exportBaseName, type ExportParticipantRef } from '../export-plan';
 import type { ExportSink, SinkContext } from './export-sink';
 import { CsvFile, type Cell } from './sink-files';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 type Day = { readings: number; hrMinutes: number; lastHrMinute: number; hours: number };
 
 /**
  * `…-adherence.csv`: per participant and day of the range, readings, heart-rate minutes
- * (distinct minutes with a heart-rate sample) and sensor hours (UTC hours with any intraday
- * sample) (decision 0046). Holds one participant's days at a time.
+ * (distinct minutes with a heart-rate sample) and sensor hours (local clock hours with any
+ * intraday sample) (decision 0046). Days are the participant's local civil days, as on the
+ * completeness grid (decisions 0051, 0180). Holds one participant's days at a time.
  */
 export function adherenceSink({ plan, workDir }: SinkContext): ExportSink {
   let file: CsvFile;
   let days = new Map<string, Day>();
 
   const add = (reading: StoredReading) => {
-    const day = reading.recordedAt.toISOString().slice(0, 10);
+    const day = readingDay(reading);
     let entry = days.get(day);
     if (!entry) days.set(day, (entry = { readings: 0, hrMinutes: 0, lastHrMinute: -1, hours: 0 }));
     entry.readings += 1;
@@ -31,16 +31,16 @@ export function adherenceSink({ plan, workDir }: SinkContext): ExportSink {
         entry.lastHrMinute = minute;
       }
     }
-    if (reading.utcOffsetMinutes !== null) entry.hours |= 1 << reading.recordedAt.getUTCHours();
+    if (reading.utcOffsetMinutes !== null)
+      entry.hours |=
+        1 <<
+        new Date(reading.recordedAt.getTime() + reading.utcOffsetMinutes * 60_000).getUTCHours();
   };
 
   /** Writes one participant's days over the whole range (days without data: zeros). */
   const flush = async (participant: ExportParticipantRef) => {
     const rows: Cell[][] = [];
-    const start = Date.parse(`${plan.request.startDate}T00:00:00Z`);
-    const end = Date.parse(`${plan.request.endDate}T00:00:00Z`);
-    for (let at = start; at <= end; at += DAY_MS) {
-      const day = new Date(at).toISOString().slice(0, 10);
+    for (const day of civilDays({ start: plan.request.startDate, end: plan.request.endDate })) {
       const entry = days.get(day);
       rows.push([
         participant.participantId,

@@ -1,7 +1,8 @@
 import path from 'node:path';
+import { shiftCivilDay } from '@trialpulse/shared/civil-days';
 import type { StoredReading } from '../../sync/readings.service';
 import { exportBaseName } from '../export-plan';
-import { openMHealthSerializer } from '../export-standards';
+import { dayOffsetLookup, openMHealthSerializer } from '../export-standards';
 import type { ExportSink, SinkContext } from './export-sink';
 import { TextFile } from './sink-files';
 
@@ -9,11 +10,12 @@ import { TextFile } from './sink-files';
 const OMH_WRITE_CHARS = 1 << 20;
 
 /**
- * `…-openmhealth.json`: an array of Open mHealth data points (decision 0046). Points are
+ * `…-openmhealth.json`: an array of Open mHealth data points (decision 0046); a daily value
+ * covers its local day, written with the participant's offsets (decision 0182). Points are
  * serialised straight to text, the parts a participant's points share once per participant,
  * and written about a megabyte at a time (decision 0133).
  */
-export function openMHealthSink({ plan, workDir }: SinkContext): ExportSink {
+export function openMHealthSink({ plan, io, workDir }: SinkContext): ExportSink {
   const exportedAt = plan.exportedAt.toISOString();
   let file: TextFile;
   let first = true;
@@ -35,9 +37,14 @@ export function openMHealthSink({ plan, workDir }: SinkContext): ExportSink {
       }
       if (serialiser?.participantId !== participant.participantId) {
         const subject = { ...participant, deviceName: plan.device.friendlyName };
+        // A daily value is its local day with the offsets it began and ended with (decision 0182).
+        const offsets = await io.dayOffsets(plan.teamId, participant.participantId, {
+          start: shiftCivilDay(plan.request.startDate, -7),
+          end: shiftCivilDay(plan.request.endDate, 7),
+        });
         serialiser = {
           participantId: participant.participantId,
-          point: openMHealthSerializer(subject, exportedAt),
+          point: openMHealthSerializer(subject, exportedAt, dayOffsetLookup(offsets)),
         };
       }
       let text = '';
