@@ -162,7 +162,7 @@ export function createTeamAdminRepository(db: Db) {
         });
     },
 
-    /** The team's switched-on brands, in the enum's order (Fitbit, Omron, Dexcom). */
+    /** The team's switched-on brands, in the brand enum's order (DEVICE_BRANDS). */
     async activeBrandsOf(teamId: number) {
       return db
         .select({ brand_name: teamAllowedBrands.brandName })

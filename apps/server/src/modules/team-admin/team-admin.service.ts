@@ -85,7 +85,7 @@ export function createTeamAdminService(deps: {
 
   return {
     /**
-     * The team's switched-on brands (Fitbit, Omron, Dexcom order), for the participant pages'
+     * The team's switched-on brands (in the brand enum's order), for the participant pages'
      * /teamAllowedDevices. No access check: the calling service checked the caller's team.
      */
     allowedBrandsOf(teamId: number) {

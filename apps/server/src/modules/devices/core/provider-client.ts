@@ -1,5 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import type { z } from 'zod';
+import type { DeviceBrandName } from '@trialpulse/shared';
 import { type Clock, systemClock } from '../../../lib/clock';
 import {
   type ProviderEndpointKind,
@@ -19,7 +20,8 @@ import {
  * `devices/<brand>/…client.ts` and add only their data calls.
  */
 
-export type ProviderBrand = 'fitbit' | 'omron' | 'dexcom';
+/** A brand as the clients' settings name it (lower case). */
+export type ProviderBrand = Lowercase<DeviceBrandName>;
 
 export type { ProviderUpstream } from './provider-errors';
 
@@ -75,7 +77,7 @@ export type TokenSet = {
   expiresAt: Date;
   /** What the participant actually granted (consent may be partial). */
   scopes: string[];
-  /** Fitbit `user_id`, Omron ID-token `sub`; Google's comes from the identity call. */
+  /** From the token answer (Fitbit's `user_id`, an ID token's `sub`); Google's comes from the identity call. */
   providerUserId?: string;
 };
 
@@ -150,7 +152,7 @@ export type ApiRequest = {
   path: string;
   accessToken: string;
   query?: Record<string, string | undefined>;
-  /** Sent as `application/x-www-form-urlencoded` (Omron's measurement call). */
+  /** Sent as `application/x-www-form-urlencoded` (a data call that is a form POST). */
   form?: Record<string, string | undefined>;
   /** Sent as `application/json` (Google Health rollups, which are reads despite the POST). */
   json?: unknown;
@@ -321,7 +323,7 @@ export type OAuthOptions = {
   pkce: boolean;
   /** Extra authorize parameters, e.g. Google's `access_type=offline`. */
   authorizeParams?: Record<string, string>;
-  /** Extra refresh parameters, e.g. `redirect_uri` for Omron and Dexcom. */
+  /** Extra refresh parameters, e.g. `redirect_uri` where the provider asks for it again. */
   refreshParams?: Record<string, string>;
   /** The provider's user id from a token answer, when it has one. */
   providerUserId?: (body: oauth.TokenEndpointResponse) => string | undefined;

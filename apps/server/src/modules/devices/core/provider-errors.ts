@@ -1,4 +1,5 @@
 import type { DeviceErrorType } from '@trialpulse/shared';
+import type { DeviceUpstream } from '../../../db/schema';
 
 /**
  * Typed failures of the provider clients, and their mapping to the device error types of
@@ -7,8 +8,8 @@ import type { DeviceErrorType } from '@trialpulse/shared';
  * so a provider's own message or body never reaches an error we throw.
  */
 
-/** The API a connection talks to; the Fitbit brand has two (chosen per connection). */
-export type ProviderUpstream = 'google-health' | 'fitbit-legacy' | 'omron' | 'dexcom';
+/** The API a connection talks to (the schema's upstreams); the Fitbit brand has two (chosen per connection). */
+export type ProviderUpstream = DeviceUpstream;
 
 /** Which kind of provider endpoint answered; decides how a status is read. */
 export type ProviderEndpointKind = 'token' | 'revoke' | 'api';
@@ -198,7 +199,7 @@ const ENDPOINT_LABELS: Record<ProviderEndpointKind, string> = {
 /**
  * The provider's error code from any of the shapes in use: OAuth `{error}`, Fitbit
  * `{errors:[{errorType}]}`, Google `{error:{status, details:[{reason}]}}`, or a
- * `WWW-Authenticate: Bearer error="…"` challenge (Omron answers 401 without a body). Only
+ * `WWW-Authenticate: Bearer error="…"` challenge (a 401 may come without a body). Only
  * identifier-like codes are kept, so nothing a provider echoes back can leak through.
  */
 function errorCodeOf(body: string, headers: Headers): string | undefined {

@@ -6,7 +6,7 @@ export type SourceRequest = {
   /** Appended to the provider's API base URL. */
   path: string;
   query?: Record<string, string | undefined>;
-  /** Sent as application/x-www-form-urlencoded (Omron). */
+  /** Sent as application/x-www-form-urlencoded (a provider whose data call is a form POST). */
   form?: Record<string, string | undefined>;
   /** Sent as JSON (Google rollups). */
   json?: unknown;
@@ -50,7 +50,7 @@ export type MirrorRange = { on: 'recorded_at' | 'end_at'; from: Date; to: Date }
 
 /**
  * One provider data type fetched in one sequence of calls, feeding one or more metrics
- * (Google's sleep gives sleep_duration and sleep_stages; Omron's blood pressure gives
+ * (Google's sleep gives sleep_duration and sleep_stages; a blood-pressure measurement gives
  * systolic, diastolic and pulse).
  */
 export type SyncStream = {
