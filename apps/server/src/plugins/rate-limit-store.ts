@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import { lt, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../db/client';
 import { rateLimitHits } from '../db/schema';
 import type { Clock } from '../lib/clock';
 
@@ -76,4 +76,16 @@ export function postgresRateLimitStore(db: Db, clock: Clock) {
       return this.withPrefix(`${method} ${params.routeInfo?.url ?? ''}|`);
     }
   };
+}
+
+/**
+ * The maintenance purge's part (jobs/maintenance.ts), in its transaction: rate-limit windows
+ * that have ended. Returns how many went.
+ */
+export async function purgeEndedWindows(tx: DbOrTx, now: Date): Promise<number> {
+  const ended = await tx
+    .delete(rateLimitHits)
+    .where(lt(rateLimitHits.resetAt, now))
+    .returning({ key: rateLimitHits.key });
+  return ended.length;
 }

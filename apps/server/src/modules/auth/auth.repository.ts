@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import {
   credentials,
@@ -277,3 +277,15 @@ export function createAuthRepository(db: Db) {
 }
 
 export type AuthRepository = ReturnType<typeof createAuthRepository>;
+
+/**
+ * The maintenance purge's part (jobs/maintenance.ts), in its transaction: sessions past their
+ * absolute or idle expiry (their refresh tokens go with them). Returns how many went.
+ */
+export async function purgeExpiredSessions(tx: DbOrTx, now: Date): Promise<number> {
+  const dead = await tx
+    .delete(sessions)
+    .where(or(lt(sessions.expiresAt, now), lt(sessions.idleExpiresAt, now)))
+    .returning({ id: sessions.id });
+  return dead.length;
+}

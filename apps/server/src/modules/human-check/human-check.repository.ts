@@ -1,4 +1,5 @@
-import type { Db } from '../../db/client';
+import { lt } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client';
 import { humanCheckSpent } from '../../db/schema';
 import type { ReplayStore } from './altcha-verifier';
 
@@ -19,4 +20,16 @@ export function createDatabaseReplayStore(db: Db): ReplayStore {
       return inserted.length === 1;
     },
   };
+}
+
+/**
+ * The maintenance purge's part (jobs/maintenance.ts), in its transaction: spent challenges past
+ * their expiry, which can no longer be replayed anyway. Returns how many went.
+ */
+export async function purgeSpentChallenges(tx: DbOrTx, now: Date): Promise<number> {
+  const spent = await tx
+    .delete(humanCheckSpent)
+    .where(lt(humanCheckSpent.expiresAt, now))
+    .returning({ challenge: humanCheckSpent.challenge });
+  return spent.length;
 }

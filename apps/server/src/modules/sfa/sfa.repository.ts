@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import {
   oneTimeCodes,
@@ -151,3 +151,19 @@ export function createSfaRepository(db: Db) {
 }
 
 export type SfaRepository = ReturnType<typeof createSfaRepository>;
+
+/**
+ * The maintenance purge's part (jobs/maintenance.ts), in its transaction: emailed codes and
+ * remembered devices past their expiry. Returns how many of each went.
+ */
+export async function purgeExpiredSfaRows(tx: DbOrTx, now: Date) {
+  const codes = await tx
+    .delete(oneTimeCodes)
+    .where(lt(oneTimeCodes.expiresAt, now))
+    .returning({ id: oneTimeCodes.id });
+  const devices = await tx
+    .delete(rememberedDevices)
+    .where(lt(rememberedDevices.expiresAt, now))
+    .returning({ id: rememberedDevices.id });
+  return { oneTimeCodes: codes.length, rememberedDevices: devices.length };
+}
