@@ -266,11 +266,6 @@ export const TABLE_WRITE_EXCEPTIONS = {
     reason:
       "Selecting a team sets the session's team in the transaction that moves the last-selected flag.",
   },
-  'team-admin': {
-    tables: ['teams'],
-    reason:
-      'The Sys_Admin team editor creates and edits team rows (members and counters go through the teams service).',
-  },
   'participant-accounts': {
     tables: ['users', 'oneTimeTokens'],
     reason:

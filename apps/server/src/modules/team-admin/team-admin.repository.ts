@@ -10,16 +10,6 @@ import {
 } from '../../db/schema';
 
 export type TeamRow = typeof teams.$inferSelect;
-export type TeamValues = Omit<
-  typeof teams.$inferInsert,
-  | 'id'
-  | 'createdAt'
-  | 'updatedAt'
-  | 'actualNumOfUsers'
-  | 'actualNumOfTrials'
-  | 'actualNumOfParticipants'
->;
-
 /** The only code of the team-admin module that touches tables. */
 export function createTeamAdminRepository(db: Db) {
   /** Active allowed brands and supported devices of the given teams, by team id. */
@@ -101,15 +91,6 @@ export function createTeamAdminRepository(db: Db) {
         )
         .limit(1);
       return rows.length > 0;
-    },
-
-    async insertTeam(tx: DbOrTx, values: TeamValues) {
-      const [row] = await tx.insert(teams).values(values).returning({ id: teams.id });
-      return row!.id;
-    },
-
-    async updateTeam(tx: DbOrTx, teamId: number, values: TeamValues) {
-      await tx.update(teams).set(values).where(eq(teams.id, teamId));
     },
 
     /**

@@ -5,8 +5,8 @@ import { AppError } from '../../lib/errors';
 import type { PasswordHasher } from '../../lib/passwords';
 import type { DeviceBrand } from '../../db/schema';
 import type { AccountsService } from '../auth/accounts.service';
-import type { TeamsService } from '../teams/teams.service';
-import type { TeamAdminRepository, TeamRow, TeamValues } from './team-admin.repository';
+import type { TeamsService, TeamValues } from '../teams/teams.service';
+import type { TeamAdminRepository, TeamRow } from './team-admin.repository';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { MAX_DB_ID } from '../../lib/db-ids';
 
@@ -59,8 +59,8 @@ export function createTeamAdminService(deps: {
   hasher: PasswordHasher;
   /** New accounts (the auth module owns users and credentials). */
   accounts: Pick<AccountsService, 'createAccount'>;
-  /** Team members and their counter (the teams module owns team_user_mappings). */
-  teams: Pick<TeamsService, 'lockSeats' | 'addMember'>;
+  /** Team records, members and their counter (the teams module owns teams and team_user_mappings). */
+  teams: Pick<TeamsService, 'createTeam' | 'updateTeam' | 'lockSeats' | 'addMember'>;
 }) {
   const { repository, hasher, accounts, teams } = deps;
   const action = (actor: TeamAdminActor, name: string) =>
@@ -120,7 +120,7 @@ export function createTeamAdminService(deps: {
           if (await repository.teamNameTaken(tx, input.team_name))
             throw AppError.conflict(TEAM_MESSAGES.nameTaken);
           await checkDevices(tx, input.supported_device_ids);
-          const id = await repository.insertTeam(tx, teamValues(input));
+          const id = await teams.createTeam(tx, teamValues(input));
           await repository.setAllowedBrands(tx, id, input.allowed_brands);
           await repository.setSupportedDevices(tx, id, input.supported_device_ids);
           const after = await repository.findTeam(id, { tx });
@@ -158,7 +158,7 @@ export function createTeamAdminService(deps: {
           if (await repository.teamNameTaken(tx, input.team_name, teamId))
             throw AppError.conflict(TEAM_MESSAGES.nameTaken);
           await checkDevices(tx, input.supported_device_ids);
-          await repository.updateTeam(tx, teamId, teamValues(input));
+          await teams.updateTeam(tx, teamId, teamValues(input));
           await repository.setAllowedBrands(tx, teamId, input.allowed_brands);
           await repository.setSupportedDevices(tx, teamId, input.supported_device_ids);
           const after = await repository.findTeam(teamId, { tx });

@@ -3,8 +3,28 @@ import type { Db, DbOrTx } from '../../db/client';
 import { sessions, teamUserMappings, teams, type UserRole } from '../../db/schema';
 
 /** The only code of the teams module that touches tables. */
+/** A team record as the Sys_Admin team editor writes it (counts are the teams module's). */
+export type TeamValues = Omit<
+  typeof teams.$inferInsert,
+  | 'id'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'actualNumOfUsers'
+  | 'actualNumOfTrials'
+  | 'actualNumOfParticipants'
+>;
+
 export function createTeamsRepository(db: Db) {
   return {
+    async insertTeam(tx: DbOrTx, values: TeamValues): Promise<number> {
+      const [row] = await tx.insert(teams).values(values).returning({ id: teams.id });
+      return row!.id;
+    },
+
+    async updateTeam(tx: DbOrTx, teamId: number, values: TeamValues): Promise<void> {
+      await tx.update(teams).set(values).where(eq(teams.id, teamId));
+    },
+
     transaction: db.transaction.bind(db),
 
     /** A user's teams with the role in each, by team name. */

@@ -8,8 +8,10 @@ import type { DbOrTx } from '../../db/client';
 import { recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import type { AuthContext } from '../auth/session-context';
-import type { TeamsRepository } from './teams.repository';
+import type { TeamsRepository, TeamValues } from './teams.repository';
 import type { Meta } from '../../lib/request-meta';
+
+export type { TeamValues };
 
 export const TEAM_SELECTED_MESSAGE = 'Team selected.';
 
@@ -23,6 +25,13 @@ export function createTeamsService(deps: { repository: TeamsRepository }) {
   return {
     // ---- For other modules, inside their transaction: the teams module is the one owner
     // of the teams and team_user_mappings tables, so members and counters change here.
+
+    /** Inserts a team record (the team-admin editor, in its transaction); answers its id. */
+    createTeam: (tx: DbOrTx, values: TeamValues) => repository.insertTeam(tx, values),
+
+    /** Replaces a team's record (not its counts), in the team-admin editor's transaction. */
+    updateTeam: (tx: DbOrTx, teamId: number, values: TeamValues) =>
+      repository.updateTeam(tx, teamId, values),
 
     /** Locks the team row and answers its member count and `maxUsers`; undefined for an unknown team. */
     lockSeats: (tx: DbOrTx, teamId: number) => repository.lockSeats(tx, teamId),
