@@ -126,6 +126,7 @@ describe('participant-local days and first links (decisions 0180, 0181)', () => 
       NOW,
     );
     expect(row.steps).toEqual([null, 812, null]);
-    expect(row.states.slice(0, 2)).toEqual(['partial', 'partial']);
+    // 0 steps without a worn minute is no data: missing, not partial.
+    expect(row.states.slice(0, 2)).toEqual(['missing', 'partial']);
   });
 });

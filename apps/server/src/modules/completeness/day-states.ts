@@ -29,7 +29,7 @@ type Participant = { id: number; code: string };
 
 /** The metrics whose first day with readings starts a brand's expectation (decision 0181). */
 export const FIRST_DATA_METRICS = {
-  Fitbit: ['heart_rate'],
+  Fitbit: ['heart_rate', 'steps'],
   Dexcom: ['egv'],
   Omron: ['systolic', 'weight'],
 } as const;
@@ -117,7 +117,7 @@ export function buildRow(
         cgm > 0 ||
         bp > 0 ||
         summary.weightReadings > 0 ||
-        summary.steps !== null ||
+        (summary.steps ?? 0) > 0 ||
         summary.sleepMinutes !== null),
     );
     const checks: boolean[] = [];
