@@ -133,11 +133,6 @@ export const TABLE_EXCEPTIONS = {
     reason:
       'Sign-in family (auth, sfa, passwords): a password reset replaces the hash, bumps the token version, ends sessions and clears the lockout in one transaction.',
   },
-  teams: {
-    tables: ['sessions'],
-    reason:
-      "Selecting a team sets the session's team in the transaction that moves the last-selected flag.",
-  },
   'team-admin': {
     tables: ['teams', 'users', 'globalDeviceCatalog'],
     reason:
@@ -260,11 +255,6 @@ export const TABLE_WRITE_EXCEPTIONS = {
     tables: ['users', 'credentials', 'sessions', 'loginThrottles', 'oneTimeTokens'],
     reason:
       'Sign-in family: a password reset replaces the hash, bumps the token version, ends sessions and clears the lockout in one transaction; its reset tokens are its purpose of one_time_tokens.',
-  },
-  teams: {
-    tables: ['sessions'],
-    reason:
-      "Selecting a team sets the session's team in the transaction that moves the last-selected flag.",
   },
   'participant-accounts': {
     tables: ['users', 'oneTimeTokens'],

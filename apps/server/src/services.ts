@@ -140,7 +140,7 @@ export function createServices(deps: ServiceDeps) {
     initialAuthStatus: initialAuthStatusFrom(sfaRepository, clock),
   });
   const accounts = createAccountsService({ repository: authRepository });
-  const teams = createTeamsService({ repository: createTeamsRepository(db) });
+  const teams = createTeamsService({ repository: createTeamsRepository(db), sessions: accounts });
   const sfa = createSfaService({
     repository: sfaRepository,
     authService: auth,

@@ -19,11 +19,24 @@ export type NewParticipantAccount = { kind: 'participant'; email: string; userna
  * The auth module owns both tables: every other module creates accounts here.
  */
 export function createAccountsService(deps: {
-  repository: Pick<AuthRepository, 'insertUser' | 'insertCredentials'>;
+  repository: Pick<
+    AuthRepository,
+    'insertUser' | 'insertCredentials' | 'sessionTeam' | 'setSessionTeam'
+  >;
 }) {
   const { repository } = deps;
 
   return {
+    /** The session's selected team, in the caller's transaction (null before one is chosen). */
+    sessionTeam: (tx: DbOrTx, sessionId: string) => repository.sessionTeam(tx, sessionId),
+
+    /**
+     * Sets the selected team of the user's own session, in the caller's transaction (the teams
+     * module's team selection, which moves the last-selected flag in the same transaction).
+     */
+    setSessionTeam: (tx: DbOrTx, sessionId: string, userId: number, teamId: number) =>
+      repository.setSessionTeam(tx, sessionId, userId, teamId),
+
     /**
      * Inserts the account and its password hash inside the caller's transaction; `now` is
      * the creation and password-change time (database time when omitted). Answers the id.

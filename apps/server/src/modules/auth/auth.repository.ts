@@ -69,6 +69,23 @@ export function createAuthRepository(db: Db) {
     // ---- Accounts: the auth module is the one owner of users and credentials ----------
 
     /** Inserts an account row; answers its id. */
+    /** The session's selected team (null before one is chosen). */
+    async sessionTeam(tx: DbOrTx, sessionId: string): Promise<number | null> {
+      const rows = await tx
+        .select({ teamId: sessions.teamId })
+        .from(sessions)
+        .where(eq(sessions.id, sessionId));
+      return rows[0]?.teamId ?? null;
+    },
+
+    /** Sets the selected team of the user's own session. */
+    async setSessionTeam(tx: DbOrTx, sessionId: string, userId: number, teamId: number) {
+      await tx
+        .update(sessions)
+        .set({ teamId })
+        .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)));
+    },
+
     async insertUser(tx: DbOrTx, values: typeof users.$inferInsert): Promise<number> {
       const [row] = await tx.insert(users).values(values).returning({ id: users.id });
       return row!.id;

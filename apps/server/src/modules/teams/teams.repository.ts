@@ -1,6 +1,6 @@
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { sessions, teamUserMappings, teams, type UserRole } from '../../db/schema';
+import { teamUserMappings, teams, type UserRole } from '../../db/schema';
 
 /** The only code of the teams module that touches tables. */
 /** A team record as the Sys_Admin team editor writes it (counts are the teams module's). */
@@ -55,21 +55,6 @@ export function createTeamsRepository(db: Db) {
         .orderBy(asc(teamUserMappings.id))
         .for('update', { of: teamUserMappings });
       return rows.find((row) => row.teamId === teamId);
-    },
-
-    async sessionTeam(tx: DbOrTx, sessionId: string) {
-      const rows = await tx
-        .select({ teamId: sessions.teamId })
-        .from(sessions)
-        .where(eq(sessions.id, sessionId));
-      return rows[0]?.teamId ?? null;
-    },
-
-    async setSessionTeam(tx: DbOrTx, sessionId: string, userId: number, teamId: number) {
-      await tx
-        .update(sessions)
-        .set({ teamId })
-        .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)));
     },
 
     /**

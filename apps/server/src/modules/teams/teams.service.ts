@@ -7,6 +7,7 @@ import {
 import type { DbOrTx } from '../../db/client';
 import { recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
+import type { AccountsService } from '../auth/accounts.service';
 import type { AuthContext } from '../auth/session-context';
 import type { TeamsRepository, TeamValues } from './teams.repository';
 import type { Meta } from '../../lib/request-meta';
@@ -19,8 +20,12 @@ export const TEAM_SELECTED_MESSAGE = 'Team selected.';
  * A user's teams and the team of the current session (access spec §7 /userTeamsData,
  * /selectTeam). The role always comes from the team-user mapping, never from the client.
  */
-export function createTeamsService(deps: { repository: TeamsRepository }) {
-  const { repository } = deps;
+export function createTeamsService(deps: {
+  repository: TeamsRepository;
+  /** The session's team (the auth module owns sessions). */
+  sessions: Pick<AccountsService, 'sessionTeam' | 'setSessionTeam'>;
+}) {
+  const { repository, sessions } = deps;
 
   return {
     // ---- For other modules, inside their transaction: the teams module is the one owner
@@ -80,8 +85,8 @@ export function createTeamsService(deps: { repository: TeamsRepository }) {
       await repository.transaction(async (tx) => {
         const mapping = await repository.lockMappings(tx, auth.userId, input.teamId);
         if (!mapping) throw notAMember();
-        const previousTeamId = await repository.sessionTeam(tx, auth.sessionId);
-        await repository.setSessionTeam(tx, auth.sessionId, auth.userId, mapping.teamId);
+        const previousTeamId = await sessions.sessionTeam(tx, auth.sessionId);
+        await sessions.setSessionTeam(tx, auth.sessionId, auth.userId, mapping.teamId);
         await repository.markLastSelected(tx, auth.userId, mapping.teamId);
         await recordAudit(tx, {
           action: 'team.select',
