@@ -257,9 +257,8 @@ export const TABLE_WRITE_EXCEPTIONS = {
       'Sign-in family: a password reset replaces the hash, bumps the token version, ends sessions and clears the lockout in one transaction; its reset tokens are its purpose of one_time_tokens.',
   },
   'participant-accounts': {
-    tables: ['users', 'oneTimeTokens'],
-    reason:
-      'Marks its own account email verified; writes its own verification tokens (its purpose of one_time_tokens).',
+    tables: ['oneTimeTokens'],
+    reason: 'Writes its own verification tokens (its purpose of one_time_tokens).',
   },
   signup: {
     tables: ['oneTimeTokens'],

@@ -21,12 +21,19 @@ export type NewParticipantAccount = { kind: 'participant'; email: string; userna
 export function createAccountsService(deps: {
   repository: Pick<
     AuthRepository,
-    'insertUser' | 'insertCredentials' | 'sessionTeam' | 'setSessionTeam'
+    'insertUser' | 'insertCredentials' | 'sessionTeam' | 'setSessionTeam' | 'markEmailVerified'
   >;
 }) {
   const { repository } = deps;
 
   return {
+    /**
+     * Marks a participant account's address verified (participant-accounts' verification link),
+     * in the caller's transaction; false when the account's address changed since the link.
+     */
+    markEmailVerified: (tx: DbOrTx, userId: number, email: string, now: Date) =>
+      repository.markEmailVerified(tx, userId, email, now),
+
     /** The session's selected team, in the caller's transaction (null before one is chosen). */
     sessionTeam: (tx: DbOrTx, sessionId: string) => repository.sessionTeam(tx, sessionId),
 

@@ -69,6 +69,23 @@ export function createAuthRepository(db: Db) {
     // ---- Accounts: the auth module is the one owner of users and credentials ----------
 
     /** Inserts an account row; answers its id. */
+    /** Marks a participant account's address verified when it is still the account's address. */
+    async markEmailVerified(
+      tx: DbOrTx,
+      userId: number,
+      email: string,
+      now: Date,
+    ): Promise<boolean> {
+      const rows = await tx
+        .update(users)
+        .set({ emailVerifiedAt: now })
+        .where(
+          and(eq(users.id, userId), eq(users.email, email), eq(users.accountType, 'participant')),
+        )
+        .returning({ id: users.id });
+      return rows.length > 0;
+    },
+
     /** The session's selected team (null before one is chosen). */
     async sessionTeam(tx: DbOrTx, sessionId: string): Promise<number | null> {
       const rows = await tx

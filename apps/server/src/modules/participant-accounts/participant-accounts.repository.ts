@@ -59,23 +59,6 @@ export function createParticipantAccountsRepository(db: Db) {
       return row;
     },
 
-    /** Marks the address verified when the token was issued for the account's current address. */
-    async markEmailVerified(
-      tx: DbOrTx,
-      userId: number,
-      email: string,
-      now: Date,
-    ): Promise<boolean> {
-      const rows = await tx
-        .update(users)
-        .set({ emailVerifiedAt: now })
-        .where(
-          and(eq(users.id, userId), eq(users.email, email), eq(users.accountType, 'participant')),
-        )
-        .returning({ id: users.id });
-      return rows.length > 0;
-    },
-
     /** Participant records (any team, any trial) with this email: the account's link to them. */
     async countParticipantsWithEmail(email: string): Promise<number> {
       const rows = await db

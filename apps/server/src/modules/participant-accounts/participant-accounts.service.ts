@@ -34,7 +34,7 @@ type Deps = {
   clock: Clock;
   authService: Pick<AuthService, 'login'>;
   /** New accounts (the auth module owns users and credentials). */
-  accounts: Pick<AccountsService, 'createAccount'>;
+  accounts: Pick<AccountsService, 'createAccount' | 'markEmailVerified'>;
   mail: () => Pick<MailService, 'enqueue' | 'deliverPending'>;
   /** Base of the links in mails, without a trailing slash. */
   publicUrl: string;
@@ -174,7 +174,7 @@ export function createParticipantAccountsService(deps: Deps) {
       const verified = await repository.transaction(async (tx) => {
         const claimed = await repository.claimVerificationToken(tx, hashToken(token), now);
         if (!claimed?.userId || !claimed.email) return false;
-        if (!(await repository.markEmailVerified(tx, claimed.userId, claimed.email, now)))
+        if (!(await deps.accounts.markEmailVerified(tx, claimed.userId, claimed.email, now)))
           return false;
         await recordAudit(tx, {
           action: 'participant_account.email_verified',
