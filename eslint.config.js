@@ -129,9 +129,9 @@ export const TABLE_EXCEPTIONS = {
       'Sign-in family (auth, sfa, passwords): the second factor turns on users.sfa_* and upgrades the session it completes.',
   },
   passwords: {
-    tables: ['users', 'credentials', 'sessions', 'loginThrottles', 'oneTimeTokens'],
+    tables: ['users', 'credentials', 'oneTimeTokens'],
     reason:
-      'Sign-in family (auth, sfa, passwords): a password reset replaces the hash, bumps the token version, ends sessions and clears the lockout in one transaction.',
+      'Sign-in family (auth, sfa, passwords): reads the account and its current hash (a new password goes through accounts); its reset tokens are its purpose of one_time_tokens.',
   },
   'team-admin': {
     tables: ['teams', 'users', 'globalDeviceCatalog'],
@@ -252,9 +252,9 @@ export const TABLE_WRITE_EXCEPTIONS = {
       'Sign-in family (auth, sfa, passwords): the second factor turns on users.sfa_* and upgrades the session (and its refresh token) it completes.',
   },
   passwords: {
-    tables: ['users', 'credentials', 'sessions', 'loginThrottles', 'oneTimeTokens'],
+    tables: ['oneTimeTokens'],
     reason:
-      'Sign-in family: a password reset replaces the hash, bumps the token version, ends sessions and clears the lockout in one transaction; its reset tokens are its purpose of one_time_tokens.',
+      'Its reset tokens are its purpose of one_time_tokens (the new hash, token version, sessions and lockout go through accounts, the auth module).',
   },
   'participant-accounts': {
     tables: ['oneTimeTokens'],

@@ -150,6 +150,7 @@ export function createServices(deps: ServiceDeps) {
   });
   const passwords = createPasswordsService({
     repository: createPasswordsRepository(db),
+    accounts,
     hasher,
     clock,
     mail,

@@ -113,10 +113,10 @@ describe('a module writes only its own tables (lint)', { timeout: 60_000 }, () =
         drizzleWrite('rateLimitHits', 'insert', '..'),
       ),
     ).toEqual([]);
-    // A write exception is its owner's only: passwords may end sessions, signup may not.
+    // A write exception is its owner's only: sfa may upgrade sessions, signup may not.
     expect(
       await writeErrors(
-        'apps/server/src/modules/passwords/snippet.ts',
+        'apps/server/src/modules/sfa/snippet.ts',
         drizzleWrite('sessions', 'update', '../..'),
       ),
     ).toEqual([]);

@@ -21,12 +21,37 @@ export type NewParticipantAccount = { kind: 'participant'; email: string; userna
 export function createAccountsService(deps: {
   repository: Pick<
     AuthRepository,
-    'insertUser' | 'insertCredentials' | 'sessionTeam' | 'setSessionTeam' | 'markEmailVerified'
+    | 'insertUser'
+    | 'insertCredentials'
+    | 'sessionTeam'
+    | 'setSessionTeam'
+    | 'markEmailVerified'
+    | 'setPasswordHash'
+    | 'bumpTokenVersion'
+    | 'revokeSessions'
+    | 'clearLoginThrottles'
   >;
 }) {
   const { repository } = deps;
 
   return {
+    // ---- A new password (the passwords module's change and reset), in its transaction.
+
+    /** Stores a new password hash (creating the credentials row if missing). */
+    setPasswordHash: (tx: DbOrTx, userId: number, passwordHash: string, now: Date) =>
+      repository.setPasswordHash(tx, userId, passwordHash, now),
+
+    /** Bumps token_version: every session and remembered device of the user stops counting. */
+    bumpTokenVersion: (tx: DbOrTx, userId: number) => repository.bumpTokenVersion(tx, userId),
+
+    /** Marks the user's open sessions revoked, so session lists tell why they ended. */
+    revokeSessions: (tx: DbOrTx, userId: number, reason: string, now: Date) =>
+      repository.revokeSessions(tx, userId, reason, now),
+
+    /** Forgets failed sign-ins (and a lock) for these lower-cased usernames. */
+    clearLoginThrottles: (tx: DbOrTx, usernameKeys: string[]) =>
+      repository.clearLoginThrottles(tx, usernameKeys),
+
     /**
      * Marks a participant account's address verified (participant-accounts' verification link),
      * in the caller's transaction; false when the account's address changed since the link.

@@ -69,6 +69,48 @@ export function createAuthRepository(db: Db) {
     // ---- Accounts: the auth module is the one owner of users and credentials ----------
 
     /** Inserts an account row; answers its id. */
+    /** Stores a new password hash (creating the credentials row if missing). */
+    async setPasswordHash(tx: DbOrTx, userId: number, passwordHash: string, now: Date) {
+      await tx
+        .insert(credentials)
+        .values({ userId, passwordHash, passwordChangedAt: now })
+        .onConflictDoUpdate({
+          target: credentials.userId,
+          set: { passwordHash, passwordChangedAt: now },
+        });
+    },
+
+    /** Bumps token_version: every session and remembered device of the user stops counting. */
+    async bumpTokenVersion(tx: DbOrTx, userId: number) {
+      const [row] = await tx
+        .update(users)
+        .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+        .where(eq(users.id, userId))
+        .returning({
+          tokenVersion: users.tokenVersion,
+          username: users.username,
+          email: users.email,
+        });
+      return row!;
+    },
+
+    /** Marks the user's open sessions revoked, so session lists tell why they ended. */
+    async revokeSessions(tx: DbOrTx, userId: number, reason: string, now: Date) {
+      await tx
+        .update(sessions)
+        .set({ revokedAt: now, revokedReason: reason })
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+    },
+
+    /** Forgets failed sign-ins (and a lock) for these lower-cased usernames. */
+    async clearLoginThrottles(tx: DbOrTx, usernameKeys: string[]) {
+      for (const key of new Set(usernameKeys)) {
+        await tx
+          .delete(loginThrottles)
+          .where(and(eq(loginThrottles.scope, 'login'), eq(loginThrottles.usernameKey, key)));
+      }
+    },
+
     /** Marks a participant account's address verified when it is still the account's address. */
     async markEmailVerified(
       tx: DbOrTx,

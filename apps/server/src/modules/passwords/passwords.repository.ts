@@ -1,6 +1,6 @@
 import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { credentials, loginThrottles, oneTimeTokens, sessions, users } from '../../db/schema';
+import { credentials, oneTimeTokens, users } from '../../db/schema';
 
 /** The only code of the passwords module that touches tables. */
 export function createPasswordsRepository(db: Db) {
@@ -116,48 +116,6 @@ export function createPasswordsRepository(db: Db) {
         .returning({ tokenId: oneTimeTokens.id, userId: oneTimeTokens.userId });
       const row = rows[0];
       return row && row.userId !== null ? { tokenId: row.tokenId, userId: row.userId } : undefined;
-    },
-
-    /** Stores a new password hash (creating the credentials row if missing). */
-    async setPasswordHash(tx: DbOrTx, userId: number, passwordHash: string, now: Date) {
-      await tx
-        .insert(credentials)
-        .values({ userId, passwordHash, passwordChangedAt: now })
-        .onConflictDoUpdate({
-          target: credentials.userId,
-          set: { passwordHash, passwordChangedAt: now },
-        });
-    },
-
-    /** Bumps token_version: every session and remembered device of the user stops counting. */
-    async bumpTokenVersion(tx: DbOrTx, userId: number) {
-      const [row] = await tx
-        .update(users)
-        .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
-        .where(eq(users.id, userId))
-        .returning({
-          tokenVersion: users.tokenVersion,
-          username: users.username,
-          email: users.email,
-        });
-      return row!;
-    },
-
-    /** Marks the user's open sessions revoked, so session lists tell why they ended. */
-    async revokeSessions(tx: DbOrTx, userId: number, reason: string, now: Date) {
-      await tx
-        .update(sessions)
-        .set({ revokedAt: now, revokedReason: reason })
-        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
-    },
-
-    /** Forgets failed sign-ins (and a lock) for these lower-cased usernames. */
-    async clearLoginThrottles(tx: DbOrTx, usernameKeys: string[]) {
-      for (const key of new Set(usernameKeys)) {
-        await tx
-          .delete(loginThrottles)
-          .where(and(eq(loginThrottles.scope, 'login'), eq(loginThrottles.usernameKey, key)));
-      }
     },
   };
 }

@@ -9,6 +9,7 @@ import type { Clock } from '../../lib/clock';
 import { hashToken, randomToken } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import type { PasswordHasher } from '../../lib/passwords';
+import type { AccountsService } from '../auth/accounts.service';
 import type { AuthContext } from '../auth/session-context';
 import type { RequestMeta } from '../auth/auth.service';
 import type { PasswordsRepository } from './passwords.repository';
@@ -21,6 +22,11 @@ export const RESET_MAILS_PER_HOUR = 3;
 
 type Deps = {
   repository: PasswordsRepository;
+  /** The new password itself: hash, token version, sessions, lockout (the auth module's tables). */
+  accounts: Pick<
+    AccountsService,
+    'setPasswordHash' | 'bumpTokenVersion' | 'revokeSessions' | 'clearLoginThrottles'
+  >;
   hasher: PasswordHasher;
   clock: Clock;
   mail: Pick<MailService, 'enqueue'>;
@@ -34,7 +40,7 @@ type Deps = {
  * ends every session of the account.
  */
 export function createPasswordsService(deps: Deps) {
-  const { repository, hasher, clock, mail } = deps;
+  const { repository, accounts, hasher, clock, mail } = deps;
 
   const invalidLink = () =>
     new AppError(400, RESET_MESSAGES.invalidOrExpired, {
@@ -75,9 +81,9 @@ export function createPasswordsService(deps: Deps) {
       const newHash = await hasher.hash(input.newPassword);
       const now = clock.now();
       await repository.transaction(async (tx) => {
-        await repository.setPasswordHash(tx, auth.userId, newHash, now);
-        const { tokenVersion } = await repository.bumpTokenVersion(tx, auth.userId);
-        await repository.revokeSessions(tx, auth.userId, 'password_change', now);
+        await accounts.setPasswordHash(tx, auth.userId, newHash, now);
+        const { tokenVersion } = await accounts.bumpTokenVersion(tx, auth.userId);
+        await accounts.revokeSessions(tx, auth.userId, 'password_change', now);
         await repository.invalidateResetTokens(tx, auth.userId, now);
         await recordAudit(tx, {
           action: 'auth.password.change',
@@ -182,11 +188,11 @@ export function createPasswordsService(deps: Deps) {
       await repository.transaction(async (tx) => {
         const consumed = await repository.consumeResetToken(tx, tokenHash, now);
         if (!consumed) throw invalidLink();
-        await repository.setPasswordHash(tx, consumed.userId, newHash, now);
-        const user = await repository.bumpTokenVersion(tx, consumed.userId);
-        await repository.revokeSessions(tx, consumed.userId, 'password_reset', now);
+        await accounts.setPasswordHash(tx, consumed.userId, newHash, now);
+        const user = await accounts.bumpTokenVersion(tx, consumed.userId);
+        await accounts.revokeSessions(tx, consumed.userId, 'password_reset', now);
         await repository.invalidateResetTokens(tx, consumed.userId, now);
-        await repository.clearLoginThrottles(tx, [
+        await accounts.clearLoginThrottles(tx, [
           user.username.toLowerCase(),
           user.email.toLowerCase(),
         ]);
