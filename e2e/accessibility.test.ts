@@ -3,7 +3,17 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLES, ROUTES, type Role, type RouteEntry } from '@trialpulse/shared';
+import {
+  PATHS,
+  ROLES,
+  ROUTES,
+  exportDeviceSchema,
+  exportMetricSchema,
+  exportParticipantSchema,
+  exportTrialSchema,
+  type Role,
+  type RouteEntry,
+} from '@trialpulse/shared';
 import {
   startTestSmtpServer,
   type TestSmtpServer,
@@ -277,6 +287,38 @@ describe('accessibility (axe WCAG 2.1 AA) and 390-px layout on every route', () 
     await page.getByTestId('dashboard-page').waitFor({ timeout: 60_000 });
   }
 
+  /**
+   * Asks for one small export, so /DataExport's My Exports table has a row to lay out (it
+   * pushed a phone's page 360 px sideways, issue 30); the demo has no exports of its own.
+   */
+  async function requestExport(page: Page, who: string) {
+    const get = async (url: string) => (await apiFromPage(page, 'GET', url)).body;
+    const [trial] = exportTrialSchema.array().parse(await get('/api/dataExport/trials'));
+    const devices = exportDeviceSchema.array().parse(await get('/api/dataExport/devices'));
+    const yesterday = new Date(Date.now() - 24 * 3600_000).toISOString().slice(0, 10);
+    for (const device of devices) {
+      const [participant] = exportParticipantSchema
+        .array()
+        .parse(await get(`/api/dataExport/trials/${trial!.trialId}/participants/${device.id}`));
+      const [metric] = exportMetricSchema
+        .array()
+        .parse(await get(`/api/dataExport/metrics/${device.id}`));
+      if (!participant || !metric) continue;
+      const answer = await apiFromPage(page, 'POST', '/api/dataExport/batchDataExport', {
+        trialId: trial!.trialId,
+        deviceId: device.id,
+        participantIds: [participant.participantId],
+        startDate: yesterday,
+        endDate: yesterday,
+        metrics: [metric.metric_key],
+        fileName: `${participant.participantCode} ${metric.metric_name} ${who} accessibility walk`,
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return;
+    }
+    throw new Error(`${who}: no device of ${trial!.trialNumber} with a participant and a metric`);
+  }
+
   it('public pages, signed out', async () => {
     const page = await newPage();
     const problems: Problem[] = [];
@@ -328,6 +370,8 @@ describe('accessibility (axe WCAG 2.1 AA) and 390-px layout on every route', () 
         await visit(page, `${server.baseUrl}${pathname}`);
       };
 
+      if (STAFF_ROUTES.find((route) => route.path === PATHS.dataExport)?.roles?.includes(role))
+        await requestExport(page, role);
       for (const route of STAFF_ROUTES) {
         if (isSecondFactorPage(route) || !route.roles!.includes(role)) continue;
         await open(route.path, participantFor(route));
