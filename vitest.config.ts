@@ -54,13 +54,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
-          // The accessibility walk over every route and role (decision 0160) runs only with
-          // A11Y_TEST=1 until it has passed whole: its first runs took ~18 min on a loaded
-          // machine and never got the User and Viewer through sign-in.
-          exclude: [
-            ...configDefaults.exclude,
-            ...(process.env.A11Y_TEST === '1' ? [] : ['e2e/accessibility.test.ts']),
-          ],
+          // The accessibility walk over every route and role (e2e/accessibility.test.ts,
+          // decision 0160) runs in every browser pass.
+          exclude: [...configDefaults.exclude],
           environment: 'node',
           testTimeout: 90_000,
           // Budgets against hanging: a file's start may start the demo server twice
