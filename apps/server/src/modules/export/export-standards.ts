@@ -83,6 +83,31 @@ export const FHIR_MAPPINGS: Record<string, FhirMapping> = {
     ucum: 'kcal',
     category: 'activity',
   },
+  // Omron: the pulse a blood-pressure monitor measures with each reading, and the scale's.
+  pulse: {
+    codings: [{ code: '8867-4', display: 'Heart rate' }],
+    unit: 'beats/minute',
+    ucum: '/min',
+    category: 'vital-signs',
+  },
+  body_fat: {
+    codings: [{ code: '41982-0', display: 'Percentage of body fat Measured' }],
+    unit: '%',
+    ucum: '%',
+    category: 'vital-signs',
+  },
+  bmi: {
+    codings: [{ code: '39156-5', display: 'Body mass index (BMI) [Ratio]' }],
+    unit: 'kg/m2',
+    ucum: 'kg/m2',
+    category: 'vital-signs',
+  },
+};
+
+/** The blood-pressure panel (FHIR R4 vital-signs `bp` profile) its two readings are components of. */
+export const BP_PANEL = {
+  code: '85354-9',
+  display: 'Blood pressure panel with all children optional',
 };
 
 type OmhMapping = {
@@ -122,7 +147,44 @@ export const OMH_MAPPINGS: Record<string, OmhMapping> = {
     interval: true,
   },
   spo2: { name: 'oxygen-saturation', version: '2.0', property: 'oxygen_saturation', unit: '%' },
+  pulse: { name: 'heart-rate', version: '2.0', property: 'heart_rate', unit: 'beats/min' },
 };
+
+/**
+ * A Dexcom reading outside the sensor's reporting range (status `low` / `high`, decision
+ * 0183): its stored value is the bound (40 or 400 mg/dL); the true value is below or above.
+ */
+export function sensorBound(reading: StoredReading): '<' | '>' | null {
+  if (reading.metricKey !== 'egv') return null;
+  const status = (reading.valueJson as { status?: unknown } | null)?.status;
+  if (typeof status !== 'string') return null;
+  if (status.toLowerCase() === 'low') return '<';
+  if (status.toLowerCase() === 'high') return '>';
+  return null;
+}
+
+const INTERPRETATION = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';
+
+/** FHIR: the bound as `valueQuantity.comparator` and an interpretation (L / H) that says why. */
+function boundFields(reading: StoredReading, bound: '<' | '>' | null) {
+  if (!bound) return {};
+  const low = bound === '<';
+  return {
+    interpretation: [
+      {
+        coding: [{ system: INTERPRETATION, code: low ? 'L' : 'H', display: low ? 'Low' : 'High' }],
+        text: `${low ? 'Below' : 'Above'} the sensor's reporting range (${bound} ${reading.value} mg/dL)`,
+      },
+    ],
+  };
+}
+
+/** Open mHealth: the bound in words (the schema's `user_notes`), the value stays the bound. */
+function boundNote(reading: StoredReading): string | null {
+  const bound = sensorBound(reading);
+  if (!bound) return null;
+  return `${bound === '<' ? 'LOW' : 'HIGH'}: ${bound === '<' ? 'below' : 'above'} the sensor's reporting range (${bound} ${reading.value} mg/dL)`;
+}
 
 /** A daily reading (stored at the civil date's 00:00 UTC without an offset) covers the whole day. */
 function isDaily(reading: StoredReading): boolean {
@@ -175,6 +237,7 @@ export type SubjectInfo = { participantId: number; participantCode: string; devi
 export function toFhirObservation(reading: StoredReading, subject: SubjectInfo): object | null {
   const mapping = FHIR_MAPPINGS[reading.metricKey];
   if (!mapping || reading.value === null) return null;
+  const bound = sensorBound(reading);
   const daily = isDaily(reading);
   const effective = daily
     ? { effectiveDateTime: reading.recordedAt.toISOString().slice(0, 10) }
@@ -200,9 +263,75 @@ export function toFhirObservation(reading: StoredReading, subject: SubjectInfo):
       display: subject.participantCode,
     },
     ...effective,
-    valueQuantity: { value: reading.value, unit: mapping.unit, system: UCUM, code: mapping.ucum },
+    valueQuantity: {
+      value: reading.value,
+      ...(bound && { comparator: bound }),
+      unit: mapping.unit,
+      system: UCUM,
+      code: mapping.ucum,
+    },
+    ...boundFields(reading, bound),
     device: { display: subject.deviceName },
   };
+}
+
+/**
+ * One blood-pressure reading as the FHIR R4 `bp` profile has it: an Observation coded
+ * 85354-9 with the systolic (8480-6) and diastolic (8462-4) values as components, no value
+ * of its own. The two readings share their instant (an Omron measurement).
+ */
+export function toFhirBloodPressure(
+  systolic: StoredReading,
+  diastolic: StoredReading,
+  subject: SubjectInfo,
+): object {
+  const component = (reading: StoredReading) => {
+    const mapping = FHIR_MAPPINGS[reading.metricKey]!;
+    return {
+      code: { coding: mapping.codings.map((coding) => ({ system: LOINC, ...coding })) },
+      valueQuantity: { value: reading.value, unit: 'mmHg', system: UCUM, code: 'mm[Hg]' },
+    };
+  };
+  return {
+    resourceType: 'Observation',
+    id: `${systolic.participantId}-bp-${systolic.recordedAt.getTime()}`.slice(0, 64),
+    status: 'final',
+    category: [{ coding: [{ system: OBSERVATION_CATEGORY, code: 'vital-signs' }] }],
+    code: { coding: [{ system: LOINC, ...BP_PANEL }] },
+    subject: {
+      identifier: { system: 'urn:trialpulse:participant', value: subject.participantCode },
+      display: subject.participantCode,
+    },
+    effectiveDateTime: systolic.recordedAt.toISOString(),
+    component: [component(systolic), component(diastolic)],
+    device: { display: subject.deviceName },
+  };
+}
+
+/** One Open mHealth `blood-pressure` 4.0 data point from a systolic and a diastolic reading. */
+export function openMHealthBloodPressure(
+  systolic: StoredReading,
+  diastolic: StoredReading,
+  subject: SubjectInfo,
+  createdAt: string,
+): string {
+  const uuid = omhUuid(systolic);
+  return JSON.stringify({
+    header: {
+      id: uuid,
+      uuid,
+      schema_id: { namespace: 'omh', name: 'blood-pressure', version: '4.0' },
+      creation_date_time: createdAt,
+      source_creation_date_time: createdAt,
+      acquisition_provenance: { source_name: subject.deviceName, modality: 'sensed' },
+      user_id: subject.participantCode,
+    },
+    body: {
+      systolic_blood_pressure: { value: systolic.value, unit: 'mmHg' },
+      diastolic_blood_pressure: { value: diastolic.value, unit: 'mmHg' },
+      effective_time_frame: { date_time: systolic.recordedAt.toISOString() },
+    },
+  });
 }
 
 /** One Open mHealth data point, or null for a metric without a schema here. */
@@ -248,6 +377,7 @@ export function toOpenMHealth(
       [mapping.property]: { value: reading.value, unit: mapping.unit },
       ...mapping.extra,
       effective_time_frame: timeFrame,
+      ...(boundNote(reading) !== null && { user_notes: boundNote(reading) }),
     },
   };
 }
@@ -298,7 +428,9 @@ export function openMHealthSerializer(
         ? `{"time_interval":{"start_date_time":"${start.toISOString()}","end_date_time":"${(end ?? start).toISOString()}"}}`
         : `{"date_time":"${start.toISOString()}"}`;
     const uuid = omhUuid(reading);
-    return `{"header":{"id":"${uuid}","uuid":"${uuid}"${shared.header}${JSON.stringify(reading.value)}${shared.measure}${shared.extra},"effective_time_frame":${timeFrame}}}`;
+    const note = boundNote(reading);
+    const notes = note === null ? '' : `,"user_notes":${JSON.stringify(note)}`;
+    return `{"header":{"id":"${uuid}","uuid":"${uuid}"${shared.header}${JSON.stringify(reading.value)}${shared.measure}${shared.extra},"effective_time_frame":${timeFrame}${notes}}}`;
   };
 }
 

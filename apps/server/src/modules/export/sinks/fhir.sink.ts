@@ -1,15 +1,22 @@
 import path from 'node:path';
 import { exportBaseName } from '../export-plan';
-import { toFhirObservation, type SubjectInfo } from '../export-standards';
+import type { StoredReading } from '../../sync/readings.service';
+import { toFhirBloodPressure, toFhirObservation, type SubjectInfo } from '../export-standards';
 import type { ExportSink, SinkContext } from './export-sink';
 import { TextFile } from './sink-files';
 
 /**
  * `…-fhir-observations.ndjson`: one FHIR R4 Observation per reading of a metric with a
- * LOINC code, one line each (decision 0046; the mapping is export-standards.ts).
+ * LOINC code, one line each (decision 0046; the mapping is export-standards.ts). A systolic
+ * and a diastolic reading of one instant are one blood-pressure panel (85354-9, the R4 `bp`
+ * profile; decision 0183): readings come by metric, so a participant's diastolic readings
+ * wait for their systolic ones; one without its partner is written alone at the end.
  */
 export function fhirSink({ plan, workDir }: SinkContext): ExportSink {
   let file: TextFile;
+  const pairs =
+    plan.request.metrics.includes('systolic') && plan.request.metrics.includes('diastolic');
+  let diastolic = new Map<number, StoredReading>();
   return {
     reads: 'pages',
     async open() {
@@ -18,12 +25,32 @@ export function fhirSink({ plan, workDir }: SinkContext): ExportSink {
         path.join(workDir, 'fhir.ndjson'),
       );
     },
-    async writePage({ participant, readings }) {
+    async writePage({ participant, readings, end }) {
       const subject: SubjectInfo = { ...participant, deviceName: plan.device.friendlyName };
       const lines: string[] = [];
       for (const reading of readings) {
+        if (pairs && reading.metricKey === 'diastolic' && reading.value !== null) {
+          diastolic.set(reading.recordedAt.getTime(), reading);
+          continue;
+        }
+        const partner =
+          pairs && reading.metricKey === 'systolic' && reading.value !== null
+            ? diastolic.get(reading.recordedAt.getTime())
+            : undefined;
+        if (partner) {
+          diastolic.delete(reading.recordedAt.getTime());
+          lines.push(JSON.stringify(toFhirBloodPressure(reading, partner, subject)));
+          continue;
+        }
         const observation = toFhirObservation(reading, subject);
         if (observation) lines.push(JSON.stringify(observation));
+      }
+      if (end) {
+        for (const reading of diastolic.values()) {
+          const observation = toFhirObservation(reading, subject);
+          if (observation) lines.push(JSON.stringify(observation));
+        }
+        diastolic = new Map();
       }
       file.rows += lines.length;
       if (lines.length) await file.write(lines.join('\n') + '\n');

@@ -2,7 +2,11 @@ import path from 'node:path';
 import { shiftCivilDay } from '@trialpulse/shared/civil-days';
 import type { StoredReading } from '../../sync/readings.service';
 import { exportBaseName } from '../export-plan';
-import { dayOffsetLookup, openMHealthSerializer } from '../export-standards';
+import {
+  dayOffsetLookup,
+  openMHealthBloodPressure,
+  openMHealthSerializer,
+} from '../export-standards';
 import type { ExportSink, SinkContext } from './export-sink';
 import { TextFile } from './sink-files';
 
@@ -21,6 +25,9 @@ export function openMHealthSink({ plan, io, workDir }: SinkContext): ExportSink 
   let first = true;
   let serialiser:
     { participantId: number; point: (reading: StoredReading) => string | null } | undefined;
+  // Blood pressure is one point of a systolic and a diastolic reading of one instant
+  // (decision 0183); a participant's diastolic readings come first and wait for theirs.
+  let diastolic = new Map<number, StoredReading>();
   return {
     reads: 'pages',
     async open() {
@@ -33,6 +40,7 @@ export function openMHealthSink({ plan, io, workDir }: SinkContext): ExportSink 
     async writePage({ participant, readings, end }) {
       if (end) {
         serialiser = undefined;
+        diastolic = new Map();
         return;
       }
       if (serialiser?.participantId !== participant.participantId) {
@@ -48,8 +56,19 @@ export function openMHealthSink({ plan, io, workDir }: SinkContext): ExportSink 
         };
       }
       let text = '';
+      const subject = { ...participant, deviceName: plan.device.friendlyName };
       for (const reading of readings) {
-        const point = serialiser.point(reading);
+        let point: string | null;
+        if (reading.metricKey === 'diastolic' && reading.value !== null) {
+          diastolic.set(reading.recordedAt.getTime(), reading);
+          continue;
+        }
+        const partner =
+          reading.metricKey === 'systolic' && reading.value !== null
+            ? diastolic.get(reading.recordedAt.getTime())
+            : undefined;
+        if (partner) point = openMHealthBloodPressure(reading, partner, subject, exportedAt);
+        else point = serialiser.point(reading);
         if (point === null) continue;
         text += (first ? '\n' : ',\n') + point;
         first = false;
