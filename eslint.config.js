@@ -123,11 +123,6 @@ export const TABLE_EXCEPTIONS = {
     reason:
       'The session context (role, selected team and its status) is one join on every request.',
   },
-  sfa: {
-    tables: ['users', 'sessions', 'refreshTokens'],
-    reason:
-      'Sign-in family (auth, sfa, passwords): the second factor turns on users.sfa_* and upgrades the session it completes.',
-  },
   passwords: {
     tables: ['users', 'credentials', 'oneTimeTokens'],
     reason:
@@ -246,11 +241,6 @@ export function forbiddenTablesFor(module) {
  * product code (modules, jobs, plugins, lib, cli) but for these, each with its reason.
  */
 export const TABLE_WRITE_EXCEPTIONS = {
-  sfa: {
-    tables: ['users', 'sessions', 'refreshTokens'],
-    reason:
-      'Sign-in family (auth, sfa, passwords): the second factor turns on users.sfa_* and upgrades the session (and its refresh token) it completes.',
-  },
   passwords: {
     tables: ['oneTimeTokens'],
     reason:

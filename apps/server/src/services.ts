@@ -143,6 +143,7 @@ export function createServices(deps: ServiceDeps) {
   const teams = createTeamsService({ repository: createTeamsRepository(db), sessions: accounts });
   const sfa = createSfaService({
     repository: sfaRepository,
+    accounts,
     authService: auth,
     mail: () => mail,
     clock,

@@ -30,11 +30,25 @@ export function createAccountsService(deps: {
     | 'bumpTokenVersion'
     | 'revokeSessions'
     | 'clearLoginThrottles'
+    | 'enableTotp'
+    | 'clearSecondFactor'
   >;
 }) {
   const { repository } = deps;
 
   return {
+    // ---- The second factor (the sfa module), in its transaction.
+
+    /** Turns the account's authenticator second factor on (its secret was verified). */
+    enableTotp: (tx: DbOrTx, userId: number) => repository.enableTotp(tx, userId),
+
+    /**
+     * Turns the second factor off and ends every other session; the calling session
+     * (`keepSessionId`) keeps going with the new token version, back at set-up.
+     */
+    clearSecondFactor: (tx: DbOrTx, userId: number, keepSessionId: string, now: Date) =>
+      repository.clearSecondFactor(tx, userId, keepSessionId, now),
+
     // ---- A new password (the passwords module's change and reset), in its transaction.
 
     /** Stores a new password hash (creating the credentials row if missing). */

@@ -69,6 +69,32 @@ export function createAuthRepository(db: Db) {
     // ---- Accounts: the auth module is the one owner of users and credentials ----------
 
     /** Inserts an account row; answers its id. */
+    /** Turns the account's authenticator second factor on (its secret was verified). */
+    async enableTotp(tx: DbOrTx, userId: number) {
+      await tx.update(users).set({ sfaEnabled: true, sfaType: 'totp' }).where(eq(users.id, userId));
+    },
+
+    /**
+     * Turns the second factor off and ends every other session (the token_version moves on);
+     * the calling session keeps going with the new version, back at set-up.
+     */
+    async clearSecondFactor(tx: DbOrTx, userId: number, keepSessionId: string, now: Date) {
+      const [updated] = await tx
+        .update(users)
+        .set({ sfaEnabled: false, sfaType: null, tokenVersion: sql`${users.tokenVersion} + 1` })
+        .where(eq(users.id, userId))
+        .returning({ tokenVersion: users.tokenVersion });
+      await tx
+        .update(sessions)
+        .set({ tokenVersion: updated!.tokenVersion, authStatus: 'SFAIsNotSet' })
+        .where(eq(sessions.id, keepSessionId));
+      // The session's earlier refresh tokens are spent: only the ones issued now count.
+      await tx
+        .update(refreshTokens)
+        .set({ usedAt: now })
+        .where(and(eq(refreshTokens.sessionId, keepSessionId), isNull(refreshTokens.usedAt)));
+    },
+
     /** Stores a new password hash (creating the credentials row if missing). */
     async setPasswordHash(tx: DbOrTx, userId: number, passwordHash: string, now: Date) {
       await tx

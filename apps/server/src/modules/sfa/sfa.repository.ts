@@ -1,13 +1,6 @@
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import {
-  oneTimeCodes,
-  refreshTokens,
-  rememberedDevices,
-  sessions,
-  sfaSecrets,
-  users,
-} from '../../db/schema';
+import { oneTimeCodes, rememberedDevices, sfaSecrets } from '../../db/schema';
 
 /** Tables of the second factor: TOTP secrets, emailed codes, remembered devices. */
 export function createSfaRepository(db: Db) {
@@ -46,7 +39,6 @@ export function createSfaRepository(db: Db) {
 
     async markSecretVerified(tx: DbOrTx, userId: number, now: Date) {
       await tx.update(sfaSecrets).set({ verifiedAt: now }).where(eq(sfaSecrets.userId, userId));
-      await tx.update(users).set({ sfaEnabled: true, sfaType: 'totp' }).where(eq(users.id, userId));
     },
 
     /** Replaces any earlier unused code: only the newest emailed code counts. */
@@ -125,27 +117,10 @@ export function createSfaRepository(db: Db) {
         .where(eq(rememberedDevices.id, id));
     },
 
-    /**
-     * Removes the second factor: secret, remembered devices, and every other session (the
-     * token_version moves on). The calling session keeps going with the new version.
-     */
-    async resetSecondFactor(tx: DbOrTx, userId: number, keepSessionId: string, now: Date) {
+    /** Removes the second factor's own rows: the secret and the remembered devices. */
+    async resetSecondFactor(tx: DbOrTx, userId: number) {
       await tx.delete(sfaSecrets).where(eq(sfaSecrets.userId, userId));
       await tx.delete(rememberedDevices).where(eq(rememberedDevices.userId, userId));
-      const [updated] = await tx
-        .update(users)
-        .set({ sfaEnabled: false, sfaType: null, tokenVersion: sql`${users.tokenVersion} + 1` })
-        .where(eq(users.id, userId))
-        .returning({ tokenVersion: users.tokenVersion });
-      await tx
-        .update(sessions)
-        .set({ tokenVersion: updated!.tokenVersion, authStatus: 'SFAIsNotSet' })
-        .where(eq(sessions.id, keepSessionId));
-      // The session's earlier refresh tokens are spent: only the ones issued now count.
-      await tx
-        .update(refreshTokens)
-        .set({ usedAt: now })
-        .where(and(eq(refreshTokens.sessionId, keepSessionId), isNull(refreshTokens.usedAt)));
     },
   };
 }

@@ -12,6 +12,7 @@ import {
   randomToken,
 } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
+import type { AccountsService } from '../auth/accounts.service';
 import type { AuthService, IssuedSession, RequestMeta } from '../auth/auth.service';
 import type { AuthContext } from '../auth/session-context';
 import type { SfaRepository } from './sfa.repository';
@@ -35,6 +36,8 @@ export const SFA_MESSAGES = {
 
 type Deps = {
   repository: SfaRepository;
+  /** The account's second-factor flags, token version and sessions (the auth module's tables). */
+  accounts: Pick<AccountsService, 'enableTotp' | 'clearSecondFactor'>;
   authService: AuthService;
   mail: () => MailService;
   clock: Clock;
@@ -48,7 +51,7 @@ type Deps = {
  * change) and reset. Wrong codes spend the account's sign-in budget.
  */
 export function createSfaService(deps: Deps) {
-  const { repository, authService, clock } = deps;
+  const { repository, accounts, authService, clock } = deps;
 
   const totpFor = (secretBase32: string, label: string) =>
     new OTPAuth.TOTP({
@@ -126,6 +129,7 @@ export function createSfaService(deps: Deps) {
       await authService.reserveSecondFactorCheck(auth, meta);
       const ok = await checkTotp(auth.userId, secret.secretEncrypted, code, async (tx) => {
         await repository.markSecretVerified(tx, auth.userId, clock.now());
+        await accounts.enableTotp(tx, auth.userId);
         await recordAudit(tx, {
           action: 'sfa.setup.verified',
           entityType: 'user',
@@ -247,7 +251,8 @@ export function createSfaService(deps: Deps) {
         });
       }
       await repository.transaction(async (tx) => {
-        await repository.resetSecondFactor(tx, auth.userId, auth.sessionId, clock.now());
+        await repository.resetSecondFactor(tx, auth.userId);
+        await accounts.clearSecondFactor(tx, auth.userId, auth.sessionId, clock.now());
         await recordAudit(tx, {
           action: 'sfa.reset',
           entityType: 'user',
