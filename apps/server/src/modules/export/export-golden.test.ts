@@ -252,7 +252,7 @@ const CASES: { name: string; format: ExportFormat; mode: ExportMode; extras: Exp
   },
 ];
 
-/** Expected entries (name → SHA-256), from the writer before issue 27. XLSX: its parts too. */
+/** Expected entries (name → SHA-256), from the writer before issue 27, updated by design for issue 28 (decisions 0182, 0183). XLSX: its parts too. */
 const EXPECTED: Record<string, [string, string][]> = {
   'csv, separate tabs, every optional file': [
     ['totalRows', '196'],
@@ -290,7 +290,15 @@ const EXPECTED: Record<string, [string, string][]> = {
     ],
     [
       'TrialPulse-Golden_study-fhir-observations.ndjson',
-      '38674a0bdab3494b284a860ea82e35c88aa3e7f38eb788c11dd7dd058477e985',
+      'dd1cb3f473233ba54baa06003bac87fe84c1347defcb8fa9136a02fbce818c55',
+    ],
+    [
+      'TrialPulse-Golden_study-fhir-patients.ndjson',
+      '7a4aad62803bada2a8efbbb6d2f63866bb85f69430e337ee7f59caeb3518c75a',
+    ],
+    [
+      'TrialPulse-Golden_study-fhir-groups.ndjson',
+      '223c5f52544ce9005a4c8e38a2b424861aead0fd1f6942948d5c09c877f0409e',
     ],
     [
       'TrialPulse-Golden_study-openmhealth.json',
@@ -305,8 +313,12 @@ const EXPECTED: Record<string, [string, string][]> = {
       '891f7011b2b3e01ea966821e85ccb6cdab2428459aa4d0c024e29f4c61c155e2',
     ],
     [
+      'TrialPulse-Golden_study-data-dictionary-columns.csv',
+      '769224567e63e5963bf8a21d08243343141bc50ff8b2b00976a4e9f077587a3e',
+    ],
+    [
       'TrialPulse-Golden_study-manifest.json',
-      '994ab7143a23c760cfc26ec0706e46c825408418dc39b69fa0f9efe87ab4965b',
+      '29997c931f95a353348e74120c80750c75778b784771b6428578364e607def80',
     ],
   ],
   'csv, single tab': [
@@ -320,8 +332,12 @@ const EXPECTED: Record<string, [string, string][]> = {
       '891f7011b2b3e01ea966821e85ccb6cdab2428459aa4d0c024e29f4c61c155e2',
     ],
     [
+      'TrialPulse-Golden_study-data-dictionary-columns.csv',
+      '769224567e63e5963bf8a21d08243343141bc50ff8b2b00976a4e9f077587a3e',
+    ],
+    [
       'TrialPulse-Golden_study-manifest.json',
-      'b383032133b5dcb4ef4e0bbdb68c5f2f06c2f1e129c41b8bbb671fc6e19786a5',
+      'f8674964f24c89ffa87f7a81586b3357b9deb0933e5c5c6ab18bf5c5c46a0d35',
     ],
   ],
   'xlsx, separate tabs, Open mHealth': [
@@ -403,8 +419,12 @@ const EXPECTED: Record<string, [string, string][]> = {
       '891f7011b2b3e01ea966821e85ccb6cdab2428459aa4d0c024e29f4c61c155e2',
     ],
     [
+      'TrialPulse-Golden_study-data-dictionary-columns.csv',
+      '769224567e63e5963bf8a21d08243343141bc50ff8b2b00976a4e9f077587a3e',
+    ],
+    [
       'TrialPulse-Golden_study-manifest.json',
-      '478bf873bb231d8bb0adf10259bba70323a64df90becbde6e1f2973c8ded1109',
+      '8e67b9947b4f7aa1f4b7cd13e23ad562e9ef8e9226d42645ed90be1bf116c9c8',
     ],
   ],
   'xlsx, single tab, FHIR and adherence': [
@@ -451,7 +471,15 @@ const EXPECTED: Record<string, [string, string][]> = {
     ],
     [
       'TrialPulse-Golden_study-fhir-observations.ndjson',
-      '38674a0bdab3494b284a860ea82e35c88aa3e7f38eb788c11dd7dd058477e985',
+      'dd1cb3f473233ba54baa06003bac87fe84c1347defcb8fa9136a02fbce818c55',
+    ],
+    [
+      'TrialPulse-Golden_study-fhir-patients.ndjson',
+      '7a4aad62803bada2a8efbbb6d2f63866bb85f69430e337ee7f59caeb3518c75a',
+    ],
+    [
+      'TrialPulse-Golden_study-fhir-groups.ndjson',
+      '223c5f52544ce9005a4c8e38a2b424861aead0fd1f6942948d5c09c877f0409e',
     ],
     [
       'TrialPulse-Golden_study-adherence.csv',
@@ -462,8 +490,12 @@ const EXPECTED: Record<string, [string, string][]> = {
       '891f7011b2b3e01ea966821e85ccb6cdab2428459aa4d0c024e29f4c61c155e2',
     ],
     [
+      'TrialPulse-Golden_study-data-dictionary-columns.csv',
+      '769224567e63e5963bf8a21d08243343141bc50ff8b2b00976a4e9f077587a3e',
+    ],
+    [
       'TrialPulse-Golden_study-manifest.json',
-      '0624ca45330cfea37502a99e6f5b912f5147b52cae2274acf300d455feb45df4',
+      'd4b06ee8fe11027b24f79a7fff2237a92fbff01ab5169a1fd25bd852c5aff763',
     ],
   ],
 };

@@ -233,6 +233,51 @@ const NO_OFFSETS: DayOffsetOf = () => null;
 
 export type SubjectInfo = { participantId: number; participantCode: string; deviceName: string };
 
+/** The participant's identifier system in every FHIR file (documented in the dictionary). */
+export const PARTICIPANT_SYSTEM = 'urn:trialpulse:participant';
+/** The trial's identifier system (its TrialPulse id). */
+export const TRIAL_SYSTEM = 'urn:trialpulse:trial';
+
+const patientId = (participantId: number) => `participant-${participantId}`;
+
+function subjectOf(subject: Pick<SubjectInfo, 'participantId' | 'participantCode'>) {
+  return {
+    reference: `Patient/${patientId(subject.participantId)}`,
+    identifier: { system: PARTICIPANT_SYSTEM, value: subject.participantCode },
+    display: subject.participantCode,
+  };
+}
+
+/** A participant as a FHIR R4 Patient: the trial's participant code only, no personal data. */
+export function fhirPatient(participant: { participantId: number; participantCode: string }) {
+  return {
+    resourceType: 'Patient',
+    id: patientId(participant.participantId),
+    identifier: [{ system: PARTICIPANT_SYSTEM, value: participant.participantCode }],
+  };
+}
+
+/** The trial as a FHIR R4 Group of the exported participants. */
+export function fhirGroup(
+  trialId: number,
+  participants: readonly { participantId: number; participantCode: string }[],
+) {
+  return {
+    resourceType: 'Group',
+    id: `trial-${trialId}`,
+    identifier: [{ system: TRIAL_SYSTEM, value: String(trialId) }],
+    type: 'person',
+    actual: true,
+    quantity: participants.length,
+    member: participants.map((participant) => ({
+      entity: {
+        reference: `Patient/${patientId(participant.participantId)}`,
+        display: participant.participantCode,
+      },
+    })),
+  };
+}
+
 /** One FHIR R4 Observation (NDJSON line), or null for a metric without a LOINC code here. */
 export function toFhirObservation(reading: StoredReading, subject: SubjectInfo): object | null {
   const mapping = FHIR_MAPPINGS[reading.metricKey];
@@ -258,10 +303,7 @@ export function toFhirObservation(reading: StoredReading, subject: SubjectInfo):
     status: 'final',
     category: [{ coding: [{ system: OBSERVATION_CATEGORY, code: mapping.category }] }],
     code: { coding: mapping.codings.map((coding) => ({ system: LOINC, ...coding })) },
-    subject: {
-      identifier: { system: 'urn:trialpulse:participant', value: subject.participantCode },
-      display: subject.participantCode,
-    },
+    subject: subjectOf(subject),
     ...effective,
     valueQuantity: {
       value: reading.value,
@@ -298,10 +340,7 @@ export function toFhirBloodPressure(
     status: 'final',
     category: [{ coding: [{ system: OBSERVATION_CATEGORY, code: 'vital-signs' }] }],
     code: { coding: [{ system: LOINC, ...BP_PANEL }] },
-    subject: {
-      identifier: { system: 'urn:trialpulse:participant', value: subject.participantCode },
-      display: subject.participantCode,
-    },
+    subject: subjectOf(subject),
     effectiveDateTime: systolic.recordedAt.toISOString(),
     component: [component(systolic), component(diastolic)],
     device: { display: subject.deviceName },

@@ -117,6 +117,13 @@ export async function writeExport(
     );
     await dictionary.rowsOf(dictionaryRows(plan));
     written.push(await dictionary.close());
+    const columns = new CsvFile(
+      `${base}-data-dictionary-columns.csv`,
+      path.join(workDir, 'dictionary-columns.csv'),
+      ['file', 'column', 'meaning'],
+    );
+    await columns.rowsOf(COLUMN_DICTIONARY.map((row) => [...row]));
+    written.push(await columns.close());
 
     // The files of the work directory: zipping a large XLSX takes a while, keep reporting.
     await check(0.92);
@@ -202,6 +209,73 @@ async function pagesPass(
     if (!(await io.progress(at((index + 1) / participantCount)))) throw new ExportCancelled();
   }
 }
+
+/**
+ * What every column of the data files and the adherence file means, and the timestamp and
+ * identifier conventions of every format (issue 28, decisions 0180, 0182, 0183).
+ */
+export const COLUMN_DICTIONARY: readonly (readonly [string, string, string])[] = [
+  ['Data (CSV, XLSX)', 'participant_id', 'TrialPulse id of the participant'],
+  ['Data (CSV, XLSX)', 'participant_code', "The trial's participant code (no personal data)"],
+  ['Data (CSV, XLSX)', 'device', 'The device catalog entry the export was made for'],
+  ['Data (CSV, XLSX)', 'metric_key', 'Metric (see the data dictionary for names, units and codes)'],
+  ['Data (CSV, XLSX)', 'metric_name', 'Metric name in the catalog'],
+  ['Data (CSV, XLSX)', 'units', 'Units of value'],
+  [
+    'Data (CSV, XLSX)',
+    'recorded_at_utc',
+    'Instant of the reading in UTC (ISO 8601, Z); a session starts here; a daily value is stored at 00:00 UTC of its date',
+  ],
+  [
+    'Data (CSV, XLSX)',
+    'local_time',
+    "The participant's wall-clock time (recorded_at_utc + utc_offset_minutes, no offset written); a daily value: its date",
+  ],
+  [
+    'Data (CSV, XLSX)',
+    'utc_offset_minutes',
+    "The participant's UTC offset at the reading as the provider said it; empty for a daily value",
+  ],
+  ['Data (CSV, XLSX)', 'end_at_utc', 'End of a session (sleep) in UTC; empty otherwise'],
+  ['Data (CSV, XLSX)', 'value', 'The value in the metric’s units'],
+  [
+    'Data (CSV, XLSX)',
+    'value_json',
+    'Structured parts of the reading (sleep stages, Dexcom trend and status)',
+  ],
+  ['Data (CSV, XLSX)', 'data_source', "The provider's data source or device id"],
+  ['Data (CSV, XLSX)', 'upstream', 'The provider API that delivered the reading'],
+  [
+    'All files',
+    '(date range)',
+    "Start and end dates are the participant's local days: a reading counts on the date of its instant (a session: its end) plus its offset",
+  ],
+  ['Adherence', 'date', "The participant's local civil day"],
+  ['Adherence', 'readings', 'Readings of the exported metrics on that day'],
+  ['Adherence', 'heart_rate_minutes', 'Distinct minutes with at least one heart-rate sample'],
+  ['Adherence', 'sensor_hours', 'Local clock hours with any intraday sample'],
+  [
+    'FHIR',
+    'Observation.subject',
+    'Patient/participant-<participant_id>, identifier system urn:trialpulse:participant = participant_code',
+  ],
+  ['FHIR', 'Patient', 'One per participant: the identifier only, no personal data'],
+  [
+    'FHIR',
+    'Group',
+    'The trial (identifier system urn:trialpulse:trial = its TrialPulse id) and its exported participants',
+  ],
+  [
+    'FHIR',
+    'effective[x]',
+    'effectiveDateTime in UTC; a daily value: its local date; a session: effectivePeriod in UTC',
+  ],
+  [
+    'Open mHealth',
+    'effective_time_frame',
+    'date_time in UTC; a session: time_interval in UTC; a daily value: its local day, midnight to midnight with the offsets it began and ended with',
+  ],
+];
 
 /** The data dictionary: one row per exported metric. */
 function dictionaryRows(plan: ExportPlan): Cell[][] {

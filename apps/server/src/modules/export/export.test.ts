@@ -438,9 +438,12 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
       [
         ...dataNames,
         'TrialPulse-Sleep_study-fhir-observations.ndjson',
+        'TrialPulse-Sleep_study-fhir-patients.ndjson',
+        'TrialPulse-Sleep_study-fhir-groups.ndjson',
         'TrialPulse-Sleep_study-openmhealth.json',
         'TrialPulse-Sleep_study-adherence.csv',
         'TrialPulse-Sleep_study-data-dictionary.csv',
+        'TrialPulse-Sleep_study-data-dictionary-columns.csv',
         'TrialPulse-Sleep_study-manifest.json',
       ].sort(),
     );

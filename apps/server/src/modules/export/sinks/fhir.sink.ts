@@ -1,7 +1,13 @@
 import path from 'node:path';
 import { exportBaseName } from '../export-plan';
 import type { StoredReading } from '../../sync/readings.service';
-import { toFhirBloodPressure, toFhirObservation, type SubjectInfo } from '../export-standards';
+import {
+  fhirGroup,
+  fhirPatient,
+  toFhirBloodPressure,
+  toFhirObservation,
+  type SubjectInfo,
+} from '../export-standards';
 import type { ExportSink, SinkContext } from './export-sink';
 import { TextFile } from './sink-files';
 
@@ -11,9 +17,13 @@ import { TextFile } from './sink-files';
  * and a diastolic reading of one instant are one blood-pressure panel (85354-9, the R4 `bp`
  * profile; decision 0183): readings come by metric, so a participant's diastolic readings
  * wait for their systolic ones; one without its partner is written alone at the end.
+ * Beside it, `…-fhir-patients.ndjson` (a Patient per participant: the identifier, no personal
+ * data) and `…-fhir-groups.ndjson` (the trial as a Group of them) that the Observations'
+ * subjects refer to.
  */
 export function fhirSink({ plan, workDir }: SinkContext): ExportSink {
   let file: TextFile;
+  let patients: TextFile;
   const pairs =
     plan.request.metrics.includes('systolic') && plan.request.metrics.includes('diastolic');
   let diastolic = new Map<number, StoredReading>();
@@ -23,6 +33,10 @@ export function fhirSink({ plan, workDir }: SinkContext): ExportSink {
       file = new TextFile(
         `${exportBaseName(plan)}-fhir-observations.ndjson`,
         path.join(workDir, 'fhir.ndjson'),
+      );
+      patients = new TextFile(
+        `${exportBaseName(plan)}-fhir-patients.ndjson`,
+        path.join(workDir, 'fhir-patients.ndjson'),
       );
     },
     async writePage({ participant, readings, end }) {
@@ -51,12 +65,20 @@ export function fhirSink({ plan, workDir }: SinkContext): ExportSink {
           if (observation) lines.push(JSON.stringify(observation));
         }
         diastolic = new Map();
+        patients.rows += 1;
+        await patients.write(JSON.stringify(fhirPatient(participant)) + '\n');
       }
       file.rows += lines.length;
       if (lines.length) await file.write(lines.join('\n') + '\n');
     },
     async close() {
-      return { files: [await file.close()] };
+      const groups = new TextFile(
+        `${exportBaseName(plan)}-fhir-groups.ndjson`,
+        path.join(workDir, 'fhir-groups.ndjson'),
+      );
+      groups.rows = 1;
+      await groups.write(JSON.stringify(fhirGroup(plan.request.trialId, plan.participants)) + '\n');
+      return { files: [await file.close(), await patients.close(), await groups.close()] };
     },
   };
 }
