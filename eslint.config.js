@@ -188,14 +188,13 @@ export const TABLE_EXCEPTIONS = {
     tables: [
       'participants',
       'trials',
-      'deviceReadings',
       'participantDevices',
       'globalDeviceCatalog',
       'metricCatalog',
       'teamSupportedDevices',
     ],
     reason:
-      'Reads only: an export streams readings joined with participant codes and metric names in one cursor.',
+      "Reads only: the form's trials, devices, metrics and the participants with a connection of the brand (those with readings and the readings themselves come from the readings service).",
   },
   completeness: {
     tables: [

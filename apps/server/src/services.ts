@@ -245,6 +245,11 @@ export function createServices(deps: ServiceDeps) {
     storage: exportStorageFor(config),
     queue: jobQueue,
     clock,
+    // Built below, with the data views.
+    readings: {
+      participantsWithReadings: (teamId, brand, participantIds) =>
+        readings.participantsWithReadings(teamId, brand, participantIds),
+    },
   });
 
   // Data governance: device metric settings, team selections, the Database Info lists.

@@ -1,7 +1,6 @@
 import { and, asc, count, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
-  deviceReadings,
   exportJobs,
   globalDeviceCatalog,
   metricCatalog,
@@ -79,24 +78,20 @@ export function createExportRepository(db: Db) {
     },
 
     /**
-     * Participants of the trial that have (or had) a connection to a device of the brand,
-     * or stored readings of it (decision 0045): a revoked connection keeps its data.
+     * The trial's participants in code order, each with whether it has (or had) a connection
+     * to a device of the brand; the service adds those with stored readings of it (the
+     * readings service's), decision 0045: a revoked connection keeps its data.
      */
-    listParticipants(teamId: number, trialId: number, brand: DeviceBrand) {
+    listTrialParticipants(teamId: number, trialId: number, brand: DeviceBrand) {
       return db
-        .select({ participantId: participants.id, participantCode: participants.participantCode })
+        .select({
+          participantId: participants.id,
+          participantCode: participants.participantCode,
+          connected: sql<boolean>`EXISTS (SELECT 1 FROM ${participantDevices} pd JOIN ${globalDeviceCatalog} gdc ON gdc.id = pd.global_device_catalog_id
+                 WHERE pd.participant_id = ${participants}.id AND pd.team_id = ${teamId} AND gdc.manufacturer = ${brand})`,
+        })
         .from(participants)
-        .where(
-          and(
-            eq(participants.teamId, teamId),
-            eq(participants.trialId, trialId),
-            or(
-              sql`EXISTS (SELECT 1 FROM ${participantDevices} pd JOIN ${globalDeviceCatalog} gdc ON gdc.id = pd.global_device_catalog_id
-                 WHERE pd.participant_id = ${participants.id} AND pd.team_id = ${teamId} AND gdc.manufacturer = ${brand})`,
-              sql`EXISTS (SELECT 1 FROM ${deviceReadings} r WHERE r.participant_id = ${participants.id} AND r.team_id = ${teamId} AND r.brand = ${brand})`,
-            ),
-          ),
-        )
+        .where(and(eq(participants.teamId, teamId), eq(participants.trialId, trialId)))
         .orderBy(asc(participants.participantCode));
     },
 

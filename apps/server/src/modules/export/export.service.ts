@@ -11,6 +11,7 @@ import {
   type ExportTrial,
 } from '@trialpulse/shared';
 import type { Db } from '../../db/client';
+import type { DeviceBrand } from '../../db/schema';
 import type { JobQueue } from '../../jobs/queue';
 import type { JobLogger } from '../../jobs/types';
 import { APP_VERSION } from '../../lib/app-version';
@@ -102,8 +103,29 @@ export function createExportService(deps: {
   storage: ExportStorage;
   queue: Pick<JobQueue, 'send'>;
   clock: Clock;
+  readings: Pick<ReadingsService, 'participantsWithReadings'>;
 }) {
-  const { repository, access, storage, queue, clock } = deps;
+  const { repository, access, storage, queue, clock, readings } = deps;
+
+  /**
+   * Participants of the trial that have (or had) a connection to a device of the brand, or
+   * stored readings of it (decision 0045): a revoked connection keeps its data.
+   */
+  async function participantsOf(
+    teamId: number,
+    trialId: number,
+    brand: DeviceBrand,
+  ): Promise<ExportParticipant[]> {
+    const rows = await repository.listTrialParticipants(teamId, trialId, brand);
+    const withReadings = await readings.participantsWithReadings(
+      teamId,
+      brand,
+      rows.filter((row) => !row.connected).map((row) => row.participantId),
+    );
+    return rows
+      .filter((row) => row.connected || withReadings.has(row.participantId))
+      .map(({ participantId, participantCode }) => ({ participantId, participantCode }));
+  }
   const requireExportTeam = (auth: AuthContext) => access.requireTeam(auth, ACTION);
 
   async function device(teamId: number, deviceId: number) {
@@ -143,7 +165,7 @@ export function createExportService(deps: {
     ): Promise<ExportParticipant[]> {
       const { teamId } = await access.requireTrial(auth, trialId, ACTION);
       const found = await device(teamId, deviceId);
-      return repository.listParticipants(teamId, trialId, found.brand);
+      return participantsOf(teamId, trialId, found.brand);
     },
 
     async metrics(auth: AuthContext, deviceId: number): Promise<ExportMetric[]> {
@@ -173,9 +195,7 @@ export function createExportService(deps: {
       const { teamId } = await access.requireTrial(auth, request.trialId, ACTION);
       const found = await device(teamId, request.deviceId);
       const allowedParticipants = new Set(
-        (await repository.listParticipants(teamId, request.trialId, found.brand)).map(
-          (p) => p.participantId,
-        ),
+        (await participantsOf(teamId, request.trialId, found.brand)).map((p) => p.participantId),
       );
       if (request.participantIds.some((id) => !allowedParticipants.has(id))) {
         throw AppError.badRequest(EXPORT_MESSAGES.unknownParticipants, [

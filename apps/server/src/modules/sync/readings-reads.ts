@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { ListQuery } from '@trialpulse/shared';
 import type { Db } from '../../db/client';
 import { deviceReadings, participants, type DeviceBrand } from '../../db/schema';
@@ -68,6 +68,26 @@ export function createReadingsReads(db: Db) {
           .where(and(...conditions, filter))
           .$dynamic(),
       );
+    },
+
+    /** Which of these participants (of the team) have stored readings of the brand. */
+    async participantsWithReadings(
+      teamId: number,
+      brand: DeviceBrand,
+      participantIds: readonly number[],
+    ): Promise<Set<number>> {
+      if (participantIds.length === 0) return new Set();
+      const rows = await db
+        .select({ id: participants.id })
+        .from(participants)
+        .where(
+          and(
+            eq(participants.teamId, teamId),
+            inArray(participants.id, [...participantIds]),
+            sql`EXISTS (SELECT 1 FROM ${deviceReadings} r WHERE r.participant_id = ${participants.id} AND r.team_id = ${teamId} AND r.brand = ${brand})`,
+          ),
+        );
+      return new Set(rows.map((row) => row.id));
     },
 
     /**

@@ -84,6 +84,15 @@ export function createReadingsService(deps: {
       return reads.page(scope, query);
     },
 
+    /** Which of these participants have stored readings of the brand (export's participant list). */
+    participantsWithReadings(
+      teamId: number,
+      brand: DeviceBrand,
+      participantIds: readonly number[],
+    ) {
+      return reads.participantsWithReadings(teamId, brand, participantIds);
+    },
+
     /** The team's stored readings of a metric from devices of `brands` (the retention page). */
     countOfTeamMetric(teamId: number, metricKey: string, brands: readonly DeviceBrand[]) {
       return reads.countOfTeamMetric(teamId, metricKey, brands);
