@@ -292,7 +292,11 @@ describe('accessibility (axe WCAG 2.1 AA) and 390-px layout on every route', () 
    * pushed a phone's page 360 px sideways, issue 30); the demo has no exports of its own.
    */
   async function requestExport(page: Page, who: string) {
-    const get = async (url: string) => (await apiFromPage(page, 'GET', url)).body;
+    const get = async (url: string) => {
+      const answer = await apiFromPage(page, 'GET', url);
+      expect(answer.status, `${who}: GET ${url} (for My Exports' row)`).toBe(200);
+      return answer.body;
+    };
     const [trial] = exportTrialSchema.array().parse(await get('/api/dataExport/trials'));
     const devices = exportDeviceSchema.array().parse(await get('/api/dataExport/devices'));
     const yesterday = new Date(Date.now() - 24 * 3600_000).toISOString().slice(0, 10);
