@@ -61,7 +61,8 @@ export function ExportForm() {
   const [exportMode, setExportMode] = useState<ExportMode>('separate-tabs');
   const [format, setFormat] = useState<ExportFormat>('csv');
   const [extras, setExtras] = useState<ExportExtra[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  // Every problem of the form at once (issue 28), in the shared schema's order and words.
+  const [errors, setErrors] = useState<string[]>([]);
 
   const trials = useExportTrials();
   const devices = useExportDevices();
@@ -106,13 +107,13 @@ export function ExportForm() {
     };
     const messages = exportRequestMessages(request, { today });
     if (messages.length > 0) {
-      setError(messages[0]!);
+      setErrors([...new Set(messages)]);
       return;
     }
-    setError(null);
+    setErrors([]);
     create.mutate(request, {
       onSuccess: (answer) => notify(answer.message, 'success'),
-      onError: (failure) => setError(exportErrorMessage(failure)),
+      onError: (failure) => setErrors([exportErrorMessage(failure)]),
     });
   };
 
@@ -348,9 +349,20 @@ export function ExportForm() {
           </Typography>
         </FormControl>
 
-        {error && (
+        {errors.length === 1 && (
           <Alert severity="error" data-testid="export-error">
-            {error}
+            <span data-testid="export-error-message">{errors[0]}</span>
+          </Alert>
+        )}
+        {errors.length > 1 && (
+          <Alert severity="error" data-testid="export-error">
+            <Box component="ul" sx={{ m: 0, pl: 2 }}>
+              {errors.map((message) => (
+                <li key={message} data-testid="export-error-message">
+                  {message}
+                </li>
+              ))}
+            </Box>
           </Alert>
         )}
         <Box>

@@ -111,9 +111,12 @@ async function choose(testId: string, option: RegExp) {
 
 const setValue = (testId: string, value: string) =>
   fireEvent.change(screen.getByTestId(testId), { target: { value } });
-const submitAndRead = async () => {
+/** Submits and answers the first message shown (the form shows every problem at once). */
+const submitAndRead = async () => (await submitAndReadAll())[0];
+const submitAndReadAll = async () => {
   fireEvent.click(screen.getByTestId('export-submit'));
-  return (await screen.findByTestId('export-error')).textContent;
+  await screen.findByTestId('export-error');
+  return screen.getAllByTestId('export-error-message').map((item) => item.textContent);
 };
 
 /** A valid request: trial, device, participant SLP-001, the last three days, steps, file name "x". */
@@ -139,6 +142,19 @@ describe('/DataExport', () => {
   beforeEach(() => freezeDateAt(TEST_NOW));
   afterEach(() => {
     vi.useRealTimers();
+  });
+
+  it('shows every problem of the form at once, in the shared messages', async () => {
+    const { calls } = await open();
+    expect(await submitAndReadAll()).toEqual([
+      EXPORT_MESSAGES.trialRequired,
+      EXPORT_MESSAGES.deviceRequired,
+      EXPORT_MESSAGES.participantRequired,
+      EXPORT_MESSAGES.datesRequired,
+      EXPORT_MESSAGES.metricRequired,
+      EXPORT_MESSAGES.fileNameRequired,
+    ]);
+    expect(writes(calls).filter((call) => call.url.includes('batchDataExport'))).toEqual([]);
   });
 
   it('shows every §5 message in turn and sends nothing until the request is valid', async () => {
