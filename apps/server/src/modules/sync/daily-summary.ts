@@ -48,6 +48,8 @@ export function readingDay(alias: string): SQL {
  */
 const BEFORE_DAY = "interval '38 hours'";
 const AFTER_DAY = "interval '36 hours'";
+const BEFORE_DAY_MS = 38 * 3_600_000;
+const AFTER_DAY_MS = 36 * 3_600_000;
 
 /** Advisory lock space of the summary rows: key (20058, participant id). */
 const LOCK_SPACE = 20058;
@@ -57,7 +59,8 @@ const LOCK_SPACE = 20058;
  * one set-based statement (a key whose day lost its last reading loses its row; a row whose
  * figures are unchanged is not rewritten). Takes a transaction-scoped advisory lock per
  * participant first, so two transactions writing one participant's day cannot each save a
- * count that misses the other's rows: the second recomputes after the first commits.
+ * count that misses the other's rows: the second recomputes after the first commits. The
+ * same statement turns JIT off for the rest of the transaction (`writeWithoutJit`).
  */
 export async function refreshReadingDays(
   tx: DbOrTx,
@@ -68,12 +71,51 @@ export async function refreshReadingDays(
     (a, b) => a - b,
   );
   await tx.execute(
-    sql`select pg_advisory_xact_lock(${LOCK_SPACE}, id) from unnest(${`{${participantIds.join(',')}}`}::int[]) as id order by id`,
+    sql`select ${JIT_OFF}, pg_advisory_xact_lock(${LOCK_SPACE}, id) from unnest(${`{${participantIds.join(',')}}`}::int[]) as id order by id`,
   );
+  await tx.execute(refreshReadingDaysStatement(keys));
+}
+
+/**
+ * `set_config('jit', 'off', true)`: JIT off until the transaction ends (decision 0200). The
+ * write path's statements join a JSON batch the planner guesses at 100 rows against the
+ * readings; with many partitions the guess costs them over JIT's threshold, and compiling
+ * costs ~0.7 s for a few milliseconds of work. PGlite knows the setting (it has no JIT).
+ */
+const JIT_OFF = sql`set_config('jit', 'off', true)`;
+
+/**
+ * Turns JIT off for the rest of the caller's transaction (decision 0200): the readings'
+ * write transactions call it first, so neither the upsert nor the day summary's refresh can
+ * fall into JIT compilation however many partitions the table has.
+ */
+export async function writeWithoutJit(tx: DbOrTx): Promise<void> {
+  await tx.execute(sql`select ${JIT_OFF}`);
+}
+
+/**
+ * The refresh of `keys` as one statement (what `refreshReadingDays` runs after its locks;
+ * tests EXPLAIN it). The keys' whole window bounds `recorded_at` with constants as well as
+ * each key's own range, so the planner keeps only the window's partitions when it plans
+ * (decision 0200); the per-key range still prunes each lateral probe at run time.
+ */
+export function refreshReadingDaysStatement(keys: readonly ReadingDayKey[]): SQL {
   const payload = JSON.stringify(
     keys.map((key) => ({ p: key.participantId, t: key.teamId, m: key.metricKey, d: key.day })),
   );
-  await tx.execute(sql`
+  // Instants, not date arithmetic: interval arithmetic on timestamptz is only stable, and
+  // the planner prunes partitions when it plans only on constants.
+  let first = Infinity;
+  let last = -Infinity;
+  for (const key of keys) {
+    const day = Date.parse(`${key.day}T00:00:00Z`);
+    if (day < first) first = day;
+    if (day > last) last = day;
+  }
+  if (!(first <= last)) first = last = 0;
+  const windowFrom = new Date(first - BEFORE_DAY_MS).toISOString();
+  const windowTo = new Date(last + AFTER_DAY_MS).toISOString();
+  return sql`
     with keys as (
       select distinct k.p, k.t, k.m, k.d from json_to_recordset(${payload}::json) as k(p integer, t integer, m text, d date)
     ),
@@ -90,6 +132,7 @@ export async function refreshReadingDays(
                  max(r.recorded_at) as last_at
             from device_readings r
            where r.participant_id = k.p and r.team_id = k.t and r.metric_key = k.m
+             and r.recorded_at >= ${windowFrom}::timestamptz and r.recorded_at < ${windowTo}::timestamptz
              and r.recorded_at >= (k.d::timestamp at time zone 'UTC') - ${sql.raw(BEFORE_DAY)}
              and r.recorded_at < (k.d::timestamp at time zone 'UTC') + ${sql.raw(AFTER_DAY)}
              and ${readingDay('r')} = k.d
@@ -114,7 +157,7 @@ export async function refreshReadingDays(
         is distinct from (excluded.readings, excluded.minutes, excluded.value_sum, excluded.first_at, excluded.last_at)
       returning 1
     )
-    select (select count(*) from emptied) as emptied, (select count(*) from saved) as saved`);
+    select (select count(*) from emptied) as emptied, (select count(*) from saved) as saved`;
 }
 
 /**

@@ -119,6 +119,15 @@ export function createReadingsRepository(db: Db) {
           s: row.dataSource ?? null,
         })),
       );
+      // The batch's own span bounds `existing` with constants, so the planner keeps only its
+      // partitions (decision 0200) rather than costing the JSON's guessed 100 keys over all.
+      let first = Infinity;
+      let last = -Infinity;
+      for (const row of rows) {
+        const at = row.recordedAt.getTime();
+        if (at < first) first = at;
+        if (at > last) last = at;
+      }
       // `existing` and `written` see the same snapshot, so existing = keys already stored
       // before this statement; RETURNING xmax is not allowed on a partitioned table.
       // `touched` (decision 0058): the local days of the rows written, and the days a changed
@@ -139,6 +148,8 @@ export function createReadingsRepository(db: Db) {
           join device_readings d
             on d.participant_id = r.p and d.team_id = r.t and d.metric_key = r.m
            and d.recorded_at = r.at and d.brand = r.b
+           and d.recorded_at >= ${new Date(first).toISOString()}::timestamptz
+           and d.recorded_at <= ${new Date(last).toISOString()}::timestamptz
         ),
         written as (
           insert into device_readings as d (

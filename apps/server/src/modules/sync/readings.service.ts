@@ -16,6 +16,7 @@ import {
   dayOffsets,
   firstDataDays,
   refreshReadingDays,
+  writeWithoutJit,
   type DailySummary,
   type DayOffset,
   type FirstDataDay,
@@ -310,6 +311,8 @@ export function createReadingsService(deps: {
           if (index > 0) await new Promise((resolve) => setImmediate(resolve));
           const part = batch.slice(index * UPSERT_BATCH_SIZE, (index + 1) * UPSERT_BATCH_SIZE);
           await readings.transaction(async (tx) => {
+            // No JIT in the write transaction, however many partitions (decision 0200).
+            await writeWithoutJit(tx);
             const written =
               part.length > 0
                 ? await readings.upsertBatch(tx, part, options.syncRunId ?? null)

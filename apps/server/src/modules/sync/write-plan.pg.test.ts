@@ -1,0 +1,139 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/client';
+import { createTestDatabase } from '../../test/test-database';
+import {
+  readingDaysFromScratch,
+  refreshReadingDaysStatement,
+  writeWithoutJit,
+  type ReadingDayKey,
+} from './daily-summary';
+import type { ReadingsService } from './readings.service';
+import { createParticipants, readingsServiceFor } from './test-support';
+
+/** Two years of monthly partitions, filled with bulk SQL. */
+const MONTHS = 24;
+const FIRST_MONTH = Date.UTC(2024, 11, 1);
+const PARTICIPANTS = 20;
+/** Heart rate every 30 minutes for each participant: ~0.7 M readings over the two years. */
+const STEP = '30 minutes';
+
+type PlanNode = { 'Relation Name'?: string; Plans?: PlanNode[]; 'Total Cost'?: number };
+type Explained = { Plan: PlanNode; JIT?: unknown };
+
+function relations(node: PlanNode, into = new Set<string>()): Set<string> {
+  if (node['Relation Name']) into.add(node['Relation Name']);
+  for (const child of node.Plans ?? []) relations(child, into);
+  return into;
+}
+
+/**
+ * No planner cliff on the write path (issue 29, decision 0200), on PostgreSQL with a table
+ * of many partitions: the day summary's refresh plans only the partitions of its keys'
+ * window, and the write transaction never compiles with JIT, even when every statement's
+ * cost is over the JIT threshold.
+ */
+describe(
+  'the write transaction plans only its window, without JIT (PostgreSQL)',
+  { timeout: 300_000 },
+  () => {
+    let database: Database;
+    let readings: ReadingsService;
+    let teamId: number;
+    let participantIds: number[];
+
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      ({ teamId, participantIds } = await createParticipants(database.db, PARTICIPANTS));
+      const last = new Date(Date.UTC(2024, 11 + MONTHS - 1, 1)).toISOString();
+      await database.db.execute(
+        sql`select device_readings_ensure_partitions(${new Date(FIRST_MONTH).toISOString()}::timestamptz, ${last}::timestamptz)`,
+      );
+      const ids = `{${participantIds.join(',')}}`;
+      await database.db.execute(sql`
+      insert into device_readings (participant_id, team_id, metric_key, recorded_at, brand, utc_offset_minutes, value, upstream)
+      select p, ${teamId}, 'heart_rate', at, 'Fitbit', 60, 60 + (extract(epoch from at)::bigint % 40), 'google-health'
+        from unnest(${ids}::int[]) as p,
+             generate_series(${new Date(FIRST_MONTH).toISOString()}::timestamptz,
+                             ${new Date(Date.UTC(2024, 11 + MONTHS, 1) - 1).toISOString()}::timestamptz,
+                             interval '${sql.raw(STEP)}') as at`);
+      await database.db.execute(sql`
+      insert into device_reading_days (participant_id, team_id, metric_key, day, readings, minutes, value_sum, first_at, last_at)
+      ${readingDaysFromScratch()}`);
+      await database.db.execute(sql`analyze device_readings`);
+      await database.db.execute(sql`analyze device_reading_days`);
+      readings = readingsServiceFor(database.db, () => new Date('2026-11-28T12:00:00Z'));
+    });
+    afterAll(() => database?.close());
+
+    const keysOf = (days: string[]): ReadingDayKey[] =>
+      participantIds.flatMap((participantId) =>
+        days.map((day) => ({ participantId, teamId, metricKey: 'heart_rate', day })),
+      );
+
+    async function explain(keys: ReadingDayKey[], withoutJit: boolean): Promise<Explained> {
+      return database.db.transaction(async (tx) => {
+        if (withoutJit) await writeWithoutJit(tx);
+        // As if the table were large enough for any plan to pass JIT's threshold.
+        await tx.execute(sql`set local jit_above_cost = 0`);
+        const result = await tx.execute<{ 'QUERY PLAN': Explained[] }>(
+          sql`explain (format json) ${refreshReadingDaysStatement(keys)}`,
+        );
+        return result.rows[0]!['QUERY PLAN'][0]!;
+      });
+    }
+
+    it('reads only the partitions of the keys’ window', async () => {
+      const plan = await explain(keysOf(['2026-03-14', '2026-03-15']), true);
+      const partitions = [...relations(plan.Plan)].filter((name) =>
+        name.startsWith('device_readings_p'),
+      );
+      // 14 March 00:00 − 38 h … 15 March 24:00 + 36 h lies in March 2026 alone.
+      expect(partitions).toEqual(['device_readings_p202603']);
+      // A day on a month's edge reaches the month before and no further.
+      const edge = await explain(keysOf(['2025-06-01']), true);
+      expect(
+        [...relations(edge.Plan)].filter((name) => name.startsWith('device_readings_p')).sort(),
+      ).toEqual(['device_readings_p202505', 'device_readings_p202506']);
+    });
+
+    it('never plans JIT in the write transaction, even over its cost threshold', async () => {
+      const keys = keysOf(['2026-03-14']);
+      // The control: the same statement outside the write transaction's setting plans JIT,
+      // so the assertion below can see it.
+      expect((await explain(keys, false)).JIT).toBeDefined();
+      expect((await explain(keys, true)).JIT).toBeUndefined();
+    });
+
+    it('stores a batch through the write path on the large table; the summary equals a from-scratch computation', async () => {
+      const at = Date.UTC(2026, 2, 14, 10, 0, 5);
+      const rows = participantIds.flatMap((participantId) =>
+        Array.from({ length: 90 }, (_, index) => ({
+          participantId,
+          teamId,
+          brand: 'Fitbit' as const,
+          upstream: 'google-health' as const,
+          metricKey: 'heart_rate',
+          recordedAt: new Date(at + index * 60_000),
+          utcOffsetMinutes: 60,
+          value: 70,
+        })),
+      );
+      const counts = await readings.store(rows);
+      expect(counts).toMatchObject({ inserted: rows.length, updated: 0, rejected: 0 });
+      const differences = await database.db.execute<{ n: number }>(sql`
+      select count(*)::int as n from (
+        (select participant_id, team_id, metric_key, day, readings, minutes, value_sum, first_at, last_at
+           from device_reading_days where day between '2026-03-13' and '2026-03-16'
+         except
+         select * from (${readingDaysFromScratch()}) s where day between '2026-03-13' and '2026-03-16')
+        union all
+        (select * from (${readingDaysFromScratch()}) s where day between '2026-03-13' and '2026-03-16'
+         except
+         select participant_id, team_id, metric_key, day, readings, minutes, value_sum, first_at, last_at
+           from device_reading_days where day between '2026-03-13' and '2026-03-16')
+      ) d`);
+      expect(Number(differences.rows[0]!.n)).toBe(0);
+    });
+  },
+);
