@@ -96,6 +96,7 @@ export function ChartFigure({
         )}
         <Button
           size="small"
+          sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
           aria-expanded={asTable}
           onClick={() => setAsTable((shown) => !shown)}
           data-testid={testId && `${testId}-table-toggle`}

@@ -104,7 +104,12 @@ export function OmronReadingsTable({
     localization: { noRecordsToDisplay: DEVICE_DATA_MESSAGES.noData },
     muiTableBodyRowProps: () => ({ 'data-testid': 'omron-reading-row' }) as TableRowProps,
     renderTopToolbarCustomActions: ({ table: instance }) => (
-      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+      // Wraps below the search field on a phone instead of running under the table's icons.
+      <Stack
+        direction="row"
+        useFlexGap
+        sx={{ flexWrap: 'wrap', alignItems: 'center', gap: 1.5, minWidth: 0 }}
+      >
         <DebouncedSearchField
           value={persisted.globalFilter}
           onChange={persisted.setGlobalFilter}
@@ -113,6 +118,7 @@ export function OmronReadingsTable({
         />
         <Button
           startIcon={<FileDownloadOutlined />}
+          sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
           data-testid="omron-export-csv"
           onClick={() => {
             const visible = instance.getVisibleLeafColumns();

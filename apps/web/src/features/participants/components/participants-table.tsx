@@ -243,7 +243,19 @@ export function ParticipantsTable({
     muiTableBodyRowProps: ({ row }) =>
       ({ 'data-testid': `participant-row-${row.original.id}` }) as TableRowProps,
     renderTopToolbarCustomActions: () => (
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: 'center' }}>
+      // One row that wraps, left-aligned, each label on one line (issue 30: at 1440 px the
+      // labels broke in two, at 390 px a centred column of unequal buttons zigzagged).
+      <Stack
+        direction="row"
+        useFlexGap
+        sx={{
+          flexWrap: 'wrap',
+          alignItems: 'center',
+          gap: 1.5,
+          '& .MuiButton-root': { whiteSpace: 'nowrap', flexShrink: 0 },
+          '& > .MuiTextField-root': { flex: { xs: '1 1 100%', sm: '0 1 320px' } },
+        }}
+      >
         <DebouncedSearchField
           value={persisted.globalFilter}
           onChange={persisted.setGlobalFilter}

@@ -59,7 +59,18 @@ export function TrialPage({
         <Typography variant="h1" component="h1" data-testid="trial-title">
           Trial: #{trial.trialNumber} - {trial.trialName}
         </Typography>
-        <Stack direction="row" spacing={3} sx={{ alignItems: 'center' }}>
+        <Stack
+          direction="row"
+          useFlexGap
+          sx={{
+            flexWrap: 'wrap',
+            columnGap: 3,
+            rowGap: 1,
+            alignItems: 'center',
+            flexShrink: 0,
+            '& a': { whiteSpace: 'nowrap' },
+          }}
+        >
           <Link
             component={RouterLink}
             to={PATHS.trialCompleteness}
