@@ -1,0 +1,361 @@
+/**
+ * Readings at trial scale (issue 29), on PostgreSQL only (TEST_DATABASE_URL, else
+ * DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres). Two databases of its own
+ * in one run, S and L (L has 10× the history of S; `--quick` divides both by 10), created
+ * and dropped by the bench. History is bulk SQL (heart rate once a minute, the day summary
+ * rebuilt from it); samples go through the product's write path (ReadingsService.store).
+ * Each figure is printed with its reference measured in the same run:
+ * - bytes per stored reading (readings, their indexes and the day summary) — goal ≤ 12;
+ * - ingest: the write path against COPY of as many rows into the same table, at S and L
+ *   (goal ≥ 0.4× at both), and a 15-minute incremental sync (180 rows of 5-second heart
+ *   rate) at L against S (goal ≤ 1.2×);
+ * - page queries (the readings service's reads behind each page) at L against S (goal
+ *   ≤ 1.2×): overview, stored-readings first and last page, one local day of heart rate,
+ *   30-day summary, a participant-week CSV export.
+ * Ends with one JSON line. Figures, never assertions. Run:
+ * `node --import tsx bench/scale.ts [--quick]`.
+ */
+import { performance } from 'node:perf_hooks';
+import { pipeline } from 'node:stream/promises';
+import { Readable, Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { Database } from '../apps/server/src/db/client';
+import { createTestDatabase } from '../apps/server/src/test/test-database';
+import { rebuildReadingDays } from '../apps/server/src/modules/sync/daily-summary';
+import {
+  createParticipants,
+  readingsServiceFor,
+} from '../apps/server/src/modules/sync/test-support';
+import type {
+  ReadingInput,
+  ReadingsService,
+} from '../apps/server/src/modules/sync/readings.service';
+
+const QUICK = process.argv.includes('--quick');
+const DIVISOR = QUICK ? 10 : 1;
+/** Participants in each database. */
+const PARTICIPANTS = 200 / DIVISOR;
+/** Minutes of history per participant: S ≈ 17 days, L ≈ 174 days (six monthly partitions). */
+const HISTORY_MINUTES = { S: 25_000, L: 250_000 } as const;
+/** Readings the ingest comparison writes each way (write path, COPY). */
+const INGEST_ROWS = 200_000 / DIVISOR;
+const PAGE_RUNS = QUICK ? 15 : 30;
+const INCREMENTAL_RUNS = QUICK ? 10 : 20;
+const NOW = new Date('2026-11-28T12:00:00Z');
+/** History ends here; the write path's samples come after it. */
+const HISTORY_END = Date.UTC(2026, 10, 20);
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+type Size = keyof typeof HISTORY_MINUTES;
+type Fixture = {
+  size: Size;
+  database: Database;
+  readings: ReadingsService;
+  teamId: number;
+  participantIds: number[];
+  readingsCount: number;
+};
+
+function serverUrl(): string {
+  return (
+    process.env.TEST_DATABASE_URL ??
+    process.env.DATABASE_URL ??
+    'postgres://postgres@127.0.0.1:5432/postgres'
+  );
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const ratio = (value: number) => `${value.toFixed(2)}×`;
+
+async function build(size: Size): Promise<Fixture> {
+  const started = performance.now();
+  const database = await createTestDatabase();
+  const { teamId, participantIds } = await createParticipants(database.db, PARTICIPANTS);
+  const minutes = HISTORY_MINUTES[size];
+  const first = new Date(HISTORY_END - minutes * MINUTE);
+  await database.db.execute(
+    sql`select device_readings_ensure_partitions(${first.toISOString()}::timestamptz, ${new Date(NOW.getTime() + DAY).toISOString()}::timestamptz)`,
+  );
+  // One participant per statement: bounded memory and WAL per statement.
+  for (const participantId of participantIds) {
+    await database.db.execute(sql`
+      insert into device_readings (participant_id, team_id, metric_key, recorded_at, brand, utc_offset_minutes, value, upstream, data_source, synced_at)
+      select ${participantId}, ${teamId}, 'heart_rate', at, 'Fitbit', 60, 55 + (extract(epoch from at)::bigint / 60 % 50), 'google-health', 'Charge 6', ${NOW.toISOString()}::timestamptz
+        from generate_series(${first.toISOString()}::timestamptz, ${new Date(HISTORY_END - MINUTE).toISOString()}::timestamptz, interval '1 minute') as at`);
+  }
+  await rebuildReadingDays(database.db);
+  await database.db.execute(sql`vacuum analyze device_readings`);
+  const readingsCount = PARTICIPANTS * minutes;
+  console.log(
+    `${size}: ${readingsCount.toLocaleString('en')} readings (${PARTICIPANTS} participants × ${minutes.toLocaleString('en')} minutes) built in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+  return {
+    size,
+    database,
+    readings: readingsServiceFor(database.db, () => NOW),
+    teamId,
+    participantIds,
+    readingsCount,
+  };
+}
+
+/** 5-second heart rate of every participant from `start`, `count` readings in all. */
+function heartRate(fixture: Fixture, start: number, count: number, shiftMs = 0): ReadingInput[] {
+  const perParticipant = Math.ceil(count / fixture.participantIds.length);
+  return fixture.participantIds
+    .flatMap((participantId) =>
+      Array.from({ length: perParticipant }, (_, index) => ({
+        participantId,
+        teamId: fixture.teamId,
+        brand: 'Fitbit' as const,
+        metricKey: 'heart_rate',
+        recordedAt: new Date(start + index * 5000 + shiftMs),
+        utcOffsetMinutes: 60,
+        value: 55 + (index % 60),
+        upstream: 'google-health' as const,
+        dataSource: 'Charge 6',
+      })),
+    )
+    .slice(0, count);
+}
+
+const COPY_SQL = `COPY device_readings (participant_id, team_id, metric_key, recorded_at, brand, utc_offset_minutes, value, upstream, data_source) FROM STDIN WITH (FORMAT csv)`;
+
+async function copyRows(database: Database, rows: ReadingInput[]): Promise<void> {
+  const csv =
+    rows
+      .map(
+        (r) =>
+          `${r.participantId},${r.teamId},${r.metricKey},${r.recordedAt.toISOString()},${r.brand},${r.utcOffsetMinutes},${r.value},${r.upstream},${r.dataSource}`,
+      )
+      .join('\n') + '\n';
+  const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+  const client = await pool.connect();
+  try {
+    await pipeline(Readable.from([csv]), client.query(copyFrom(COPY_SQL)));
+  } finally {
+    client.release();
+  }
+}
+
+/** Write path and COPY of INGEST_ROWS each, the day after the history (same partition). */
+async function ingest(fixture: Fixture) {
+  const start = HISTORY_END + DAY;
+  const written = heartRate(fixture, start, INGEST_ROWS);
+  let began = performance.now();
+  await fixture.readings.store(written, { syncRunId: null });
+  const storeSeconds = (performance.now() - began) / 1000;
+  // The same rows 2.5 s later: new keys in the same partition, none of the write path's.
+  const copied = heartRate(fixture, start, INGEST_ROWS, 2500);
+  began = performance.now();
+  await copyRows(fixture.database, copied);
+  const copySeconds = (performance.now() - began) / 1000;
+  return {
+    storeRate: INGEST_ROWS / storeSeconds,
+    copyRate: INGEST_ROWS / copySeconds,
+    ratio: copySeconds / storeSeconds,
+  };
+}
+
+/** A 15-minute incremental sync: 180 new 5-second readings of one participant, median ms. */
+async function incremental(fixture: Fixture): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run < INCREMENTAL_RUNS; run += 1) {
+    const participantId = fixture.participantIds[run % fixture.participantIds.length]!;
+    const start = HISTORY_END + 3 * DAY + run * 15 * MINUTE;
+    const rows = heartRate({ ...fixture, participantIds: [participantId] }, start, 180);
+    const began = performance.now();
+    await fixture.readings.store(rows, { syncRunId: null });
+    times.push(performance.now() - began);
+  }
+  return median(times);
+}
+
+async function timed(runs: number, work: () => Promise<unknown>): Promise<number> {
+  await work();
+  const times: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    const began = performance.now();
+    await work();
+    times.push(performance.now() - began);
+  }
+  return median(times);
+}
+
+/** The reads behind each page, for the first participant; p50 in ms. */
+async function pages(fixture: Fixture): Promise<Record<string, number>> {
+  const { readings, teamId } = fixture;
+  const participantId = fixture.participantIds[0]!;
+  const scope = { teamId, participantId, brand: 'Fitbit' as const };
+  const first = await readings.page(scope, {
+    page: { index: 0, size: 50 },
+    sort: null,
+    filter: '',
+  });
+  const lastIndex = Math.max(0, Math.ceil(first.total / 50) - 1);
+  const lastDay = new Date(HISTORY_END - DAY).toISOString().slice(0, 10);
+  const weekFrom = new Date(HISTORY_END - 7 * DAY);
+  const monthFrom = new Date(HISTORY_END - 30 * DAY).toISOString().slice(0, 10);
+  return {
+    // The overview: per metric and brand rows, first and last (then the last value).
+    overview: await timed(PAGE_RUNS, async () => {
+      const stats = await readings.stats(teamId, participantId);
+      for (const stat of stats)
+        await readings.read(
+          {
+            teamId,
+            participantId,
+            brand: stat.brand,
+            metricKeys: [stat.metricKey],
+            from: stat.latest,
+            to: new Date(stat.latest.getTime() + 1),
+          },
+          { limit: 1 },
+        );
+    }),
+    storedFirst: await timed(PAGE_RUNS, () =>
+      readings.page(scope, { page: { index: 0, size: 50 }, sort: null, filter: '' }),
+    ),
+    storedLast: await timed(PAGE_RUNS, () =>
+      readings.page(scope, { page: { index: lastIndex, size: 50 }, sort: null, filter: '' }),
+    ),
+    oneDay: await timed(PAGE_RUNS, () =>
+      readings.read({
+        teamId,
+        participantId,
+        metricKeys: ['heart_rate'],
+        from: new Date(Date.parse(lastDay) - 14 * 3_600_000),
+        to: new Date(Date.parse(lastDay) + 36 * 3_600_000),
+        localDays: { start: lastDay, end: lastDay },
+      }),
+    ),
+    summary30: await timed(PAGE_RUNS, () =>
+      readings.dailySummaries(teamId, fixture.participantIds, monthFrom, lastDay),
+    ),
+    exportWeek: await timed(Math.ceil(PAGE_RUNS / 3), async () => {
+      const csv = readings.csv(
+        { teamId, participantId, brand: 'Fitbit', from: weekFrom, to: new Date(HISTORY_END) },
+        {
+          participantCode: 'P',
+          device: 'Fitbit',
+          metrics: [{ metricKey: 'heart_rate', metricName: 'Heart rate', units: 'bpm' }],
+        },
+        { header: true },
+      );
+      await pipeline(
+        csv.stream,
+        new Writable({
+          write(_chunk, _encoding, done) {
+            done();
+          },
+        }),
+      );
+    }),
+  };
+}
+
+async function bytesPerReading(fixture: Fixture): Promise<number> {
+  const result = await fixture.database.db.execute<{ bytes: string; n: string }>(sql`
+    select (select coalesce(sum(pg_total_relation_size(inhrelid)), 0) from pg_inherits
+             where inhparent = 'device_readings'::regclass)
+           + pg_total_relation_size('device_reading_days') as bytes,
+           (select count(*) from device_readings) as n`);
+  const row = result.rows[0]!;
+  return Number(row.bytes) / Number(row.n);
+}
+
+async function main() {
+  process.env.TEST_DATABASE_URL = serverUrl();
+  const began = performance.now();
+  console.log(
+    `Readings at trial scale (issue 29)${QUICK ? ' --quick' : ''}, PostgreSQL at ${new URL(serverUrl()).host}`,
+  );
+  const fixtures: Partial<Record<Size, Fixture>> = {};
+  try {
+    const results: Partial<
+      Record<
+        Size,
+        {
+          ingest: Awaited<ReturnType<typeof ingest>>;
+          incremental: number;
+          pages: Record<string, number>;
+          bytes: number;
+        }
+      >
+    > = {};
+    for (const size of ['S', 'L'] as const) {
+      const fixture = await build(size);
+      fixtures[size] = fixture;
+      const pageTimes = await pages(fixture);
+      const ingestFigures = await ingest(fixture);
+      await fixture.database.db.execute(sql`analyze device_readings`);
+      const incrementalMs = await incremental(fixture);
+      const bytes = await bytesPerReading(fixture);
+      results[size] = {
+        ingest: ingestFigures,
+        incremental: incrementalMs,
+        pages: pageTimes,
+        bytes,
+      };
+      // S is no longer needed once measured: free the server's cache for L.
+      await fixture.database.close();
+      delete fixtures[size];
+    }
+    const s = results.S!;
+    const l = results.L!;
+    console.log('\nStorage (L, after ingest)');
+    console.log(
+      `  bytes per reading: ${l.bytes.toFixed(1)} (S ${s.bytes.toFixed(1)}); goal ≤ 12 — ${l.bytes <= 12 ? 'met' : 'NOT met (compact chunks not built)'}`,
+    );
+    console.log('\nIngest: write path vs COPY of as many rows into the same table (goal ≥ 0.4×)');
+    for (const [size, figures] of [
+      ['S', s],
+      ['L', l],
+    ] as const) {
+      console.log(
+        `  ${size}: write path ${Math.round(figures.ingest.storeRate).toLocaleString('en')} rows/s, COPY ${Math.round(figures.ingest.copyRate).toLocaleString('en')} rows/s: ${ratio(figures.ingest.ratio)}`,
+      );
+    }
+    const incrementalRatio = l.incremental / s.incremental;
+    console.log(
+      `  15-minute incremental sync (180 rows): S ${ms(s.incremental)}, L ${ms(l.incremental)}: ${ratio(incrementalRatio)} (goal ≤ 1.2×)`,
+    );
+    console.log('\nPage queries, p50, L against S (goal ≤ 1.2×)');
+    const pageGrowth: Record<string, number> = {};
+    for (const name of Object.keys(s.pages)) {
+      pageGrowth[name] = Number((l.pages[name]! / s.pages[name]!).toFixed(2));
+      console.log(
+        `  ${name.padEnd(12)} S ${ms(s.pages[name]!).padStart(10)}  L ${ms(l.pages[name]!).padStart(10)}  ${ratio(pageGrowth[name])}`,
+      );
+    }
+    console.log(
+      '\nOne-day heart-rate data call against fetch + JSON.stringify: not measured here (bench/fitbit-one-day.ts measures the call; oneDayVsFloor is null)',
+    );
+    console.log(
+      `\nList pages (1k trials / 50k participants): bench/fast-paths.ts; not part of this bench. Took ${((performance.now() - began) / 1000).toFixed(0)} s`,
+    );
+    console.log(
+      JSON.stringify({
+        bytesPerReading: Number(l.bytes.toFixed(1)),
+        ingestVsCopy: [Number(s.ingest.ratio.toFixed(2)), Number(l.ingest.ratio.toFixed(2))],
+        incrementalLvsS: Number(incrementalRatio.toFixed(2)),
+        pageGrowth,
+        oneDayVsFloor: null,
+      }),
+    );
+  } finally {
+    for (const fixture of Object.values(fixtures)) await fixture?.database.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
