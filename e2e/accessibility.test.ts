@@ -304,9 +304,11 @@ describe('accessibility (axe WCAG 2.1 AA) and 390-px layout on every route', () 
       const [participant] = exportParticipantSchema
         .array()
         .parse(await get(`/api/dataExport/trials/${trial!.trialId}/participants/${device.id}`));
-      const [metric] = exportMetricSchema
+      // A metric the team stores: the others are refused (issue 28: no file is silently empty).
+      const metric = exportMetricSchema
         .array()
-        .parse(await get(`/api/dataExport/metrics/${device.id}`));
+        .parse(await get(`/api/dataExport/metrics/${device.id}`))
+        .find((candidate) => candidate.stored !== false);
       if (!participant || !metric) continue;
       const answer = await apiFromPage(page, 'POST', '/api/dataExport/batchDataExport', {
         trialId: trial!.trialId,

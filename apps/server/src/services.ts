@@ -250,6 +250,8 @@ export function createServices(deps: ServiceDeps) {
       participantsWithReadings: (teamId, brand, participantIds) =>
         readings.participantsWithReadings(teamId, brand, participantIds),
     },
+    // Built below: the metrics the team stores (the form and the refusal, issue 28).
+    metrics: { storedMetricKeys: (teamId, deviceId) => metrics.storedMetricKeys(teamId, deviceId) },
   });
 
   // Data governance: device metric settings, team selections, the Database Info lists.

@@ -39,6 +39,11 @@ export const EXPORT_MESSAGES = {
   unknownParticipants:
     'Some selected participants are not in this trial or have no data of this device.',
   unknownMetrics: 'Some selected metrics are not available for this device.',
+  /** A metric the team does not store: offered disabled, refused by the server (issue 28). */
+  metricNotStored:
+    'Not stored for your team: enable it in the data storage settings to collect it.',
+  metricsNotStored: (names: string) =>
+    `Not stored for your team, so the export would have no rows of them: ${names}. Choose stored metrics, or enable them in the data storage settings.`,
   failedGeneric: 'The export failed. Please try again.',
   cancelledByUser: 'Cancelled by the user.',
 } as const;
@@ -198,6 +203,8 @@ export const exportMetricSchema = z.object({
   metric_name: z.string(),
   category: z.string().nullable(),
   units: z.string().nullable(),
+  /** Whether the team stores it (enabled in both settings layers); false: offered disabled. */
+  stored: z.boolean().optional(),
 });
 export type ExportMetric = z.infer<typeof exportMetricSchema>;
 

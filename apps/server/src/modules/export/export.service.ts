@@ -13,6 +13,7 @@ import {
 import type { Db } from '../../db/client';
 import type { DeviceBrand } from '../../db/schema';
 import type { JobQueue } from '../../jobs/queue';
+import type { MetricsService } from '../metrics/metrics.service';
 import type { JobLogger } from '../../jobs/types';
 import { APP_VERSION } from '../../lib/app-version';
 import { recordAudit } from '../../lib/audit';
@@ -104,6 +105,7 @@ export function createExportService(deps: {
   queue: Pick<JobQueue, 'send'>;
   clock: Clock;
   readings: Pick<ReadingsService, 'participantsWithReadings'>;
+  metrics: Pick<MetricsService, 'storedMetricKeys'>;
 }) {
   const { repository, access, storage, queue, clock, readings } = deps;
 
@@ -172,12 +174,16 @@ export function createExportService(deps: {
       const teamId = requireExportTeam(auth);
       const found = await device(teamId, deviceId);
       if (!found.deviceType) return [];
-      const rows = await repository.listMetrics(found.deviceType);
+      const [rows, stored] = await Promise.all([
+        repository.listMetrics(found.deviceType),
+        deps.metrics.storedMetricKeys(teamId, deviceId),
+      ]);
       return rows.map((row) => ({
         metric_key: row.metricKey,
         metric_name: row.metricName,
         category: row.category,
         units: row.units,
+        stored: stored.has(row.metricKey),
       }));
     },
 
@@ -211,6 +217,13 @@ export function createExportService(deps: {
         throw AppError.badRequest(EXPORT_MESSAGES.unknownMetrics, [
           { field: 'metrics', message: EXPORT_MESSAGES.unknownMetrics },
         ]);
+      }
+      // No file is silently empty: a metric the team does not store has no rows (issue 28).
+      const stored = await deps.metrics.storedMetricKeys(teamId, request.deviceId);
+      const notStored = request.metrics.filter((key) => !stored.has(key));
+      if (notStored.length > 0) {
+        const message = EXPORT_MESSAGES.metricsNotStored(notStored.join(', '));
+        throw AppError.badRequest(message, [{ field: 'metrics', message }]);
       }
       const job = await repository.insertJob({
         teamId,

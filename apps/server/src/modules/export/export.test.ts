@@ -21,6 +21,7 @@ import {
   exportJobs,
   metricCatalog,
   participants,
+  teamDeviceDataStorageSettings,
   trialUsers,
   trials,
 } from '../../db/schema';
@@ -352,6 +353,7 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
       metric_name: steps.metricName,
       category: steps.category,
       units: steps.units,
+      stored: true,
     });
     expect(metrics.map((m: { metric_key: string }) => m.metric_key)).toContain('heart_rate');
   });
@@ -402,6 +404,41 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
         await user.post('/api/dataExport/batchDataExport', request({ metrics: ['steps', 'egv'] }))
       ).json().message,
     ).toBe(EXPORT_MESSAGES.unknownMetrics);
+    // A metric the team does not store is listed disabled and refused with why (issue 28).
+    const db = t.database.db;
+    await db
+      .update(teamDeviceDataStorageSettings)
+      .set({ isEnabled: false })
+      .where(
+        and(
+          eq(teamDeviceDataStorageSettings.teamId, teamId),
+          eq(teamDeviceDataStorageSettings.metricKey, 'spo2'),
+        ),
+      );
+    const listed = (await user.get(`/api/dataExport/metrics/${deviceId}`)).json() as {
+      metric_key: string;
+      stored: boolean;
+    }[];
+    expect(listed.find((m) => m.metric_key === 'spo2')!.stored).toBe(false);
+    expect(listed.find((m) => m.metric_key === 'steps')!.stored).toBe(true);
+    const refused = await user.post(
+      '/api/dataExport/batchDataExport',
+      request({ metrics: ['steps', 'spo2'] }),
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      message: EXPORT_MESSAGES.metricsNotStored('spo2'),
+      displayToUser: true,
+    });
+    await db
+      .update(teamDeviceDataStorageSettings)
+      .set({ isEnabled: true })
+      .where(
+        and(
+          eq(teamDeviceDataStorageSettings.teamId, teamId),
+          eq(teamDeviceDataStorageSettings.metricKey, 'spo2'),
+        ),
+      );
     expect(
       (await user.post('/api/dataExport/batchDataExport', request({ trialId: otherTrialId })))
         .statusCode,

@@ -1,6 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { globalDeviceCatalog, metricCatalog, teamSupportedDevices } from '../../db/schema';
+import {
+  deviceMetricSettings,
+  globalDeviceCatalog,
+  metricCatalog,
+  teamDeviceDataStorageSettings,
+  teamSupportedDevices,
+} from '../../db/schema';
 
 /** Tracker metrics the export tests use, as in the product's metric catalog. */
 export const TRACKER_METRICS = [
@@ -45,7 +51,11 @@ export const TRACKER_METRICS = [
  * The Fitbit tracker in the global catalog (kept when it is already there, e.g. from the
  * catalog seed), its tracker metrics, and the team's supported-device row: the export device.
  */
-export async function createExportDevice(db: Db, teamId: number): Promise<{ deviceId: number }> {
+export async function createExportDevice(
+  db: Db,
+  teamId: number,
+  options: { notStored?: readonly string[] } = {},
+): Promise<{ deviceId: number }> {
   const deviceName = 'Fitbit Smartwatches & Trackers';
   await db
     .insert(globalDeviceCatalog)
@@ -78,5 +88,21 @@ export async function createExportDevice(db: Db, teamId: number): Promise<{ devi
         eq(teamSupportedDevices.globalDeviceCatalogId, catalog!.id),
       ),
     );
+  // The team stores every tracker metric (both settings layers) unless a test says otherwise.
+  const stored = TRACKER_METRICS.filter(
+    (metric) => !(options.notStored ?? []).includes(metric.metricKey),
+  );
+  const layer = stored.map((metric) => ({
+    teamId,
+    teamSupportedDeviceId: device!.id,
+    metricKey: metric.metricKey,
+    metricName: metric.metricName,
+    isEnabled: true,
+    retentionDays: 365,
+  }));
+  if (layer.length) {
+    await db.insert(deviceMetricSettings).values(layer).onConflictDoNothing();
+    await db.insert(teamDeviceDataStorageSettings).values(layer).onConflictDoNothing();
+  }
   return { deviceId: device!.id };
 }

@@ -61,6 +61,29 @@ export function createMetricsRepository(db: Db) {
       .orderBy(asc(teamSupportedDevices.id));
 
   return {
+    /**
+     * Metrics the team stores for devices of the brand of its supported device `deviceId`
+     * (a team_supported_devices id, as the export form has it): enabled in both layers on an
+     * active team device of that brand (what the sync collects; one account delivers all of
+     * a brand's devices). Read-only.
+     */
+    async storedMetricKeys(teamId: number, deviceId: number): Promise<Set<string>> {
+      const result = await db.execute<{ metric_key: string }>(sql`
+        select distinct t.metric_key
+          from team_supported_devices chosen
+          join global_device_catalog own on own.id = chosen.global_device_catalog_id
+          join team_supported_devices tsd on tsd.team_id = ${teamId} and tsd.is_active
+          join global_device_catalog g
+            on g.id = tsd.global_device_catalog_id and g.manufacturer = own.manufacturer
+          join device_metric_settings d
+            on d.team_supported_device_id = tsd.id and d.team_id = ${teamId} and d.is_enabled
+          join team_device_data_storage_settings t
+            on t.team_supported_device_id = tsd.id and t.team_id = ${teamId}
+           and t.metric_key = d.metric_key and t.is_enabled
+         where chosen.id = ${deviceId} and chosen.team_id = ${teamId}`);
+      return new Set(result.rows.map((row) => row.metric_key));
+    },
+
     transaction: db.transaction.bind(db),
 
     async findTeam(teamId: number) {

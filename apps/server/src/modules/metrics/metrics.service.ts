@@ -51,6 +51,15 @@ export function createMetricsService(deps: {
   }
 
   return {
+    /**
+     * The metrics the team stores for the brand of its supported device `deviceId` (the export
+     * form offers the others disabled and the export refuses them; issue 28). Callers check
+     * access first.
+     */
+    storedMetricKeys(teamId: number, deviceId: number): Promise<Set<string>> {
+      return repository.storedMetricKeys(teamId, deviceId);
+    },
+
     async deviceSettings(auth: AuthContext, teamId: number, deviceId: number) {
       await teamDevice(auth, teamId, deviceId);
       return repository.deviceSettings(teamId, deviceId);

@@ -264,6 +264,8 @@ export function ExportForm() {
               {(metricList.data ?? []).map((metric) => (
                 <FormControlLabel
                   key={metric.metric_key}
+                  // Not stored for the team: shown, with why, but not offered (issue 28).
+                  disabled={metric.stored === false}
                   control={
                     <Checkbox
                       checked={metrics.includes(metric.metric_key)}
@@ -274,7 +276,21 @@ export function ExportForm() {
                     />
                   }
                   label={
-                    metric.units ? `${metric.metric_name} (${metric.units})` : metric.metric_name
+                    <>
+                      {metric.units
+                        ? `${metric.metric_name} (${metric.units})`
+                        : metric.metric_name}
+                      {metric.stored === false && (
+                        <Typography
+                          variant="caption"
+                          color="text.secondary"
+                          sx={{ display: 'block' }}
+                          data-testid={`export-metric-reason-${metric.metric_key}`}
+                        >
+                          {EXPORT_MESSAGES.metricNotStored}
+                        </Typography>
+                      )}
+                    </>
                   }
                 />
               ))}

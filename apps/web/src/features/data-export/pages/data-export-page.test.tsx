@@ -144,6 +144,37 @@ describe('/DataExport', () => {
     vi.useRealTimers();
   });
 
+  it('shows a metric the team does not store disabled, with why', async () => {
+    await open({
+      'GET /api/dataExport/metrics/5': {
+        body: [
+          {
+            metric_key: 'steps',
+            metric_name: 'Steps',
+            category: 'activity',
+            units: 'steps',
+            stored: true,
+          },
+          {
+            metric_key: 'calories',
+            metric_name: 'Calories',
+            category: 'activity',
+            units: 'kcal',
+            stored: false,
+          },
+        ],
+      },
+    });
+    await choose('export-trial', /Sleep/);
+    await choose('export-device', /Fitbit Smartwatches/);
+    const calories = (await screen.findByTestId('export-metric-calories')) as HTMLInputElement;
+    expect(calories.disabled).toBe(true);
+    expect((screen.getByTestId('export-metric-steps') as HTMLInputElement).disabled).toBe(false);
+    expect(screen.getByTestId('export-metric-reason-calories').textContent).toBe(
+      EXPORT_MESSAGES.metricNotStored,
+    );
+  });
+
   it('shows every problem of the form at once, in the shared messages', async () => {
     const { calls } = await open();
     expect(await submitAndReadAll()).toEqual([
