@@ -34,10 +34,44 @@ export type ReadingsListScope = {
 
 export type ReadingsListQuery = ListQuery<keyof typeof readingsList.sortable>;
 
+/**
+ * Where the page's window starts: the earliest first reading of the newest summary rows
+ * (participant, scope's metrics) that together count at least `need` readings, or of all of
+ * them when they count fewer; null without any. The summary counts every brand, so the
+ * window may hold fewer of the page's brand than needed: the caller then reads the whole
+ * history. Reads summary rows only.
+ */
+async function windowStart(db: Db, scope: ReadingsListScope, need: number): Promise<Date | null> {
+  const metrics =
+    scope.metricKeys && scope.metricKeys.length > 0
+      ? sql`and metric_key in (${sql.join(
+          scope.metricKeys.map((key) => sql`${key}`),
+          sql`, `,
+        )})`
+      : sql``;
+  const result = await db.execute<{ since: string | null }>(sql`
+    select min(first_at) as since from (
+      select first_at, sum(readings) over (order by last_at desc, first_at desc, metric_key, day) - readings as before
+        from device_reading_days
+       where participant_id = ${scope.participantId} and team_id = ${scope.teamId} ${metrics}
+         ${scope.to ? sql`and first_at < ${scope.to.toISOString()}::timestamptz` : sql``}
+    ) days
+     where before < ${need}`);
+  const since = result.rows[0]?.since;
+  return since ? new Date(since) : null;
+}
+
 export function createReadingsReads(db: Db) {
   return {
-    /** One page of the participant's readings of a brand, newest first, with provenance. */
-    page(scope: ReadingsListScope, query: ReadingsListQuery) {
+    /**
+     * One page of the participant's readings of a brand, newest first, with provenance. A
+     * page in newest-first order is first read from a window of recent days only (decision
+     * 0201): the day summary says from which instant on the participant has at least the
+     * rows up to the page's end; if that window holds a whole page, no older row can be in
+     * it (the order starts with the time), else the page is read over the whole history.
+     * The total always counts the whole scope.
+     */
+    async page(scope: ReadingsListScope, query: ReadingsListQuery) {
       const conditions: SQL[] = [
         eq(deviceReadings.participantId, scope.participantId),
         eq(deviceReadings.teamId, scope.teamId),
@@ -48,26 +82,49 @@ export function createReadingsReads(db: Db) {
       if (scope.metricKeys && scope.metricKeys.length > 0) {
         conditions.push(inArray(deviceReadings.metricKey, [...scope.metricKeys]));
       }
-      return selectPage(query, readingsList, (filter, total) =>
-        db
-          .select({
-            metricKey: deviceReadings.metricKey,
-            recordedAt: deviceReadings.recordedAt,
-            endAt: deviceReadings.endAt,
-            utcOffsetMinutes: deviceReadings.utcOffsetMinutes,
-            value: deviceReadings.value,
-            valueJson: deviceReadings.valueJson,
-            brand: deviceReadings.brand,
-            upstream: deviceReadings.upstream,
-            dataSource: deviceReadings.dataSource,
-            syncRunId: deviceReadings.syncRunId,
-            syncedAt: deviceReadings.syncedAt,
-            total,
-          })
-          .from(deviceReadings)
-          .where(and(...conditions, filter))
-          .$dynamic(),
-      );
+      const read = (window: SQL | undefined) =>
+        selectPage(
+          query,
+          readingsList,
+          (filter, total) =>
+            db
+              .select({
+                metricKey: deviceReadings.metricKey,
+                recordedAt: deviceReadings.recordedAt,
+                endAt: deviceReadings.endAt,
+                utcOffsetMinutes: deviceReadings.utcOffsetMinutes,
+                value: deviceReadings.value,
+                valueJson: deviceReadings.valueJson,
+                brand: deviceReadings.brand,
+                upstream: deviceReadings.upstream,
+                dataSource: deviceReadings.dataSource,
+                syncRunId: deviceReadings.syncRunId,
+                syncedAt: deviceReadings.syncedAt,
+                total,
+              })
+              .from(deviceReadings)
+              .where(and(...conditions, window, filter))
+              .$dynamic(),
+          // The total over the whole scope, never the window.
+          {
+            countFrom: () =>
+              db
+                .select({ one: sql`1` })
+                .from(deviceReadings)
+                .where(and(...conditions))
+                .$dynamic(),
+          },
+        );
+      const newestFirst = !query.sort || (query.sort.by === 'recordedAt' && query.sort.desc);
+      if (query.page && newestFirst && query.filter === '') {
+        const need = (query.page.index + 1) * query.page.size;
+        const since = await windowStart(db, scope, need);
+        if (since) {
+          const page = await read(gte(deviceReadings.recordedAt, since));
+          if (page.rows.length === query.page.size) return page;
+        }
+      }
+      return read(undefined);
     },
 
     /** Which of these participants (of the team) have stored readings of the brand. */
