@@ -87,7 +87,7 @@ describe('the server process through PostgreSQL outages (PostgreSQL)', () => {
       if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-  }, 90_000);
+  });
 
   afterAll(async () => {
     if (child && child.exitCode === null) {

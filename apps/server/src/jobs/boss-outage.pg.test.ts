@@ -108,5 +108,5 @@ describe('pg-boss workers through a database outage (PostgreSQL)', () => {
     expect(runs).toBe(1);
     expect(unhandled).toEqual([]);
     expect(warnings.filter((line) => line.includes(`could not mark job ${jobId}`))).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -405,7 +405,7 @@ beforeAll(async () => {
     userId: String(member.id),
     email: encodeURIComponent(email),
   });
-}, 60_000);
+});
 afterAll(async () => {
   await ctx?.close();
   await sims?.close();

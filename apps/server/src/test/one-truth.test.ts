@@ -94,7 +94,7 @@ const STEPS = (index: number, who: number) => (WEAR[index % 7] ? 4000 + index * 
 
 type Plan = { day: string; wear: number; steps: number; sleepMinutes: number };
 
-describe(`one truth across pages and files (${MODE})`, { timeout: 120_000 }, () => {
+describe(`one truth across pages and files (${MODE})`, () => {
   let ctx: TestApp;
   let admin: TestClient;
   let trialId: number;

@@ -34,7 +34,7 @@ const drizzleWrite = (table: string, call: string, from: string) =>
 const rawWrite = (statement: string, from: string) =>
   `import { sql } from 'drizzle-orm';\nimport type { Db } from '${from}/db/client';\nexport async function write(db: Db, id: number) {\n  await db.execute(sql\`${statement}\`);\n}\n`;
 
-describe('a module writes only its own tables (lint)', { timeout: 60_000 }, () => {
+describe('a module writes only its own tables (lint)', () => {
   it("refuses the sync writing the devices module's participant_devices (its old end of run)", async () => {
     const errors = await writeErrors(
       'apps/server/src/modules/sync/snippet.ts',

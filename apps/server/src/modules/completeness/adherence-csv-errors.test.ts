@@ -15,7 +15,7 @@ const NOW = new Date('2026-06-15T12:00:00Z');
  * (the spec's error body while nothing was sent yet), never escape as an uncaught
  * exception that stops the server. Bad dates are refused before anything runs.
  */
-describe(`adherence CSV errors (${MODE})`, { timeout: 20_000 }, () => {
+describe(`adherence CSV errors (${MODE})`, () => {
   let ctx: TestApp;
   let viewer: TestClient;
   let trialId: number;

@@ -30,7 +30,7 @@ const DAY = 86_400_000;
 const DIGEST_NOW = new Date('2025-06-11T06:00:00Z');
 const quiet: JobLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
-describe(`completeness alert digest (${MODE})`, { timeout: 90_000 }, () => {
+describe(`completeness alert digest (${MODE})`, () => {
   let ctx: TestApp;
   let smtp: TestSmtpServer;
   let admin: { email: string };

@@ -25,7 +25,7 @@ const at = (iso: string) => new Date(iso);
 const CET = 120; // UTC+2 (summer in Berlin)
 const NYC = -240; // UTC−4 (summer in New York)
 
-describe(`data completeness grid (${MODE})`, { timeout: 60_000 }, () => {
+describe(`data completeness grid (${MODE})`, () => {
   let ctx: TestApp;
   let admin: TestClient;
   let user: TestClient;

@@ -77,7 +77,7 @@ describe(
           upstream: 'google-health',
         },
       ]);
-    }, 90_000);
+    });
 
     afterAll(async () => {
       await ctx?.close();

@@ -84,7 +84,7 @@ beforeAll(async () => {
       access_token: string;
     }
   ).access_token;
-}, 90_000);
+});
 
 afterAll(async () => {
   await ctx?.close();

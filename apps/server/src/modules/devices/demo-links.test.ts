@@ -52,7 +52,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   await seedDemoData(database.db);
   sims = await startAllSimulators();
-}, 60_000);
+});
 afterAll(async () => {
   await sims?.close();
   await database?.close();

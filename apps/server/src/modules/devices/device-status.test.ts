@@ -47,7 +47,7 @@ beforeAll(async () => {
   viewer = await signIn(ctx.app, db(), viewerAccount);
   trialId = (await createTrial(db(), admin, [userAccount.email, viewerAccount.email])).id;
   otherTrialId = (await createTrial(db(), admin)).id;
-}, 60_000);
+});
 
 afterAll(async () => {
   await ctx?.close();

@@ -63,7 +63,7 @@ beforeAll(async () => {
   ).participantId;
   const linked = await linkAsStaff(clientsA.User, participantId, 'Fitbit');
   expect(linked.statusCode, linked.body).toBe(200);
-}, 60_000);
+});
 
 afterAll(async () => {
   await ctx?.close();

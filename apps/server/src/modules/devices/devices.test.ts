@@ -58,7 +58,7 @@ beforeAll(async () => {
   admin = await signIn(ctx.app, db(), adminAccount);
   user = await signIn(ctx.app, db(), userAccount);
   trialId = (await createTrial(db(), admin, [userAccount.email])).id;
-}, 60_000);
+});
 
 afterAll(async () => {
   await ctx?.close();

@@ -31,7 +31,7 @@ const NEUTRALISED_CODES = CODES.map((code) => `'${code}`);
  * a formula come out of every file format neutralised: CSV data, the adherence extra, the
  * completeness adherence CSV, and XLSX as plain string cells (never a formula).
  */
-describe(`formula-looking text in exports (${MODE})`, { timeout: 60_000 }, () => {
+describe(`formula-looking text in exports (${MODE})`, () => {
   let t: TestApp;
   let admin: TestClient;
   let trialId: number;

@@ -1252,7 +1252,7 @@ if (process.env.TEST_DATABASE_URL) {
 
       second.child.kill('SIGTERM');
       await second.exited;
-    }, 60_000);
+    });
   });
 }
 

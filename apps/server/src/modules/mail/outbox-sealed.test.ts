@@ -27,7 +27,7 @@ async function freePort(): Promise<number> {
  * (TOKEN_ENCRYPTION_KEY): a database dump then yields no working link. Delivered later, the
  * mail carries its working link.
  */
-describe(`waiting outbox mails are sealed at rest (${MODE})`, { timeout: 60_000 }, () => {
+describe(`waiting outbox mails are sealed at rest (${MODE})`, () => {
   const clock = createManualClock(new Date());
   let port: number;
   let ctx: TestApp;

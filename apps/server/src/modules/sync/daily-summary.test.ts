@@ -28,7 +28,7 @@ const NYC = -300; // UTC−5
  * computation from scratch over the raw readings after every kind of change, and the
  * completeness grid's figures read from it equal the raw GROUP BY they replaced.
  */
-describe(`day summary of stored readings (${MODE})`, { timeout: 120_000 }, () => {
+describe(`day summary of stored readings (${MODE})`, () => {
   let database: Database;
   let readings: ReadingsService;
   let teamId: number;

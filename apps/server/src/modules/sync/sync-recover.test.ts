@@ -197,5 +197,5 @@ describe(`sync runs of stopped workers (${MODE})`, () => {
         { timeout: 30_000, interval: 250 },
       )
       .toEqual([`dead:failed:${SYNC_WORKER_STOPPED}`, 'new:succeeded']);
-  }, 60_000);
+  });
 });

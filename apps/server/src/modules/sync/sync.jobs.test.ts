@@ -216,7 +216,7 @@ describe(`a run its time box stopped is followed up (${MODE})`, () => {
       )
     ).rows;
     expect(new Date(cursor!.synced_until).toISOString()).toBe(sims.clock.now().toISOString());
-  }, 90_000);
+  });
 });
 
 // Several processes need one database server: these run on PostgreSQL (TEST_DATABASE_URL).

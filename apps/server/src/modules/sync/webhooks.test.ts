@@ -38,7 +38,7 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 30_000): P
 // Each test may wait up to 30 s (twice, the Google one) for a job: its budget is above
 // that, so a slow job on a loaded machine fails with the wait's own message, and the test
 // has finished (its jobs done) before the next one counts jobs and runs.
-describe(`Google Health and Omron webhooks (${MODE})`, { timeout: 90_000 }, () => {
+describe(`Google Health and Omron webhooks (${MODE})`, () => {
   let sims: SyncSimulators;
   let jobs: Jobs;
   let test: TestApp;

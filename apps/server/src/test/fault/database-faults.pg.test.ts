@@ -599,7 +599,7 @@ describe.skipIf('missing' in pgBin)(
       await Promise.all([faulted?.destroy(), undisturbed?.destroy()]);
       await sims?.close();
       for (const dataDir of dataDirs) fs.rmSync(dataDir, { recursive: true, force: true });
-    }, 60_000);
+    });
 
     it('no process exits, 503 while away and serving within 10 s of the return, writes exactly once, backfills equal, exports whole, no job left running', async () => {
       const faultedTopologies = topologies.filter((t) => t.name !== 'reference');

@@ -66,7 +66,7 @@ type P = { id: number; email: string };
 
 beforeAll(async () => {
   ({ sims, ctx, teamId, admin, user, trialId } = await startFitbitDataApp(clock));
-}, 60_000);
+});
 
 afterAll(async () => {
   await ctx?.close();

@@ -42,7 +42,7 @@ const RESOURCES = ['steps', 'distance', 'floors', 'calories'] as const;
 
 beforeAll(async () => {
   ({ sims, ctx, teamId, admin, user, trialId } = await startFitbitDataApp(clock));
-}, 60_000);
+});
 
 afterAll(async () => {
   await ctx?.close();

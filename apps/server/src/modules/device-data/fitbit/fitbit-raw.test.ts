@@ -50,7 +50,7 @@ beforeAll(async () => {
     await createStaffUser(db(), { role: 'Sys_Admin', teamId: otherTeam }),
   );
   trialId = (await createTrial(db(), admin, [])).id;
-}, 60_000);
+});
 
 afterAll(async () => {
   await ctx?.close();

@@ -33,7 +33,7 @@ function start(teamStatus: string | null, overrides: Parameters<typeof mockApi>[
   return { ...api, reload };
 }
 
-describe('dashboard', { timeout: 20_000 }, () => {
+describe('dashboard', () => {
   it('shows the trials table while the team is Active', async () => {
     start('Active');
     // The first render loads the lazy page and the table library: slow on a cold module graph.

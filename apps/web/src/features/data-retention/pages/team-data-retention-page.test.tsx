@@ -51,7 +51,7 @@ async function chooseDevice(name: string) {
   fireEvent.click(await screen.findByRole('option', { name: new RegExp(`^${name}`) }));
 }
 
-describe('Data Storage & Retention Settings (/TeamDataRetention)', { timeout: 20_000 }, () => {
+describe('Data Storage & Retention Settings (/TeamDataRetention)', () => {
   it('shows the retention in days and years and lists only metrics the administrator added', async () => {
     await open();
     expect((await screen.findByText(/^Retention: /)).textContent).toBe(

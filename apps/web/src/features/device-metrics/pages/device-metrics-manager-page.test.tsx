@@ -65,7 +65,7 @@ async function choose(select: string, option: RegExp) {
   fireEvent.click(await screen.findByRole('option', { name: option }));
 }
 
-describe('Device Metrics Manager (/DeviceMetricsManager)', { timeout: 20_000 }, () => {
+describe('Device Metrics Manager (/DeviceMetricsManager)', () => {
   it('says when a team has no devices', async () => {
     await open();
     await choose('team-select', /^Empty Lab \(ID: 4\)/);

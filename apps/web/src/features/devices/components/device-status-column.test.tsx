@@ -64,7 +64,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('device status column on /TrialPage', { timeout: 20_000 }, () => {
+describe('device status column on /TrialPage', () => {
   it('shows devices with their battery, re-consent and not-authorised per brand', async () => {
     await openTrialPage('User', HEALTHY);
     await screen.findByTestId('device-status-2-Omron');

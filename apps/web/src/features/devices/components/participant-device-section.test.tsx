@@ -51,7 +51,7 @@ const section = (brand: string) => screen.findByTestId(`device-connection-${bran
 const writesTo = (calls: { method: string; url: string; body: unknown }[]) =>
   writes(calls).map((call) => [call.method, call.url, call.body]);
 
-describe('device sections on /Participant', { timeout: 20_000 }, () => {
+describe('device sections on /Participant', () => {
   it('shows status, upstream, authorisation date and devices with their battery', async () => {
     await openParticipant('User');
     const fitbit = await section('Fitbit');

@@ -36,7 +36,7 @@ const headers = () =>
 const reads = (calls: RecordedCall[], url: string) =>
   calls.filter((call) => call.url === url).length;
 
-describe('/FitbitManageParticipantToken', { timeout: 20_000 }, () => {
+describe('/FitbitManageParticipantToken', () => {
   it('lists the team connections with upstream, dates and expiry', async () => {
     await openTokens('/FitbitManageParticipantToken', 'Admin', {
       'GET /api/deviceConnections/fitbit': {
@@ -140,7 +140,7 @@ describe('/FitbitManageParticipantToken', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/OmronManageParticipantToken', { timeout: 20_000 }, () => {
+describe('/OmronManageParticipantToken', () => {
   it('lists Omron connections without an upstream column and revokes by POST', async () => {
     const { calls } = await openTokens('/OmronManageParticipantToken', 'Admin', {
       'GET /api/deviceConnections/omron': { body: { connections: [linked(2, 'Omron')] } },

@@ -60,7 +60,7 @@ async function openPortal(overrides: Handlers = {}) {
 
 const connectionRow = (brand: string) => screen.getByTestId(`portal-connection-5-${brand}`);
 
-describe('participant portal', { timeout: 20_000 }, () => {
+describe('participant portal', () => {
   it('shows a signed-in participant their enrolments and each brand’s status', async () => {
     await openPortal();
     const card = screen.getByTestId('portal-enrolment-5');

@@ -15,7 +15,7 @@ function open(participants: Participant[]) {
 
 const heading = async () => (await screen.findByRole('heading', { level: 1 })).textContent;
 
-describe('/ParticipantsDataPage and the side-by-side pages', { timeout: 30_000 }, () => {
+describe('/ParticipantsDataPage and the side-by-side pages', () => {
   it('counts one participant in the singular (Fitbit side)', async () => {
     open([participant(1, 'SLP-001')]);
     expect(await heading()).toBe('Data of 1 participant');

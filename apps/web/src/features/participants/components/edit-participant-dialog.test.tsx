@@ -45,7 +45,7 @@ const networkFailure = () => {
 
 beforeEach(() => sessionStorage.clear());
 
-describe('Edit Participant dialog', { timeout: 20_000 }, () => {
+describe('Edit Participant dialog', () => {
   it('shows the PHI banner and the stored values', async () => {
     const { dialog } = await openEditDialog();
     expect(within(dialog).getByTestId('phi-banner').textContent).toBe(

@@ -34,7 +34,7 @@ const writesTo = (calls: RecordedCall[]) =>
 
 beforeEach(() => sessionStorage.clear());
 
-describe('participants table on /TrialPage', { timeout: 20_000 }, () => {
+describe('participants table on /TrialPage', () => {
   it('keeps the trial header and lists code, email, gender, age, notes and device status', async () => {
     await openTrialPage('User');
     await screen.findByTestId('participant-row-1');
@@ -220,7 +220,7 @@ describe('participants table on /TrialPage', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/ParticipantsPage (the older table)', { timeout: 20_000 }, () => {
+describe('/ParticipantsPage (the older table)', () => {
   it(`caps the selection at ${LIMITS.olderParticipantsTableSelectionCap} rows`, async () => {
     await openTrialPage(
       'User',
@@ -249,7 +249,7 @@ describe('/ParticipantsPage (the older table)', { timeout: 20_000 }, () => {
   });
 });
 
-describe('View Data on /TrialPage', { timeout: 30_000 }, () => {
+describe('View Data on /TrialPage', () => {
   it('opens /ParticipantsDataPage with the selected participants, which goes on to the Omron page', async () => {
     const { router } = await openTrialPage('Viewer');
     await screen.findByTestId('participant-row-2');

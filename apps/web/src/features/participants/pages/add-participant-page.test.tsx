@@ -40,7 +40,7 @@ const networkFailure = () => {
   throw new TypeError('Failed to fetch');
 };
 
-describe('/AddParticipantPage', { timeout: 20_000 }, () => {
+describe('/AddParticipantPage', () => {
   it('shows the PHI banner, the trial and the code prefix', async () => {
     await openAddPage();
     expect(screen.getByTestId('phi-banner').textContent).toBe(PHI_BANNER_MESSAGE);

@@ -48,7 +48,7 @@ const pageReady = () => screen.findByTestId('participant-page', {}, { timeout: 1
 const pressCtrlShiftQ = () =>
   fireEvent.keyDown(window, { key: 'Q', code: 'KeyQ', ctrlKey: true, shiftKey: true });
 
-describe('/Participant', { timeout: 20_000 }, () => {
+describe('/Participant', () => {
   it('shows ID, code, email and one section per allowed brand', async () => {
     await openParticipantPage();
     await pageReady();
@@ -169,7 +169,7 @@ describe('/Participant', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/ParticipantRaw', { timeout: 20_000 }, () => {
+describe('/ParticipantRaw', () => {
   it('shows the not-found text when the record is gone', async () => {
     mockParticipantsApi('Sys_Admin', {
       'GET /api/participant/2/raw': {

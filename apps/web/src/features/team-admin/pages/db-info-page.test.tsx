@@ -75,7 +75,7 @@ async function openDialog(button: string, title: string) {
   return dialog;
 }
 
-describe('team administration (/DbInfoPage, Teams tab)', { timeout: 20_000 }, () => {
+describe('team administration (/DbInfoPage, Teams tab)', () => {
   it('lists the teams with their usage', async () => {
     await open();
     expect(screen.getByTestId('page-title').textContent).toBe('Sys Director Info Page');

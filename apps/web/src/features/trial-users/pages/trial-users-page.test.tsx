@@ -58,7 +58,7 @@ async function deleteUser(id: number) {
   return dialog;
 }
 
-describe('/TrialUsers', { timeout: 20_000 }, () => {
+describe('/TrialUsers', () => {
   it('lists the users; the owner row says Trial Owner instead of delete', async () => {
     await open();
     expect(screen.getByTestId('trial-users-trial').textContent).toBe(

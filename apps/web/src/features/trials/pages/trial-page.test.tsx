@@ -23,7 +23,7 @@ function start(role: string, state?: unknown) {
   return renderApp('/TrialPage', { state });
 }
 
-describe('trial page header', { timeout: 20_000 }, () => {
+describe('trial page header', () => {
   it('shows the trial from the navigation state and the users link for an Admin', async () => {
     const { router } = start('Admin', { trial: TRIAL });
     expect((await screen.findByTestId('trial-title')).textContent).toBe(

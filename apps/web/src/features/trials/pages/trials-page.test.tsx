@@ -60,7 +60,7 @@ const bodyOf = (calls: RecordedCall[], method: string) =>
 
 beforeEach(() => sessionStorage.clear());
 
-describe('trials table', { timeout: 20_000 }, () => {
+describe('trials table', () => {
   it('fetches only the visible page from the server, and the next page when asked', async () => {
     const many = Array.from({ length: 35 }, (_, index) =>
       trial(100 + index, `T-${String(index).padStart(2, '0')}`, `Trial ${index}`, '', null),
@@ -193,7 +193,7 @@ describe('trials table', { timeout: 20_000 }, () => {
   });
 });
 
-describe('New Trial', { timeout: 20_000 }, () => {
+describe('New Trial', () => {
   it('requires number and name and sends nothing', async () => {
     const { calls } = await open('Admin');
     fireEvent.click(screen.getByTestId('new-trial-button'));
@@ -279,7 +279,7 @@ describe('New Trial', { timeout: 20_000 }, () => {
   });
 });
 
-describe('Edit Trial', { timeout: 20_000 }, () => {
+describe('Edit Trial', () => {
   it('starts from the trial and puts id, number, name and notes', async () => {
     const { calls } = await open('User', {
       'PUT /api/userTrials': { body: { message: 'Trial updated' } },
@@ -325,7 +325,7 @@ describe('Edit Trial', { timeout: 20_000 }, () => {
   });
 });
 
-describe('Delete Trial?', { timeout: 20_000 }, () => {
+describe('Delete Trial?', () => {
   it('deletes the trial by id', async () => {
     const { calls } = await open('Admin', {
       'DELETE /api/userTrials': { body: { message: 'Trial deleted' } },
