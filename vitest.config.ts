@@ -66,6 +66,8 @@ export default defineConfig({
           // other passes (scripts/test.mjs), so a page update gets a budget against hanging.
           expect: { poll: { timeout: 15_000 } },
           fileParallelism: false,
+          // One seeded demo data directory per run; each server starts on a copy of it.
+          globalSetup: ['e2e/support/demo-template.setup.ts'],
           // A failing scenario prints its pages' URL, text, screenshot and failed requests.
           setupFiles: ['e2e/support/report-failures.ts'],
         },

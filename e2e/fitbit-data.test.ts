@@ -17,7 +17,7 @@ import {
 import { createReadingsRepository } from '../apps/server/src/modules/sync/readings.repository';
 import { createSyncRepository } from '../apps/server/src/modules/sync/sync.repository';
 import { launchBrowser, screenshotPath } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
+import { seededDataDir, startServer, type RunningServer } from './support/server';
 import { DEMO, apiFromPage, signInWithEmailedCode } from './support/session';
 
 type ApiTrial = { trialId: number };
@@ -99,14 +99,20 @@ describe('Fitbit data page in the browser (demo data)', () => {
 
   beforeAll(async () => {
     smtp = await startTestSmtpServer();
-    const first = await startServer({ env: { SMTP_URL: smtp.url } });
-    const env = {
-      SMTP_URL: smtp.url,
-      SIMULATOR_BASE_PORT: String(new URL(first.simulators.googleHealth).port),
-    };
-    await first.stop();
-    await seedWeeks(first.dataDir);
-    server = await startServer({ dataDir: first.dataDir, env });
+    const seeded = seededDataDir();
+    if (seeded) {
+      await seedWeeks(seeded);
+      server = await startServer({ dataDir: seeded, env: { SMTP_URL: smtp.url } });
+    } else {
+      const first = await startServer({ env: { SMTP_URL: smtp.url } });
+      const env = {
+        SMTP_URL: smtp.url,
+        SIMULATOR_BASE_PORT: String(new URL(first.simulators.googleHealth).port),
+      };
+      await first.stop();
+      await seedWeeks(first.dataDir);
+      server = await startServer({ dataDir: first.dataDir, env });
+    }
     browser = await launchBrowser();
     const context = await browser.newContext({
       viewport: { width: 1400, height: 1000 },

@@ -18,7 +18,8 @@ describe('foundation in the browser: the built app served by the real server', (
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startServer();
+    // A first start: the banner says the demo data was created.
+    server = await startServer({ fresh: true });
     browser = await launchBrowser();
   });
   afterAll(async () => {

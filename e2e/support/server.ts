@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import { openDatabase, type Db } from '../../apps/server/src/db/client';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -36,9 +37,16 @@ export type SimulatorUrls = {
  * JSON log lines go to TEST_LOG_DIR for the run's log check; other output is kept apart.
  */
 export async function startServer(
-  options: { dataDir?: string; env?: ServerEnv } = {},
+  options: {
+    dataDir?: string;
+    env?: ServerEnv;
+    /** Start from an empty data directory (migrations, demo seed) instead of the run's seeded copy. */
+    fresh?: boolean;
+  } = {},
 ): Promise<RunningServer> {
-  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'trialpulse-e2e-'));
+  const dataDir =
+    options.dataDir ??
+    (options.fresh ? emptyDataDir() : (seededDataDir(options.env) ?? emptyDataDir()));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const simulatorBasePort = Number(options.env?.SIMULATOR_BASE_PORT ?? (await freePortBlock(4)));
@@ -105,6 +113,11 @@ export async function startServerWithData(
   prepare: (db: Db) => Promise<void>,
   options: { env?: ServerEnv } = {},
 ): Promise<RunningServer> {
+  const seeded = seededDataDir(options.env);
+  if (seeded) {
+    await withServerDatabase(seeded, prepare);
+    return startServer({ dataDir: seeded, env: options.env });
+  }
   const first = await startServer(options);
   const env = {
     ...options.env,
@@ -127,6 +140,34 @@ export async function withServerDatabase<T>(
     return await use(database.db);
   } finally {
     await database.close();
+  }
+}
+
+function emptyDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'trialpulse-e2e-'));
+}
+
+/**
+ * A new data directory holding a copy of the browser pass's seeded demo server
+ * (e2e/support/demo-template.setup.ts), or undefined where a copy would not be the same as
+ * a first start: outside that set-up, on an external database (DATABASE_URL), or with
+ * another demo backfill (the seeded readings stop where the backfill starts).
+ */
+export function seededDataDir(env: ServerEnv = {}): string | undefined {
+  const template = safeInject();
+  if (!template || process.env.DATABASE_URL || env.DATABASE_URL) return undefined;
+  if ((env.SYNC_BACKFILL_DAYS ?? '1') !== '1') return undefined;
+  const dataDir = emptyDataDir();
+  fs.cpSync(template, dataDir, { recursive: true });
+  return dataDir;
+}
+
+function safeInject(): string | undefined {
+  try {
+    const dir = inject('demoTemplateDir');
+    return dir && fs.existsSync(dir) ? dir : undefined;
+  } catch {
+    return undefined; // not inside a Vitest run with the set-up (e.g. a script)
   }
 }
 
