@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { and, count, eq, gte, inArray, lt } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt } from 'drizzle-orm';
 import JSZip from 'jszip';
 import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -189,16 +189,20 @@ describe('batch data export in the browser', () => {
 
     // Exactly the stored readings: counted in the server's database (stopped first: its
     // embedded database has one owner at a time) for the two participants, both metrics
-    // and the range — the seeded readings and what the background sync stored.
+    // and the range — the seeded readings and what the background sync stored. The range is
+    // in participant-local days (decision 0182): a reading's day is its end (or time) plus
+    // the UTC offset stored with it; rows up to two days either side are read and judged here.
     await server.stop();
-    const from = new Date(`${startDate}T00:00:00Z`);
-    const to = new Date(Date.parse(`${endDate}T00:00:00Z`) + DAY);
-    const stored = await withServerDatabase(server.dataDir, (db) =>
+    const from = new Date(Date.parse(`${startDate}T00:00:00Z`) - 2 * DAY);
+    const to = new Date(Date.parse(`${endDate}T00:00:00Z`) + 3 * DAY);
+    const candidates = await withServerDatabase(server.dataDir, (db) =>
       db
         .select({
           participantId: deviceReadings.participantId,
           metricKey: deviceReadings.metricKey,
-          rows: count(),
+          recordedAt: deviceReadings.recordedAt,
+          endAt: deviceReadings.endAt,
+          utcOffsetMinutes: deviceReadings.utcOffsetMinutes,
         })
         .from(deviceReadings)
         .where(
@@ -208,9 +212,21 @@ describe('batch data export in the browser', () => {
             gte(deviceReadings.recordedAt, from),
             lt(deviceReadings.recordedAt, to),
           ),
-        )
-        .groupBy(deviceReadings.participantId, deviceReadings.metricKey),
+        ),
     );
+    const localDay = (row: (typeof candidates)[number]) =>
+      new Date((row.endAt ?? row.recordedAt).getTime() + (row.utcOffsetMinutes ?? 0) * 60_000)
+        .toISOString()
+        .slice(0, 10);
+    const stored: { participantId: number; metricKey: string; rows: number }[] = [];
+    for (const row of candidates) {
+      if (localDay(row) < startDate || localDay(row) > endDate) continue;
+      const group = stored.find(
+        (entry) => entry.participantId === row.participantId && entry.metricKey === row.metricKey,
+      );
+      if (group) group.rows += 1;
+      else stored.push({ participantId: row.participantId, metricKey: row.metricKey, rows: 1 });
+    }
     const storedTotal = stored.reduce((sum, row) => sum + row.rows, 0);
     expect(storedTotal).toBeGreaterThanOrEqual(seeded.length);
     expect(manifest.totalRows).toBe(storedTotal);
