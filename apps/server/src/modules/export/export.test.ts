@@ -1095,7 +1095,8 @@ if (process.env.TEST_DATABASE_URL) {
       const zip = await JSZip.loadAsync(download.rawPayload, { checkCRC32: true });
       const manifest = await expectWholeExport(zip, 'TrialPulse-killed-manifest.json');
       expect(manifest.totalRows).toBe(storedRows);
-      expect(manifest.files).toHaveLength(2 * 2 + 1);
+      // Four data files, the data dictionary and its column dictionary (decision 0183).
+      expect(manifest.files).toHaveLength(2 * 2 + 2);
       expect(
         fs.readdirSync(path.join(root(), 'parts')).filter((name) => name.startsWith(`${id}.`)),
       ).toEqual([]);
@@ -1243,7 +1244,8 @@ if (process.env.TEST_DATABASE_URL) {
       const zip = await JSZip.loadAsync(served, { checkCRC32: true });
       const manifest = await expectWholeExport(zip, 'TrialPulse-retried-manifest.json');
       expect(manifest.totalRows).toBe(storedRows);
-      expect(manifest.files).toHaveLength(2 * 2 + 1);
+      // Four data files, the data dictionary and its column dictionary (decision 0183).
+      expect(manifest.files).toHaveLength(2 * 2 + 2);
       expect(
         fs
           .readdirSync(path.join(t.config.DATA_DIR, 'exports', 'parts'))
