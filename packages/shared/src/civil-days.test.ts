@@ -9,6 +9,7 @@ import {
   previousDays,
   readingDay,
   shiftCivilDay,
+  trialToday,
 } from './civil-days';
 
 describe('civil days', () => {
@@ -65,5 +66,13 @@ describe('civil days', () => {
       start: '2026-11-21T00:00:00+14:00',
       end: '2026-11-22T00:00:00+14:00',
     });
+  });
+
+  it('takes a trial’s today as the latest of its participants’ todays (UTC without any)', () => {
+    const beforeMidnightUtc = new Date('2026-06-15T23:30:00Z');
+    expect(trialToday(beforeMidnightUtc, [-600, 540, null])).toBe('2026-06-16');
+    const afterMidnightUtc = new Date('2026-06-16T00:30:00Z');
+    expect(trialToday(afterMidnightUtc, [-600])).toBe('2026-06-15');
+    expect(trialToday(afterMidnightUtc, [])).toBe('2026-06-16');
   });
 });

@@ -72,6 +72,20 @@ export function participantToday(now: Date, offsetMinutes: number | null): strin
 }
 
 /**
+ * A trial's today: the latest of its participants' todays at their current offsets (UTC for
+ * one without any; UTC's today for a trial without participants). The completeness grid's
+ * last column, so every participant's own today is on it, even east of UTC after its midnight.
+ */
+export function trialToday(now: Date, offsets: readonly (number | null)[]): string {
+  return (
+    offsets.reduce<string | null>((latest, offset) => {
+      const today = participantToday(now, offset);
+      return latest === null || today > latest ? today : latest;
+    }, null) ?? participantToday(now, null)
+  );
+}
+
+/**
  * The last `count` complete local days at `now`: the `count` days before the participant's
  * today (today is under way and never counted).
  */

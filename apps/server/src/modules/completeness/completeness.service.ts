@@ -8,7 +8,7 @@ import {
   type CompletenessStrips,
   type CompletenessThresholds,
 } from '@trialpulse/shared';
-import { lastCompleteDays } from '@trialpulse/shared/civil-days';
+import { lastCompleteDays, trialToday } from '@trialpulse/shared/civil-days';
 import { recordAudit } from '../../lib/audit';
 import { neutralise } from '../../lib/csv-safe';
 import type { Clock } from '../../lib/clock';
@@ -22,7 +22,6 @@ import {
   buildRow,
   dayRange,
   FIRST_DATA_METRICS,
-  isoDay,
   worstFirst,
   type ParticipantDays,
 } from './day-states';
@@ -58,11 +57,31 @@ export function createCompletenessService(deps: {
 
   const rowsFor = createRowsBuilder({ readings, devices, clock });
 
-  const today = () => isoDay(clock.now());
+  /**
+   * The grid's last column: the trial's local today, the latest of its participants' todays
+   * (decision 0185), so a participant east of UTC sees their today after their midnight and
+   * one west of UTC no day that has not begun for anyone.
+   */
+  async function lastGridDay(
+    teamId: number,
+    participants: readonly { id: number }[],
+  ): Promise<string> {
+    const now = clock.now();
+    const offsets = new Map<number, number>();
+    for (let start = 0; start < participants.length; start += CHUNK) {
+      const ids = participants.slice(start, start + CHUNK).map((participant) => participant.id);
+      for (const [id, offset] of await readings.currentOffsets(teamId, ids, now))
+        offsets.set(id, offset);
+    }
+    return trialToday(
+      now,
+      participants.map((participant) => offsets.get(participant.id) ?? null),
+    );
+  }
 
   return {
     /**
-     * The grid of the last `range` days (ending today, UTC date), worst participant first.
+     * The grid of the last `range` days (ending the trial's local today), worst participant first.
      * Throws 404 "Trial not found." for a trial the caller may not see.
      */
     async grid(
@@ -72,7 +91,7 @@ export function createCompletenessService(deps: {
     ): Promise<CompletenessGrid> {
       const { teamId, participants } = await visibleTrial(auth, trialId);
       const thresholds = await repository.thresholdsOf(repository.db, trialId);
-      const days = dayRange(today(), range);
+      const days = dayRange(await lastGridDay(teamId, participants), range);
       const rows = await rowsFor(teamId, participants, days, thresholds);
       return {
         trialId,
@@ -95,13 +114,9 @@ export function createCompletenessService(deps: {
       const { teamId, participants } = await visibleTrial(auth, trialId);
       const wanted = new Set(participantIds);
       const thresholds = await repository.thresholdsOf(repository.db, trialId);
-      const days = dayRange(today(), COMPLETENESS_STRIP_DAYS);
-      const rows = await rowsFor(
-        teamId,
-        participants.filter((participant) => wanted.has(participant.id)),
-        days,
-        thresholds,
-      );
+      const shown = participants.filter((participant) => wanted.has(participant.id));
+      const days = dayRange(await lastGridDay(teamId, shown), COMPLETENESS_STRIP_DAYS);
+      const rows = await rowsFor(teamId, shown, days, thresholds);
       return {
         days,
         strips: rows.map((row) => ({
