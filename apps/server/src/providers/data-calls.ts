@@ -45,6 +45,12 @@ export type BrandDataRoutes = (
   context: BrandDataContext,
 ) => void;
 
+/**
+ * The signed-in staff member of a data route: its `preValidation` guard (`requireStaff`) has
+ * refused every request without one, so the handler may take it as present.
+ */
+export const caller = (request: { auth: AuthContext | null }) => request.auth!;
+
 export const participantParams = z.object({ id: z.coerce.number().int().positive() });
 export const DATA_SCOPE_NOTE =
   'Every staff role, for participants it can see; a participant of another team, or of a trial a User or Viewer is not a trial user of, answers 404.';

@@ -1,16 +1,14 @@
 import { z } from 'zod';
 import { dexcomDataResponseSchema } from '@trialpulse/shared/device-data/device-data.schemas';
 import { requestMeta } from '../../lib/request-meta';
-import type { AuthContext } from '../../modules/auth/session-context';
 import {
+  caller,
   DATA_SCOPE_NOTE,
   DATA_SOURCE_NOTE,
   participantParams,
   type BrandDataRoutes,
 } from '../data-calls';
 import { createDexcomDataCalls } from './dexcom-data.service';
-
-const caller = (request: { auth: AuthContext | null }) => request.auth!;
 
 /** The spec's Dexcom data call and the Sys_Admin raw page's call (device-data §7). */
 export const dexcomDataRoutes: BrandDataRoutes = (app, context) => {

@@ -4,16 +4,14 @@ import {
   omronQuerySchema,
 } from '@trialpulse/shared/device-data/device-data.schemas';
 import { requestMeta } from '../../lib/request-meta';
-import type { AuthContext } from '../../modules/auth/session-context';
 import {
+  caller,
   DATA_SCOPE_NOTE,
   DATA_SOURCE_NOTE,
   participantParams,
   type BrandDataRoutes,
 } from '../data-calls';
 import { createOmronDataCalls } from './omron-data.service';
-
-const caller = (request: { auth: AuthContext | null }) => request.auth!;
 
 /** The spec's Omron data call and the Sys_Admin raw page's call (device-data §7). */
 export const omronDataRoutes: BrandDataRoutes = (app, context) => {
