@@ -109,6 +109,16 @@ describe('accounts and second factor in the browser', () => {
 
   it('Admin: the emailed-code path, with the code read from a real SMTP server', async () => {
     const page = await browser.newPage();
+    // A normal sign-in logs no failed request (decision 0195): the session probe answers
+    // 200 before and during the second factor, and no write is refused for a stale token.
+    const failed: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400)
+        failed.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error') failed.push(`console: ${message.text()}`);
+    });
     const before = smtp.received.length;
     await logIn(page, ADMIN);
     await page.waitForURL(/\/SFASetupPage$/);
@@ -120,6 +130,7 @@ describe('accounts and second factor in the browser', () => {
     await page.getByLabel('Emailed code').fill(code);
     await page.getByRole('button', { name: 'Validate' }).click();
     await page.getByTestId('dashboard-page').waitFor();
+    expect(failed).toEqual([]);
     await page.screenshot({ path: screenshotPath('dashboard-admin'), fullPage: true });
     await logOut(page);
     await page.close();

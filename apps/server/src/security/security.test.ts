@@ -71,6 +71,8 @@ const ACCESS: Record<string, Access> = {
   'POST /api/auth/login': PUBLIC,
   'POST /api/auth/refreshToken': PUBLIC,
   'POST /api/auth/logout': PUBLIC,
+  // Answers whether a session is present (decision 0195): no data, 200 for everyone.
+  'GET /api/auth/session': PUBLIC,
   'GET /api/auth/user': SESSION_CALLS,
   'GET /api/auth/login/': SESSION_CALLS,
   'GET /api/auth/secondFactorSetup': SESSION_CALLS,

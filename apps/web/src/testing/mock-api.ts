@@ -141,7 +141,21 @@ export function baseHandlers(session: SessionFixture): Record<string, Handler | 
         return { status: 200, body: { message: 'ok', user: session.user } };
     }
   };
+  // The app's session probe (decision 0195): always 200, the user carries the status.
+  const sessionStatus = (): Reply => {
+    switch (session.kind) {
+      case 'signed-out':
+        return { body: { signedIn: false, user: null } };
+      case 'second-factor':
+        return {
+          body: { signedIn: true, user: makeUser({ role: null, authStatus: session.authStatus }) },
+        };
+      case 'signed-in':
+        return { body: { signedIn: true, user: session.user } };
+    }
+  };
   return {
+    'GET /api/auth/session': sessionStatus,
     'GET /api/auth/login/': currentUser,
     'GET /api/auth/user': currentUser,
     'POST /api/auth/refreshToken': () =>

@@ -137,6 +137,18 @@ export type SessionUser = z.infer<typeof sessionUserSchema>;
 export const loginResponseSchema = z.object({ message: z.string(), user: sessionUserSchema });
 export const currentUserResponseSchema = z.object({ message: z.string(), user: sessionUserSchema });
 
+/**
+ * `GET /api/auth/session` (not in the spec; decision 0195): whether a staff session is
+ * present, always answered 200, so the web app learns "signed out" or "second factor
+ * pending" without a 401 or 403 in the browser console. `user` carries the status as the
+ * login answer does; the spec's `GET /auth/login/` and `GET /auth/user` keep their 401/403.
+ */
+export const sessionStatusResponseSchema = z.discriminatedUnion('signedIn', [
+  z.object({ signedIn: z.literal(false), user: z.null() }),
+  z.object({ signedIn: z.literal(true), user: sessionUserSchema }),
+]);
+export type SessionStatusResponse = z.infer<typeof sessionStatusResponseSchema>;
+
 // ---- Passwords ----------------------------------------------------------------------
 
 export const changePasswordInputSchema = z

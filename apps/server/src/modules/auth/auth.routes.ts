@@ -5,6 +5,7 @@ import {
   currentUserResponseSchema,
   loginInputSchema,
   loginResponseSchema,
+  sessionStatusResponseSchema,
 } from '@trialpulse/shared';
 import { AppError } from '../../lib/errors';
 import { requestMeta } from '../../lib/request-meta';
@@ -118,4 +119,24 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (
   };
   app.get('/api/auth/user', currentUserOptions, currentUser);
   app.get('/api/auth/login/', currentUserOptions, currentUser);
+
+  // The web app's session probe (decision 0195): the same facts as the two calls above,
+  // but "no session" and "second factor pending" are answers, not 401/403 failures that
+  // every visit to the login page would log in the browser console.
+  app.get(
+    '/api/auth/session',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Whether a staff session is present (always 200)',
+        response: { 200: sessionStatusResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const auth = await app.loadAuth(request);
+      if (!auth || auth.kind !== 'staff') return { signedIn: false as const, user: null };
+      return { signedIn: true as const, user: auth.user };
+    },
+  );
 };

@@ -102,6 +102,32 @@ describe('sign-in', () => {
     expect(me.json().user.authStatus).toBe('Authorized');
   });
 
+  it('the session probe answers 200 whether signed out, half-way or signed in (decision 0195)', async () => {
+    const client = new TestClient(ctx.app);
+    const signedOut = await client.get('/api/auth/session');
+    expect(signedOut.statusCode).toBe(200);
+    expect(signedOut.json()).toEqual({ signedIn: false, user: null });
+
+    await client.login(admin.username, admin.password);
+    const halfWay = await client.get('/api/auth/session');
+    expect(halfWay.statusCode).toBe(200);
+    expect(halfWay.json()).toMatchObject({
+      signedIn: true,
+      user: { id: admin.id, authStatus: 'SFAIsNotSet' },
+    });
+
+    await markSecondFactorDone(client);
+    const signedIn = await client.get('/api/auth/session');
+    expect(signedIn.json()).toMatchObject({
+      signedIn: true,
+      user: { id: admin.id, role: 'Admin', authStatus: 'Authorized' },
+    });
+    expect(signedIn.headers['cache-control']).toBe('no-store');
+
+    await client.post('/api/auth/logout');
+    expect((await client.get('/api/auth/session')).json()).toEqual({ signedIn: false, user: null });
+  });
+
   it('enforces roles on the server (Sys_Admin passes, others by list)', async () => {
     const viewer = await createStaffUser(db(), { role: 'Viewer', teamId });
     const sysAdmin = await createStaffUser(db(), { role: 'Sys_Admin', teamId });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isAuthStatus, isRole, type GuardUser } from '@trialpulse/shared';
 import { api, isApiError } from '@/lib/api-client';
 
-/** The signed-in staff member as `GET /api/auth/login/` describes them. */
+/** The signed-in staff member as `GET /api/auth/session` and `GET /api/auth/login/` describe them. */
 export const sessionUserSchema = z.object({
   id: z.union([z.number(), z.string()]),
   email: z.string().catch(''),
@@ -33,16 +33,23 @@ export const SIGNED_OUT: Session = { status: 'signed-out' };
 export const sessionQueryKey = ['session'] as const;
 
 /**
- * Loads the session from `GET /api/auth/login/`: 200 → signed in; 403 whose body carries a
- * second-factor status → that status; anything else (401, 404, network, bad body) → signed out.
+ * Loads the session from `GET /api/auth/session`, which answers 200 whether or not a session
+ * is present (decision 0195): the spec's `GET /auth/login/` answers a signed-out visitor
+ * 401 and a half-signed-in one 403, which the browser logs as failed requests on every
+ * sign-in. Signed in with a user → that user's session (second factor pending or done);
+ * not signed in, a network failure or an unreadable answer → signed out.
  */
 export async function getSession(signal?: AbortSignal): Promise<Session> {
   try {
-    const data = await api.get<{ user?: unknown } | undefined>('/auth/login/', { signal });
-    return sessionFromUser(data?.user) ?? SIGNED_OUT;
+    const data = await api.get<{ signedIn?: unknown; user?: unknown } | undefined>(
+      '/auth/session',
+      { signal, ignoreUnauthorized: true },
+    );
+    if (data?.signedIn !== true) return SIGNED_OUT;
+    return sessionFromUser(data.user) ?? SIGNED_OUT;
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    return secondFactorFromError(error) ?? SIGNED_OUT;
+    return SIGNED_OUT;
   }
 }
 

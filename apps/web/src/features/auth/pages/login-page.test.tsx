@@ -29,6 +29,21 @@ describe('login page', () => {
     expect(calls.some((call) => call.url === '/api/auth/login')).toBe(false);
   });
 
+  it('learns that nobody is signed in from an answer, not a failed call (decision 0195)', async () => {
+    const { calls } = mockApi(baseHandlers({ kind: 'signed-out' }));
+    renderApp('/LoginPage');
+    await screen.findByRole('button', { name: 'Log In' });
+
+    // The spec's current-user calls answer a signed-out visitor 401, which the browser
+    // logs as a failed request on every visit; the probe answers 200 { signedIn: false }.
+    expect(calls.filter((call) => call.method === 'GET').map((call) => call.url)).toContain(
+      '/api/auth/session',
+    );
+    expect(
+      calls.some((call) => call.url === '/api/auth/login/' || call.url === '/api/auth/user'),
+    ).toBe(false);
+  });
+
   it('links to the password reset and contact pages and shows a message from navigation', async () => {
     mockApi(baseHandlers({ kind: 'signed-out' }));
     renderApp('/LoginPage', {
@@ -53,8 +68,9 @@ describe('login page', () => {
         signedIn = true;
         return { body: { message: 'ok', user } };
       },
-      'GET /api/auth/login/': () =>
-        signedIn ? { body: { user } } : { status: 401, body: errorBody('No session', false) },
+      'GET /api/auth/session': () => ({
+        body: signedIn ? { signedIn: true, user } : { signedIn: false, user: null },
+      }),
     });
     const { router } = renderApp('/LoginPage');
     await screen.findByRole('button', { name: 'Log In' });
@@ -80,13 +96,11 @@ describe('login page', () => {
         passwordOk = true;
         return { body: { message: 'ok', user: { role: 'User', authStatus: 'SFAIsNotSet' } } };
       },
-      'GET /api/auth/login/': () =>
-        passwordOk
-          ? {
-              status: 403,
-              body: errorBody('SFA', false, 'FORBIDDEN', { authStatus: 'SFAIsNotSet' }),
-            }
-          : { status: 401, body: errorBody('No session', false) },
+      'GET /api/auth/session': () => ({
+        body: passwordOk
+          ? { signedIn: true, user: makeUser({ role: 'User', authStatus: 'SFAIsNotSet' }) }
+          : { signedIn: false, user: null },
+      }),
     });
     const { router } = renderApp('/LoginPage');
     await screen.findByRole('button', { name: 'Log In' });
@@ -191,6 +205,42 @@ describe('login page', () => {
     fillAndSubmit('ada', 'secret-pass');
 
     await waitFor(() => expect(router.state.location.pathname).toBe(page));
+  });
+
+  it("the first write after the sign-in carries the new session's anti-forgery token", async () => {
+    // The server binds a token to its session: the one fetched before the sign-in is
+    // refused (403, a failed request in the console) once the new session exists.
+    let signedIn = false;
+    let issued = 0;
+    const { calls } = mockApi({
+      ...baseHandlers({ kind: 'signed-out' }),
+      'GET /api/csrf-token': () => ({ body: { csrfToken: `csrf-${(issued += 1)}` } }),
+      'POST /api/auth/login': () => {
+        signedIn = true;
+        return {
+          body: { message: 'ok', user: makeUser({ authStatus: 'SFAValidateEmailCodeNeeded' }) },
+        };
+      },
+      'GET /api/auth/session': () => ({
+        body: signedIn
+          ? { signedIn: true, user: makeUser({ authStatus: 'SFAValidateEmailCodeNeeded' }) }
+          : { signedIn: false, user: null },
+      }),
+      'POST /api/auth/generateSendEmailTOTP': { body: { success: true, message: 'Sent.' } },
+    });
+    const { router } = renderApp('/LoginPage');
+    await screen.findByRole('button', { name: 'Log In' });
+
+    fillAndSubmit('ada', 'secret-pass');
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/SFASendCodeViaMsgPage'));
+    await waitFor(() =>
+      expect(calls.some((call) => call.url === '/api/auth/generateSendEmailTOTP')).toBe(true),
+    );
+    const login = calls.find((call) => call.url === '/api/auth/login');
+    const send = calls.find((call) => call.url === '/api/auth/generateSendEmailTOTP');
+    expect(login?.headers.get('x-csrf-token')).toBe('csrf-1');
+    expect(send?.headers.get('x-csrf-token')).toBe('csrf-2');
   });
 
   it('returns a fully signed-in user to the page the guard sent them away from', async () => {

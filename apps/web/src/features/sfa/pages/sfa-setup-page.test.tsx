@@ -51,7 +51,7 @@ describe('second-factor setup page', () => {
     expect(callsTo(calls, 'GET', '/api/auth/secondFactorSetup')).toHaveLength(1);
     // The session is asked again after the setup moved it to SFAVerifyCodeNeeded.
     await waitFor(() =>
-      expect(callsTo(calls, 'GET', '/api/auth/login/').length).toBeGreaterThanOrEqual(2),
+      expect(callsTo(calls, 'GET', '/api/auth/session').length).toBeGreaterThanOrEqual(2),
     );
   });
 

@@ -28,8 +28,14 @@ export function mockSfaApi(
       body: errorBody('Second factor required', false, 'FORBIDDEN', { authStatus: server.status }),
     };
   };
+  // The app's session probe (decision 0195): 200 at every status, the user carries it.
+  const sessionStatus = () =>
+    server.status === 'signed-out'
+      ? { body: { signedIn: false, user: null } }
+      : { body: { signedIn: true, user: makeUser({ authStatus: server.status }) } };
   const api = mockApi({
     ...baseHandlers({ kind: 'signed-out' }),
+    'GET /api/auth/session': sessionStatus,
     'GET /api/auth/login/': currentUser,
     'GET /api/auth/user': currentUser,
     'POST /api/auth/refreshToken': { body: { message: 'Token refreshed' } },
