@@ -13,6 +13,7 @@ import type { ReadingsQuery, StoredReading } from '../sync/readings.service';
 import type { ExportIo, ExportPlan } from './export-plan';
 import { writeExport } from './export-writer';
 import { TRACKER_METRICS } from './test-support';
+import { readingDevice } from '../sync/reading-device';
 
 /**
  * The ZIP the writer builds from fixed readings and a fixed clock, entry by entry (name and
@@ -134,7 +135,7 @@ function memoryIo(readings: StoredReading[], pageSize: number): ExportIo {
         return [
           r.participantId,
           labels.participantCode,
-          labels.device,
+          readingDevice(r),
           r.metricKey,
           metric?.metricName ?? r.metricKey,
           metric?.units ?? null,
@@ -252,45 +253,45 @@ const CASES: { name: string; format: ExportFormat; mode: ExportMode; extras: Exp
   },
 ];
 
-/** Expected entries (name → SHA-256), from the writer before issue 27, updated by design for issue 28 (decisions 0182, 0183). XLSX: its parts too. */
+/** Expected entries (name → SHA-256), from the writer before issue 27, updated by design for issue 28 (decisions 0182, 0183, 0186). XLSX: its parts too. */
 const EXPECTED: Record<string, [string, string][]> = {
   'csv, separate tabs, every optional file': [
     ['totalRows', '196'],
     [
       'TrialPulse-Golden_study-P-011-steps-Data.csv',
-      'fe44f99d10255e8bc645841974a206f2b151049f5226e7fcc3de5b0d0cdc9f46',
+      '891b17e107e570ffa37504d9b039271f9dee836ab0a5bd8886a959d7775cb5f6',
     ],
     [
       'TrialPulse-Golden_study-P-011-heart_rate-Data.csv',
-      '5f9f3792ba88e6d03d6d2b7d0f2cce4ae3b0327aaeedfc9a54676004d508f028',
+      '46723a85806081e5efa68310bdb32a4c8acf21925069b954a5f71817fed1ccdb',
     ],
     [
       'TrialPulse-Golden_study-P-011-calories-Data.csv',
-      '125eed472772614063b3a41b4103512fd0b741d6151787a4b00e975615476ae0',
+      'f70aa06c1d72bfbe03a3c80bcacec033fed1fac36846fbf5da2d8b906577b3eb',
     ],
     [
       'TrialPulse-Golden_study-P-011-spo2-Data.csv',
-      '8b30187501c9aaa488436e5368c9784ed594c145d48aecb4c6b0eacd5e04bc26',
+      '87ba5835d5323e001905255fde18c5377ec64ab7080178aff75b68b804f5e069',
     ],
     [
       'TrialPulse-Golden_study-P-012-steps-Data.csv',
-      'caeb59c7cb9e00634092ed4fe98643a0fc72cc8c27242e4a6ac14ccfec968b9f',
+      '06f6e5bbdd262e757122328fbb473d4c17bace26bc81a501f8022d92ada12b43',
     ],
     [
       'TrialPulse-Golden_study-P-012-heart_rate-Data.csv',
-      '52ed9369dedc41e68470464ac23ddffdbe170e29528d43d655a7f4dd23141c8f',
+      '21567ed17d2aca2d45551dff61b1a517cf387312d5966f49514ee0cedf931552',
     ],
     [
       'TrialPulse-Golden_study-P-012-calories-Data.csv',
-      'fe24b69a3cd2c38dd0d2676ce5c5de787026e97b3f79f20f1cf2f7bec33b25b2',
+      '39c0167d11bd6516ecd1d9f842dbe46cfc74a3783f2e1a192d058b520ad5be6c',
     ],
     [
       'TrialPulse-Golden_study-P-012-spo2-Data.csv',
-      '7940fcc766b8edea515c23a2985d051f83703a968a2b2c0b3ad357e53f5bb947',
+      'cccaa8af953017ddef5403d1355ea0570d38977b20faecf4cbf528178662887c',
     ],
     [
       'TrialPulse-Golden_study-fhir-observations.ndjson',
-      'dd1cb3f473233ba54baa06003bac87fe84c1347defcb8fa9136a02fbce818c55',
+      '9a733def076061a7127e4b182b508554388b2edbd0e4a018d35bddf2b47d1fde',
     ],
     [
       'TrialPulse-Golden_study-fhir-patients.ndjson',
@@ -302,7 +303,7 @@ const EXPECTED: Record<string, [string, string][]> = {
     ],
     [
       'TrialPulse-Golden_study-openmhealth.json',
-      '381588abc4032f75b216712e27d138dbf44b35ce028b46510e774cf62d6c6183',
+      'aaf90645ac286a92903c3f2b9293d3f381288492ae98baa44119973cb8cf977a',
     ],
     [
       'TrialPulse-Golden_study-adherence.csv',
@@ -314,18 +315,18 @@ const EXPECTED: Record<string, [string, string][]> = {
     ],
     [
       'TrialPulse-Golden_study-data-dictionary-columns.csv',
-      '769224567e63e5963bf8a21d08243343141bc50ff8b2b00976a4e9f077587a3e',
+      'c814fb18937687bdb2a972b302461005e5a305fea41ccaa2435227b5e6ad91fe',
     ],
     [
       'TrialPulse-Golden_study-manifest.json',
-      '29997c931f95a353348e74120c80750c75778b784771b6428578364e607def80',
+      '9ac99fb523d97db27e619edbd1fdf346314eae111fd7dcbc944f7378f0c8d308',
     ],
   ],
   'csv, single tab': [
     ['totalRows', '196'],
     [
       'TrialPulse-Golden_study-Data.csv',
-      '13e41398e63bdafb33fa2be38c567e377af48681d384de09c2a35f00916f7801',
+      '4c6e1410c894ec292053cdb59d45d726197883ff3f1e827f8a381b88e730d4e8',
     ],
     [
       'TrialPulse-Golden_study-data-dictionary.csv',
@@ -333,18 +334,18 @@ const EXPECTED: Record<string, [string, string][]> = {
     ],
     [
       'TrialPulse-Golden_study-data-dictionary-columns.csv',
-      '769224567e63e5963bf8a21d08243343141bc50ff8b2b00976a4e9f077587a3e',
+      'c814fb18937687bdb2a972b302461005e5a305fea41ccaa2435227b5e6ad91fe',
     ],
     [
       'TrialPulse-Golden_study-manifest.json',
-      'f8674964f24c89ffa87f7a81586b3357b9deb0933e5c5c6ab18bf5c5c46a0d35',
+      '7ad91a4e27280415dd6af63eebd520eaeac9f0d122209479502f2acb47114f99',
     ],
   ],
   'xlsx, separate tabs, Open mHealth': [
     ['totalRows', '196'],
     [
       'TrialPulse-Golden_study-Data.xlsx',
-      '75dbfdd81286959466b158f90c4574208048dc801b862ccff5100d6900caf371',
+      '997a4dd19df9e884415955a52aad241b524ae3e2b49a21213ff32efe31778c1b',
     ],
     [
       'TrialPulse-Golden_study-Data.xlsx![Content_Types].xml',
@@ -380,39 +381,39 @@ const EXPECTED: Record<string, [string, string][]> = {
     ],
     [
       'TrialPulse-Golden_study-Data.xlsx!xl/worksheets/sheet1.xml',
-      '2b8c689cfbc3e3321574b72d0d03543cdfd6fac67c9470a658cf9a7670b4b543',
+      'bd9cc4a8d6e12a906f16d9b5d1176eaf8957d1359248ccab325a5c87f928ffd8',
     ],
     [
       'TrialPulse-Golden_study-Data.xlsx!xl/worksheets/sheet2.xml',
-      'eb1d1439ae6fda3220ec997840f2db5b81c5bcb792c181eae19e40fb2ed77cf0',
+      '2a4be2165867213ac22734c1d2fcf17d890b1d058faa1ab20501b851cd5dfe22',
     ],
     [
       'TrialPulse-Golden_study-Data.xlsx!xl/worksheets/sheet3.xml',
-      '67dcb62cd99c1646d3b88fd35a3ed1f31e1c3162ea0258e3d82e27686b98853a',
+      '28fb9380df0cbc6bf3859b90eac9cb755ad67e984cb9144fe3cf51c1f4b76a87',
     ],
     [
       'TrialPulse-Golden_study-Data.xlsx!xl/worksheets/sheet4.xml',
-      '4dd8531d99980ef540b43461d0ac11d7ad77f1ade1a0c14740fac59bbfeb912a',
+      'f3f59f2015702d903ce480399edca4413836e70c91f8b87660e16532294c7791',
     ],
     [
       'TrialPulse-Golden_study-Data.xlsx!xl/worksheets/sheet5.xml',
-      '87042ea122211d99f7781ad1358158bf7fbd30ca6ef4c97ddbc312f2a9218d92',
+      'd2e446d76a3c827f265833f19e045e203f7ef02ab523a04f099eec6943360654',
     ],
     [
       'TrialPulse-Golden_study-Data.xlsx!xl/worksheets/sheet6.xml',
-      'c584c048773c9e67b48c3f7e9500f93c41b8d9571f35ffacc648a9bf47078c8c',
+      '76bc278506609227167358b14d77f5c4cd15db371fc6bff5f3c3001048401796',
     ],
     [
       'TrialPulse-Golden_study-Data.xlsx!xl/worksheets/sheet7.xml',
-      'f0f445379e780ca2c1f4fcd0ed68cb4b6ab989dfb0d0415429a40087e891b468',
+      '5d1148ffc04687d8b48782cc4a6b1f4ac0410836de8cbc9678038b5aa4943fae',
     ],
     [
       'TrialPulse-Golden_study-Data.xlsx!xl/worksheets/sheet8.xml',
-      '040c3ceb503d56dc1061445c31da32f7e61d56c8f5997d3e411b5321e95e9fe7',
+      'fb08e58daf306c0d312281a3f1a22b6ee7489438aee0ec9614a7996c16fa985e',
     ],
     [
       'TrialPulse-Golden_study-openmhealth.json',
-      '381588abc4032f75b216712e27d138dbf44b35ce028b46510e774cf62d6c6183',
+      'aaf90645ac286a92903c3f2b9293d3f381288492ae98baa44119973cb8cf977a',
     ],
     [
       'TrialPulse-Golden_study-data-dictionary.csv',
@@ -420,18 +421,18 @@ const EXPECTED: Record<string, [string, string][]> = {
     ],
     [
       'TrialPulse-Golden_study-data-dictionary-columns.csv',
-      '769224567e63e5963bf8a21d08243343141bc50ff8b2b00976a4e9f077587a3e',
+      'c814fb18937687bdb2a972b302461005e5a305fea41ccaa2435227b5e6ad91fe',
     ],
     [
       'TrialPulse-Golden_study-manifest.json',
-      '8e67b9947b4f7aa1f4b7cd13e23ad562e9ef8e9226d42645ed90be1bf116c9c8',
+      '636e140e6119e9faa5a174b5f75a2e6d2e45ee8d2fbe9d7b148bdcc6afa63e0f',
     ],
   ],
   'xlsx, single tab, FHIR and adherence': [
     ['totalRows', '196'],
     [
       'TrialPulse-Golden_study-Data.xlsx',
-      '08d2287d1663d4b43de2e4fcda4e31c90c23feddab76370b123727b665e4a85b',
+      'b74b804a8de6599bb4aaf5f2f1127365e9c8850e98f8744339292b8218ae6896',
     ],
     [
       'TrialPulse-Golden_study-Data.xlsx![Content_Types].xml',
@@ -467,11 +468,11 @@ const EXPECTED: Record<string, [string, string][]> = {
     ],
     [
       'TrialPulse-Golden_study-Data.xlsx!xl/worksheets/sheet1.xml',
-      '7697cdff0b08bb9b5e6e54440ef8584ce3634b92ac2c50b047a64d8f81b1b95d',
+      'c1a5d0c2470a2ce31d63887594e5c5a06895e8666dbed8efddb3a354ec0f0553',
     ],
     [
       'TrialPulse-Golden_study-fhir-observations.ndjson',
-      'dd1cb3f473233ba54baa06003bac87fe84c1347defcb8fa9136a02fbce818c55',
+      '9a733def076061a7127e4b182b508554388b2edbd0e4a018d35bddf2b47d1fde',
     ],
     [
       'TrialPulse-Golden_study-fhir-patients.ndjson',
@@ -491,11 +492,11 @@ const EXPECTED: Record<string, [string, string][]> = {
     ],
     [
       'TrialPulse-Golden_study-data-dictionary-columns.csv',
-      '769224567e63e5963bf8a21d08243343141bc50ff8b2b00976a4e9f077587a3e',
+      'c814fb18937687bdb2a972b302461005e5a305fea41ccaa2435227b5e6ad91fe',
     ],
     [
       'TrialPulse-Golden_study-manifest.json',
-      'd4b06ee8fe11027b24f79a7fff2237a92fbff01ab5169a1fd25bd852c5aff763',
+      '62d6816bcd0aecdb187bc696a31bbc1e8ee22f33ad9643ff27a8a28664aa1845',
     ],
   ],
 };

@@ -22,7 +22,6 @@ describe('Open mHealth data points as text (decision 0133)', () => {
   const subject = {
     participantId: 7,
     participantCode: 'S-001 "quoted" \\ ＝ é',
-    deviceName: 'Fitbit, "Charge" 6',
   };
   const createdAt = '2026-06-01T00:00:00.000Z';
 
@@ -40,6 +39,14 @@ describe('Open mHealth data points as text (decision 0133)', () => {
           utcOffsetMinutes: null,
         }),
         reading({ metricKey, endAt: new Date('2026-05-01T09:30:00.250Z') }),
+        // Each reading names its own device (decision 0186), quotes and all.
+        reading({ metricKey, dataSource: 'Charge "6", \\ é' }),
+        reading({
+          metricKey,
+          brand: 'Dexcom',
+          upstream: 'dexcom',
+          valueJson: { generation: 'g7', displayDevice: 'android' },
+        }),
       );
     for (const one of cases)
       expect(point(one), one.metricKey).toBe(

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { localDayInterval } from '@trialpulse/shared/civil-days';
+import { readingDevice } from '../sync/reading-device';
 import type { StoredReading } from '../sync/readings.service';
 
 /**
@@ -231,7 +232,8 @@ export function dayOffsetLookup(
 
 const NO_OFFSETS: DayOffsetOf = () => null;
 
-export type SubjectInfo = { participantId: number; participantCode: string; deviceName: string };
+/** Whom a reading is about; the device is each reading's own (`readingDevice`, decision 0186). */
+export type SubjectInfo = { participantId: number; participantCode: string };
 
 /** The participant's identifier system in every FHIR file (documented in the dictionary). */
 export const PARTICIPANT_SYSTEM = 'urn:trialpulse:participant';
@@ -313,7 +315,7 @@ export function toFhirObservation(reading: StoredReading, subject: SubjectInfo):
       code: mapping.ucum,
     },
     ...boundFields(reading, bound),
-    device: { display: subject.deviceName },
+    device: { display: readingDevice(reading) },
   };
 }
 
@@ -343,7 +345,7 @@ export function toFhirBloodPressure(
     subject: subjectOf(subject),
     effectiveDateTime: systolic.recordedAt.toISOString(),
     component: [component(systolic), component(diastolic)],
-    device: { display: subject.deviceName },
+    device: { display: readingDevice(systolic) },
   };
 }
 
@@ -362,7 +364,7 @@ export function openMHealthBloodPressure(
       schema_id: { namespace: 'omh', name: 'blood-pressure', version: '4.0' },
       creation_date_time: createdAt,
       source_creation_date_time: createdAt,
-      acquisition_provenance: { source_name: subject.deviceName, modality: 'sensed' },
+      acquisition_provenance: { source_name: readingDevice(systolic), modality: 'sensed' },
       user_id: subject.participantCode,
     },
     body: {
@@ -409,7 +411,7 @@ export function toOpenMHealth(
       schema_id: { namespace: 'omh', name: mapping.name, version: mapping.version },
       creation_date_time: createdAt,
       source_creation_date_time: createdAt,
-      acquisition_provenance: { source_name: subject.deviceName, modality: 'sensed' },
+      acquisition_provenance: { source_name: readingDevice(reading), modality: 'sensed' },
       user_id: subject.participantCode,
     },
     body: {
@@ -433,9 +435,11 @@ export function openMHealthSerializer(
   createdAt: string,
   offsetOf: DayOffsetOf = NO_OFFSETS,
 ): (reading: StoredReading) => string | null {
+  // Per metric and device (a participant's readings come with few devices, decision 0186).
   const parts = new Map<string, { header: string; measure: string; extra: string } | null>();
-  const partsOf = (metricKey: string) => {
-    let found = parts.get(metricKey);
+  const partsOf = (metricKey: string, device: string) => {
+    const key = `${metricKey}\u0000${device}`;
+    let found = parts.get(key);
     if (found !== undefined) return found;
     const mapping = OMH_MAPPINGS[metricKey];
     found = mapping
@@ -444,19 +448,19 @@ export function openMHealthSerializer(
             schema_id: { namespace: 'omh', name: mapping.name, version: mapping.version },
             creation_date_time: createdAt,
             source_creation_date_time: createdAt,
-            acquisition_provenance: { source_name: subject.deviceName, modality: 'sensed' },
+            acquisition_provenance: { source_name: device, modality: 'sensed' },
             user_id: subject.participantCode,
           }).slice(1, -1)}},"body":{${JSON.stringify(mapping.property)}:{"value":`,
           measure: `,"unit":${JSON.stringify(mapping.unit)}}`,
           extra: mapping.extra ? `,${JSON.stringify(mapping.extra).slice(1, -1)}` : '',
         }
       : null;
-    parts.set(metricKey, found);
+    parts.set(key, found);
     return found;
   };
   return (reading) => {
     const mapping = OMH_MAPPINGS[reading.metricKey];
-    const shared = partsOf(reading.metricKey);
+    const shared = mapping ? partsOf(reading.metricKey, readingDevice(reading)) : null;
     if (!mapping || !shared || reading.value === null) return null;
     const start = reading.recordedAt;
     const end = reading.endAt;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { EXPORT_PRODUCT_NAME } from '@trialpulse/shared';
 import { neutralise } from '../../lib/csv-safe';
+import { DEMO_DEVICE } from '../sync/reading-device';
 import { READINGS_CSV_COLUMNS } from '../sync/readings-csv';
 import type { ReadingsQuery } from '../sync/readings.service';
 import {
@@ -217,7 +218,11 @@ async function pagesPass(
 export const COLUMN_DICTIONARY: readonly (readonly [string, string, string])[] = [
   ['Data (CSV, XLSX)', 'participant_id', 'TrialPulse id of the participant'],
   ['Data (CSV, XLSX)', 'participant_code', "The trial's participant code (no personal data)"],
-  ['Data (CSV, XLSX)', 'device', 'The device catalog entry the export was made for'],
+  [
+    'Data (CSV, XLSX)',
+    'device',
+    `The device the reading came with, as its provider reported it: brand and model (Google Health's data-source device, Omron's device model, Dexcom's transmitter generation and display device); "${DEMO_DEVICE}" for the demo's seeded readings. Not the device chosen on the export form (the manifest's device)`,
+  ],
   ['Data (CSV, XLSX)', 'metric_key', 'Metric (see the data dictionary for names, units and codes)'],
   ['Data (CSV, XLSX)', 'metric_name', 'Metric name in the catalog'],
   ['Data (CSV, XLSX)', 'units', 'Units of value'],
@@ -243,8 +248,16 @@ export const COLUMN_DICTIONARY: readonly (readonly [string, string, string])[] =
     'value_json',
     'Structured parts of the reading (sleep stages, Dexcom trend and status)',
   ],
-  ['Data (CSV, XLSX)', 'data_source', "The provider's data source or device id"],
-  ['Data (CSV, XLSX)', 'upstream', 'The provider API that delivered the reading'],
+  [
+    'Data (CSV, XLSX)',
+    'data_source',
+    "The provider's data source or device id (Google Health's device name, Omron's device model, Dexcom's transmitter id)",
+  ],
+  [
+    'Data (CSV, XLSX)',
+    'upstream',
+    'The provider API that delivered the reading (google-health, fitbit-legacy, omron, dexcom); demo: seeded by the TrialPulse demo, no provider',
+  ],
   [
     'All files',
     '(date range)',
@@ -269,6 +282,12 @@ export const COLUMN_DICTIONARY: readonly (readonly [string, string, string])[] =
     'FHIR',
     'effective[x]',
     'effectiveDateTime in UTC; a daily value: its local date; a session: effectivePeriod in UTC',
+  ],
+  ['FHIR', 'Observation.device.display', 'The device the reading came with (as the device column)'],
+  [
+    'Open mHealth',
+    'acquisition_provenance.source_name',
+    'The device the reading came with (as the device column)',
   ],
   [
     'Open mHealth',

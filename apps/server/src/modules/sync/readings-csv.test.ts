@@ -18,7 +18,6 @@ describe(`stored readings as CSV, formatted by the database (${MODE})`, () => {
   let query: ReadingsQuery;
   const labels: ReadingsCsvLabels = {
     participantCode: '=P-001',
-    device: 'Fitbit, "Charge" 6',
     metrics: [
       { metricKey: 'heart_rate', metricName: 'Heart Rate', units: 'bpm' },
       { metricKey: 'steps', metricName: '+Steps', units: '' },
@@ -133,7 +132,8 @@ describe(`stored readings as CSV, formatted by the database (${MODE})`, () => {
     expect(hr1).toEqual({
       participant_id: String(participantId),
       participant_code: "'=P-001",
-      device: 'Fitbit, "Charge" 6',
+      // The device the reading came with (decision 0186): the brand and its data source.
+      device: 'Fitbit -2+3',
       metric_key: 'heart_rate',
       metric_name: 'Heart Rate',
       units: 'bpm',
@@ -150,6 +150,7 @@ describe(`stored readings as CSV, formatted by the database (${MODE})`, () => {
       local_time: '2026-10-05T07:30:00',
       value: '-4',
       data_source: 'tracker',
+      device: 'Fitbit tracker',
     });
     expect(sleep).toMatchObject({
       metric_name: 'sleep',

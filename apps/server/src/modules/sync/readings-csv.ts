@@ -5,6 +5,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../../db/client';
 import { neutralise, neutraliseSql } from '../../lib/csv-safe';
 import { copyRows } from './copy-rows';
+import { READING_DEVICE_SQL } from './reading-device';
 import type { ReadingsQuery } from './readings.repository';
 
 /** The flat readings table: one row per reading, in this column order (decision 0046). */
@@ -25,10 +26,12 @@ export const READINGS_CSV_COLUMNS = [
   'upstream',
 ] as const;
 
-/** Names the rows carry that device_readings does not store (the caller's catalog). */
+/**
+ * Names the rows carry that device_readings does not store (the caller's catalog). The
+ * `device` column is not one of them: each row names the device it came with (decision 0186).
+ */
 export type ReadingsCsvLabels = {
   participantCode: string;
-  device: string;
   metrics: readonly { metricKey: string; metricName: string; units: string | null }[];
 };
 
@@ -42,10 +45,12 @@ export type ReadingsCsv = {
 /** Rows per keyset batch of the fallback (PGlite): one batch is what it holds in memory. */
 export const READINGS_CSV_BATCH = 10_000;
 
-/** The columns the database formats; the ones before them are the same on every row of a metric. */
-const FORMATTED_COLUMNS = READINGS_CSV_COLUMNS.slice(
-  READINGS_CSV_COLUMNS.indexOf('recorded_at_utc'),
-);
+/**
+ * The columns the database writes (from `device` on): the device each reading came with, the
+ * metric's names (literals, the same on every row of a metric) and the reading's own cells.
+ * The two before them are the same on every row of a participant.
+ */
+const FORMATTED_COLUMNS = READINGS_CSV_COLUMNS.slice(READINGS_CSV_COLUMNS.indexOf('device'));
 
 /**
  * Readings of a participant in [from, to) as CSV, ordered like `read` (metric, time,
@@ -71,7 +76,7 @@ export function readingsCsv(
   async function* chunks(): AsyncGenerator<Buffer | string> {
     if (options.header) yield `${READINGS_CSV_COLUMNS.join(',')}\n`;
     for (const metricKey of await metricKeysOf(db, query)) {
-      const labelCells = labelCellsOf(query.participantId, labels, metricKey);
+      const labelCells = labelCellsOf(query.participantId, labels);
       if (copy) {
         // The label cells as COPY writes CSV, then the row's own cells.
         const prefix = Buffer.from(
@@ -86,7 +91,7 @@ export function readingsCsv(
           await client.query('set jit = off');
           const stream = client.query(
             copyRows(
-              `COPY (${selectText(query, metricKey, null)}) TO STDOUT WITH (FORMAT csv)`,
+              `COPY (${selectText(query, metricKey, labels, null)}) TO STDOUT WITH (FORMAT csv)`,
               prefix,
             ),
           );
@@ -106,7 +111,7 @@ export function readingsCsv(
       for (;;) {
         const result: { rows: Record<string, string | null>[] } = await db.execute<
           Record<string, string | null>
-        >(sql.raw(`${selectText(query, metricKey, after)} limit ${batchSize}`));
+        >(sql.raw(`${selectText(query, metricKey, labels, after)} limit ${batchSize}`));
         const batch: Record<string, string | null>[] = result.rows;
         if (batch.length > 0) {
           yield stringify(
@@ -128,21 +133,9 @@ export function readingsCsv(
   return { stream: Readable.from(chunks(), { objectMode: false }), rows: () => rows };
 }
 
-/** The label cells of a metric's rows (participant_id … units), neutralised like the rest. */
-function labelCellsOf(
-  participantId: number,
-  labels: ReadingsCsvLabels,
-  metricKey: string,
-): (string | null)[] {
-  const metric = labels.metrics.find((entry) => entry.metricKey === metricKey);
-  return [
-    integer(participantId),
-    neutralise(labels.participantCode),
-    neutralise(labels.device),
-    metricKey,
-    neutralise(metric ? metric.metricName : metricKey),
-    metric?.units ? neutralise(metric.units) : null,
-  ];
+/** The label cells of a participant's rows (participant_id, participant_code), neutralised like the rest. */
+function labelCellsOf(participantId: number, labels: ReadingsCsvLabels): (string | null)[] {
+  return [integer(participantId), neutralise(labels.participantCode)];
 }
 
 /**
@@ -194,8 +187,11 @@ function conditionsOf(query: ReadingsQuery): string[] {
 function selectText(
   query: ReadingsQuery,
   metricKey: string,
+  labels: ReadingsCsvLabels,
   after: KeysetPosition | 'start' | null,
 ): string {
+  const metric = labels.metrics.find((entry) => entry.metricKey === metricKey);
+  const units = metric?.units ? neutralise(metric.units) : null;
   const conditions = [...conditionsOf(query), `r.metric_key = ${literal(metricKey)}`];
   if (after && after !== 'start') {
     conditions.push(
@@ -209,6 +205,10 @@ function selectText(
   const isoUtc = (column: string) =>
     `replace((${column} at time zone interval '0')::text, ' ', 'T') || 'Z'`;
   const columns = [
+    `${neutraliseSql(READING_DEVICE_SQL)} as device`,
+    `${literal(metricKey)}::text as metric_key`,
+    `${literal(neutralise(metric ? metric.metricName : metricKey))}::text as metric_name`,
+    `${units === null ? 'null' : literal(units)}::text as units`,
     `${isoUtc('r.recorded_at')} as recorded_at_utc`,
     // Daily readings (no offset) carry their date; samples the local wall time then.
     `case when r.utc_offset_minutes is null then (r.recorded_at at time zone interval '0')::date::text

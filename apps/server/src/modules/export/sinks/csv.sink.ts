@@ -30,7 +30,6 @@ export function csvSink({ plan, io, zip, progress }: SinkContext): ExportSink {
   const report = () => progress(done / parts);
   const labels = (participant: ExportParticipantRef): ReadingsCsvLabels => ({
     participantCode: participant.participantCode,
-    device: plan.device.friendlyName,
     metrics: plan.metrics,
   });
   const query = (participant: ExportParticipantRef, metricKey: string): ReadingsQuery => ({

@@ -40,7 +40,7 @@ export function fhirSink({ plan, workDir }: SinkContext): ExportSink {
       );
     },
     async writePage({ participant, readings, end }) {
-      const subject: SubjectInfo = { ...participant, deviceName: plan.device.friendlyName };
+      const subject: SubjectInfo = participant;
       const lines: string[] = [];
       for (const reading of readings) {
         if (pairs && reading.metricKey === 'diastolic' && reading.value !== null) {

@@ -44,7 +44,7 @@ export function openMHealthSink({ plan, io, workDir }: SinkContext): ExportSink 
         return;
       }
       if (serialiser?.participantId !== participant.participantId) {
-        const subject = { ...participant, deviceName: plan.device.friendlyName };
+        const subject = participant;
         // A daily value is its local day with the offsets it began and ended with (decision 0182).
         const offsets = await io.dayOffsets(plan.teamId, participant.participantId, {
           start: shiftCivilDay(plan.request.startDate, -7),
@@ -56,7 +56,7 @@ export function openMHealthSink({ plan, io, workDir }: SinkContext): ExportSink 
         };
       }
       let text = '';
-      const subject = { ...participant, deviceName: plan.device.friendlyName };
+      const subject = participant;
       for (const reading of readings) {
         let point: string | null;
         if (reading.metricKey === 'diastolic' && reading.value !== null) {

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
 import { neutralise } from '../../../lib/csv-safe';
+import { readingDevice } from '../../sync/reading-device';
 import type { StoredReading } from '../../sync/readings.service';
 import type { ExportFileEntry, MetricInfo } from '../export-plan';
 
@@ -89,18 +90,18 @@ export async function describeFile(
 
 /**
  * A reading as a row of the data files' columns (decision 0046), formatted as the database
- * formats the CSV data (readings-csv.ts), text cells neutralised.
+ * formats the CSV data (readings-csv.ts), text cells neutralised; the device is the one the
+ * reading came with (decision 0186).
  */
 export function dataRow(
   reading: StoredReading,
   code: string,
-  device: string,
   metric: MetricInfo | undefined,
 ): Cell[] {
   return [
     reading.participantId,
     neutralise(code),
-    neutralise(device),
+    neutralise(readingDevice(reading)),
     reading.metricKey,
     neutralise(metric?.metricName ?? reading.metricKey),
     metric?.units ? neutralise(metric.units) : null,

@@ -76,9 +76,7 @@ export async function xlsxSink({ plan, workDir }: SinkContext): Promise<ExportSi
         await write(
           code,
           metricKey,
-          readings
-            .slice(start, stop)
-            .map((reading) => dataRow(reading, code, plan.device.friendlyName, metric)),
+          readings.slice(start, stop).map((reading) => dataRow(reading, code, metric)),
         );
         start = stop;
       }
