@@ -26,6 +26,7 @@ import {
   type ExportMode,
   type ExportRequestInput,
 } from '@trialpulse/shared';
+import { DateRangeShortcuts } from '@/components/form/date-range-shortcuts';
 import { useNotify } from '@/components/notifications';
 import {
   useCreateExport,
@@ -226,6 +227,18 @@ export function ExportForm() {
           )}
         </FormControl>
 
+        {/* Sets both dates; the export is still sent with the Export button (decision 0196). */}
+        <Box>
+          <DateRangeShortcuts
+            today={today}
+            value={{ start: startDate, end: endDate }}
+            onPick={(range) => {
+              setStartDate(range.start);
+              setEndDate(range.end);
+            }}
+            testId="export-date-shortcuts"
+          />
+        </Box>
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
           <TextField
             type="date"

@@ -175,6 +175,29 @@ describe('/DataExport', () => {
     );
   });
 
+  it('the 7 / 14 / 30 / 90 days shortcuts set both dates, ending today, and send nothing', async () => {
+    const { calls } = await open();
+    const start = () => (screen.getByTestId('export-start-date') as HTMLInputElement).value;
+    const end = () => (screen.getByTestId('export-end-date') as HTMLInputElement).value;
+    for (const days of [7, 14, 30, 90]) {
+      fireEvent.click(screen.getByRole('button', { name: `Last ${days} days` }));
+      expect([start(), end()]).toEqual([daysAgo(days - 1), today]);
+      expect(screen.getByTestId(`export-date-shortcuts-${days}`).getAttribute('aria-pressed')).toBe(
+        'true',
+      );
+    }
+    // A typed range equal to a shortcut's marks it too; the form's own checks still apply.
+    setValue('export-start-date', daysAgo(13));
+    expect(screen.getByTestId('export-date-shortcuts-14').getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    expect(screen.getByTestId('export-date-shortcuts-90').getAttribute('aria-pressed')).toBe(
+      'false',
+    );
+    expect(await submitAndReadAll()).not.toContain(EXPORT_MESSAGES.datesRequired);
+    expect(exportPosts(calls)).toEqual([]);
+  });
+
   it('shows every problem of the form at once, in the shared messages', async () => {
     const { calls } = await open();
     expect(await submitAndReadAll()).toEqual([
