@@ -12,7 +12,8 @@
  * to write the year (encoding included), to read one day and decode it into points, and to
  * merge 180 new points (a 15-minute sync) into the newest chunk (read, decode, merge, encode,
  * write). Figures, never assertions. `node --import tsx bench/chunk-storage.ts
- * [--days=365] [--row-days=30] [--jitter]` (`--jitter`: steps of 1–9 s instead of exactly 5).
+ * [--days=365] [--row-days=30] [--jitter] [--step-seconds=5] [--toast-target=N]`
+ * (`--jitter`: steps of 1–9 s instead of a fixed step).
  */
 import { performance } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
@@ -24,6 +25,14 @@ import { decodeChunk, encodeChunk, type ChunkPoints } from './support/reading-ch
 const DAYS = numberArgument('days', 365);
 const ROW_DAYS = numberArgument('row-days', 30);
 const JITTER = process.argv.includes('--jitter');
+/**
+ * `--toast-target=N`: the chunk tables' `toast_tuple_target` (default 2032 bytes). TOAST
+ * compresses a row's largest values only until the row fits the target, so an hour's
+ * `integer[]` times (~2.9 kB) stay uncompressed once the values beside them compressed.
+ */
+const TOAST_TARGET = numberArgument('toast-target', 0);
+/** `--step-seconds=60`: a minute stream (intraday steps, minute heart rate) instead. */
+const STEP_SECONDS = numberArgument('step-seconds', 5);
 const START = Date.UTC(2025, 10, 1);
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -36,9 +45,12 @@ type Period = 'day' | 'hour';
 /**
  * `arrays`: `integer[]` seconds from the chunk's start and `smallint[]` bpm (what heart rate
  * needs); `wide arrays`: `integer[]` milliseconds, `double precision[]` values and
- * `smallint[]` UTC offsets (lossless for any stream, what SQL readers can `unnest`); `codec`: one `bytea`.
+ * `smallint[]` UTC offsets (lossless for any stream, what SQL readers can `unnest`);
+ * `step arrays`: the same with each point's ms since the previous one (the first: since the
+ * chunk's start) instead of since the start — steps repeat, so TOAST compresses them, where
+ * offsets from the start do not compress (SQL reads them with a running `sum() over`); `codec`: one `bytea`.
  */
-type Layout = 'arrays' | 'wide arrays' | 'codec';
+type Layout = 'arrays' | 'wide arrays' | 'step arrays' | 'codec';
 
 function numberArgument(name: string, fallback: number): number {
   const found = process.argv.find((argument) => argument.startsWith(`--${name}=`));
@@ -90,7 +102,7 @@ function heartRateYear(): ChunkPoints {
       bpm = Math.min(185, Math.max(42, bpm + Math.round((next() - 0.5) * 4)));
       times.push(at);
       values.push(bpm);
-      at += JITTER ? 1000 * (1 + Math.floor(next() * 9)) : 5000;
+      at += JITTER ? 1000 * (1 + Math.floor(next() * 9)) : STEP_SECONDS * 1000;
     }
   }
   return { times, values, offsets: times.map(() => OFFSET_MINUTES) };
@@ -211,22 +223,30 @@ function chunkTableSql(table: string, layout: Layout, compression: string): stri
       metric_key text not null, brand brand not null, period_start timestamptz not null,
       point_count integer not null, ${points}, upstream text not null, data_source text,
       sync_run_id bigint, synced_at timestamptz not null default now(),
-      primary key (participant_id, team_id, metric_key, brand, period_start));
+      primary key (participant_id, team_id, metric_key, brand, period_start))
+      ${TOAST_TARGET ? `with (toast_tuple_target = ${TOAST_TARGET})` : ''};
     alter table ${table} alter column ${layout === 'codec' ? 'points' : 'seconds'} set compression ${compression};
     ${layout === 'codec' ? '' : `alter table ${table} alter column bpm set compression ${compression};`}
-    ${layout === 'wide arrays' ? `alter table ${table} alter column utc_offsets set compression ${compression};` : ''}`;
+    ${wide(layout) ? `alter table ${table} alter column utc_offsets set compression ${compression};` : ''}`;
+}
+
+/** Lossless layouts: `integer[]` ms, `double precision[]` values, `smallint[]` offsets. */
+function wide(layout: Layout): boolean {
+  return layout === 'wide arrays' || layout === 'step arrays';
 }
 
 function chunkRow(layout: Layout, start: number, points: ChunkPoints): unknown[] {
   if (layout === 'codec') return [points.times.length, Buffer.from(encodeChunk(start, points))];
   const unit = layout === 'arrays' ? 1000 : 1;
+  const times =
+    layout === 'step arrays'
+      ? points.times.map((time, index) => time - (index === 0 ? start : points.times[index - 1]!))
+      : points.times.map((time) => (time - start) / unit);
   return [
     points.times.length,
-    `{${points.times.map((time) => (time - start) / unit).join(',')}}`,
+    `{${times.join(',')}}`,
     `{${points.values.join(',')}}`,
-    ...(layout === 'wide arrays'
-      ? [`{${points.offsets.map((offset) => offset ?? 'NULL').join(',')}}`]
-      : []),
+    ...(wide(layout) ? [`{${points.offsets.map((offset) => offset ?? 'NULL').join(',')}}`] : []),
   ];
 }
 
@@ -235,13 +255,16 @@ function decodeRow(layout: Layout, start: number, row: Record<string, unknown>):
   const seconds = row.seconds as number[];
   const values = (row.bpm as (number | string)[]).map(Number);
   const unit = layout === 'arrays' ? 1000 : 1;
+  let time = start;
   return {
-    times: seconds.map((second) => start + second * unit),
+    times:
+      layout === 'step arrays'
+        ? seconds.map((step) => (time += step))
+        : seconds.map((second) => start + second * unit),
     values,
-    offsets:
-      layout === 'wide arrays'
-        ? (row.utc_offsets as (number | null)[])
-        : seconds.map(() => OFFSET_MINUTES),
+    offsets: wide(layout)
+      ? (row.utc_offsets as (number | null)[])
+      : seconds.map(() => OFFSET_MINUTES),
   };
 }
 
@@ -259,6 +282,7 @@ async function chunks(
     codec: 'point_count, points',
     arrays: 'point_count, seconds, bpm',
     'wide arrays': 'point_count, seconds, bpm, utc_offsets',
+    'step arrays': 'point_count, seconds, bpm, utc_offsets',
   }[layout];
   /** Parameters of one chunk row: its start, then `columns`. */
   const width = 1 + columns.split(', ').length;
@@ -330,6 +354,8 @@ async function chunks(
       pending.times[run * 180] ?? Infinity,
       pending.times[(run + 1) * 180] ?? Infinity,
     );
+    // Sparse streams (--step-seconds=60) run out of held-back points before the runs do.
+    if (added.times.length === 0) break;
     const t0 = performance.now();
     await client.query('begin');
     const firstPeriod = added.times[0]! - ((added.times[0]! - START) % length);
@@ -372,7 +398,7 @@ async function chunks(
     bytesPerReading: bytes / year.times.length,
     writeMsPerMillion: (writeMs / year.times.length) * 1e6,
     readDayMs: median(reads),
-    mergeMs: median(merges),
+    mergeMs: merges.length > 0 ? median(merges) : null,
   };
 }
 
@@ -393,13 +419,14 @@ async function main() {
     const year = heartRateYear();
     console.log(
       `Chunk storage (issue 29): ${year.times.length.toLocaleString('en')} heart-rate points over ${DAYS} days` +
-        `${JITTER ? ' (1–9 s steps)' : ' (5 s steps)'}; ${version.rows[0]!.version.split(' on ')[0]}, ` +
-        `default_toast_compression ${toast.rows[0]!.default_toast_compression}`,
+        `${JITTER ? ' (1–9 s steps)' : ` (${STEP_SECONDS} s steps)`}; ${version.rows[0]!.version.split(' on ')[0]}, ` +
+        `default_toast_compression ${toast.rows[0]!.default_toast_compression}` +
+        `${TOAST_TARGET ? `, chunk tables' toast_tuple_target ${TOAST_TARGET}` : ''}`,
     );
     const summaryBytes = await daySummaryBytes(client);
     const results = [await rowsAsToday(client, year)];
     for (const period of ['day', 'hour'] as const)
-      for (const layout of ['arrays', 'wide arrays', 'codec'] as const)
+      for (const layout of ['arrays', 'wide arrays', 'step arrays', 'codec'] as const)
         for (const compression of ['pglz', 'lz4'])
           results.push(await chunks(client, year, period, layout, compression));
     const encodeRuns: number[] = [];

@@ -1,7 +1,7 @@
 /**
  * The upsert and mirror of decisions 0035 and 0112 on one chunk of a high-rate stream
- * (issue 29, decision 0220): the points one participant × metric × brand × UTC hour holds,
- * merged with what a sync fetched for that hour. Pure, so the write path can compare before
+ * (issue 29, decision 0220): the points one participant × metric × brand × period (a UTC
+ * hour for heart rate) holds, merged with what a sync fetched for that period. Pure, so the write path can compare before
  * it writes: a re-sync of an unchanged window leaves `changed` false and the chunk row is
  * not rewritten, as the row store's `ON CONFLICT … WHERE … IS DISTINCT FROM` does today.
  */
