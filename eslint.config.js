@@ -72,8 +72,9 @@ export const TABLE_OWNERS = {
   'human-check': ['humanCheckSpent'],
   teams: ['teams', 'teamUserMappings'],
   'team-admin': ['teamAllowedBrands', 'teamSupportedDevices'],
-  trials: ['trials', 'trialUsers'],
-  participants: ['participants'],
+  // The list totals are kept by triggers on their tables (decision 0202); only read here.
+  trials: ['trials', 'trialUsers', 'teamTrialTotals'],
+  participants: ['participants', 'trialParticipantTotals'],
   devices: [
     'globalDeviceCatalog',
     'participantDevices',

@@ -25,8 +25,12 @@ import { executePreparedByText } from '../db/prepared-by-text';
 export type ListDefinition<TSort extends string> = {
   /** Column id (as `sortBy` names it) → the SQL it sorts by. */
   sortable: Record<TSort, SQLWrapper>;
-  /** The columns the global filter searches (cast to text, so numbers and dates work too). */
-  searchable: readonly SQLWrapper[];
+  /**
+   * The columns the global filter searches (cast to text, so numbers and dates work too), or
+   * `searchVia` for a column matched by a condition of its own (another table's column
+   * reached through an index of this one).
+   */
+  searchable: readonly (SQLWrapper | SearchVia)[];
   /**
    * The list's own order, and after a chosen sort the tie-break that keeps pages stable:
    * end it with a unique column (the id).
@@ -39,6 +43,18 @@ export function defineList<TSort extends string>(definition: ListDefinition<TSor
   return definition;
 }
 
+/**
+ * A searchable column matched by its own condition: `matches(lowerPattern)` must keep the
+ * rows whose column contains the text exactly as `lower(column) LIKE lowerPattern` would
+ * (decision 0203: the trials list's owner email, matched as owner ids so the trials'
+ * indexes serve the filter).
+ */
+export type SearchVia = { readonly matches: (lowerPattern: SQL) => SQL };
+
+export function searchVia(matches: (lowerPattern: SQL) => SQL): SearchVia {
+  return { matches };
+}
+
 /** Sorts text case-insensitively, as the web tables did before sorting moved to the server. */
 export const textSort = (column: SQLWrapper): SQL => sql`lower(${column})`;
 
@@ -46,7 +62,10 @@ export const textSort = (column: SQLWrapper): SQL => sql`lower(${column})`;
  * The global filter as a WHERE condition: any of the columns contains the text,
  * case-insensitively; LIKE wildcards in the text match themselves. `undefined` for no text.
  */
-export function containsCondition(text: string, columns: readonly SQLWrapper[]): SQL | undefined {
+export function containsCondition(
+  text: string,
+  columns: readonly (SQLWrapper | SearchVia)[],
+): SQL | undefined {
   const needle = text.trim();
   if (needle === '' || columns.length === 0) return undefined;
   const pattern = containsPattern(needle);
@@ -56,9 +75,12 @@ export function containsCondition(text: string, columns: readonly SQLWrapper[]):
 /**
  * `lower(column) LIKE lower(pattern)`, not `ILIKE`: ILIKE lowers the pattern again for
  * every row, so its cost grows with the filter's length (a 998-character filter over 100,000
- * readings: 6–7 s against 0.2–0.3 s here; decision 0128). Same matches, same escapes.
+ * readings: 6–7 s against 0.2–0.3 s here; decision 0128). Same matches, same escapes. The
+ * same expression as the lists' trigram indexes (`lower(column) gin_trgm_ops`, decision
+ * 0203), so a filter with three or more letters or digits in a row reads them.
  */
-function containsSql(column: SQLWrapper, pattern: unknown): SQL {
+function containsSql(column: SQLWrapper | SearchVia, pattern: unknown): SQL {
+  if ('matches' in column) return column.matches(sql`lower(${pattern})`);
   return sql`lower((${column})::text) LIKE lower(${pattern})`;
 }
 
@@ -104,6 +126,20 @@ export async function selectPage<TSort extends string, TSelect extends PgSelect>
      */
     countFrom?: () => PgSelect;
     /**
+     * The unfiltered list's total as one value kept up to date by the database (a counter
+     * row, decision 0202), read instead of counting the scope on every page. It must equal
+     * what `countFrom` would count whenever the list's query returns a row.
+     */
+    maintainedTotal?: () => SQL;
+    /**
+     * For deep unfiltered pages (decision 0204): the list's key column and its scope
+     * selecting that key only, from the tables its sort orders need and no other, so that
+     * an index holding the sort and the key answers it alone (an index-only scan). The page
+     * then reads its keys past the OFFSET in that index and only its own rows from the
+     * table, instead of fetching every skipped row. Used with `prepared` only.
+     */
+    pageKeys?: PageKeys;
+    /**
      * Build each shape of the list once (decision 0110): `build` then runs only when the
      * shape is new and must put every value in as `sql.placeholder(name)`, bound from
      * `values` at each call (see `PreparedListShape`).
@@ -120,7 +156,7 @@ export async function selectPage<TSort extends string, TSelect extends PgSelect>
     )) as RowOf<TSelect>[];
     return { rows, total: rows.length };
   }
-  const counted = totalColumn(filter, build, options.countFrom);
+  const counted = totalColumn(filter, build, options);
   const { index, size } = query.page;
   const rows = (await executePreparedByText(
     build(filter, counted)
@@ -133,6 +169,15 @@ export async function selectPage<TSort extends string, TSelect extends PgSelect>
   const [first] = (await build(filter, counted).limit(1)) as RowOf<TSelect>[];
   return { rows, total: first === undefined ? 0 : totalOf(first) };
 }
+
+/** See `selectPage`'s `pageKeys` option. */
+export type PageKeys = { key: SQLWrapper; select: () => PgSelect };
+
+/**
+ * From this many skipped rows on, an unfiltered page is read by its keys first (`pageKeys`):
+ * below it, fetching the skipped rows costs less than the second lookup.
+ */
+export const DEEP_PAGE_ROWS = 100;
 
 /**
  * A list query's shape and its values, for `selectPage`'s `prepared` option. `shape` names
@@ -212,7 +257,7 @@ async function selectPreparedPage<TSort extends string, TSelect extends PgSelect
   query: ListQuery<TSort>,
   definition: ListDefinition<TSort>,
   build: (filter: SQL | undefined, total: TotalColumn) => TSelect,
-  options: { countFrom?: () => PgSelect },
+  options: { countFrom?: () => PgSelect; maintainedTotal?: () => SQL; pageKeys?: PageKeys },
   prepared: PreparedListShape,
 ): Promise<Paged<RowOf<TSelect>>> {
   const text = query.filter.trim();
@@ -241,13 +286,25 @@ async function selectPreparedPage<TSort extends string, TSelect extends PgSelect
       .execute(values)) as RowOf<TSelect>[];
     return { rows, total: rows.length };
   }
-  const counted = totalColumn(filter, build, options.countFrom);
+  const counted = totalColumn(filter, build, options);
   const { index, size } = query.page;
-  const rows = (await prepared.statements
-    .statement(key, () =>
-      ordered(counted).limit(sql.placeholder(LIMIT)).offset(sql.placeholder(OFFSET)),
-    )
-    .execute({ ...values, [LIMIT]: size, [OFFSET]: index * size })) as RowOf<TSelect>[];
+  const pageKeys = filter === undefined && index * size >= DEEP_PAGE_ROWS && options.pageKeys;
+  const rows = (await (
+    pageKeys
+      ? prepared.statements.statement(`${key}|by keys`, () => {
+          const keys = pageKeys
+            .select()
+            .orderBy(...orderOf(query, definition))
+            .limit(sql.placeholder(LIMIT))
+            .offset(sql.placeholder(OFFSET));
+          return build(sql`${pageKeys.key} IN (${keys})`, counted).orderBy(
+            ...orderOf(query, definition),
+          );
+        })
+      : prepared.statements.statement(key, () =>
+          ordered(counted).limit(sql.placeholder(LIMIT)).offset(sql.placeholder(OFFSET)),
+        )
+  ).execute({ ...values, [LIMIT]: size, [OFFSET]: index * size })) as RowOf<TSelect>[];
   if (rows.length > 0) return { rows, total: totalOf(rows[0]) };
   if (index === 0) return { rows, total: 0 };
   // Past the last page: one row of the list carries the total.
@@ -258,18 +315,21 @@ async function selectPreparedPage<TSort extends string, TSelect extends PgSelect
 }
 
 /**
- * The page's `total` column. Unfiltered: the same FROM and WHERE counted once (an InitPlan,
- * from an index), and the page read in index order. Filtered: every row must pass the filter
- * anyway, so one pass with a window count is cheaper than the filter evaluated twice (count
- * and page).
+ * The page's `total` column. Unfiltered: the list's maintained total when it has one (a
+ * counter row read by key, decision 0202), else the same FROM and WHERE counted once (an
+ * InitPlan, from an index); the page is read in index order. Filtered: every row must pass
+ * the filter anyway, so one pass with a window count is cheaper than the filter evaluated
+ * twice (count and page).
  */
 function totalColumn(
   filter: SQL | undefined,
   build: (filter: SQL | undefined, total: TotalColumn) => PgSelect,
-  countFrom: (() => PgSelect) | undefined,
+  options: { countFrom?: () => PgSelect; maintainedTotal?: () => SQL },
 ): TotalColumn {
   if (filter !== undefined) return windowCount;
-  return sql<number>`(SELECT count(*) FROM (${countFrom?.() ?? build(filter, noTotal)}) AS counted)`.mapWith(
+  if (options.maintainedTotal)
+    return sql<number>`coalesce((${options.maintainedTotal()}), 0)`.mapWith(Number);
+  return sql<number>`(SELECT count(*) FROM (${options.countFrom?.() ?? build(filter, noTotal)}) AS counted)`.mapWith(
     Number,
   );
 }

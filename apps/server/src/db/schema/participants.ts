@@ -54,7 +54,24 @@ export const participants = pgTable(
     index('participants_trial_id_team_id_idx').on(t.trialId, t.teamId),
     // A trial's list pages in their orders (decision 0043): added order, by code.
     index('participants_trial_id_id_idx').on(t.trialId, t.id),
-    index('participants_trial_id_code_idx').on(t.trialId, sql`lower(${t.participantCode})`, t.id),
+    // The code itself last, so deep pages read their keys from this index alone (decision 0204).
+    index('participants_trial_id_code_idx').on(
+      t.trialId,
+      sql`lower(${t.participantCode})`,
+      t.id,
+      t.participantCode,
+    ),
+    // The list's global filter (`lower(column) LIKE '%…%'`, lib/paging) reads trigram indexes
+    // (decision 0203). Gender goes through participant_gender_label(), an immutable
+    // enum-to-text (a cast of an enum is only stable, so it cannot be indexed).
+    index('participants_code_trgm_idx').using('gin', sql`lower(${t.participantCode}) gin_trgm_ops`),
+    index('participants_email_trgm_idx').using('gin', sql`lower(${t.email}) gin_trgm_ops`),
+    index('participants_gender_trgm_idx').using(
+      'gin',
+      sql`lower(participant_gender_label(${t.gender})) gin_trgm_ops`,
+    ),
+    index('participants_age_trgm_idx').using('gin', sql`lower((${t.age})::text) gin_trgm_ops`),
+    index('participants_notes_trgm_idx').using('gin', sql`lower(${t.notes}) gin_trgm_ops`),
     foreignKey({
       name: 'participants_trial_fk',
       columns: [t.trialId, t.teamId],
@@ -73,3 +90,15 @@ export const participants = pgTable(
     check('participants_notes_max_300', sql`char_length(${t.notes}) <= 300`),
   ],
 );
+
+/**
+ * How many participants each trial has, for the participants list's total (decision 0202).
+ * Kept by statement-level triggers on `participants` (migration 0016), in the writing
+ * transaction, so no code writes it; a trial without a row has none.
+ */
+export const trialParticipantTotals = pgTable('trial_participant_totals', {
+  trialId: integer('trial_id')
+    .primaryKey()
+    .references(() => trials.id, { onDelete: 'cascade' }),
+  participants: integer('participants').notNull(),
+});

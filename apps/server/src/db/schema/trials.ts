@@ -48,6 +48,21 @@ export const trials = pgTable(
     index('trials_owner_user_id_idx').on(t.ownerUserId),
     // The trials list, newest first (read backwards), so a page reads only its rows (decision 0043).
     index('trials_team_id_creation_date_idx').on(t.teamId, t.creationDate, t.id),
+    // By Trial Number in the list's order (ascending; descending reads it backwards and
+    // sorts each equal number, which is unique per team, alone), with every column of that
+    // order, so deep pages read their keys from it alone (decision 0204).
+    index('trials_team_id_number_idx').on(
+      t.teamId,
+      sql`lower(${t.trialNumber})`,
+      t.creationDate.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+      t.trialNumber,
+    ),
+    // The list's global filter (`lower(column) LIKE '%…%'`, lib/paging) reads trigram indexes
+    // (decision 0203); the owner's email is matched through trials_owner_user_id_idx.
+    index('trials_trial_number_trgm_idx').using('gin', sql`lower(${t.trialNumber}) gin_trgm_ops`),
+    index('trials_trial_name_trgm_idx').using('gin', sql`lower(${t.trialName}) gin_trgm_ops`),
+    index('trials_trial_notes_trgm_idx').using('gin', sql`lower(${t.trialNotes}) gin_trgm_ops`),
     check('trials_trial_notes_max_300', sql`char_length(${t.trialNotes}) <= 300`),
     check('trials_trial_code_format', sql`${t.trialCode} ~ '^[A-Za-z0-9_]{1,20}$'`),
     check('trials_trial_number_not_blank', sql`btrim(${t.trialNumber}) <> ''`),
@@ -81,3 +96,15 @@ export const trialUsers = pgTable(
     }).onDelete('cascade'),
   ],
 );
+
+/**
+ * How many trials each team has, for the trials list's total (decision 0202). Kept by
+ * statement-level triggers on `trials` (migration 0016), in the writing transaction, so
+ * no code writes it; a team without a row has none.
+ */
+export const teamTrialTotals = pgTable('team_trial_totals', {
+  teamId: integer('team_id')
+    .primaryKey()
+    .references(() => teams.id, { onDelete: 'cascade' }),
+  trials: integer('trials').notNull(),
+});

@@ -1,8 +1,8 @@
-import { and, asc, count, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, eq, exists, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { ListQuery, PARTICIPANT_LIST_SORT_COLUMNS } from '@trialpulse/shared';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../../db/client';
-import { participantDevices, participants, trials } from '../../db/schema';
+import { participantDevices, participants, trialParticipantTotals, trials } from '../../db/schema';
 import {
   defineList,
   ListStatements,
@@ -32,7 +32,8 @@ function participantList(hidden: ReadonlySet<string>) {
     searchable: [
       participants.participantCode,
       ...visible('email', participants.email),
-      participants.gender,
+      // The expression of participants_gender_trgm_idx: an enum's cast is not indexable.
+      sql`participant_gender_label(${participants.gender})`,
       participants.age,
       ...visible('notes', participants.notes),
     ],
@@ -114,6 +115,33 @@ export function createParticipantsRepository(db: Db) {
           ),
         {
           countFrom: () => scoped(db.select({ id: participants.id }).from(participants).$dynamic()),
+          // The trial's maintained count (decision 0202): a row of the list comes back only
+          // when the trial is visible, and the total is read from such a row.
+          maintainedTotal: () =>
+            sql`SELECT ${trialParticipantTotals.participants} FROM ${trialParticipantTotals} WHERE ${trialParticipantTotals.trialId} = ${sql.placeholder('trialId')}`,
+          // Deep pages by keys (decision 0204): the trial's visibility is asked once, so the
+          // keys come from participants_trial_id_id_idx or participants_trial_id_code_idx alone.
+          pageKeys: {
+            key: participants.id,
+            select: () =>
+              db
+                .select({ id: participants.id })
+                .from(participants)
+                .where(
+                  and(
+                    eq(participants.trialId, sql.placeholder('trialId')),
+                    exists(
+                      db
+                        .select({ one: sql`1` })
+                        .from(trials)
+                        .where(
+                          and(eq(trials.id, sql.placeholder('trialId')), visibleTrials.condition),
+                        ),
+                    ),
+                  ),
+                )
+                .$dynamic(),
+          },
           prepared: {
             statements: listStatements,
             // The hidden fields change what the filter searches and what may be sorted.

@@ -1,10 +1,11 @@
 import { and, asc, count, desc, eq, ne, notExists, sql } from 'drizzle-orm';
 import type { ListQuery, TRIAL_LIST_SORT_COLUMNS } from '@trialpulse/shared';
 import type { Db, DbOrTx } from '../../db/client';
-import { teamUserMappings, trialUsers, trials, users } from '../../db/schema';
+import { teamTrialTotals, teamUserMappings, trialUsers, trials, users } from '../../db/schema';
 import {
   defineList,
   ListStatements,
+  searchVia,
   selectPage,
   textSort,
   type PreparedCondition,
@@ -20,7 +21,18 @@ const trialList = defineList<TrialListSort>({
     trialNotes: textSort(trials.trialNotes),
     trialOwnerEmail: textSort(users.email),
   },
-  searchable: [trials.trialNumber, trials.trialName, trials.trialNotes, users.email],
+  searchable: [
+    trials.trialNumber,
+    trials.trialName,
+    trials.trialNotes,
+    // The owner's email as the ids of the trials whose owner's email matches, computed once
+    // (an InitPlan), so every arm of the filter reads an index of `trials` and the planner
+    // sees a few ids rather than all trials of an owner (decision 0203).
+    searchVia(
+      (pattern) =>
+        sql`${trials.id} = ANY (ARRAY(SELECT ${trials.id} FROM ${trials} WHERE ${trials.ownerUserId} = ANY (ARRAY(SELECT ${users.id} FROM ${users} WHERE lower(${users.email}) LIKE ${pattern}))))`,
+    ),
+  ],
   defaultOrder: [desc(trials.creationDate), desc(trials.id)],
 });
 
@@ -45,11 +57,17 @@ export function createTrialsRepository(db: Db) {
     transaction: db.transaction.bind(db),
 
     /**
-     * The caller's visible trials (`visibleTrials`, from the access module) as a list call
-     * asks (decision 0040): one query for the page and the total, only the columns the
-     * answer shows, each shape built and prepared once (decision 0110).
+     * The caller's visible trials (`visibleTrials`, from the access module, of team
+     * `teamId`) as a list call asks (decision 0040): one query for the page and the total,
+     * only the columns the answer shows, each shape built and prepared once (decision 0110).
+     * When the caller sees the whole team, the total is the team's maintained count
+     * (decision 0202); a trial member's trials are counted.
      */
-    async listTrials(query: ListQuery<TrialListSort>, visibleTrials: PreparedCondition) {
+    async listTrials(
+      query: ListQuery<TrialListSort>,
+      visibleTrials: PreparedCondition,
+      teamId: number,
+    ) {
       return selectPage(
         query,
         trialList,
@@ -64,10 +82,29 @@ export function createTrialsRepository(db: Db) {
           // Every trial has its one owner (NOT NULL foreign key): the trials alone count.
           countFrom: () =>
             db.select({ id: trials.id }).from(trials).where(visibleTrials.condition).$dynamic(),
+          maintainedTotal:
+            visibleTrials.shape === 'team'
+              ? () =>
+                  sql`SELECT ${teamTrialTotals.trials} FROM ${teamTrialTotals} WHERE ${teamTrialTotals.teamId} = ${sql.placeholder('listTeamId')}`
+              : undefined,
+          // Deep pages by keys (decision 0204), except by the owner's email, which needs the
+          // users table: the keys of the other orders come from one index of `trials`.
+          pageKeys:
+            query.sort?.by === 'trialOwnerEmail'
+              ? undefined
+              : {
+                  key: trials.id,
+                  select: () =>
+                    db
+                      .select({ id: trials.id })
+                      .from(trials)
+                      .where(visibleTrials.condition)
+                      .$dynamic(),
+                },
           prepared: {
             statements: listStatements,
             shape: `trials:${visibleTrials.shape}`,
-            values: visibleTrials.values,
+            values: { ...visibleTrials.values, listTeamId: teamId },
           },
         },
       );

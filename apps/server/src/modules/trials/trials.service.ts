@@ -65,8 +65,12 @@ export function createTrialsService(deps: {
       auth: AuthContext,
       query: ListQuery<TrialListSort>,
     ): Promise<Trial[] | Paged<Trial>> {
-      const { visibleTrials } = access.trialScope(auth, 'trial.view');
-      return listAnswer(query, await repository.listTrials(query, visibleTrials), presentTrial);
+      const { teamId, visibleTrials } = access.trialScope(auth, 'trial.view');
+      return listAnswer(
+        query,
+        await repository.listTrials(query, visibleTrials, teamId),
+        presentTrial,
+      );
     },
 
     /**
