@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { OmronDataPage } from '@/features/omron-data/pages/omron-data-page';
 import { OmronOverview, OmronOverviewPage } from '@/features/omron-data/pages/omron-overview-page';
 import { OmronParticipantsDataPage } from '@/features/omron-data/pages/omron-participants-data-page';
@@ -25,9 +26,21 @@ import { FitbitRawPage } from '@/features/fitbit-data/raw/fitbit-raw-page';
  * Dexcom CGM summary on /ParticipantDataPage, the Omron and CGM tiles on /ParticipantOverview
  * (shown only for a brand the participant linked: devices' WhenLinked).
  */
-export const OmronDataRoute = OmronDataPage;
-export const OmronOverviewRoute = OmronOverviewPage;
-export const OmronParticipantsRoute = OmronParticipantsDataPage;
+/** The Omron pages ask for Omron data only when the participant linked Omron (issue 30). */
+const whenOmronLinked = (participantId: number, view: ReactNode) => (
+  <WhenLinked participantId={participantId} brand="Omron">
+    {view}
+  </WhenLinked>
+);
+export function OmronDataRoute() {
+  return <OmronDataPage whenLinked={whenOmronLinked} />;
+}
+export function OmronOverviewRoute() {
+  return <OmronOverviewPage whenLinked={whenOmronLinked} />;
+}
+export function OmronParticipantsRoute() {
+  return <OmronParticipantsDataPage whenLinked={whenOmronLinked} />;
+}
 export const ParticipantsDataRoute = ParticipantsDataPage;
 export const FitbitDataRoute = FitbitDataPage;
 export const FitbitOneDayRoute = FitbitOneDayPage;

@@ -16,6 +16,7 @@ import { userMessage } from '@/lib/api-client';
 import { useOmronData } from '../api/get-omron-data';
 import { bloodPressureAverages } from '../utils/blood-pressure';
 import { daysBack } from '../utils/omron-form';
+import type { OmronWhenLinked } from './omron-data-page';
 
 const average = (values: readonly number[]) =>
   values.length === 0
@@ -48,20 +49,30 @@ function Tile({
   );
 }
 
-/** /OmronParticipantOverview: the last readings and the averages of the last 7 days. */
-export function OmronOverviewPage() {
+/**
+ * /OmronParticipantOverview: the last readings and the averages of the last 7 days; for a
+ * participant who never linked Omron, `whenLinked` shows that state instead of asking.
+ */
+export function OmronOverviewPage({
+  whenLinked = (_participantId, view) => view,
+}: {
+  whenLinked?: OmronWhenLinked;
+}) {
   return (
     <DataPageFrame title="Omron overview" testId="omron-overview-page">
-      {(participant, trial) => (
-        <OmronOverview
-          participantId={participant.id}
-          link={
-            <DataPageLink to="/OmronParticipantDataPage" participant={participant} trial={trial}>
-              Open the Omron data page
-            </DataPageLink>
-          }
-        />
-      )}
+      {(participant, trial) =>
+        whenLinked(
+          participant.id,
+          <OmronOverview
+            participantId={participant.id}
+            link={
+              <DataPageLink to="/OmronParticipantDataPage" participant={participant} trial={trial}>
+                Open the Omron data page
+              </DataPageLink>
+            }
+          />,
+        )
+      }
     </DataPageFrame>
   );
 }

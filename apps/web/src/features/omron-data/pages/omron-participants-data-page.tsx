@@ -11,6 +11,7 @@ import { OmronQueryForm } from '../components/omron-query-form';
 import { OmronResults } from '../components/omron-results';
 import { defaultOmronForm, toOmronQuery, type OmronFormValues } from '../utils/omron-form';
 import { ReturnToTrialBar } from '@/components/participant-data';
+import type { OmronWhenLinked } from './omron-data-page';
 
 const participantsSchema = z.array(participantSchema).min(1).max(LIMITS.multiRowSelectionCap);
 
@@ -19,7 +20,12 @@ const participantsSchema = z.array(participantSchema).min(1).max(LIMITS.multiRow
  * (up to 10, passed on by /ParticipantsDataPage) side by side, one query for all, under the
  * return bar to the trial as on the Fitbit side.
  */
-export function OmronParticipantsDataPage() {
+export function OmronParticipantsDataPage({
+  whenLinked = (_participantId, view) => view,
+}: {
+  /** Shows a participant who never linked Omron as such, without asking (issue 30). */
+  whenLinked?: OmronWhenLinked;
+}) {
   const { state } = useLocation() as { state: unknown };
   const participants = useMemo(() => {
     const parsed = participantsSchema.safeParse(
@@ -62,12 +68,15 @@ export function OmronParticipantsDataPage() {
                 <Typography variant="h6" component="h2">
                   {participant.participant_code}
                 </Typography>
-                <OmronResults
-                  participantId={participant.id}
-                  participantCode={participant.participant_code}
-                  query={toOmronQuery(submitted)}
-                  showTable={false}
-                />
+                {whenLinked(
+                  participant.id,
+                  <OmronResults
+                    participantId={participant.id}
+                    participantCode={participant.participant_code}
+                    query={toOmronQuery(submitted)}
+                    showTable={false}
+                  />,
+                )}
               </Paper>
             </Grid>
           ))}
