@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock } from '../lib/clock';
 import type { ExportPlan } from '../modules/export/export-plan';
 import { writeExport } from '../modules/export/export-writer';
+import { DEMO_DEVICE } from '../modules/sync/reading-device';
 import { addParticipant, createTrial } from '../modules/participants/test-support';
 import type { ReadingInput } from '../modules/sync/readings.service';
 import { readingsServiceFor } from '../modules/sync/test-support';
@@ -27,7 +28,8 @@ type Expected = { metricKey: string; at: string; device: string; upstream: strin
  * the device each reading came with — Google Health's data-source device, Omron's model,
  * Dexcom's transmitter generation and display device — and not the catalog entry chosen on
  * the export form. CSV (written by the database), XLSX, FHIR `device.display` and Open
- * mHealth `source_name` agree reading for reading.
+ * mHealth `source_name` agree reading for reading. Readings the demo seeded say so: upstream
+ * `demo` and no device (decision 0187).
  */
 describe(`export provenance from each reading (${MODE})`, () => {
   let ctx: TestApp;
@@ -95,6 +97,18 @@ describe(`export provenance from each reading (${MODE})`, () => {
       },
       'Fitbit',
     );
+    // Seeded by the demo (decision 0187): no provider, no device.
+    for (const minute of [4, 5])
+      add(
+        {
+          ...fitbit,
+          recordedAt: at(minute),
+          value: 60 + minute,
+          upstream: 'demo',
+          dataSource: null,
+        },
+        DEMO_DEVICE,
+      );
     add(
       {
         brand: 'Fitbit',
@@ -283,6 +297,20 @@ describe(`export provenance from each reading (${MODE})`, () => {
     expect(files.omh.filter((row) => row.at === null).map((row) => row.device)).toEqual([
       'Fitbit Charge 6',
     ]);
+    // No exported row of a seeded reading claims a provider upstream.
+    const seeded = new Set(
+      expected.Fitbit.filter((row) => row.upstream === 'demo').map((row) => row.at),
+    );
+    expect(seeded.size).toBe(2);
+    for (const rows of [files.csv, files.xlsx])
+      expect(rows.filter((row) => seeded.has(row.at)).map((row) => row.upstream)).toEqual([
+        'demo',
+        'demo',
+      ]);
+    for (const rows of [files.fhir, files.omh])
+      expect(
+        rows.filter((row) => row.at !== null && seeded.has(row.at)).map((row) => row.device),
+      ).toEqual([DEMO_DEVICE, DEMO_DEVICE]);
     // The form's catalog entry is the manifest's business, in no data file.
     for (const text of files.dataTexts) expect(text).not.toContain(FORM_DEVICE);
   });

@@ -40,6 +40,13 @@ export type DeviceType = MetricDeviceType;
 export const DEVICE_UPSTREAMS = ['google-health', 'fitbit-legacy', 'omron', 'dexcom'] as const;
 export type DeviceUpstream = (typeof DEVICE_UPSTREAMS)[number];
 
+/**
+ * Where a stored reading comes from: a connection's upstream, or `demo` for the readings the
+ * demo seeds without any provider (decision 0186), so no seeded row claims a provider.
+ */
+export const READING_UPSTREAMS = [...DEVICE_UPSTREAMS, 'demo'] as const;
+export type ReadingUpstream = (typeof READING_UPSTREAMS)[number];
+
 export const AUTHORIZATION_STATUSES = ['pending', 'authorized', 'revoked', 'error'] as const;
 export type AuthorizationStatus = (typeof AUTHORIZATION_STATUSES)[number];
 

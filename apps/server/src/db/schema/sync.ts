@@ -13,7 +13,12 @@ import {
   text,
 } from 'drizzle-orm/pg-core';
 import { createdAt, oneOf, timestamptz, updatedAt } from './columns';
-import { DEVICE_UPSTREAMS, deviceBrandEnum, participantDevices } from './devices';
+import {
+  DEVICE_UPSTREAMS,
+  READING_UPSTREAMS,
+  deviceBrandEnum,
+  participantDevices,
+} from './devices';
 import { participants } from './participants';
 import { teams } from './teams';
 
@@ -46,7 +51,8 @@ export const deviceReadings = pgTable(
     value: doublePrecision('value'),
     /** Structured readings (sleep stages, Dexcom events) and extra fields of a value. */
     valueJson: jsonb('value_json'),
-    upstream: text('upstream', { enum: DEVICE_UPSTREAMS }).notNull(),
+    /** The upstream that delivered it; `demo` for a reading the demo seeded (decision 0186). */
+    upstream: text('upstream', { enum: READING_UPSTREAMS }).notNull(),
     /** The provider's data source or device id (Google dataSource device, Omron device model, Dexcom transmitter). */
     dataSource: text('data_source'),
     syncRunId: bigint('sync_run_id', { mode: 'number' }),
@@ -67,7 +73,7 @@ export const deviceReadings = pgTable(
     }).onDelete('cascade'),
     // Partition pruning and BRIN-sized retention scans on the time column.
     index('device_readings_recorded_at_brin').using('brin', t.recordedAt),
-    check('device_readings_upstream_known', oneOf(t.upstream, DEVICE_UPSTREAMS)),
+    check('device_readings_upstream_known', oneOf(t.upstream, READING_UPSTREAMS)),
     check('device_readings_has_value', sql`${t.value} IS NOT NULL OR ${t.valueJson} IS NOT NULL`),
   ],
 );

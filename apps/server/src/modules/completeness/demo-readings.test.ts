@@ -102,6 +102,14 @@ describe('demo readings', () => {
     expect(seeded.map((row) => ({ ...row, n: Number(row.n) }))).toEqual([
       { code: 'GLUCO-001', brand: 'Fitbit', metricKey: 'heart_rate', n: 86_400 },
     ]);
+    // No seeded reading claims a provider (decision 0186): all of them are the demo's own.
+    const seededUpstreams = await database.db
+      .select({ upstream: deviceReadings.upstream, n: sql<number>`count(*)::int` })
+      .from(deviceReadings)
+      .groupBy(deviceReadings.upstream);
+    expect(seededUpstreams.map((row) => ({ ...row, n: Number(row.n) }))).toEqual([
+      { upstream: 'demo', n: 86_400 },
+    ]);
 
     // The background sync's backfill (three days) fetches the same day from the simulator.
     const [connection] = await database.db
@@ -187,5 +195,23 @@ describe('demo readings', () => {
       .from(deviceReadings)
       .where(and(inDay, isNotNull(deviceReadings.syncRunId)));
     expect(Number(synced!.n)).toBeGreaterThan(1000);
+    // After the sync, a row is the provider's exactly when a sync stored it.
+    const provenance = await database.db
+      .select({
+        synced: sql<boolean>`${deviceReadings.syncRunId} is not null`,
+        upstream: deviceReadings.upstream,
+        n: sql<number>`count(*)::int`,
+      })
+      .from(deviceReadings)
+      .where(inDay)
+      .groupBy(sql`1`, deviceReadings.upstream);
+    expect(
+      provenance
+        .map(({ synced, upstream }) => ({ synced, upstream }))
+        .sort((a, b) => Number(a.synced) - Number(b.synced)),
+    ).toEqual([
+      { synced: false, upstream: 'demo' },
+      { synced: true, upstream: 'google-health' },
+    ]);
   }, 240_000);
 });

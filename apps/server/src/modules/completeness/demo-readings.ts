@@ -29,6 +29,8 @@ const HOUR_MS = 3_600_000;
  * decisions 0068 and 0105); WEIGHT-001 steps on the scale. Skipped when any of them
  * already has readings (a restart, or synced data).
  *
+ * Every seeded reading is stored with the upstream `demo` (decision 0186).
+ *
  * The sync's backfill later fetches the same days from the linked accounts: readings a
  * linked connection will backfill (the last `syncBackfillDays`) are not seeded, or they
  * would be counted beside the synced ones (decision 0112), except the 1-second day.
@@ -123,6 +125,10 @@ export async function seedDemoReadings(deps: {
         deps.fitbitMinuteHeartRateOf?.('GLUCO-001', date),
       ),
     );
+  // Seeded rows come from no provider: their own upstream, so no export or page passes them
+  // off as a provider's data (decision 0186). A sync that later stores the account's sample
+  // on a seeded instant replaces the row with its own upstream.
+  for (const reading of seeded) reading.upstream = 'demo';
   const result = await deps.readings.store(seeded);
   return { stored: result.inserted };
 }

@@ -47,6 +47,7 @@ describe('Open mHealth data points as text (decision 0133)', () => {
           upstream: 'dexcom',
           valueJson: { generation: 'g7', displayDevice: 'android' },
         }),
+        reading({ metricKey, upstream: 'demo' }),
       );
     for (const one of cases)
       expect(point(one), one.metricKey).toBe(

@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { deviceReadings, type DeviceBrand, type DeviceUpstream } from '../../db/schema';
+import { deviceReadings, type DeviceBrand, type ReadingUpstream } from '../../db/schema';
 import { readingDay, type ReadingDayKey } from './daily-summary';
 import type { MirrorRange } from './sources/types';
 
@@ -15,7 +15,7 @@ export type ReadingInput = {
   utcOffsetMinutes?: number | null;
   value?: number | null;
   valueJson?: unknown;
-  upstream: DeviceUpstream;
+  upstream: ReadingUpstream;
   dataSource?: string | null;
 };
 
