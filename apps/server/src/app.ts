@@ -47,8 +47,7 @@ import {
 import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { sysAdminRoutes } from './modules/sysadmin/sysadmin.routes';
 import { completenessRoutes } from './modules/completeness/completeness.routes';
-import { fitbitDataRoutes } from './modules/device-data/fitbit/fitbit-data.routes';
-import { fitbitRawRoutes } from './modules/device-data/fitbit/fitbit-raw.routes';
+import { fitbitDataRoutes, fitbitRawRoutes } from './providers';
 import { createServices, type Services } from './services';
 import { systemClock, type Clock } from './lib/clock';
 import {

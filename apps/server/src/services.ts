@@ -20,9 +20,8 @@ import { createDevicesRepository } from './modules/devices/devices.repository';
 import { createDevicesService } from './modules/devices/devices.service';
 import { createDeviceStatusService } from './modules/devices/device-status.service';
 import { createDeviceDataService } from './modules/device-data/device-data.service';
-import { createFitbitDataRepository } from './modules/device-data/fitbit/fitbit-data.repository';
-import { createFitbitDataService } from './modules/device-data/fitbit/fitbit-data.service';
-import { createFitbitRawService } from './modules/device-data/fitbit/fitbit-raw.service';
+import { createDeviceDataRepository } from './modules/device-data/device-data.repository';
+import { createFitbitDataService, createFitbitRawService } from './providers';
 import { createHumanCheck } from './modules/human-check/human-check.plugin';
 import { createDatabaseReplayStore } from './modules/human-check/human-check.repository';
 import { createHumanCheckService } from './modules/human-check/human-check.service';
@@ -278,7 +277,7 @@ export function createServices(deps: ServiceDeps) {
   const fitbitData = createFitbitDataService({
     access,
     connections: deviceConnections,
-    repository: createFitbitDataRepository(db),
+    repository: createDeviceDataRepository(db),
     readings,
     clock,
   });

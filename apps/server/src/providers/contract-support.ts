@@ -22,7 +22,7 @@ import {
   type SyncSimulators,
 } from '../modules/sync/test-support';
 import { createDeviceDataService } from '../modules/device-data/device-data.service';
-import { createFitbitDataService } from '../modules/device-data/fitbit/fitbit-data.service';
+import { createFitbitDataService } from './fitbit/fitbit-data.service';
 import { createDexcomDataCalls } from './dexcom/dexcom-data.service';
 import { createOmronDataCalls } from './omron/omron-data.service';
 

@@ -1,10 +1,13 @@
 import type { DeviceBrandName } from '@trialpulse/shared';
 import type { ProviderUpstream } from '../modules/devices/core/provider-client';
+import { dexcomCompleteness } from './dexcom/dexcom.completeness';
 import { dexcomPlugin } from './dexcom/dexcom.plugin';
+import { fitbitCompleteness } from './fitbit/fitbit.completeness';
 import { fitbitLegacyPlugin } from './fitbit-legacy/fitbit-legacy.plugin';
 import { googleHealthPlugin } from './google-health/google-health.plugin';
+import { omronCompleteness } from './omron/omron.completeness';
 import { omronPlugin } from './omron/omron.plugin';
-import type { ProviderPlugin } from './types';
+import type { BrandCompleteness, ProviderPlugin } from './types';
 
 /**
  * The provider registry (issue #27, decision 0140): every upstream TrialPulse talks to, and
@@ -43,7 +46,23 @@ export const NEW_CONNECTION_UPSTREAM = Object.fromEntries(
   ]),
 ) as Record<DeviceBrandName, ProviderUpstream>;
 
-export type { ProviderLinking, ProviderPlugin, ProviderWebhook } from './types';
+/**
+ * Each brand's completeness rule (its day check, first-data metrics and digest alert), in the
+ * order the grid and the digest list them. The completeness module applies them all.
+ */
+export const BRAND_COMPLETENESS: readonly BrandCompleteness[] = [
+  fitbitCompleteness,
+  dexcomCompleteness,
+  omronCompleteness,
+];
+
+export type {
+  BrandCompleteness,
+  CompletenessMeasures,
+  ProviderLinking,
+  ProviderPlugin,
+  ProviderWebhook,
+} from './types';
 export {
   DATA_SCOPE_NOTE,
   participantParams,
@@ -57,6 +76,11 @@ export * as dexcomData from './dexcom/dexcom-data';
 export { createOmronDataCalls } from './omron/omron-data.service';
 export { createDexcomDataCalls } from './dexcom/dexcom-data.service';
 export * as fitbitData from './fitbit/fitbit-data';
+// The Fitbit brand's data calls (its two upstreams, one answer): services and thin routes.
+export { createFitbitDataService, type FitbitDataService } from './fitbit/fitbit-data.service';
+export { createFitbitRawService, type FitbitRawService } from './fitbit/fitbit-raw.service';
+export { fitbitDataRoutes } from './fitbit/fitbit-data.routes';
+export { fitbitRawRoutes } from './fitbit/fitbit-raw.routes';
 export type { FitbitFamily } from './fitbit/fitbit-family';
 export type { OmronClient } from './omron/omron.client';
 export type { DexcomClient } from './dexcom/dexcom.client';

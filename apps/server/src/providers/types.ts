@@ -9,6 +9,7 @@ import type { UpstreamClient } from '../modules/devices/core/provider-registry';
 import type { SyncSource } from '../modules/sync/sources/types';
 import type { CallbackInput } from '../modules/devices/device-linking.service';
 import type { ZodType } from 'zod';
+import type { CompletenessThresholds, DeviceBrandName } from '@trialpulse/shared';
 import type { BrandDataRoutes } from './data-calls';
 
 /**
@@ -20,6 +21,8 @@ import type { BrandDataRoutes } from './data-calls';
  */
 export type ProviderPlugin = {
   upstream: ProviderUpstream;
+  /** How error texts and logs name the API ("Omron API"); the client's configuration carries it. */
+  label: string;
   brand: DeviceBrand;
   /** Whether new connections of the brand link through this upstream (Fitbit: Google Health). */
   linksNewConnections: boolean;
@@ -29,8 +32,11 @@ export type ProviderPlugin = {
   scopes: readonly string[];
   /** Our page the provider sends the participant's browser back to. */
   callbackPath: string;
-  /** The client configuration from the environment; undefined when the upstream is not configured. */
-  settings(config: Config, redirectUri: string): ProviderConfig | undefined;
+  /**
+   * The client configuration from the environment; undefined when the upstream is not
+   * configured. The registry adds the plugin's `label` (`providerSettingsFromConfig`).
+   */
+  settings(config: Config, redirectUri: string): Omit<ProviderConfig, 'label'> | undefined;
   createClient(settings: ProviderConfig, deps: ProviderClientDeps): UpstreamClient;
   /** Sync streams (declarative, cursor per metric) and the provider's call budgets. */
   sync: SyncSource;
@@ -49,6 +55,11 @@ export type ProviderLinking = {
   consentPage?: string;
   /** What a failed callback shows: the participant refused, or the code exchange failed. */
   callbackTexts: { denied: string; exchangeFailed: string };
+  /**
+   * The callback page asks the participant's email, which must be the participant's record's
+   * (Dexcom, device-data spec §8); `mismatch` is the error text when it is not.
+   */
+  emailCheck?: { mismatch: string };
   /** The brand's own spec routes, which the devices routes register (device-data spec §7). */
   routes: ProviderLinkingRoutes;
 };
@@ -89,3 +100,45 @@ export type ProviderWebhook = {
     users: Array<{ providerUserId: string; stream?: string }>;
   };
 };
+
+/** A participant's day as the completeness grid measures it (from the sync's day summary). */
+export type CompletenessMeasures = {
+  wearMinutes: number;
+  /** Sensor usage in % of a day's CGM readings (the grid's column, decision 0050). */
+  cgmUsagePercent: number;
+  bpReadings: number;
+  weightReadings: number;
+};
+
+/**
+ * What a brand's devices must deliver for a participant's day to count (completeness grid,
+ * decision 0050); one per brand, in the registry's `BRAND_COMPLETENESS`. The completeness
+ * module applies every brand's rule and names no brand itself.
+ */
+export type BrandCompleteness = {
+  brand: DeviceBrandName;
+  /** The metrics whose first local day with readings starts the brand's expectation (decision 0181). */
+  firstDataMetrics: readonly string[];
+  /**
+   * The grid measure the brand delivers. `wear`: an expected day without a worn minute shows
+   * no steps; `cgm`: the usage column is shown only on days the brand is expected.
+   */
+  measure: 'wear' | 'cgm' | 'bp';
+  /**
+   * The day's check under the trial's thresholds: whether the day holds the brand's data (a
+   * day with data is expected even before a link) and whether it passes.
+   */
+  day(measures: CompletenessMeasures, thresholds: CompletenessThresholds): DayCheck;
+  /**
+   * The daily digest's alert (decision 0052): raised when the evaluated day fails the check
+   * and the participant has a connection of the brand or data of it; words only, never a
+   * value. `applies`: whether the thresholds ask for an alert at all (default yes).
+   */
+  alert: {
+    kind: string;
+    words: string;
+    applies?(thresholds: CompletenessThresholds): boolean;
+  };
+};
+
+export type DayCheck = { hasData: boolean; passes: boolean };

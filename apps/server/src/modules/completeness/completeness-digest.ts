@@ -1,28 +1,30 @@
 import type { CompletenessRow, CompletenessThresholds } from '@trialpulse/shared';
 import type { Clock } from '../../lib/clock';
+import { BRAND_COMPLETENESS } from '../../providers';
 import type { MailService } from '../mail/mail.service';
 import type { CompletenessRepository, DigestRecipient } from './completeness.repository';
 import type { RowsFor } from './completeness.service';
 import { dayRange, isoDay } from './day-states';
 
-/** What a participant can be reported for; words only, never a measured value. */
-export const ALERT_KINDS = [
-  'stopped_syncing',
-  'needs_reconsent',
-  'battery_empty',
-  'low_wear',
-  'low_cgm',
-  'low_bp',
+/**
+ * What a participant can be reported for; words only, never a measured value. The sync-health
+ * kinds are the grid's warnings; the data kinds are each brand's completeness alert
+ * (`BRAND_COMPLETENESS` in the provider registry).
+ */
+const HEALTH_ALERTS = [
+  { kind: 'stopped_syncing', words: 'stopped syncing' },
+  { kind: 'needs_reconsent', words: 'needs re-consent' },
+  { kind: 'battery_empty', words: 'battery empty' },
 ] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
-const ALERT_WORDS: Record<AlertKind, string> = {
-  stopped_syncing: 'stopped syncing',
-  needs_reconsent: 'needs re-consent',
-  battery_empty: 'battery empty',
-  low_wear: 'low wear time',
-  low_cgm: 'low CGM sensor usage',
-  low_bp: 'too few blood-pressure readings',
-};
+export const ALERT_KINDS: readonly string[] = [
+  ...HEALTH_ALERTS.map((alert) => alert.kind),
+  ...BRAND_COMPLETENESS.map((rule) => rule.alert.kind),
+];
+export type AlertKind = string;
+const ALERT_WORDS = new Map<AlertKind, string>([
+  ...HEALTH_ALERTS.map((alert) => [alert.kind, alert.words] as const),
+  ...BRAND_COMPLETENESS.map((rule) => [rule.alert.kind, rule.alert.words] as const),
+]);
 
 export const DIGEST_TEMPLATE = 'completeness-digest';
 export const DIGEST_SUBJECT = 'TrialPulse: participants who crossed a data completeness threshold';
@@ -39,19 +41,17 @@ export function alertKindsOf(
   const state = row.states[0];
   if (state === 'partial' || state === 'missing') {
     const brands = new Set(row.connections.map((connection) => connection.brand));
-    const wear = row.wearMinutes[0] ?? 0;
-    const cgm = row.cgmUsagePercent[0] ?? 0;
-    const bp = row.bpReadings[0] ?? 0;
-    if ((brands.has('Fitbit') || wear > 0) && wear < thresholds.minWearHours * 60)
-      kinds.push('low_wear');
-    if ((brands.has('Dexcom') || cgm > 0) && cgm < thresholds.minCgmUsagePercent)
-      kinds.push('low_cgm');
-    if (
-      thresholds.minBpReadingsPerDay > 0 &&
-      (brands.has('Omron') || bp > 0) &&
-      bp < thresholds.minBpReadingsPerDay
-    )
-      kinds.push('low_bp');
+    const measures = {
+      wearMinutes: row.wearMinutes[0] ?? 0,
+      cgmUsagePercent: row.cgmUsagePercent[0] ?? 0,
+      bpReadings: row.bpReadings[0] ?? 0,
+      weightReadings: row.weightReadings[0] ?? 0,
+    };
+    for (const rule of BRAND_COMPLETENESS) {
+      if (rule.alert.applies && !rule.alert.applies(thresholds)) continue;
+      const check = rule.day(measures, thresholds);
+      if ((brands.has(rule.brand) || check.hasData) && !check.passes) kinds.push(rule.alert.kind);
+    }
   }
   return kinds;
 }
@@ -168,7 +168,9 @@ function digestText(
     const page = `${publicUrl}/TrialCompleteness?trialId=${trial.trialId}`;
     lines.push(`Trial #${trial.trialNumber}: ${page}`);
     for (const entry of newByTrial.get(trial.trialId) ?? []) {
-      lines.push(`  ${entry.code}: ${entry.kinds.map((kind) => ALERT_WORDS[kind]).join(', ')}`);
+      lines.push(
+        `  ${entry.code}: ${entry.kinds.map((kind) => ALERT_WORDS.get(kind) ?? kind).join(', ')}`,
+      );
       lines.push(`    ${page}&participantId=${entry.participantId}`);
     }
     lines.push('');

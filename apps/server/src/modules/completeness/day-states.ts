@@ -6,6 +6,8 @@ import {
   type HealthWarning,
 } from '@trialpulse/shared';
 import { civilDayAt, participantToday } from '@trialpulse/shared/civil-days';
+import type { DeviceBrandName } from '@trialpulse/shared';
+import { BRAND_COMPLETENESS, type BrandCompleteness } from '../../providers';
 import type { ConnectionHealthRow } from '../devices/device-connections.service';
 import type { DailySummary } from '../sync/readings.service';
 
@@ -27,12 +29,14 @@ export const cgmUsagePercent = (readings: number) =>
 
 type Participant = { id: number; code: string };
 
-/** The metrics whose first day with readings starts a brand's expectation (decision 0181). */
-export const FIRST_DATA_METRICS = {
-  Fitbit: ['heart_rate', 'steps'],
-  Dexcom: ['egv'],
-  Omron: ['systolic', 'weight'],
-} as const;
+/**
+ * The metrics whose first day with readings starts a brand's expectation (decision 0181),
+ * as each brand's completeness rule declares them (`BRAND_COMPLETENESS`, the registry; every
+ * brand has one, which `providers/index.test.ts` checks).
+ */
+export const FIRST_DATA_METRICS = Object.fromEntries(
+  BRAND_COMPLETENESS.map((rule) => [rule.brand, rule.firstDataMetrics]),
+) as Record<DeviceBrandName, readonly string[]>;
 
 /**
  * Where a participant's days are (decision 0180): their current UTC offset (null: UTC),
@@ -41,7 +45,7 @@ export const FIRST_DATA_METRICS = {
  */
 export type ParticipantDays = {
   offsetMinutes: number | null;
-  firstDataDay: Partial<Record<'Fitbit' | 'Dexcom' | 'Omron', string>>;
+  firstDataDay: Partial<Record<DeviceBrandName, string>>;
 };
 
 const UTC_DAYS: ParticipantDays = { offsetMinutes: null, firstDataDay: {} };
@@ -53,12 +57,12 @@ const UTC_DAYS: ParticipantDays = { offsetMinutes: null, firstDataDay: {} };
  * A day expects data from a brand from the participant's first link of it: the earliest of
  * their connections' local dates and the first local day with readings of the brand (a
  * re-link or a demo restart does not move it; decision 0181), or when the day holds data of
- * it. Checks: Fitbit — wear minutes ≥ wear hours × 60; Dexcom — sensor usage ≥ the CGM
- * threshold; Omron — blood-pressure readings ≥ the per-day number, or when the protocol
- * sets none, at least one Omron reading (blood pressure or weight). A day is `valid` when
- * every check passes, `partial` when it has data but fails one, `missing` without any data,
- * and `none` when nothing is expected (no link yet). A Fitbit day without a worn minute
- * shows no steps (its 0 is the device's silence, not a count). The participant's today
+ * it. Each brand's check is its completeness rule (`BRAND_COMPLETENESS` in the provider
+ * registry: wear hours, CGM sensor usage, blood-pressure readings per day).
+ * A day is `valid` when every expected brand's check passes, `partial` when it has data but
+ * fails one, `missing` without any data, and `none` when nothing is expected (no link yet).
+ * An expected day of the wear-measuring brand without a worn minute shows no steps (its 0
+ * is the device's silence, not a count). The participant's today
  * (their local date, decision 0180) is `in_progress` instead of `partial` or `missing`: a
  * day under way has not had its chance to pass, so it neither counts as expected nor flags
  * the participant (decision 0111).
@@ -73,18 +77,20 @@ export function buildRow(
   local: ParticipantDays = UTC_DAYS,
 ): CompletenessRow {
   const byDay = new Map(summaries.map((summary) => [summary.day, summary]));
-  const connectedFrom = (brand: 'Fitbit' | 'Dexcom' | 'Omron') =>
+  const connectedFrom = (brand: DeviceBrandName) =>
     connections
       .filter((connection) => connection.brand === brand)
       .reduce<string | null>((first, connection) => {
         const day = civilDayAt(connection.connectedAt, local.offsetMinutes);
         return first === null || day < first ? day : first;
       }, local.firstDataDay[brand] ?? null);
-  const fitbitFrom = connectedFrom('Fitbit');
-  const dexcomFrom = connectedFrom('Dexcom');
-  const omronFrom = connectedFrom('Omron');
-  const expects = (from: string | null, day: string, hasData: boolean) =>
-    hasData || (from !== null && from <= day);
+  const fromOf = new Map(BRAND_COMPLETENESS.map((rule) => [rule.brand, connectedFrom(rule.brand)]));
+  const expects = (rule: BrandCompleteness | undefined, day: string, hasData: boolean) => {
+    const from = rule ? (fromOf.get(rule.brand) ?? null) : null;
+    return hasData || (from !== null && from <= day);
+  };
+  const measuredBy = (measure: BrandCompleteness['measure']) =>
+    BRAND_COMPLETENESS.find((rule) => rule.measure === measure);
   const today = participantToday(now, local.offsetMinutes);
 
   const row: CompletenessRow = {
@@ -120,15 +126,17 @@ export function buildRow(
         (summary.steps ?? 0) > 0 ||
         summary.sleepMinutes !== null),
     );
+    const measures = {
+      wearMinutes: wear,
+      cgmUsagePercent: cgmUsagePercent(cgm),
+      bpReadings: bp,
+      weightReadings: summary?.weightReadings ?? 0,
+    };
     const checks: boolean[] = [];
-    if (expects(fitbitFrom, day, wear > 0)) checks.push(wear >= thresholds.minWearHours * 60);
-    if (expects(dexcomFrom, day, cgm > 0))
-      checks.push(cgmUsagePercent(cgm) >= thresholds.minCgmUsagePercent);
-    const omron = bp + (summary?.weightReadings ?? 0);
-    if (thresholds.minBpReadingsPerDay > 0 && expects(omronFrom, day, bp > 0))
-      checks.push(bp >= thresholds.minBpReadingsPerDay);
-    else if (thresholds.minBpReadingsPerDay === 0 && expects(omronFrom, day, omron > 0))
-      checks.push(omron >= 1);
+    for (const rule of BRAND_COMPLETENESS) {
+      const check = rule.day(measures, thresholds);
+      if (expects(rule, day, check.hasData)) checks.push(check.passes);
+    }
     let state: DayState;
     if (checks.length === 0) state = anyData ? 'valid' : 'none';
     else if (checks.every(Boolean)) state = 'valid';
@@ -137,14 +145,16 @@ export function buildRow(
 
     row.states.push(state);
     row.wearMinutes.push(wear);
-    // Not worn: Fitbit's 0 steps say nothing was measured, so no count is shown.
-    const notWorn = wear === 0 && expects(fitbitFrom, day, false) && summary?.steps === 0;
+    // Not worn: a tracker's 0 steps say nothing was measured, so no count is shown.
+    const notWorn = wear === 0 && expects(measuredBy('wear'), day, false) && summary?.steps === 0;
     row.steps.push(notWorn ? null : (summary?.steps ?? null));
     row.sleepMinutes.push(summary?.sleepMinutes ?? null);
     row.bpReadings.push(bp);
     row.weightReadings.push(summary?.weightReadings ?? 0);
     row.cgmReadings.push(cgm);
-    row.cgmUsagePercent.push(expects(dexcomFrom, day, cgm > 0) ? cgmUsagePercent(cgm) : null);
+    row.cgmUsagePercent.push(
+      expects(measuredBy('cgm'), day, cgm > 0) ? cgmUsagePercent(cgm) : null,
+    );
     if (state !== 'none' && state !== 'in_progress') row.expectedDays += 1;
     if (state === 'valid') row.validDays += 1;
   }

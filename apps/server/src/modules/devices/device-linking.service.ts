@@ -59,7 +59,7 @@ export type CallbackInput = {
   error?: string | undefined;
   /** Whatever participant id the callback page got; must match the started authorisation. */
   participantId?: string | number | undefined;
-  /** Dexcom: the participant's email typed on the callback page. */
+  /** The participant's email typed on the callback page, where the brand asks it (`emailCheck`). */
   email?: string | undefined;
 };
 
@@ -270,10 +270,11 @@ export function createDeviceLinkingService(deps: {
       }
       const participant = await repository.findParticipant(repository.db, pending.participantId);
       if (!participant) throw invalidRequest();
-      if (brand === 'Dexcom' && !input.error) {
+      const emailCheck = linkingOf(brand).emailCheck;
+      if (emailCheck && !input.error) {
         const typed = input.email?.trim().toLowerCase();
         if (!typed || (participant.email && participant.email.toLowerCase() !== typed)) {
-          throw new AppError(400, DEVICE_MESSAGES.dexcomEmailMismatch, {
+          throw new AppError(400, emailCheck.mismatch, {
             displayToUser: true,
             reason: DEVICE_ERROR_REASONS.emailMismatch,
           });

@@ -664,7 +664,7 @@ export function createSyncService(deps: SyncServiceDeps) {
         });
         const text = await response.text();
         if (!response.ok)
-          throw providerErrorFromResponse(connection.upstream, 'api', response, text, clock.now());
+          throw providerErrorFromResponse(http.config, 'api', response, text, clock.now());
         try {
           return text === '' ? {} : JSON.parse(text);
         } catch (cause) {

@@ -12,6 +12,7 @@ import { dexcomSource } from './dexcom.source';
 /** Dexcom API v3: no webhook (polling only), one application-wide hourly budget. */
 export const dexcomPlugin: ProviderPlugin = {
   upstream: 'dexcom',
+  label: 'Dexcom API',
   brand: 'Dexcom',
   linksNewConnections: true,
   linking: {
@@ -19,6 +20,7 @@ export const dexcomPlugin: ProviderPlugin = {
       denied: DEVICE_MESSAGES.authorizationFailed,
       exchangeFailed: DEVICE_MESSAGES.authorizationFailed,
     },
+    emailCheck: { mismatch: DEVICE_MESSAGES.dexcomEmailMismatch },
     routes: {
       clientId: {
         path: '/api/dexcomClientId',

@@ -12,6 +12,7 @@ import { fitbitLegacySource } from './fitbit-legacy.source';
  */
 export const fitbitLegacyPlugin: ProviderPlugin = {
   upstream: 'fitbit-legacy',
+  label: 'Fitbit Web API (legacy)',
   brand: 'Fitbit',
   linksNewConnections: false,
   scopes: FITBIT_LEGACY_SCOPES,

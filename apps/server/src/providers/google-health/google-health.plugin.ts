@@ -20,6 +20,7 @@ const STREAM_KEYS = new Set(GOOGLE_HEALTH_STREAMS.map((stream) => stream.key));
  */
 export const googleHealthPlugin: ProviderPlugin = {
   upstream: 'google-health',
+  label: 'Google Health API',
   brand: 'Fitbit',
   linksNewConnections: true,
   linking: {

@@ -16,6 +16,7 @@ import { omronSource } from './omron.source';
  */
 export const omronPlugin: ProviderPlugin = {
   upstream: 'omron',
+  label: 'Omron API',
   brand: 'Omron',
   linksNewConnections: true,
   linking: {

@@ -18,6 +18,7 @@ import {
 /** The pieces that need no simulator: error mapping, header parsing, config checks. */
 
 const upstream = 'fitbit-legacy' as const;
+const api = { upstream, label: 'Fitbit Web API (legacy)' };
 const now = new Date('2026-11-20T10:00:00Z');
 
 describe('provider errors', () => {
@@ -63,7 +64,7 @@ describe('provider errors', () => {
       errors: [{ errorType: 'expired_token', message: `Access token expired: ${token}` }],
     });
     const error = providerErrorFromResponse(
-      upstream,
+      api,
       'api',
       new Response(body, { status: 401 }),
       body,
@@ -75,7 +76,7 @@ describe('provider errors', () => {
     // A "code" that is not an identifier is dropped rather than quoted.
     const odd = JSON.stringify({ error: `bad ${token}` });
     const dropped = providerErrorFromResponse(
-      upstream,
+      api,
       'token',
       new Response(odd, { status: 400 }),
       odd,
@@ -90,6 +91,7 @@ describe('provider configuration', () => {
   const base: ProviderConfig = {
     brand: 'dexcom',
     upstream: 'dexcom',
+    label: 'Dexcom API',
     authorizeUrl: 'https://api.dexcom.com/v2/oauth2/login',
     tokenUrl: 'https://api.dexcom.com/v2/oauth2/token',
     apiBaseUrl: 'https://api.dexcom.com/v3/users/self',

@@ -8,7 +8,6 @@ import {
   ProviderError,
   ProviderRateLimitedError,
   ProviderUnavailableError,
-  UPSTREAM_LABELS,
   providerErrorFromResponse,
   retryAfterSecondsOf,
 } from './provider-errors';
@@ -17,7 +16,7 @@ import {
  * What the brand clients share: their configuration, the HTTP wrapper (per-call timeout,
  * bounded retries with backoff for GETs only, rate-limit headers honoured, typed errors)
  * and the OAuth 2.0 calls built on oauth4webapi. Brand clients live in
- * `devices/<brand>/…client.ts` and add only their data calls.
+ * `providers/<upstream>/<upstream>.client.ts` and add only their data calls.
  */
 
 /** A brand as the clients' settings name it (lower case). */
@@ -30,7 +29,7 @@ export type ProviderEndpoints = {
   /** The consent page the participant's browser is sent to. */
   authorizeUrl: string;
   tokenUrl: string;
-  /** Absent when the provider has no revoke endpoint (Dexcom). */
+  /** Absent when the provider has no revoke endpoint. */
   revokeUrl?: string;
   /** Prefix of the data API paths, without a trailing slash. */
   apiBaseUrl: string;
@@ -41,6 +40,8 @@ export type ProviderEndpoints = {
 export type ProviderConfig = ProviderEndpoints & {
   brand: ProviderBrand;
   upstream: ProviderUpstream;
+  /** How errors and logs name the API: its provider plugin's `label`. */
+  label: string;
   clientId: string;
   /** Required unless `clientAuth` is 'none' (a public client). */
   clientSecret?: string;
@@ -184,7 +185,7 @@ export function createProviderHttp(
   const random = deps.random ?? Math.random;
   const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...config.retry };
-  const label = UPSTREAM_LABELS[config.upstream];
+  const label = config.label;
 
   /** Sends and reads the body under one timeout, so a stalled body cannot hang a caller. */
   async function exchange(
@@ -256,7 +257,7 @@ export function createProviderHttp(
         });
         if (response.ok) return parseJson(text);
         hintSeconds = retryAfterSecondsOf(response, clock.now());
-        failure = providerErrorFromResponse(config.upstream, 'api', response, text, clock.now());
+        failure = providerErrorFromResponse(config, 'api', response, text, clock.now());
       } catch (error) {
         if (!(error instanceof ProviderError)) throw error;
         failure = error;
@@ -311,7 +312,7 @@ export function parseProviderResponse<T>(
   if (parsed.success) return parsed.data;
   const paths = parsed.error.issues.map((issue) => issue.path.join('.') || '(root)');
   throw new ProviderUnavailableError(
-    `${UPSTREAM_LABELS[http.config.upstream]} sent an unexpected answer (${[...new Set(paths)].slice(0, 5).join(', ')}).`,
+    `${http.config.label} sent an unexpected answer (${[...new Set(paths)].slice(0, 5).join(', ')}).`,
     { upstream: http.config.upstream },
     'invalid_response',
   );
@@ -319,7 +320,7 @@ export function parseProviderResponse<T>(
 
 /** Provider-specific OAuth details; everything else is standard. */
 export type OAuthOptions = {
-  /** Whether to send an S256 challenge and the verifier (Dexcom does not support PKCE). */
+  /** Whether to send an S256 challenge and the verifier (not every provider supports PKCE). */
   pkce: boolean;
   /** Extra authorize parameters, e.g. Google's `access_type=offline`. */
   authorizeParams?: Record<string, string>;
@@ -344,7 +345,7 @@ export function createOAuthClient(http: ProviderHttp, options: OAuthOptions): Re
   };
   const client: oauth.Client = { client_id: config.clientId };
   const clientAuth = clientAuthOf(config);
-  const label = UPSTREAM_LABELS[config.upstream];
+  const label = config.label;
 
   // Plain http only ever reaches loopback simulators (assertProviderConfig).
   const allowHttp = [config.tokenUrl, config.revokeUrl].some((url) => url?.startsWith('http:'));
@@ -361,7 +362,7 @@ export function createOAuthClient(http: ProviderHttp, options: OAuthOptions): Re
       if (kind === 'revoke' && response.status === 400 && alreadyRevoked(body)) {
         return new Response(null, { status: 200 });
       }
-      throw providerErrorFromResponse(config.upstream, kind, response, body, clock.now());
+      throw providerErrorFromResponse(config, kind, response, body, clock.now());
     },
   });
 

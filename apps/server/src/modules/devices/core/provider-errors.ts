@@ -11,6 +11,12 @@ import type { DeviceUpstream } from '../../../db/schema';
 /** The API a connection talks to (the schema's upstreams); the Fitbit brand has two (chosen per connection). */
 export type ProviderUpstream = DeviceUpstream;
 
+/**
+ * The API an error names: its upstream and the label its provider plugin declares
+ * (`ProviderPlugin.label`, carried by the client's configuration), so this kit names no brand.
+ */
+export type ProviderApi = { upstream: ProviderUpstream; label: string };
+
 /** Which kind of provider endpoint answered; decides how a status is read. */
 export type ProviderEndpointKind = 'token' | 'revoke' | 'api';
 
@@ -121,7 +127,7 @@ export const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 60;
  * is parsed for the provider's error code and then dropped.
  */
 export function providerErrorFromResponse(
-  upstream: ProviderUpstream,
+  api: ProviderApi,
   kind: ProviderEndpointKind,
   response: Response,
   body: string,
@@ -129,8 +135,8 @@ export function providerErrorFromResponse(
 ): ProviderError {
   const status = response.status;
   const code = errorCodeOf(body, response.headers);
-  const details: ProviderErrorDetails = { upstream, status, ...(code && { code }) };
-  const what = `${UPSTREAM_LABELS[upstream]} ${ENDPOINT_LABELS[kind]} answered HTTP ${status}${code ? ` ${code}` : ''}`;
+  const details: ProviderErrorDetails = { upstream: api.upstream, status, ...(code && { code }) };
+  const what = `${api.label} ${ENDPOINT_LABELS[kind]} answered HTTP ${status}${code ? ` ${code}` : ''}`;
 
   if (status === 410) {
     return new ProviderGoneError(
@@ -182,13 +188,6 @@ export function retryAfterSecondsOf(response: Response, now: Date): number | und
   if (reset && /^\d+$/.test(reset)) return Number(reset);
   return undefined;
 }
-
-export const UPSTREAM_LABELS: Record<ProviderUpstream, string> = {
-  'google-health': 'Google Health API',
-  'fitbit-legacy': 'Fitbit Web API (legacy)',
-  omron: 'Omron API',
-  dexcom: 'Dexcom API',
-};
 
 const ENDPOINT_LABELS: Record<ProviderEndpointKind, string> = {
   token: 'token endpoint',

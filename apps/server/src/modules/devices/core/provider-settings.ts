@@ -8,7 +8,8 @@ export type ProviderSettings = Partial<Record<ProviderUpstream, ProviderConfig>>
 /**
  * Builds every upstream's client configuration from the environment (each provider plugin
  * reads its own variables): client id and secret, and a base URL only when it is not the
- * provider's real host (a simulator). The redirect goes back to the plugin's callback page.
+ * provider's real host (a simulator). The redirect goes back to the plugin's callback page;
+ * the plugin's label names the API in the client's errors.
  */
 export function providerSettingsFromConfig(config: Config): ProviderSettings {
   const settings: ProviderSettings = {};
@@ -17,7 +18,7 @@ export function providerSettingsFromConfig(config: Config): ProviderSettings {
       config,
       new URL(plugin.callbackPath, config.PUBLIC_URL).toString(),
     );
-    if (configured) settings[plugin.upstream] = configured;
+    if (configured) settings[plugin.upstream] = { ...configured, label: plugin.label };
   }
   return settings;
 }

@@ -20,6 +20,7 @@ import {
   googleHealthEndpoints,
 } from '../../../providers/google-health/google-health.client';
 import { OMRON_SCOPES, omronEndpoints } from '../../../providers/omron/omron.client';
+import { providerPlugin } from '../../../providers';
 import type { ProviderConfig, RetryPolicy, TokenSet } from './provider-client';
 
 /**
@@ -43,6 +44,7 @@ export function simulatorConfigs(sims: AllSimulators) {
     ...googleHealthEndpoints(sims.googleHealth.baseUrl),
     brand: 'fitbit',
     upstream: 'google-health',
+    label: providerPlugin('google-health').label,
     clientId: DEFAULT_GOOGLE_CLIENT.clientId,
     clientSecret: DEFAULT_GOOGLE_CLIENT.clientSecret,
     clientAuth: 'body',
@@ -54,6 +56,7 @@ export function simulatorConfigs(sims: AllSimulators) {
     ...fitbitLegacyEndpoints(sims.fitbitLegacy.baseUrl),
     brand: 'fitbit',
     upstream: 'fitbit-legacy',
+    label: providerPlugin('fitbit-legacy').label,
     clientId: DEFAULT_FITBIT_CLIENT.clientId,
     clientSecret: DEFAULT_FITBIT_CLIENT.clientSecret,
     clientAuth: 'basic',
@@ -71,6 +74,7 @@ export function simulatorConfigs(sims: AllSimulators) {
     ...omronEndpoints(sims.omron.baseUrl),
     brand: 'omron',
     upstream: 'omron',
+    label: providerPlugin('omron').label,
     clientId: DEFAULT_OMRON_CLIENT.clientId,
     clientSecret: DEFAULT_OMRON_CLIENT.clientSecret ?? '',
     clientAuth: 'body',
@@ -82,6 +86,7 @@ export function simulatorConfigs(sims: AllSimulators) {
     ...dexcomEndpoints(sims.dexcom.baseUrl),
     brand: 'dexcom',
     upstream: 'dexcom',
+    label: providerPlugin('dexcom').label,
     clientId: DEFAULT_DEXCOM_CLIENT.clientId,
     clientSecret: DEFAULT_DEXCOM_CLIENT.clientSecret ?? '',
     clientAuth: 'body',

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FITBIT_DATA_MESSAGES } from '@trialpulse/shared/device-data/fitbit-resource-path';
-import { createManualClock } from '../../../lib/clock';
+import { createManualClock } from '../../lib/clock';
 import { startAllSimulators, type AllSimulators } from '@trialpulse/provider-simulators';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-import { createStaffUser, createTeam, type TestClient } from '../../../test/fixtures';
-import { allowAllBrands, linkAsStaff, simulatorEnv } from '../../devices/test-support';
-import { addParticipant, createTrial } from '../../participants/test-support';
-import { signIn } from '../../trials/test-support';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { createStaffUser, createTeam, type TestClient } from '../../test/fixtures';
+import { allowAllBrands, linkAsStaff, simulatorEnv } from '../../modules/devices/test-support';
+import { addParticipant, createTrial } from '../../modules/participants/test-support';
+import { signIn } from '../../modules/trials/test-support';
 import { FITBIT_TESTS_NOW, linkLegacyFitbit, setFitbitSimulatorClocks } from './test-support';
 
 /**

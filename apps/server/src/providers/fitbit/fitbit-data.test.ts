@@ -5,16 +5,16 @@ import {
   FITBIT_DATA_REASONS,
   datesBetween,
 } from '@trialpulse/shared/device-data/fitbit-resource-path';
-import { teams } from '../../../db/schema';
-import { createManualClock } from '../../../lib/clock';
-import { decryptSecret } from '../../../lib/crypto';
+import { teams } from '../../db/schema';
+import { createManualClock } from '../../lib/clock';
+import { decryptSecret } from '../../lib/crypto';
 import { type AllSimulators } from '@trialpulse/provider-simulators';
-import { type TestApp } from '../../../test/test-app';
-import { createStaffUser, createTeam, type TestClient } from '../../../test/fixtures';
-import { clearFaults, countRequests, injectFault } from '../../devices/core/test-support';
-import { connectionRow, linkAsStaff } from '../../devices/test-support';
-import { addParticipant, createTrial } from '../../participants/test-support';
-import { signIn } from '../../trials/test-support';
+import { type TestApp } from '../../test/test-app';
+import { createStaffUser, createTeam, type TestClient } from '../../test/fixtures';
+import { clearFaults, countRequests, injectFault } from '../../modules/devices/core/test-support';
+import { connectionRow, linkAsStaff } from '../../modules/devices/test-support';
+import { addParticipant, createTrial } from '../../modules/participants/test-support';
+import { signIn } from '../../modules/trials/test-support';
 import {
   FITBIT_TESTS_NOW,
   fitbitDataPath,

@@ -1,27 +1,18 @@
-import { DEVICE_ERROR_REASONS } from '@trialpulse/shared';
 import {
   FITBIT_DATA_MESSAGES,
-  FITBIT_DATA_REASONS,
   datesBetween,
   parseFitbitResourcePath,
 } from '@trialpulse/shared/device-data/fitbit-resource-path';
-import type { Clock } from '../../../lib/clock';
-import { AppError } from '../../../lib/errors';
-import type { Meta } from '../../../lib/request-meta';
-import type { AccessService } from '../../access/access.service';
-import type { AuthContext } from '../../auth/session-context';
-import {
-  ProviderError,
-  ProviderRateLimitedError,
-  ProviderRequestError,
-} from '../../devices/core/provider-errors';
-import type { DeviceConnectionsService } from '../../devices/device-connections.service';
-import {
-  fitbitData,
-  type DailyRollupPoint,
-  type FitbitLegacyClient,
-  type GoogleHealthClient,
-} from '../../../providers';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import type { Meta } from '../../lib/request-meta';
+import type { AccessService } from '../../modules/access/access.service';
+import type { AuthContext } from '../../modules/auth/session-context';
+import type { DeviceConnectionsService } from '../../modules/devices/device-connections.service';
+import type { FitbitLegacyClient } from '../fitbit-legacy/fitbit-legacy.client';
+import type { DailyRollupPoint, GoogleHealthClient } from '../google-health/google-health.client';
+import * as fitbitData from './fitbit-data';
+import { toFitbitDataError } from './fitbit-data.service';
 
 const { GOOGLE_SERIES } = fitbitData;
 
@@ -117,36 +108,11 @@ export function createFitbitRawService(deps: {
           },
         );
       } catch (error) {
-        throw asDataError(error);
+        // The data page's errors, as getFitbitServerParticipantData answers them.
+        throw toFitbitDataError(error);
       }
     },
   };
-}
-
-/** The data page's errors (device-data spec §8), as getFitbitServerParticipantData answers them. */
-function asDataError(error: unknown): unknown {
-  if (error instanceof AppError) {
-    return error.reason === DEVICE_ERROR_REASONS.refreshFailed
-      ? new AppError(502, FITBIT_DATA_MESSAGES.refreshFailed, {
-          displayToUser: true,
-          reason: error.reason,
-          cause: error,
-        })
-      : error;
-  }
-  if (error instanceof ProviderRateLimitedError)
-    return fail(429, FITBIT_DATA_MESSAGES.tooManyRequests, {
-      cause: error,
-      reason: FITBIT_DATA_REASONS.rateLimited,
-    });
-  if (error instanceof ProviderRequestError)
-    return fail(400, FITBIT_DATA_MESSAGES.badRequest, { cause: error });
-  if (error instanceof ProviderError)
-    return fail(502, FITBIT_DATA_MESSAGES.couldNotGetData, {
-      cause: error,
-      reason: FITBIT_DATA_REASONS.upstreamFailed,
-    });
-  return error;
 }
 
 export type FitbitRawService = ReturnType<typeof createFitbitRawService>;

@@ -6,25 +6,23 @@ import {
   type FitbitResourceRequest,
 } from '@trialpulse/shared/device-data/fitbit-resource-path';
 import type { FitbitOverviewResponse } from '@trialpulse/shared/device-data/fitbit-shapes';
-import type { Clock } from '../../../lib/clock';
-import { AppError } from '../../../lib/errors';
-import type { Meta } from '../../../lib/request-meta';
-import type { AccessService } from '../../access/access.service';
-import type { AuthContext } from '../../auth/session-context';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import type { Meta } from '../../lib/request-meta';
+import type { AccessService } from '../../modules/access/access.service';
+import type { AuthContext } from '../../modules/auth/session-context';
 import {
   ProviderError,
   ProviderRateLimitedError,
   ProviderRequestError,
-} from '../../devices/core/provider-errors';
-import type { DeviceConnectionsService } from '../../devices/device-connections.service';
-import {
-  fitbitData,
-  type FitbitFamily,
-  type FitbitLegacyClient,
-  type GoogleHealthClient,
-} from '../../../providers';
-import type { ReadingsService } from '../../sync/readings.service';
-import type { FitbitDataRepository } from './fitbit-data.repository';
+} from '../../modules/devices/core/provider-errors';
+import type { DeviceConnectionsService } from '../../modules/devices/device-connections.service';
+import type { FitbitLegacyClient } from '../fitbit-legacy/fitbit-legacy.client';
+import type { GoogleHealthClient } from '../google-health/google-health.client';
+import * as fitbitData from './fitbit-data';
+import type { FitbitFamily } from './fitbit-family';
+import type { ReadingsService } from '../../modules/sync/readings.service';
+import type { DeviceDataRepository } from '../../modules/device-data/device-data.repository';
 
 // The Fitbit brand's presenters (provider answers and stored readings → the Fitbit shapes).
 const {
@@ -82,7 +80,7 @@ const familyOf = <R extends FamilyRequest>(request: R) =>
 export function createFitbitDataService(deps: {
   access: Pick<AccessService, 'requireParticipant'>;
   connections: Pick<DeviceConnectionsService, 'withConnection'>;
-  repository: FitbitDataRepository;
+  repository: Pick<DeviceDataRepository, 'emailOf'>;
   readings: Pick<ReadingsService, 'covers' | 'read'>;
   clock: Clock;
 }) {
@@ -202,7 +200,7 @@ export function createFitbitDataService(deps: {
           const answer = await live(auth, ref, family, part, meta);
           return { answer, empty: family.isEmpty(answer) };
         } catch (error) {
-          throw toDataError(error);
+          throw toFitbitDataError(error);
         }
       };
 
@@ -261,8 +259,11 @@ async function overviewOf(
   };
 }
 
-/** Provider failures as the spec's Fitbit data errors (device-data spec §8). */
-function toDataError(error: unknown): unknown {
+/**
+ * Provider failures as the spec's Fitbit data errors (device-data spec §8); the Sys_Admin raw
+ * page's call answers with the same.
+ */
+export function toFitbitDataError(error: unknown): unknown {
   if (error instanceof AppError) {
     if (error.reason === DEVICE_ERROR_REASONS.refreshFailed) {
       return new AppError(502, FITBIT_DATA_MESSAGES.refreshFailed, {

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { rowIdSchema } from '@trialpulse/shared';
-import { requestMeta } from '../../../lib/request-meta';
+import { requestMeta } from '../../lib/request-meta';
+import { caller } from '../data-calls';
 import type { FitbitRawService } from './fitbit-raw.service';
 
 type Options = { fitbitRaw: FitbitRawService };
@@ -32,7 +33,7 @@ export const fitbitRawRoutes: FastifyPluginAsyncZod<Options> = async (app, { fit
     },
     async (request) =>
       fitbitRaw.get(
-        request.auth!,
+        caller(request),
         request.params.participantId,
         request.params['*'],
         requestMeta(request),

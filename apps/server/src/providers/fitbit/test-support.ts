@@ -1,18 +1,18 @@
 import { eq } from 'drizzle-orm';
-import { globalDeviceCatalog, participantDevices } from '../../../db/schema';
-import type { createManualClock } from '../../../lib/clock';
-import { encryptSecret } from '../../../lib/crypto';
+import { globalDeviceCatalog, participantDevices } from '../../db/schema';
+import type { createManualClock } from '../../lib/clock';
+import { encryptSecret } from '../../lib/crypto';
 import { startAllSimulators, type AllSimulators } from '@trialpulse/provider-simulators';
 import { submitConsent } from '@trialpulse/provider-simulators/common/consent-driver';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-import { createStaffUser, createTeam, type TestClient } from '../../../test/fixtures';
-import { generateAuthorizationSecrets } from '../../devices/core/provider-client';
-import { providerSettingsFromConfig } from '../../devices/core/provider-settings';
-import { control } from '../../devices/core/test-support';
-import { createFitbitLegacyClient } from '../../../providers/fitbit-legacy/fitbit-legacy.client';
-import { allowAllBrands, simulatorEnv } from '../../devices/test-support';
-import { createTrial } from '../../participants/test-support';
-import { signIn } from '../../trials/test-support';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { createStaffUser, createTeam, type TestClient } from '../../test/fixtures';
+import { generateAuthorizationSecrets } from '../../modules/devices/core/provider-client';
+import { providerSettingsFromConfig } from '../../modules/devices/core/provider-settings';
+import { control } from '../../modules/devices/core/test-support';
+import { createFitbitLegacyClient } from '../fitbit-legacy/fitbit-legacy.client';
+import { allowAllBrands, simulatorEnv } from '../../modules/devices/test-support';
+import { createTrial } from '../../modules/participants/test-support';
+import { signIn } from '../../modules/trials/test-support';
 
 type ManualClock = ReturnType<typeof createManualClock>;
 

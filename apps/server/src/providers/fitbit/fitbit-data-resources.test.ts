@@ -22,19 +22,24 @@ import {
 } from '@trialpulse/shared/device-data/fitbit-shapes';
 import { sql } from 'drizzle-orm';
 import type { ZodType } from 'zod';
-import { syncCursors } from '../../../db/schema';
-import { createManualClock } from '../../../lib/clock';
-import { decryptSecret } from '../../../lib/crypto';
+import { syncCursors } from '../../db/schema';
+import { createManualClock } from '../../lib/clock';
+import { decryptSecret } from '../../lib/crypto';
 import { type AllSimulators } from '@trialpulse/provider-simulators';
-import { type TestApp } from '../../../test/test-app';
-import { createStaffUser, createTeam, type TestClient } from '../../../test/fixtures';
-import { clearFaults, control, countRequests, injectFault } from '../../devices/core/test-support';
-import { connectionRow, linkAsStaff } from '../../devices/test-support';
-import { addParticipant, createTrial } from '../../participants/test-support';
-import { GOOGLE_HEALTH_STREAMS } from '../../../providers/google-health/google-health.source';
-import type { SourceRequest } from '../../sync/sources/types';
-import { readingsServiceFor } from '../../sync/test-support';
-import { signIn } from '../../trials/test-support';
+import { type TestApp } from '../../test/test-app';
+import { createStaffUser, createTeam, type TestClient } from '../../test/fixtures';
+import {
+  clearFaults,
+  control,
+  countRequests,
+  injectFault,
+} from '../../modules/devices/core/test-support';
+import { connectionRow, linkAsStaff } from '../../modules/devices/test-support';
+import { addParticipant, createTrial } from '../../modules/participants/test-support';
+import { GOOGLE_HEALTH_STREAMS } from '../google-health/google-health.source';
+import type { SourceRequest } from '../../modules/sync/sources/types';
+import { readingsServiceFor } from '../../modules/sync/test-support';
+import { signIn } from '../../modules/trials/test-support';
 import {
   FITBIT_TESTS_NOW,
   fitbitDataPath,

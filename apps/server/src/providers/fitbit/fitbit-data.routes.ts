@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { rowIdSchema } from '@trialpulse/shared';
 import { fitbitDataResponseSchema } from '@trialpulse/shared/device-data/fitbit-shapes';
-import { requestMeta } from '../../../lib/request-meta';
+import { requestMeta } from '../../lib/request-meta';
+import { caller } from '../data-calls';
 import type { FitbitDataService } from './fitbit-data.service';
 
 type Options = { fitbitData: FitbitDataService };
@@ -34,7 +35,7 @@ export const fitbitDataRoutes: FastifyPluginAsyncZod<Options> = async (app, { fi
     },
     async (request) =>
       fitbitData.get(
-        request.auth!,
+        caller(request),
         request.params.participantId,
         request.params.email,
         request.params['*'],
