@@ -12,7 +12,7 @@
  * Database: a scratch database `trialpulse_list_pages` next to TEST_DATABASE_URL, else
  * DATABASE_URL, else the local server; created anew and dropped at the end.
  * Settings: BENCH_SECONDS (per slice, 3), BENCH_ROUNDS (3), BENCH_CONNECTIONS (20),
- * BENCH_KEEP_DATABASE=1 (keep the scratch database).
+ * BENCH_KEEP_DATABASE=1 (keep the scratch database), BENCH_ACCEPT_ENCODING ('br, gzip').
  * Run: `node --import tsx bench/list-pages.ts`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -171,7 +171,12 @@ function load(ready: BenchReady, urlPath: string, seconds: number): Promise<auto
     url: `${ready.baseUrl}${urlPath}`,
     connections: CONNECTIONS,
     duration: seconds,
-    headers: { cookie: ready.cookie, 'accept-encoding': 'br, gzip', accept: 'application/json' },
+    // As a browser asks (BENCH_ACCEPT_ENCODING=identity: what compression costs per call).
+    headers: {
+      cookie: ready.cookie,
+      'accept-encoding': process.env.BENCH_ACCEPT_ENCODING ?? 'br, gzip',
+      accept: 'application/json',
+    },
   });
 }
 
