@@ -174,6 +174,22 @@ describe('device data pages in the browser (demo data)', () => {
     await page.getByTestId('participant-data-tab-fitbit').click();
     await page.getByTestId('reading-row-fitbit').first().waitFor();
     expect(await page.getByTestId('reading-row-fitbit').count()).toBe(10);
+    // The table's "Export CSV" reads on one line at 1440 px (it broke in two, issue 30).
+    await page.setViewportSize({ width: 1440, height: 1000 });
+    const exportLines = await page.getByTestId('readings-export-fitbit').evaluate((button) => {
+      // The label's text (not the icon): one line box per line it takes.
+      const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+      let label: Node | null = walker.nextNode();
+      while (label && !label.textContent?.trim()) label = walker.nextNode();
+      const range = document.createRange();
+      range.selectNodeContents(label!);
+      const tops = Array.from(range.getClientRects())
+        .filter((rect) => rect.width > 0)
+        .map((rect) => Math.round(rect.top));
+      return new Set(tops).size;
+    });
+    expect(exportLines).toBe(1);
+    await page.setViewportSize({ width: 1400, height: 1000 });
     await page.getByTestId('participant-data-tab-omron').click();
     await page.getByTestId('reading-row-omron').first().waitFor();
     await page.getByTestId('readings-table-omron').getByText('systolic').first().waitFor();

@@ -121,7 +121,13 @@ export function StoredReadingsTable({
     muiTableBodyRowProps: () =>
       ({ 'data-testid': `reading-row-${BRAND_PATH[brand]}` }) as TableRowProps,
     renderTopToolbarCustomActions: ({ table: instance }) => (
-      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+      // "Export CSV" on one line (at 1440 px it broke in two, issue 30); on a phone the
+      // button wraps below the search field instead of running under the table's icons.
+      <Stack
+        direction="row"
+        useFlexGap
+        sx={{ flexWrap: 'wrap', alignItems: 'center', gap: 1.5, minWidth: 0 }}
+      >
         <DebouncedSearchField
           value={persisted.globalFilter}
           onChange={persisted.setGlobalFilter}
@@ -130,6 +136,7 @@ export function StoredReadingsTable({
         />
         <Button
           startIcon={<FileDownloadOutlined />}
+          sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
           data-testid={`readings-export-${BRAND_PATH[brand]}`}
           onClick={() => {
             const visible = instance.getVisibleLeafColumns();
