@@ -78,5 +78,19 @@ describe('the completeness grid by keyboard (demo data)', () => {
     // At the edge the focus stays.
     await page.keyboard.press('ArrowRight');
     expect((await focused()).cell).toBe(`0:${last}`);
+
+    // Enter and Space open the focused day's detail, as a click does (decision 0197);
+    // Escape closes it and gives the focus back to the cell.
+    const { label } = await focused();
+    const detail = page.getByTestId('completeness-day-detail');
+    for (const key of ['Enter', 'Space']) {
+      await page.keyboard.press(key);
+      await detail.waitFor();
+      expect(await detail.getAttribute('role')).toBe('dialog');
+      expect(label).toContain(await detail.getByRole('heading').innerText());
+      await page.keyboard.press('Escape');
+      await detail.waitFor({ state: 'detached' });
+      expect((await focused()).cell).toBe(`0:${last}`);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   COMPLETENESS_DEFAULTS,
   DAY_STATES,
@@ -101,6 +101,42 @@ describe('completeness grid', () => {
     expect(screen.getByTestId('completeness-focused-day').textContent).toContain(
       'SLEEP-002, 2026-03-03: Today, not yet valid',
     );
+  });
+
+  it("Enter or Space on a focused day cell opens the day's detail, as a click does; Escape closes it", async () => {
+    renderGrid();
+    /** The open detail (a dialog named by its heading), or null. */
+    const openDetail = () => screen.queryByTestId('completeness-day-detail');
+    const detailName = () => {
+      const detail = openDetail()!;
+      expect(detail.getAttribute('role')).toBe('dialog');
+      return document.getElementById(detail.getAttribute('aria-labelledby')!)!.textContent;
+    };
+    const cell = dayCell('SLEEP-001', '2026-03-02');
+    cell.focus();
+    fireEvent.keyDown(cell, { key: 'Enter' });
+    await waitFor(() => expect(openDetail()).not.toBeNull());
+    expect(detailName()).toBe('SLEEP-001, 2026-03-02: Below threshold');
+    expect(
+      within(openDetail()!)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['wear 5.0 h', '2000 steps', 'no sleep recorded']);
+    fireEvent.keyDown(openDetail()!, { key: 'Escape' });
+    await waitFor(() => expect(openDetail()).toBeNull());
+
+    fireEvent.keyDown(dayCell('SLEEP-002', '2026-03-02'), { key: ' ' });
+    await waitFor(() => expect(openDetail()).not.toBeNull());
+    expect(detailName()).toBe(`SLEEP-002, 2026-03-02: ${DAY_STATE_LABELS.valid}`);
+    fireEvent.keyDown(openDetail()!, { key: 'Escape' });
+    await waitFor(() => expect(openDetail()).toBeNull());
+
+    // A key that is not Enter or Space opens nothing.
+    fireEvent.keyDown(dayCell('SLEEP-002', '2026-03-02'), { key: 'a' });
+    expect(openDetail()).toBeNull();
+    fireEvent.click(dayCell('SLEEP-002', '2026-03-01'));
+    await waitFor(() => expect(openDetail()).not.toBeNull());
+    expect(detailName()).toBe(`SLEEP-002, 2026-03-01: ${DAY_STATE_LABELS.none}`);
   });
 
   it('stops at the edges', () => {

@@ -3,6 +3,7 @@ import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
+import Popover from '@mui/material/Popover';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -55,12 +56,22 @@ export function CompletenessGrid({
 }) {
   const [active, setActive] = useState<Position>({ row: 0, day: grid.days.length - 1 });
   const [shown, setShown] = useState<string | null>(null);
+  // The day whose detail is open, and the cell it opened from (the popover's anchor).
+  const [detail, setDetail] = useState<(Position & { cell: HTMLElement }) | null>(null);
   const tableRef = useRef<HTMLTableElement>(null);
   const current = {
     row: Math.min(active.row, Math.max(rows.length - 1, 0)),
     day: Math.min(active.day, Math.max(grid.days.length - 1, 0)),
   };
   const moveFocus = (event: KeyboardEvent<HTMLTableSectionElement>) => {
+    // Enter and Space open the focused day's detail, as a click does.
+    const cell = (event.target as HTMLElement).closest<HTMLElement>('[data-cell]');
+    if (cell && (event.key === 'Enter' || event.key === ' ')) {
+      event.preventDefault();
+      const [row, day] = cell.dataset.cell!.split(':').map(Number) as [number, number];
+      setDetail({ row, day, cell });
+      return;
+    }
     const next = nextPosition(event.key, current, rows.length, grid.days.length, event.ctrlKey);
     if (!next) return;
     event.preventDefault();
@@ -199,10 +210,14 @@ export function CompletenessGrid({
                           setActive({ row: rowIndex, day: index });
                           setShown(text);
                         }}
-                        onClick={(event) => event.currentTarget.focus()}
+                        onClick={(event) => {
+                          event.currentTarget.focus();
+                          setDetail({ row: rowIndex, day: index, cell: event.currentTarget });
+                        }}
+                        aria-haspopup="dialog"
                         sx={{
                           p: 0.25,
-                          cursor: 'default',
+                          cursor: 'pointer',
                           '&:focus-visible, &:focus': {
                             outline: '2px solid',
                             outlineColor: 'primary.main',
@@ -232,9 +247,103 @@ export function CompletenessGrid({
         {shown ?? ''}
       </Typography>
       <Typography id="completeness-grid-keys" variant="caption" color="text.secondary">
-        Day cells: Tab to reach them, arrow keys to move, Home and End for the first and last day.
+        Day cells: Tab to reach them, arrow keys to move, Home and End for the first and last day,
+        Enter or Space (or a click) for the day&apos;s detail.
       </Typography>
+      {detail && rows[detail.row] && (
+        <DayDetail
+          anchor={detail.cell}
+          row={rows[detail.row]!}
+          index={detail.day}
+          day={grid.days[detail.day]!}
+          trial={trial}
+          participant={participants.get(rows[detail.row]!.participantId)}
+          onClose={() => setDetail(null)}
+        />
+      )}
     </Stack>
+  );
+}
+
+/**
+ * One participant's day (issue 30): its state and measures as a list, and the brand data
+ * pages of that participant — the Fitbit one-day view opens on that day. A popover on the
+ * cell, so Escape closes it and the focus goes back to the cell.
+ */
+function DayDetail({
+  anchor,
+  row,
+  index,
+  day,
+  trial,
+  participant,
+  onClose,
+}: {
+  anchor: HTMLElement;
+  row: CompletenessRow;
+  index: number;
+  day: string;
+  trial: Trial;
+  participant: Participant | undefined;
+  onClose: () => void;
+}) {
+  const [, ...measures] = cellText(row, index, day, row.states[index]!).split(' · ');
+  const brands = new Set<string>(row.connections.map((connection) => connection.brand));
+  const headingId = `completeness-detail-${row.participantId}-${day}`;
+  return (
+    <Popover
+      open
+      anchorEl={anchor}
+      onClose={onClose}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+      transformOrigin={{ vertical: 'top', horizontal: 'center' }}
+      slotProps={{
+        paper: {
+          role: 'dialog',
+          'aria-labelledby': headingId,
+          sx: { p: 2, maxWidth: 320 },
+          // The popover is outside the table: its own test id.
+          ...({ 'data-testid': 'completeness-day-detail' } as object),
+        },
+      }}
+    >
+      <Typography id={headingId} variant="subtitle2" component="h2">
+        {row.participantCode}, {day}: {DAY_STATE_LABELS[row.states[index]!]}
+      </Typography>
+      <Box component="ul" sx={{ m: 0, my: 1, pl: 2.5 }}>
+        {measures.map((measure) => (
+          <Typography key={measure} component="li" variant="body2">
+            {measure}
+          </Typography>
+        ))}
+      </Box>
+      {participant && (
+        <Stack spacing={0.5}>
+          {brands.has('Fitbit') && (
+            <Link
+              component={RouterLink}
+              to={{ pathname: '/FitbitParticipant1DayData', search: `?day=${day}` }}
+              state={{ participant, trial }}
+              variant="body2"
+              data-testid="completeness-detail-one-day"
+            >
+              Fitbit one-day view of {day}
+            </Link>
+          )}
+          {DATA_PAGES.filter((page) => brands.has(page.brand)).map((page) => (
+            <Link
+              key={page.path}
+              component={RouterLink}
+              to={page.path}
+              state={{ participant, trial }}
+              variant="body2"
+            >
+              {page.label}
+            </Link>
+          ))}
+        </Stack>
+      )}
+    </Popover>
   );
 }
 
