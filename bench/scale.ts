@@ -5,7 +5,8 @@
  * and dropped by the bench. History is bulk SQL (heart rate once a minute, the day summary
  * rebuilt from it); samples go through the product's write path (ReadingsService.store).
  * Each figure is printed with its reference measured in the same run:
- * - bytes per stored reading (readings, their indexes and the day summary) — goal ≤ 12;
+ * - bytes per stored reading (readings, their indexes and the day summary) — goal ≤ 12 —
+ *   and the same readings as decision 0220's chunks, built by SQL from the rows;
  * - ingest: the write path against COPY of as many rows into the same table, at S and L
  *   (goal ≥ 0.4× at both), and a 15-minute incremental sync (180 rows of 5-second heart
  *   rate) at L against S (goal ≤ 1.2×);
@@ -244,7 +245,6 @@ async function pages(fixture: Fixture): Promise<Record<string, number>> {
         { teamId, participantId, brand: 'Fitbit', from: weekFrom, to: new Date(HISTORY_END) },
         {
           participantCode: 'P',
-          device: 'Fitbit',
           metrics: [{ metricKey: 'heart_rate', metricName: 'Heart rate', units: 'bpm' }],
         },
         { header: true },
@@ -271,6 +271,57 @@ async function bytesPerReading(fixture: Fixture): Promise<number> {
   return Number(row.bytes) / Number(row.n);
 }
 
+/**
+ * Bytes per reading if the same readings were stored as decision 0220's chunks (the product
+ * does not store them yet): built here by bulk SQL from the rows, one row per participant ×
+ * metric × brand × period with `integer[]` ms steps, `double precision[]` values and
+ * `smallint[]` offsets; the period an hour where the hour holds 360+ points (5-second heart
+ * rate from the write path), else a UTC day (the minute history), plus the day summary.
+ */
+async function chunkedBytesPerReading(fixture: Fixture): Promise<number> {
+  const db = fixture.database.db;
+  await db.execute(sql`
+    create table bench_reading_chunks (participant_id integer not null, team_id integer not null,
+      metric_key text not null, brand device_brand not null, period_start timestamptz not null,
+      steps_ms integer[] not null, "values" double precision[] not null,
+      utc_offsets smallint[] not null, upstream text not null, data_source text,
+      sync_run_id bigint, synced_at timestamptz not null,
+      primary key (participant_id, team_id, metric_key, brand, period_start))`);
+  // One participant per statement, as the history was built: bounded memory per statement.
+  for (const participantId of fixture.participantIds) {
+    await db.execute(sql`
+      insert into bench_reading_chunks
+      select participant_id, team_id, metric_key, brand, period_start,
+             array_agg(step_ms order by recorded_at), array_agg(value order by recorded_at),
+             array_agg(utc_offset_minutes order by recorded_at), min(upstream), min(data_source),
+             max(sync_run_id), max(synced_at)
+        from (
+          select d.*, (extract(epoch from d.recorded_at - coalesce(lag(d.recorded_at) over w, d.period_start)) * 1000)::integer as step_ms
+            from (
+              select r.*, case when count(*) over (partition by r.brand, date_trunc('hour', r.recorded_at, 'UTC')) >= 360
+                               then date_trunc('hour', r.recorded_at, 'UTC')
+                               else date_trunc('day', r.recorded_at, 'UTC') end as period_start
+                from device_readings r
+               where r.participant_id = ${participantId} and r.team_id = ${fixture.teamId}
+                 and r.metric_key = 'heart_rate'
+            ) d
+          window w as (partition by d.brand, d.period_start order by d.recorded_at)
+        ) p
+       group by participant_id, team_id, metric_key, brand, period_start`);
+  }
+  await db.execute(sql`vacuum analyze bench_reading_chunks`);
+  const result = await db.execute<{ bytes: string; points: string; rows: string }>(sql`
+    select pg_total_relation_size('bench_reading_chunks') + pg_total_relation_size('device_reading_days') as bytes,
+           (select sum(cardinality(steps_ms)) from bench_reading_chunks) as points,
+           (select count(*) from device_readings) as rows`);
+  const row = result.rows[0]!;
+  // Not a figure: chunks that lost or doubled readings would make the figure meaningless.
+  if (row.points !== row.rows)
+    throw new Error(`chunks hold ${row.points} points for ${row.rows} readings`);
+  await db.execute(sql`drop table bench_reading_chunks`);
+  return Number(row.bytes) / Number(row.points);
+}
+
 async function main() {
   process.env.TEST_DATABASE_URL = serverUrl();
   const began = performance.now();
@@ -287,6 +338,7 @@ async function main() {
           incremental: number;
           pages: Record<string, number>;
           bytes: number;
+          chunkedBytes: number;
         }
       >
     > = {};
@@ -298,11 +350,13 @@ async function main() {
       await fixture.database.db.execute(sql`analyze device_readings`);
       const incrementalMs = await incremental(fixture);
       const bytes = await bytesPerReading(fixture);
+      const chunkedBytes = await chunkedBytesPerReading(fixture);
       results[size] = {
         ingest: ingestFigures,
         incremental: incrementalMs,
         pages: pageTimes,
         bytes,
+        chunkedBytes,
       };
       // S is no longer needed once measured: free the server's cache for L.
       await fixture.database.close();
@@ -313,6 +367,10 @@ async function main() {
     console.log('\nStorage (L, after ingest)');
     console.log(
       `  bytes per reading: ${l.bytes.toFixed(1)} (S ${s.bytes.toFixed(1)}); goal ≤ 12 — ${l.bytes <= 12 ? 'met' : 'NOT met (compact chunks not built)'}`,
+    );
+    console.log(
+      `  the same readings as decision 0220's chunks (built by SQL here, not by the product yet): ${l.chunkedBytes.toFixed(2)} (S ${s.chunkedBytes.toFixed(2)}); goal ≤ 12` +
+        ` (the history's values repeat every 50 minutes and compress better than heart rate does: bench/chunk-storage.ts measures a random walk)`,
     );
     console.log('\nIngest: write path vs COPY of as many rows into the same table (goal ≥ 0.4×)');
     for (const [size, figures] of [
@@ -344,6 +402,7 @@ async function main() {
     console.log(
       JSON.stringify({
         bytesPerReading: Number(l.bytes.toFixed(1)),
+        chunkedBytesPerReading: Number(l.chunkedBytes.toFixed(2)),
         ingestVsCopy: [Number(s.ingest.ratio.toFixed(2)), Number(l.ingest.ratio.toFixed(2))],
         incrementalLvsS: Number(incrementalRatio.toFixed(2)),
         pageGrowth,
