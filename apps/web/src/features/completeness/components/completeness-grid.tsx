@@ -214,7 +214,6 @@ export function CompletenessGrid({
                           event.currentTarget.focus();
                           setDetail({ row: rowIndex, day: index, cell: event.currentTarget });
                         }}
-                        aria-haspopup="dialog"
                         sx={{
                           p: 0.25,
                           cursor: 'pointer',
