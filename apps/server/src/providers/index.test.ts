@@ -3,7 +3,7 @@ import { DEVICE_BRANDS, DEVICE_MESSAGES, type CompletenessThresholds } from '@tr
 import { loadConfig } from '../config/env';
 import { providerErrorFromResponse } from '../modules/devices/core/provider-errors';
 import { providerSettingsFromConfig } from '../modules/devices/core/provider-settings';
-import { BRAND_COMPLETENESS, PROVIDER_PLUGINS, type CompletenessMeasures } from '.';
+import { BRAND_COMPLETENESS, PROVIDER_PLUGINS, readingBound, type CompletenessMeasures } from '.';
 
 const THRESHOLDS: CompletenessThresholds = {
   minWearHours: 10,
@@ -104,5 +104,15 @@ describe('provider registry: what the rest of the server asks of a brand', () =>
       (plugin) => [plugin.brand, plugin.linking!.emailCheck!.mismatch],
     );
     expect(checked).toEqual([['Dexcom', DEVICE_MESSAGES.dexcomEmailMismatch]]);
+  });
+
+  it("reads a sensor's reporting bound from Dexcom's status only (decision 0183)", () => {
+    const egv = (status: unknown) => ({ metricKey: 'egv', valueJson: { status } });
+    expect(readingBound(egv('low'))).toBe('<');
+    expect(readingBound(egv('HIGH'))).toBe('>');
+    expect(readingBound(egv('ok'))).toBeNull();
+    expect(readingBound(egv(undefined))).toBeNull();
+    expect(readingBound({ metricKey: 'egv', valueJson: null })).toBeNull();
+    expect(readingBound({ metricKey: 'weight', valueJson: { status: 'low' } })).toBeNull();
   });
 });

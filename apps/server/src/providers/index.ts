@@ -1,6 +1,7 @@
 import type { DeviceBrandName } from '@trialpulse/shared';
 import type { ProviderUpstream } from '../modules/devices/core/provider-client';
 import { dexcomCompleteness } from './dexcom/dexcom.completeness';
+import { dexcomReadingBound } from './dexcom/dexcom-data';
 import { dexcomPlugin } from './dexcom/dexcom.plugin';
 import { fitbitCompleteness } from './fitbit/fitbit.completeness';
 import { fitbitLegacyPlugin } from './fitbit-legacy/fitbit-legacy.plugin';
@@ -55,6 +56,22 @@ export const BRAND_COMPLETENESS: readonly BrandCompleteness[] = [
   dexcomCompleteness,
   omronCompleteness,
 ];
+
+/** The brands whose stored values may be a sensor's reporting bound. */
+const READING_BOUNDS = [dexcomReadingBound];
+
+/**
+ * Whether a stored reading's value is a sensor's reporting bound rather than a measurement
+ * ('<': the true value is below it, '>': above; Dexcom's low / high, decision 0183). The
+ * exports mark such values (FHIR comparator and interpretation, Open mHealth notes).
+ */
+export function readingBound(reading: { metricKey: string; valueJson: unknown }): '<' | '>' | null {
+  for (const bound of READING_BOUNDS) {
+    const found = bound(reading);
+    if (found) return found;
+  }
+  return null;
+}
 
 export type {
   BrandCompleteness,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { localDayInterval } from '@trialpulse/shared/civil-days';
 import { readingDevice } from '../sync/reading-device';
+import { readingBound } from '../../providers';
 import type { StoredReading } from '../sync/readings.service';
 
 /**
@@ -84,7 +85,7 @@ export const FHIR_MAPPINGS: Record<string, FhirMapping> = {
     ucum: 'kcal',
     category: 'activity',
   },
-  // Omron: the pulse a blood-pressure monitor measures with each reading, and the scale's.
+  // A blood-pressure monitor's pulse, measured with each reading, and a body scale's.
   pulse: {
     codings: [{ code: '8867-4', display: 'Heart rate' }],
     unit: 'beats/minute',
@@ -151,19 +152,6 @@ export const OMH_MAPPINGS: Record<string, OmhMapping> = {
   pulse: { name: 'heart-rate', version: '2.0', property: 'heart_rate', unit: 'beats/min' },
 };
 
-/**
- * A Dexcom reading outside the sensor's reporting range (status `low` / `high`, decision
- * 0183): its stored value is the bound (40 or 400 mg/dL); the true value is below or above.
- */
-export function sensorBound(reading: StoredReading): '<' | '>' | null {
-  if (reading.metricKey !== 'egv') return null;
-  const status = (reading.valueJson as { status?: unknown } | null)?.status;
-  if (typeof status !== 'string') return null;
-  if (status.toLowerCase() === 'low') return '<';
-  if (status.toLowerCase() === 'high') return '>';
-  return null;
-}
-
 const INTERPRETATION = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';
 
 /** FHIR: the bound as `valueQuantity.comparator` and an interpretation (L / H) that says why. */
@@ -182,7 +170,7 @@ function boundFields(reading: StoredReading, bound: '<' | '>' | null) {
 
 /** Open mHealth: the bound in words (the schema's `user_notes`), the value stays the bound. */
 function boundNote(reading: StoredReading): string | null {
-  const bound = sensorBound(reading);
+  const bound = readingBound(reading);
   if (!bound) return null;
   return `${bound === '<' ? 'LOW' : 'HIGH'}: ${bound === '<' ? 'below' : 'above'} the sensor's reporting range (${bound} ${reading.value} mg/dL)`;
 }
@@ -284,7 +272,7 @@ export function fhirGroup(
 export function toFhirObservation(reading: StoredReading, subject: SubjectInfo): object | null {
   const mapping = FHIR_MAPPINGS[reading.metricKey];
   if (!mapping || reading.value === null) return null;
-  const bound = sensorBound(reading);
+  const bound = readingBound(reading);
   const daily = isDaily(reading);
   const effective = daily
     ? { effectiveDateTime: reading.recordedAt.toISOString().slice(0, 10) }
@@ -322,7 +310,7 @@ export function toFhirObservation(reading: StoredReading, subject: SubjectInfo):
 /**
  * One blood-pressure reading as the FHIR R4 `bp` profile has it: an Observation coded
  * 85354-9 with the systolic (8480-6) and diastolic (8462-4) values as components, no value
- * of its own. The two readings share their instant (an Omron measurement).
+ * of its own. The two readings share their instant (one measurement of the monitor).
  */
 export function toFhirBloodPressure(
   systolic: StoredReading,

@@ -248,3 +248,19 @@ export async function fetchDexcom(
 export function dexcomMetricsOf(query: DexcomQuery): string[] {
   return [...new Set(query.records.flatMap((type) => DEXCOM_METRICS[type]))];
 }
+
+/**
+ * A Dexcom reading outside the sensor's reporting range (status `low` / `high`, decision
+ * 0183): its stored value is the bound (40 or 400 mg/dL); the true value is below or above.
+ */
+export function dexcomReadingBound(reading: {
+  metricKey: string;
+  valueJson: unknown;
+}): '<' | '>' | null {
+  if (reading.metricKey !== 'egv') return null;
+  const status = (reading.valueJson as { status?: unknown } | null)?.status;
+  if (typeof status !== 'string') return null;
+  if (status.toLowerCase() === 'low') return '<';
+  if (status.toLowerCase() === 'high') return '>';
+  return null;
+}
