@@ -121,12 +121,13 @@ export function StoredReadingsTable({
     muiTableBodyRowProps: () =>
       ({ 'data-testid': `reading-row-${BRAND_PATH[brand]}` }) as TableRowProps,
     renderTopToolbarCustomActions: ({ table: instance }) => (
-      // "Export CSV" on one line (at 1440 px it broke in two, issue 30); on a phone the
-      // button wraps below the search field instead of running under the table's icons.
+      // "Export CSV" on one line beside the search field (at 1440 px it broke in two,
+      // issue 30); on a phone the button wraps below the search field instead of running
+      // under the table's icons (a wrapping row on a wide screen put it below as well).
       <Stack
         direction="row"
         useFlexGap
-        sx={{ flexWrap: 'wrap', alignItems: 'center', gap: 1.5, minWidth: 0 }}
+        sx={{ flexWrap: { xs: 'wrap', sm: 'nowrap' }, alignItems: 'center', gap: 1.5, minWidth: 0 }}
       >
         <DebouncedSearchField
           value={persisted.globalFilter}
