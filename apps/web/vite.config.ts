@@ -36,6 +36,10 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/testing/setup-tests.ts'],
     restoreMocks: true,
+    // One module graph and jsdom window per worker instead of one per file: loading React,
+    // MUI and the app's modules again for each of ~150 files was half the project's CPU
+    // (decision 0230). setup-tests.ts resets what a test can leave behind.
+    isolate: false,
     unstubGlobals: true,
     // jsdom + MUI tables are slow on a loaded 2-core CI machine; these are budgets against
     // hanging, not performance checks (speed is measured by bench/, never by tests).

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   ERROR_REASONS,
@@ -212,6 +212,13 @@ describe('/DataExport', () => {
   });
 
   it('shows every §5 message in turn and sends nothing until the request is valid', async () => {
+    // My Exports polls every 10 s (§9): on a slow run polls would read the list again and
+    // hide whether creating the job refreshed it (two reads expected), so the poll is put out of this test's reach.
+    const pollMs = LIMITS.exportJobsPollMs;
+    (LIMITS as { exportJobsPollMs: number }).exportJobsPollMs = 24 * 60 * 60 * 1000;
+    onTestFinished(() => {
+      (LIMITS as { exportJobsPollMs: number }).exportJobsPollMs = pollMs;
+    });
     const { calls } = await open();
     expect(await submitAndRead()).toBe(EXPORT_MESSAGES.trialRequired);
     await choose('export-trial', /Sleep/);
