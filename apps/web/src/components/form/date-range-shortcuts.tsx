@@ -42,6 +42,8 @@ export function DateRangeShortcuts({
             aria-label={`Last ${count} days`}
             onClick={() => onPick(range, count)}
             data-testid={`${testId}-${count}`}
+            // "7 days" on one line, also in a data page's narrow sidebar (issue 30).
+            sx={{ whiteSpace: 'nowrap', minWidth: 0, px: 1 }}
           >
             {count} days
           </Button>

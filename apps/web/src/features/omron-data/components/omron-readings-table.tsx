@@ -104,11 +104,12 @@ export function OmronReadingsTable({
     localization: { noRecordsToDisplay: DEVICE_DATA_MESSAGES.noData },
     muiTableBodyRowProps: () => ({ 'data-testid': 'omron-reading-row' }) as TableRowProps,
     renderTopToolbarCustomActions: ({ table: instance }) => (
-      // Wraps below the search field on a phone instead of running under the table's icons.
+      // Wraps below the search field on a phone instead of running under the table's icons;
+      // from 600 px up it stays beside the field (a wrapping row put it below at 1440 px).
       <Stack
         direction="row"
         useFlexGap
-        sx={{ flexWrap: 'wrap', alignItems: 'center', gap: 1.5, minWidth: 0 }}
+        sx={{ flexWrap: { xs: 'wrap', sm: 'nowrap' }, alignItems: 'center', gap: 1.5, minWidth: 0 }}
       >
         <DebouncedSearchField
           value={persisted.globalFilter}
