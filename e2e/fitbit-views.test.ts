@@ -11,11 +11,14 @@ import { DEMO, apiFromPage } from './support/session';
 type ApiTrial = { trialId: number; trialNumber: string };
 type ApiParticipant = { id: number; participant_code: string };
 
+const digits = (text: string) => Number(text.replace(/[^\d.]/g, ''));
+
 /**
  * The Fitbit views on demo data (issue 17): the one-day page draws the demo's whole day of
  * 1-second heart rate (GLUCO-001, yesterday: 86,400 stored samples), the multi-participant
  * page compares two participants, and the raw page shows stored readings with their
- * provenance and the upstream's own answer to a Sys_Admin.
+ * provenance and the upstream's own answer to a Sys_Admin; the data page's weekly tile and
+ * the overview show the same figure for the same days (issue 28).
  */
 describe('Fitbit views in the browser (demo data)', () => {
   let session: BrowserSession;
@@ -24,13 +27,14 @@ describe('Fitbit views in the browser (demo data)', () => {
   const opened = new Map<string, { participant: ApiParticipant; trial: ApiTrial }>();
 
   beforeAll(async () => {
-    // Three days of backfill: the sync's heart-rate cursor then covers all of GLUCO-001's
-    // yesterday with the data call's 14-hour margin for any time zone, whatever the hour, so
-    // the call answers the demo's stored 1-second day (decisions 0068, 0105), not the
-    // simulator live.
+    // Fifteen days of backfill (npm start's is 60), so both weeks of the weekly tiles are
+    // synced and the overview (live) and the data page's tiles (stored) read the same days;
+    // the sync's heart-rate cursor then also covers all of GLUCO-001's yesterday with the
+    // data call's 14-hour margin for any time zone, whatever the hour, so the call answers
+    // the demo's stored 1-second day (decisions 0068, 0105), not the simulator live.
     session = await startBrowserSession({
       signIn: DEMO.sysAdmin,
-      env: { SYNC_BACKFILL_DAYS: '3' },
+      env: { SYNC_BACKFILL_DAYS: '15' },
       viewport: { width: 1400, height: 1000 },
     });
     ({ server, page } = session);
@@ -215,5 +219,58 @@ describe('Fitbit views in the browser (demo data)', () => {
     await page.getByTestId('data-form-table').waitFor();
     expect(await page.getByTestId('data-form-table').locator('tbody tr').count()).toBe(7);
     await page.screenshot({ path: screenshotPath('fitbit-data-form'), fullPage: true });
+  });
+
+  // One truth across pages (issue 28, decision 0180): the data page's weekly tile and the
+  // overview show the same steps for the same 7 complete local days.
+  it("the data page's weekly steps tile and the overview agree: same 7 local days, same figure", async () => {
+    const entry = await remember('SLEEP-001');
+    // Both pages read stored days once the background backfill is up to date.
+    await expect
+      .poll(
+        async () => {
+          const answer = await apiFromPage(
+            page,
+            'GET',
+            `/api/deviceSync/participant/${entry.participant.id}`,
+          );
+          return (
+            answer.body as { connections: { brand: string; state: string }[] }
+          ).connections.find((status) => status.brand === 'Fitbit')?.state;
+        },
+        { timeout: 300_000, interval: 2000 },
+      )
+      .toBe('up_to_date');
+    // The weekly summary is saved on first read: compute it over what the sync stored.
+    const recomputed = await apiFromPage(
+      page,
+      'POST',
+      `/api/fitbitDataLocalDB/${entry.participant.id}`,
+      {},
+    );
+    expect(recomputed.status).toBe(200);
+
+    await page.goto(`${server.baseUrl}/FitbitParticipantDataPage`);
+    await page.getByTestId('fitbit-tile-days-steps').waitFor();
+    const tileSteps = digits(await page.getByTestId('fitbit-tile-value-steps').innerText());
+    const tileDays = await page.getByTestId('fitbit-tile-days-steps').innerText();
+    await page.screenshot({ path: screenshotPath('one-truth-data-page'), fullPage: true });
+
+    await page.goto(`${server.baseUrl}/FitbitParticipantOverview`);
+    const overviewValue = page
+      .getByTestId('overview-tile-steps')
+      .getByTestId('overview-tile-value');
+    await overviewValue.waitFor();
+    const overviewSteps = digits(await overviewValue.innerText());
+    const overviewDays = await page.getByTestId('overview-days').innerText();
+    await page.screenshot({ path: screenshotPath('one-truth-overview'), fullPage: true });
+
+    // The same days ("7 days: 12–18 Nov" on the tile, "Last 7 days: 12–18 Nov · …" below
+    // the overview), and the same figure for them.
+    expect(tileDays.length).toBeGreaterThan(0);
+    expect(tileDays).toMatch(/^7 days: /);
+    expect(overviewDays).toContain(`Last ${tileDays}`);
+    expect(tileSteps).toBeGreaterThan(0);
+    expect(overviewSteps).toBe(tileSteps);
   });
 });
