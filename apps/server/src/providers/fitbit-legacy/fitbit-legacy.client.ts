@@ -44,6 +44,7 @@ export function fitbitLegacyEndpoints(baseUrl?: string): ProviderEndpoints {
     tokenUrl: `${api}/oauth2/token`,
     revokeUrl: `${api}/oauth2/revoke`,
     apiBaseUrl: api,
+    rateLimitResetHeader: 'fitbit-rate-limit-reset',
   };
 }
 

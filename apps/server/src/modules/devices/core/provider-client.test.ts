@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEVICE_ERROR_TYPES } from '@trialpulse/shared';
 import { assertProviderConfig, type ProviderConfig } from './provider-client';
+import { fitbitLegacyEndpoints } from '../../../providers/fitbit-legacy/fitbit-legacy.client';
 import {
   ProviderAuthError,
   ProviderGoneError,
@@ -45,15 +46,23 @@ describe('provider errors', () => {
     }
   });
 
-  it('reads Retry-After as seconds or a date, and the Fitbit reset only on a 429', () => {
+  it("reads Retry-After as seconds or a date, and a provider's own reset header only on a 429", () => {
     const answer = (status: number, headers: Record<string, string>) =>
       new Response(null, { status, headers });
+    const reset = fitbitLegacyEndpoints().rateLimitResetHeader;
+    expect(reset).toBe('fitbit-rate-limit-reset');
     expect(retryAfterSecondsOf(answer(429, { 'retry-after': '120' }), now)).toBe(120);
     expect(
       retryAfterSecondsOf(answer(503, { 'retry-after': 'Fri, 20 Nov 2026 10:00:30 GMT' }), now),
     ).toBe(30);
-    expect(retryAfterSecondsOf(answer(429, { 'fitbit-rate-limit-reset': '42' }), now)).toBe(42);
-    expect(retryAfterSecondsOf(answer(500, { 'fitbit-rate-limit-reset': '42' }), now)).toBe(
+    expect(retryAfterSecondsOf(answer(429, { 'fitbit-rate-limit-reset': '42' }), now, reset)).toBe(
+      42,
+    );
+    expect(retryAfterSecondsOf(answer(500, { 'fitbit-rate-limit-reset': '42' }), now, reset)).toBe(
+      undefined,
+    );
+    // The kit knows no provider's header: one that declares none waits its default.
+    expect(retryAfterSecondsOf(answer(429, { 'fitbit-rate-limit-reset': '42' }), now)).toBe(
       undefined,
     );
   });

@@ -35,6 +35,11 @@ export type ProviderEndpoints = {
   apiBaseUrl: string;
   /** Expected `iss` of ID tokens (OpenID providers); default the token URL's origin. */
   issuer?: string;
+  /**
+   * The provider's own header of seconds until its quota resets, read on a 429 without
+   * `Retry-After` (the legacy Fitbit Web API's `Fitbit-Rate-Limit-Reset`).
+   */
+  rateLimitResetHeader?: string;
 };
 
 export type ProviderConfig = ProviderEndpoints & {
@@ -164,7 +169,7 @@ export type ProviderHttp = {
   readonly clock: Clock;
   /**
    * One data call. GETs are retried on 429, 5xx and network failures with exponential
-   * backoff and jitter, waiting what `Retry-After` / `Fitbit-Rate-Limit-Reset` ask when that
+   * backoff and jitter, waiting what `Retry-After` / the provider's reset header ask when that
    * is within `maxWaitSeconds`; POSTs are sent once.
    * @throws ProviderError subclasses; never a raw fetch or JSON error.
    */
@@ -256,7 +261,7 @@ export function createProviderHttp(
           ...(body && { body }),
         });
         if (response.ok) return parseJson(text);
-        hintSeconds = retryAfterSecondsOf(response, clock.now());
+        hintSeconds = retryAfterSecondsOf(response, clock.now(), config.rateLimitResetHeader);
         failure = providerErrorFromResponse(config, 'api', response, text, clock.now());
       } catch (error) {
         if (!(error instanceof ProviderError)) throw error;

@@ -15,7 +15,12 @@ export type ProviderUpstream = DeviceUpstream;
  * The API an error names: its upstream and the label its provider plugin declares
  * (`ProviderPlugin.label`, carried by the client's configuration), so this kit names no brand.
  */
-export type ProviderApi = { upstream: ProviderUpstream; label: string };
+export type ProviderApi = {
+  upstream: ProviderUpstream;
+  label: string;
+  /** The provider's own quota-reset header (`ProviderEndpoints.rateLimitResetHeader`). */
+  rateLimitResetHeader?: string | undefined;
+};
 
 /** Which kind of provider endpoint answered; decides how a status is read. */
 export type ProviderEndpointKind = 'token' | 'revoke' | 'api';
@@ -145,7 +150,7 @@ export function providerErrorFromResponse(
     );
   }
   if (status === 429) {
-    const hinted = retryAfterSecondsOf(response, now);
+    const hinted = retryAfterSecondsOf(response, now, api.rateLimitResetHeader);
     return new ProviderRateLimitedError(
       `${what}: rate limited.`,
       details,
@@ -172,10 +177,15 @@ export function providerErrorFromResponse(
 
 /**
  * Seconds the provider asks us to wait: `Retry-After` (seconds or an HTTP date), else, on a
- * 429 only, the legacy Fitbit `Fitbit-Rate-Limit-Reset` (seconds to the top of the hour;
- * Fitbit sends it on every answer, where it says nothing about a 5xx).
+ * 429 only, the provider's own reset header when it has one (the legacy Fitbit Web API's
+ * `Fitbit-Rate-Limit-Reset`: seconds to the top of the hour; sent on every answer, where it
+ * says nothing about a 5xx).
  */
-export function retryAfterSecondsOf(response: Response, now: Date): number | undefined {
+export function retryAfterSecondsOf(
+  response: Response,
+  now: Date,
+  resetHeader?: string,
+): number | undefined {
   const headers = response.headers;
   const retryAfter = headers.get('retry-after')?.trim();
   if (retryAfter) {
@@ -184,7 +194,8 @@ export function retryAfterSecondsOf(response: Response, now: Date): number | und
     if (Number.isFinite(at)) return Math.max(0, Math.ceil((at - now.getTime()) / 1000));
   }
   if (response.status !== 429) return undefined;
-  const reset = headers.get('fitbit-rate-limit-reset')?.trim();
+  if (!resetHeader) return undefined;
+  const reset = headers.get(resetHeader)?.trim();
   if (reset && /^\d+$/.test(reset)) return Number(reset);
   return undefined;
 }
