@@ -105,6 +105,52 @@ describe('session timers', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/SFAValidatePage'));
   });
 
+  it('polls GET /auth/session, not the 403 of GET /auth/user, while the second factor is due', async () => {
+    localStorage.setItem(SKIP_REFRESH_ON_START_KEY, '1');
+    const { calls } = mockApi(
+      baseHandlers({ kind: 'second-factor', authStatus: 'SFAValidateCodeNeeded' }),
+    );
+    const { router } = renderApp('/SFAValidatePage');
+    await screen.findByTestId('sfa-validate-page');
+    const probes = () => calls.filter((call) => call.url === '/api/auth/session');
+    const probesAtLoad = probes().length;
+
+    await advance(LIMITS.sessionPollIntervalMs * 2);
+
+    // The user waiting on the code page sends no call the server answers 403.
+    expect(calls.filter((call) => call.url === '/api/auth/user')).toHaveLength(0);
+    expect(probes()).toHaveLength(probesAtLoad + 2);
+    expect(router.state.location.pathname).toBe('/SFAValidatePage');
+  });
+
+  it('logs out with the expired message when the second-factor poll finds no session', async () => {
+    localStorage.setItem(SKIP_REFRESH_ON_START_KEY, '1');
+    let expired = false;
+    const { calls } = mockApi({
+      ...baseHandlers({ kind: 'second-factor', authStatus: 'SFAValidateCodeNeeded' }),
+      'GET /api/auth/session': () =>
+        expired
+          ? { body: { signedIn: false, user: null } }
+          : {
+              body: {
+                signedIn: true,
+                user: makeUser({ role: null, authStatus: 'SFAValidateCodeNeeded' }),
+              },
+            },
+    });
+    const { router } = renderApp('/SFAValidatePage');
+    await screen.findByTestId('sfa-validate-page');
+
+    expired = true;
+    await advance(LIMITS.sessionPollIntervalMs);
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/LoginPage'));
+    expect((await screen.findByTestId('login-notice')).textContent).toBe(
+      LOGIN_MESSAGES.sessionExpired,
+    );
+    expect(calls.some((call) => call.url === '/api/auth/logout')).toBe(true);
+  });
+
   it('logs out when the refresh fails', async () => {
     const { router } = await startSignedIn({
       'POST /api/auth/refreshToken': {

@@ -35,11 +35,24 @@ export type PollResult =
   { kind: 'session'; session: Session } | { kind: 'expired' } | { kind: 'unknown' };
 
 /**
- * `GET /api/auth/user`: 200 → the user; 403 with a pending second-factor status → that
- * status; 401 → the session is over; anything else (network, 5xx) tells nothing.
+ * One 30-second session poll (spec §4). Signed in: `GET /api/auth/user` — 200 → the user;
+ * 403 with a pending second-factor status → that status; 401 → the session is over.
+ * Half-way through the second factor: `GET /api/auth/session` instead (decision 0195 update),
+ * because `/auth/user` answers that user 403 on every poll and the browser logs each one
+ * as a failed request; its "not signed in" is the 401's "the session is over".
+ * Anything else (network, 5xx, an unreadable answer) tells nothing.
  */
-export async function pollSession(): Promise<PollResult> {
+export async function pollSession(secondFactorPending: boolean): Promise<PollResult> {
   try {
+    if (secondFactorPending) {
+      const probe = await api.get<{ signedIn?: unknown; user?: unknown } | undefined>(
+        '/auth/session',
+        { ignoreUnauthorized: true },
+      );
+      if (probe?.signedIn === false) return { kind: 'expired' };
+      const session = probe?.signedIn === true ? sessionFromUser(probe.user) : null;
+      return session ? { kind: 'session', session } : { kind: 'unknown' };
+    }
     const data = await api.get<{ user?: unknown } | undefined>('/auth/user', {
       ignoreUnauthorized: true,
     });

@@ -11,7 +11,8 @@ const ACTIVITY_EVENTS = ['mousemove', 'mousedown', 'keydown', 'touchstart', 'whe
 /**
  * The session lifecycle of spec §4 while a user (also one half-way through the second
  * factor) is present: refresh the tokens at start unless a login just happened, then
- * every 12 minutes if the user was active meanwhile; poll `GET /auth/user` every 30 s.
+ * every 12 minutes if the user was active meanwhile; poll the session every 30 s
+ * (`GET /auth/user`, or `GET /auth/session` while the second factor is due: decision 0195 update).
  * A 401 from the poll or any other call, or a failed refresh, logs out with the
  * session-expired message. Mount once, inside the router.
  */
@@ -19,6 +20,13 @@ export function useSessionTimers(): void {
   const { session, setSession } = useSession();
   const signOut = useSignOut();
   const present = session.status !== 'signed-out';
+  const secondFactorPending = session.status === 'second-factor';
+
+  // Read by the poll when it fires; the timers themselves live as long as the user is present.
+  const secondFactorPendingRef = useRef(secondFactorPending);
+  useEffect(() => {
+    secondFactorPendingRef.current = secondFactorPending;
+  }, [secondFactorPending]);
 
   const expireRef = useRef<() => void>(() => undefined);
   const endingRef = useRef(false);
@@ -57,7 +65,7 @@ export function useSessionTimers(): void {
       }
     };
     const poll = async () => {
-      const result = await pollSession();
+      const result = await pollSession(secondFactorPendingRef.current);
       if (stopped) return;
       if (result.kind === 'expired') expireRef.current();
       else if (result.kind === 'session') setSession(result.session);
