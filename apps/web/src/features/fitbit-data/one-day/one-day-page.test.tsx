@@ -85,5 +85,8 @@ describe('/FitbitParticipant1DayData', () => {
     expect(screen.queryByText('Heart-rate points')).toBeNull();
     expect(screen.queryByText('Steps')).toBeNull();
     expect(screen.queryByTestId('one-day-chart')).toBeNull();
+    // Nor an empty chart frame with its caption under the message.
+    expect(screen.queryByTestId('one-day-chart-box')).toBeNull();
+    expect(screen.queryByText(/Scroll to zoom/)).toBeNull();
   });
 });

@@ -119,28 +119,32 @@ function OneDay({ participant }: { participant: Participant }) {
           {userMessage(failed, FITBIT_DATA_MESSAGES.couldNotGetData)}
         </Alert>
       )}
-      <Paper variant="outlined" sx={{ p: 1 }}>
-        <Typography variant="caption" color="text.secondary">
-          Scroll to zoom, drag to pan; the slider below chooses the window. Times are the
-          participant&apos;s local clock.
-        </Typography>
-        <Box ref={box} data-testid="one-day-chart-box" data-point-count="0">
-          {shown && (heart.isSuccess || steps.isSuccess) && (
-            <ChartFigure
-              option={option}
-              height={440}
-              testId="one-day-chart"
-              ariaLabel={`Heart rate and steps of ${participant.participant_code} on ${day}`}
-              onChart={onChart}
-            />
-          )}
-        </Box>
-        {(heart.isPending || steps.isPending) && error === null && (
-          <Typography color="text.secondary" data-testid="one-day-loading">
-            Loading {day}…
+      {/* No frame either: an empty chart and its how-to caption under the message would
+          read as a day without data. */}
+      {shown && (
+        <Paper variant="outlined" sx={{ p: 1 }}>
+          <Typography variant="caption" color="text.secondary">
+            Scroll to zoom, drag to pan; the slider below chooses the window. Times are the
+            participant&apos;s local clock.
           </Typography>
-        )}
-      </Paper>
+          <Box ref={box} data-testid="one-day-chart-box" data-point-count="0">
+            {(heart.isSuccess || steps.isSuccess) && (
+              <ChartFigure
+                option={option}
+                height={440}
+                testId="one-day-chart"
+                ariaLabel={`Heart rate and steps of ${participant.participant_code} on ${day}`}
+                onChart={onChart}
+              />
+            )}
+          </Box>
+          {(heart.isPending || steps.isPending) && (
+            <Typography color="text.secondary" data-testid="one-day-loading">
+              Loading {day}…
+            </Typography>
+          )}
+        </Paper>
+      )}
     </Stack>
   );
 }
