@@ -1,6 +1,7 @@
 import * as OTPAuth from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '@trialpulse/shared';
 import {
   startTestSmtpServer,
   type TestSmtpServer,
@@ -119,6 +120,8 @@ describe('accounts and second factor in the browser', () => {
     page.on('console', (message) => {
       if (message.type() === 'error') failed.push(`console: ${message.text()}`);
     });
+    // The page's clock is Playwright's (time flows as usual) so the wait below can jump it.
+    await page.clock.install();
     const before = smtp.received.length;
     await logIn(page, ADMIN);
     await page.waitForURL(/\/SFASetupPage$/);
@@ -127,6 +130,14 @@ describe('accounts and second factor in the browser', () => {
     const [mail] = (await smtp.waitForMails(before + 1, 20_000)).slice(before);
     expect(mail!.to).toContain(ADMIN.username);
     const code = /\b(\d{6})\b/.exec(mail!.body)![1]!;
+    // A user who waits on the code page past one session poll logs no failed request either
+    // (decision 0195 update: that poll asks /auth/session while the second factor is due).
+    // The clock jumps instead of the test sleeping 30 s.
+    const polled = page.waitForResponse((response) =>
+      /^\/api\/auth\/(session|user)$/.test(new URL(response.url()).pathname),
+    );
+    await page.clock.fastForward(LIMITS.sessionPollIntervalMs);
+    await polled;
     await page.getByLabel('Emailed code').fill(code);
     await page.getByRole('button', { name: 'Validate' }).click();
     await page.getByTestId('dashboard-page').waitFor();
