@@ -105,8 +105,10 @@ const participantsOfTrial = participantIds.map((id, index) => ({ id, code: `BENC
 const days = Array.from({ length: DAYS }, (_, index) =>
   new Date(Date.parse(`${from}T00:00:00Z`) + index * 86_400_000).toISOString().slice(0, 10),
 );
+// The same builder, its day figures read from the raw readings instead of the day summary.
 const rowsBefore = createRowsBuilder({
   readings: {
+    ...readings,
     dailySummaries: (teamId, ids, fromDay, toDay) =>
       dailySummariesFromReadings(db, teamId, ids, fromDay, toDay),
   },
