@@ -3,7 +3,14 @@ import { DEVICE_BRANDS, DEVICE_MESSAGES, type CompletenessThresholds } from '@tr
 import { loadConfig } from '../config/env';
 import { providerErrorFromResponse } from '../modules/devices/core/provider-errors';
 import { providerSettingsFromConfig } from '../modules/devices/core/provider-settings';
-import { BRAND_COMPLETENESS, PROVIDER_PLUGINS, readingBound, type CompletenessMeasures } from '.';
+import { readingDevice, READING_DEVICE_SQL } from '../modules/sync/reading-device';
+import {
+  BRAND_COMPLETENESS,
+  BRAND_READING_DEVICES,
+  PROVIDER_PLUGINS,
+  readingBound,
+  type CompletenessMeasures,
+} from '.';
 
 const THRESHOLDS: CompletenessThresholds = {
   minWearHours: 10,
@@ -17,26 +24,29 @@ const NONE: CompletenessMeasures = {
   bpReadings: 0,
   weightReadings: 0,
 };
+/** Every upstream's client configuration, each provider configured in the environment. */
+const everyUpstreamConfigured = () =>
+  providerSettingsFromConfig(
+    loadConfig({
+      TRIALPULSE_MODE: 'test',
+      DATA_DIR: '/tmp',
+      APP_SECRET: 'x'.repeat(40),
+      TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      PUBLIC_URL: 'https://trialpulse.example.org',
+      FITBIT_CLIENT_ID: 'google-id',
+      FITBIT_CLIENT_SECRET: 'google-secret',
+      FITBIT_LEGACY_CLIENT_ID: 'legacy-id',
+      OMRON_CLIENT_ID: 'omron-id',
+      OMRON_CLIENT_SECRET: 'omron-secret',
+      DEXCOM_CLIENT_ID: 'dexcom-id',
+      DEXCOM_CLIENT_SECRET: 'dexcom-secret',
+    }),
+  );
 const rule = (brand: string) => BRAND_COMPLETENESS.find((candidate) => candidate.brand === brand)!;
 
 describe('provider registry: what the rest of the server asks of a brand', () => {
   it("names each upstream's API in its client's errors by the plugin's label", () => {
-    const settings = providerSettingsFromConfig(
-      loadConfig({
-        TRIALPULSE_MODE: 'test',
-        DATA_DIR: '/tmp',
-        APP_SECRET: 'x'.repeat(40),
-        TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
-        PUBLIC_URL: 'https://trialpulse.example.org',
-        FITBIT_CLIENT_ID: 'google-id',
-        FITBIT_CLIENT_SECRET: 'google-secret',
-        FITBIT_LEGACY_CLIENT_ID: 'legacy-id',
-        OMRON_CLIENT_ID: 'omron-id',
-        OMRON_CLIENT_SECRET: 'omron-secret',
-        DEXCOM_CLIENT_ID: 'dexcom-id',
-        DEXCOM_CLIENT_SECRET: 'dexcom-secret',
-      }),
-    );
+    const settings = everyUpstreamConfigured();
     const named = PROVIDER_PLUGINS.map((plugin) => {
       const config = settings[plugin.upstream]!;
       const error = providerErrorFromResponse(
@@ -114,5 +124,46 @@ describe('provider registry: what the rest of the server asks of a brand', () =>
     expect(readingBound(egv(undefined))).toBeNull();
     expect(readingBound({ metricKey: 'egv', valueJson: null })).toBeNull();
     expect(readingBound({ metricKey: 'weight', valueJson: { status: 'low' } })).toBeNull();
+  });
+
+  it('answers a 410 Gone with the way back its plugin declares (legacy Fitbit: Google Health)', () => {
+    const settings = everyUpstreamConfigured();
+    const gone = PROVIDER_PLUGINS.map((plugin) => {
+      const error = providerErrorFromResponse(
+        settings[plugin.upstream]!,
+        'token',
+        new Response('', { status: 410 }),
+        '',
+        new Date('2026-11-20T10:00:00Z'),
+      );
+      return [plugin.upstream, error.constructor.name, error.message.split('; ')[1]];
+    });
+    expect(gone).toEqual([
+      ['google-health', 'ProviderGoneError', 'consent again.'],
+      ['fitbit-legacy', 'ProviderGoneError', 'consent again through Google Health.'],
+      ['omron', 'ProviderGoneError', 'consent again.'],
+      ['dexcom', 'ProviderGoneError', 'consent again.'],
+    ]);
+  });
+
+  it("names a reading's device by its brand's rule (decision 0186), one rule per brand", () => {
+    expect(BRAND_READING_DEVICES.map((candidate) => candidate.brand).sort()).toEqual(
+      [...DEVICE_BRANDS].sort(),
+    );
+    const named = (brand: string, dataSource: string | null, valueJson: unknown = {}) =>
+      readingDevice({ upstream: 'omron', brand, dataSource, valueJson });
+    expect(named('Fitbit', 'Fitbit Charge 6')).toBe('Fitbit Fitbit Charge 6');
+    expect(named('Fitbit', 'fitbit-web-api')).toBe('Fitbit');
+    expect(named('Omron', 'HEM-7600T')).toBe('Omron HEM-7600T');
+    expect(named('Omron', '')).toBe('Omron');
+    // A Dexcom transmitter id is the data source, not a model: generation and display instead.
+    expect(named('Dexcom', '80AB12', { generation: 'g6', displayDevice: 'iOS' })).toBe(
+      'Dexcom G6 (display: iOS)',
+    );
+    expect(named('Dexcom', '80AB12', { generation: '' })).toBe('Dexcom');
+    // The SQL twin has one branch per brand, from the same rules.
+    for (const { brand, sql } of BRAND_READING_DEVICES) {
+      expect(READING_DEVICE_SQL).toContain(`when r.brand = '${brand}' then ${sql}`);
+    }
   });
 });

@@ -3,11 +3,15 @@ import type { ProviderUpstream } from '../modules/devices/core/provider-client';
 import { dexcomCompleteness } from './dexcom/dexcom.completeness';
 import { dexcomReadingBound } from './dexcom/dexcom-data';
 import { dexcomPlugin } from './dexcom/dexcom.plugin';
+import { dexcomReadingDevice } from './dexcom/dexcom.reading-device';
 import { fitbitCompleteness } from './fitbit/fitbit.completeness';
+import { fitbitReadingDevice } from './fitbit/fitbit.reading-device';
 import { fitbitLegacyPlugin } from './fitbit-legacy/fitbit-legacy.plugin';
 import { googleHealthPlugin } from './google-health/google-health.plugin';
 import { omronCompleteness } from './omron/omron.completeness';
 import { omronPlugin } from './omron/omron.plugin';
+import { omronReadingDevice } from './omron/omron.reading-device';
+import type { ReadingDeviceRule } from './reading-device';
 import type { BrandCompleteness, ProviderPlugin } from './types';
 
 /**
@@ -57,6 +61,16 @@ export const BRAND_COMPLETENESS: readonly BrandCompleteness[] = [
   omronCompleteness,
 ];
 
+/**
+ * How each brand names the device a stored reading came with (decision 0186), in TypeScript
+ * and SQL; `readingDevice` and `READING_DEVICE_SQL` (sync module) apply them by the reading's brand.
+ */
+export const BRAND_READING_DEVICES: readonly ReadingDeviceRule[] = [
+  fitbitReadingDevice,
+  dexcomReadingDevice,
+  omronReadingDevice,
+];
+
 /** The brands whose stored values may be a sensor's reporting bound. */
 const READING_BOUNDS = [dexcomReadingBound];
 
@@ -80,6 +94,12 @@ export type {
   ProviderPlugin,
   ProviderWebhook,
 } from './types';
+export {
+  brandAndModel,
+  sqlText,
+  type ReadingDeviceRule,
+  type ReadingProvenance,
+} from './reading-device';
 export {
   DATA_SCOPE_NOTE,
   participantParams,

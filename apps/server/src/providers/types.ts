@@ -23,6 +23,12 @@ export type ProviderPlugin = {
   upstream: ProviderUpstream;
   /** How error texts and logs name the API ("Omron API"); the client's configuration carries it. */
   label: string;
+  /**
+   * What a 410 Gone from this API asks of the participant's team, in its client's error text
+   * ("consent again through Google Health"; the client's configuration carries it). Absent:
+   * the kit's own `consent again`.
+   */
+  goneAdvice?: string;
   brand: DeviceBrand;
   /** Whether new connections of the brand link through this upstream (Fitbit: Google Health). */
   linksNewConnections: boolean;
@@ -34,9 +40,12 @@ export type ProviderPlugin = {
   callbackPath: string;
   /**
    * The client configuration from the environment; undefined when the upstream is not
-   * configured. The registry adds the plugin's `label` (`providerSettingsFromConfig`).
+   * configured. The registry adds the plugin's `label` and `goneAdvice` (`providerSettingsFromConfig`).
    */
-  settings(config: Config, redirectUri: string): Omit<ProviderConfig, 'label'> | undefined;
+  settings(
+    config: Config,
+    redirectUri: string,
+  ): Omit<ProviderConfig, 'label' | 'goneAdvice'> | undefined;
   createClient(settings: ProviderConfig, deps: ProviderClientDeps): UpstreamClient;
   /** Sync streams (declarative, cursor per metric) and the provider's call budgets. */
   sync: SyncSource;

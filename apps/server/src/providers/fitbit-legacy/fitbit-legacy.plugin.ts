@@ -13,6 +13,8 @@ import { fitbitLegacySource } from './fitbit-legacy.source';
 export const fitbitLegacyPlugin: ProviderPlugin = {
   upstream: 'fitbit-legacy',
   label: 'Fitbit Web API (legacy)',
+  // Shut down for good: its connections link again through the Google Health API.
+  goneAdvice: 'consent again through Google Health',
   brand: 'Fitbit',
   linksNewConnections: false,
   scopes: FITBIT_LEGACY_SCOPES,

@@ -47,6 +47,8 @@ export type ProviderConfig = ProviderEndpoints & {
   upstream: ProviderUpstream;
   /** How errors and logs name the API: its provider plugin's `label`. */
   label: string;
+  /** What a 410 Gone asks for: its provider plugin's `goneAdvice`, when it declares one. */
+  goneAdvice?: string;
   clientId: string;
   /** Required unless `clientAuth` is 'none' (a public client). */
   clientSecret?: string;

@@ -20,6 +20,11 @@ export type ProviderApi = {
   label: string;
   /** The provider's own quota-reset header (`ProviderEndpoints.rateLimitResetHeader`). */
   rateLimitResetHeader?: string | undefined;
+  /**
+   * What a 410 Gone tells the participant's team to do, as the plugin declares it
+   * (`ProviderPlugin.goneAdvice`); default `consent again`.
+   */
+  goneAdvice?: string | undefined;
 };
 
 /** Which kind of provider endpoint answered; decides how a status is read. */
@@ -57,7 +62,8 @@ export class ProviderInvalidGrantError extends ProviderError {}
 
 /**
  * The provider's quota is used up. `retryAfterSeconds` comes from `Retry-After` or
- * `Fitbit-Rate-Limit-Reset`; without either it is the quota window we assume (a minute).
+ * the reset header its provider declares (`ProviderApi.rateLimitResetHeader`); without either
+ * it is the quota window we assume (a minute).
  */
 export class ProviderRateLimitedError extends ProviderError {
   constructor(
@@ -86,8 +92,9 @@ export class ProviderUnavailableError extends ProviderError {
 export class ProviderNotFoundError extends ProviderError {}
 
 /**
- * 410 Gone: the legacy Fitbit Web API (and its OAuth) was shut down. The connection needs
- * re-consent through the Google Health API; Fitbit tokens cannot be carried over.
+ * 410 Gone: the API (and its OAuth) was shut down, as the legacy Fitbit Web API was. The
+ * connection needs re-consent, where the provider's plugin says (`ProviderApi.goneAdvice`);
+ * its tokens cannot be carried over.
  */
 export class ProviderGoneError extends ProviderError {}
 
@@ -124,6 +131,9 @@ export function errorTypeOf(error: unknown): DeviceErrorType {
   return 'processing_error';
 }
 
+/** What a 410 Gone asks of an upstream whose plugin declares no way back of its own. */
+const DEFAULT_GONE_ADVICE = 'consent again';
+
 /** Seconds to wait assumed for a 429 without a usable header: Google's quota is per minute. */
 export const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 60;
 
@@ -145,7 +155,7 @@ export function providerErrorFromResponse(
 
   if (status === 410) {
     return new ProviderGoneError(
-      `${what}: the API was shut down; consent again through Google Health.`,
+      `${what}: the API was shut down; ${api.goneAdvice ?? DEFAULT_GONE_ADVICE}.`,
       details,
     );
   }

@@ -22,6 +22,7 @@ import {
 import { OMRON_SCOPES, omronEndpoints } from '../../../providers/omron/omron.client';
 import { providerPlugin } from '../../../providers';
 import type { ProviderConfig, RetryPolicy, TokenSet } from './provider-client';
+import { clientLabels } from './provider-settings';
 
 /**
  * Test helpers for the provider clients: configurations pointing at the running simulators
@@ -44,7 +45,7 @@ export function simulatorConfigs(sims: AllSimulators) {
     ...googleHealthEndpoints(sims.googleHealth.baseUrl),
     brand: 'fitbit',
     upstream: 'google-health',
-    label: providerPlugin('google-health').label,
+    ...clientLabels(providerPlugin('google-health')),
     clientId: DEFAULT_GOOGLE_CLIENT.clientId,
     clientSecret: DEFAULT_GOOGLE_CLIENT.clientSecret,
     clientAuth: 'body',
@@ -56,7 +57,7 @@ export function simulatorConfigs(sims: AllSimulators) {
     ...fitbitLegacyEndpoints(sims.fitbitLegacy.baseUrl),
     brand: 'fitbit',
     upstream: 'fitbit-legacy',
-    label: providerPlugin('fitbit-legacy').label,
+    ...clientLabels(providerPlugin('fitbit-legacy')),
     clientId: DEFAULT_FITBIT_CLIENT.clientId,
     clientSecret: DEFAULT_FITBIT_CLIENT.clientSecret,
     clientAuth: 'basic',
@@ -74,7 +75,7 @@ export function simulatorConfigs(sims: AllSimulators) {
     ...omronEndpoints(sims.omron.baseUrl),
     brand: 'omron',
     upstream: 'omron',
-    label: providerPlugin('omron').label,
+    ...clientLabels(providerPlugin('omron')),
     clientId: DEFAULT_OMRON_CLIENT.clientId,
     clientSecret: DEFAULT_OMRON_CLIENT.clientSecret ?? '',
     clientAuth: 'body',
@@ -86,7 +87,7 @@ export function simulatorConfigs(sims: AllSimulators) {
     ...dexcomEndpoints(sims.dexcom.baseUrl),
     brand: 'dexcom',
     upstream: 'dexcom',
-    label: providerPlugin('dexcom').label,
+    ...clientLabels(providerPlugin('dexcom')),
     clientId: DEFAULT_DEXCOM_CLIENT.clientId,
     clientSecret: DEFAULT_DEXCOM_CLIENT.clientSecret ?? '',
     clientAuth: 'body',
