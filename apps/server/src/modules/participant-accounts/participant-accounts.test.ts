@@ -386,7 +386,13 @@ describe('a participant session never reaches staff APIs', () => {
       '/api/fitbitClientId',
       '/api/omronClientId',
       '/api/dexcomClientId',
+      // The staff session probe (decision 0195): always 200, and a participant is no staff.
+      '/api/auth/session',
     ]);
+    expect((await client.get('/api/auth/session')).json()).toEqual({
+      signedIn: false,
+      user: null,
+    });
     const paths = routes('get', publicGets);
     expect(paths).toEqual(expect.arrayContaining(['/api/auth/user', '/api/team']));
     for (const path of paths) {
