@@ -89,6 +89,7 @@ export type SyncOptions = Partial<
     | 'leaseClock'
     | 'leaseRenewMs'
     | 'renewForMs'
+    | 'attemptClock'
     | 'log'
     | 'sources'
   >

@@ -277,9 +277,13 @@ describe(`sync lease renewal (${MODE})`, () => {
       reached();
       await woken;
     });
+    // pg-boss's attempt time runs on its own clock here: the renewal ends when the test
+    // moves it, however slow the machine (a real 500 ms window ran out under load).
+    const attemptClock = createManualClock(new Date('2030-05-01T00:00:00Z'));
     const renewForMs = 500;
     const firstAttempt = service({
       leaseClock,
+      attemptClock,
       leaseRenewMs: 20,
       renewForMs,
       sources: { ...SYNC_SOURCES, dexcom: hung },
@@ -288,7 +292,6 @@ describe(`sync lease renewal (${MODE})`, () => {
       owner: 'job-7',
     });
     await atFirstWindow;
-    const renewalEnds = Date.now() + renewForMs;
 
     // pg-boss retries the job under the same id while the first attempt still lives: the
     // retry is another attempt, so it finds the lease held and waits instead of sharing it.
@@ -309,11 +312,12 @@ describe(`sync lease renewal (${MODE})`, () => {
       })
       .toBeGreaterThanOrEqual(renewedBy);
 
-    // Past that it renews no more (a renewal beats every 20 ms: 300 ms is 15 of them).
-    await new Promise((resolve) =>
-      setTimeout(resolve, Math.max(0, renewalEnds - Date.now()) + 100),
-    );
+    // Past its attempt time it renews no more (a renewal beats every 20 ms: 300 ms is 15 of
+    // them). A renewal still in flight writes the same end: the lease clock has not moved.
+    attemptClock.advance(renewForMs + 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const heldUntil = (await leaseOf(c.connectionId))!.leaseUntil!.getTime();
+    expect(heldUntil).toBe(renewedBy);
     leaseClock.advance(SYNC_LEASE_MS / 2);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await leaseOf(c.connectionId))!.leaseUntil!.getTime()).toBe(heldUntil);

@@ -140,6 +140,8 @@ export type SyncServiceDeps = {
   leaseRenewMs?: number;
   /** How long after its start a run renews its lease in the background (default syncAttemptSeconds; tests shorten it). */
   renewForMs?: number;
+  /** The clock `renewForMs` runs on: pg-boss's wall time (default the system clock; tests move it, so a slow machine cannot end the renewal early). */
+  attemptClock?: Clock;
   /** The backfill bound in days (demo: 60); default 365. */
   maxBackfillDays?: number;
   sources?: Partial<Record<DeviceUpstream, SyncSource>>;
@@ -152,6 +154,7 @@ export function createSyncService(deps: SyncServiceDeps) {
   const runMs = (deps.runSeconds ?? 120) * 1000;
   const leaseMs = deps.leaseMs ?? SYNC_LEASE_MS;
   const leaseClock = deps.leaseClock ?? systemClock;
+  const attemptClock = deps.attemptClock ?? systemClock;
   const maxBackfillDays = Math.min(MAX_BACKFILL_DAYS, deps.maxBackfillDays ?? MAX_BACKFILL_DAYS);
   const https = new Map<DeviceUpstream, ProviderHttp>();
   const httpOf = (upstream: DeviceUpstream): ProviderHttp | undefined => {
@@ -213,7 +216,7 @@ export function createSyncService(deps: SyncServiceDeps) {
     const lease = leaseOf(
       connectionId,
       owner,
-      Date.now() + (deps.renewForMs ?? syncAttemptSeconds(runMs / 1000) * 1000),
+      attemptClock.now().getTime() + (deps.renewForMs ?? syncAttemptSeconds(runMs / 1000) * 1000),
     );
     try {
       return await runLeased(
@@ -257,7 +260,7 @@ export function createSyncService(deps: SyncServiceDeps) {
     };
     const timer = setInterval(
       () => {
-        if (Date.now() > renewUntil) return void clearInterval(timer);
+        if (attemptClock.now().getTime() > renewUntil) return void clearInterval(timer);
         if (lease.lost) return;
         const now = leaseClock.now();
         runs
