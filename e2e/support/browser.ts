@@ -5,8 +5,33 @@ import { ROOT } from './server';
 
 export const SCREENSHOT_DIR = path.join(ROOT, '.tmp/screenshots');
 
-/** Debian's Chromium, headless, with nothing that reaches for the internet. */
+/**
+ * Playwright's budget for one action, navigation or wait (its default is 30 s). A budget
+ * against hanging, not a speed check: in a fresh-clone run at load ~10 a first page load
+ * and a sign-in's wait for the dashboard (a server busy with a 15-day backfill) each passed
+ * 30 s; the tests' own budget (90 s) still bounds a test.
+ */
+export const ACTION_BUDGET_MS = 60_000;
+
+/** Debian's Chromium, headless, with nothing that reaches for the internet; every context it opens gets ACTION_BUDGET_MS. */
 export async function launchBrowser(): Promise<Browser> {
+  const browser = await launchChromium();
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(ACTION_BUDGET_MS);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    page.context().setDefaultTimeout(ACTION_BUDGET_MS);
+    return page;
+  };
+  return browser;
+}
+
+function launchChromium(): Promise<Browser> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
