@@ -6,7 +6,8 @@
 //      imports; the others already ran, identically, in pass 1). Every test database is
 //      created and dropped by the tests themselves.
 //   3. browser tests (Playwright + Debian's Chromium) against the built app
-//   and `npm run lint` (ESLint + prettier --check) as one check, alongside the passes
+//   and `npm run lint` (ESLint + prettier --check) and `npm run typecheck` (tsc over every
+//   project, benches included) as one check each, alongside the passes
 // The browser pass runs at the same time as passes 1 and 2 (its output kept and printed as
 // one block once they are done, and written live to .tmp/test-logs/vitest-browser.log);
 // TEST_PASSES_IN_SERIES=1 runs the three passes one after another instead. The browser
@@ -74,7 +75,10 @@ const backgroundRuns = background.map((pass) => {
 
 // The lint (`npm run lint`: ESLint with the table-owner and no-cycle rules, and prettier
 // --check) is one check of the run, started alongside the passes: about a minute of CPU.
-const lintRun = runLint();
+// The type check (`npm run typecheck`) likewise: Vitest strips types, so a test or bench that
+// no longer type-checks would otherwise pass unseen (bench/ went stale that way).
+const lintRun = runCheck('lint');
+const typecheckRun = runCheck('typecheck');
 
 let passed = 0;
 let failed = 0;
@@ -97,18 +101,18 @@ for (const [index, run] of backgroundRuns.entries()) {
   failed += result.failed;
   failures.push(...result.failures);
 }
-const lint = await lintRun;
-console.log(
-  `\n=== lint (ran alongside) ===\n${lint.ok ? '' : lint.output}=== lint: ${lint.ok ? 'passed' : 'failed'}, ${seconds(lint.wallMs)} ===`,
-);
-passed += lint.ok ? 1 : 0;
-failed += lint.ok ? 0 : 1;
-if (!lint.ok)
-  failures.push({
-    pass: 'lint',
-    title: 'npm run lint',
-    why: 'ESLint or prettier --check found problems: see the lint output above',
-  });
+for (const [name, run, why] of [
+  ['lint', lintRun, 'ESLint or prettier --check found problems: see the lint output above'],
+  ['typecheck', typecheckRun, 'tsc found type errors: see the typecheck output above'],
+]) {
+  const check = await run;
+  console.log(
+    `\n=== ${name} (ran alongside) ===\n${check.ok ? '' : check.output}=== ${name}: ${check.ok ? 'passed' : 'failed'}, ${seconds(check.wallMs)} ===`,
+  );
+  passed += check.ok ? 1 : 0;
+  failed += check.ok ? 0 : 1;
+  if (!check.ok) failures.push({ pass: name, title: `npm run ${name}`, why });
+}
 console.log(`\nall passes: ${seconds(Date.now() - started)}`);
 
 printFailures(failures);
@@ -119,10 +123,10 @@ failed += logCheck ? 0 : 1;
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
 
-/** `npm run lint`, its output kept (shown only when it fails). */
-async function runLint() {
+/** `npm run <script>` (lint, typecheck), its output kept (shown only when it fails). */
+async function runCheck(script) {
   const start = Date.now();
-  const child = spawn('npm', ['run', '--silent', 'lint'], {
+  const child = spawn('npm', ['run', '--silent', script], {
     cwd: ROOT,
     env: { ...envWithoutDatabase, FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -135,7 +139,7 @@ async function runLint() {
     child.on('close', resolve);
   });
   const output = Buffer.concat(kept).toString();
-  fs.writeFileSync(path.join(LOG_DIR, 'lint.log'), output);
+  fs.writeFileSync(path.join(LOG_DIR, `${script}.log`), output);
   return { ok: exitCode === 0, output, wallMs: Date.now() - start };
 }
 
