@@ -101,6 +101,8 @@ export const TABLE_OWNERS = {
   ],
   mail: ['mailOutbox'],
   contact: ['contactMessages'],
+  // SMART Backend Services clients and the assertion ids seen (issue 31).
+  'backend-clients': ['backendClients', 'backendClientAssertions'],
   // The rate-limit counters of @fastify/rate-limit's store: the plugin is their only user.
   'plugins/rate-limit-store': ['rateLimitHits'],
   // Written only through recordAudit (lib/audit.ts); no module imports it.

@@ -12,3 +12,4 @@ export * from './mail';
 export * from './sync';
 export * from './reading-days';
 export * from './completeness';
+export * from './backend-clients';
