@@ -308,6 +308,78 @@ export function toFhirObservation(reading: StoredReading, subject: SubjectInfo):
 }
 
 /**
+ * The Observations of one participant's readings, page by page, for every FHIR file we
+ * write (the ZIP's `…-fhir-observations.ndjson` and Bulk Data's Observation files; issue 31):
+ * one place builds them. With `pairs`, a systolic and a diastolic reading of one instant are
+ * one blood-pressure panel (decision 0183): readings come by metric, so a participant's
+ * diastolic readings wait for their systolic ones, and one without its partner comes alone
+ * from `end`. A reading without a LOINC mapping here (or without a value) has no Observation:
+ * `skipped` counts them per metric.
+ */
+export function fhirObservationBuilder(options: { pairs: boolean }) {
+  const { pairs } = options;
+  let diastolic = new Map<number, StoredReading>();
+  const skipped = new Map<string, number>();
+  const single = (reading: StoredReading, subject: SubjectInfo) => {
+    const observation = toFhirObservation(reading, subject);
+    if (!observation) skipped.set(reading.metricKey, (skipped.get(reading.metricKey) ?? 0) + 1);
+    return observation;
+  };
+  return {
+    skipped,
+    /** The Observations of one page of the participant's readings (ordered by metric, time). */
+    page(readings: readonly StoredReading[], subject: SubjectInfo): object[] {
+      const out: object[] = [];
+      for (const reading of readings) {
+        if (pairs && reading.metricKey === 'diastolic' && reading.value !== null) {
+          diastolic.set(reading.recordedAt.getTime(), reading);
+          continue;
+        }
+        const partner =
+          pairs && reading.metricKey === 'systolic' && reading.value !== null
+            ? diastolic.get(reading.recordedAt.getTime())
+            : undefined;
+        if (partner) {
+          diastolic.delete(reading.recordedAt.getTime());
+          out.push(toFhirBloodPressure(reading, partner, subject));
+          continue;
+        }
+        const observation = single(reading, subject);
+        if (observation) out.push(observation);
+      }
+      return out;
+    },
+    /** After the participant's last page: the diastolic readings left without a partner. */
+    end(subject: SubjectInfo): object[] {
+      const out: object[] = [];
+      for (const reading of diastolic.values()) {
+        const observation = single(reading, subject);
+        if (observation) out.push(observation);
+      }
+      diastolic = new Map();
+      return out;
+    },
+  };
+}
+
+/** The device system of Device resources: its value is the name Observations carry (`device.display`). */
+export const DEVICE_SYSTEM = 'urn:trialpulse:device';
+
+/**
+ * A reading's device (`readingDevice`, the `device.display` of its Observations) as a FHIR R4
+ * Device: Bulk Data's Device files (issue 31). The id is derived from the name, so every
+ * export names a device alike.
+ */
+export function fhirDevice(display: string) {
+  return {
+    resourceType: 'Device',
+    id: `device-${createHash('sha256').update(display).digest('hex').slice(0, 16)}`,
+    identifier: [{ system: DEVICE_SYSTEM, value: display }],
+    deviceName: [{ name: display, type: 'user-friendly-name' }],
+  };
+}
+
+/**
  * One blood-pressure reading as the FHIR R4 `bp` profile has it: an Observation coded
  * 85354-9 with the systolic (8480-6) and diastolic (8462-4) values as components, no value
  * of its own. The two readings share their instant (one measurement of the monitor).

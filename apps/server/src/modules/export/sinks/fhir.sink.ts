@@ -1,11 +1,9 @@
 import path from 'node:path';
 import { exportBaseName } from '../export-plan';
-import type { StoredReading } from '../../sync/readings.service';
 import {
   fhirGroup,
+  fhirObservationBuilder,
   fhirPatient,
-  toFhirBloodPressure,
-  toFhirObservation,
   type SubjectInfo,
 } from '../export-standards';
 import type { ExportSink, SinkContext } from './export-sink';
@@ -13,10 +11,9 @@ import { TextFile } from './sink-files';
 
 /**
  * `…-fhir-observations.ndjson`: one FHIR R4 Observation per reading of a metric with a
- * LOINC code, one line each (decision 0046; the mapping is export-standards.ts). A systolic
- * and a diastolic reading of one instant are one blood-pressure panel (85354-9, the R4 `bp`
- * profile; decision 0183): readings come by metric, so a participant's diastolic readings
- * wait for their systolic ones; one without its partner is written alone at the end.
+ * LOINC code, one line each (decision 0046; the mapping is export-standards.ts), built by
+ * `fhirObservationBuilder` as Bulk Data's are: a systolic and a diastolic reading of one
+ * instant are one blood-pressure panel (85354-9, the R4 `bp` profile; decision 0183).
  * Beside it, `…-fhir-patients.ndjson` (a Patient per participant: the identifier, no personal
  * data) and `…-fhir-groups.ndjson` (the trial as a Group of them) that the Observations'
  * subjects refer to.
@@ -24,9 +21,9 @@ import { TextFile } from './sink-files';
 export function fhirSink({ plan, workDir }: SinkContext): ExportSink {
   let file: TextFile;
   let patients: TextFile;
-  const pairs =
-    plan.request.metrics.includes('systolic') && plan.request.metrics.includes('diastolic');
-  let diastolic = new Map<number, StoredReading>();
+  const observations = fhirObservationBuilder({
+    pairs: plan.request.metrics.includes('systolic') && plan.request.metrics.includes('diastolic'),
+  });
   return {
     reads: 'pages',
     async open() {
@@ -41,30 +38,9 @@ export function fhirSink({ plan, workDir }: SinkContext): ExportSink {
     },
     async writePage({ participant, readings, end }) {
       const subject: SubjectInfo = participant;
-      const lines: string[] = [];
-      for (const reading of readings) {
-        if (pairs && reading.metricKey === 'diastolic' && reading.value !== null) {
-          diastolic.set(reading.recordedAt.getTime(), reading);
-          continue;
-        }
-        const partner =
-          pairs && reading.metricKey === 'systolic' && reading.value !== null
-            ? diastolic.get(reading.recordedAt.getTime())
-            : undefined;
-        if (partner) {
-          diastolic.delete(reading.recordedAt.getTime());
-          lines.push(JSON.stringify(toFhirBloodPressure(reading, partner, subject)));
-          continue;
-        }
-        const observation = toFhirObservation(reading, subject);
-        if (observation) lines.push(JSON.stringify(observation));
-      }
+      const lines = observations.page(readings, subject).map((entry) => JSON.stringify(entry));
       if (end) {
-        for (const reading of diastolic.values()) {
-          const observation = toFhirObservation(reading, subject);
-          if (observation) lines.push(JSON.stringify(observation));
-        }
-        diastolic = new Map();
+        for (const entry of observations.end(subject)) lines.push(JSON.stringify(entry));
         patients.rows += 1;
         await patients.write(JSON.stringify(fhirPatient(participant)) + '\n');
       }
