@@ -90,6 +90,9 @@ export const TABLE_OWNERS = {
     'fitbitWeeklySummaries',
     // Derived from deviceReadings on its write path and purge (decision 0058).
     'deviceReadingDays',
+    // High-rate streams as chunks, and the view readers read rows and chunks through (0255).
+    'deviceReadingChunks',
+    'storedReadings',
   ],
   metrics: ['metricCatalog', 'deviceMetricSettings', 'teamDeviceDataStorageSettings'],
   export: ['exportJobs'],

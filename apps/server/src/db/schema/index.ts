@@ -13,3 +13,4 @@ export * from './sync';
 export * from './reading-days';
 export * from './completeness';
 export * from './backend-clients';
+export * from './reading-chunks';
