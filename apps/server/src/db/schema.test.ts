@@ -9,6 +9,7 @@ import { participants, teams, trials, users } from './schema';
 /** Tables that belong to one team and must carry an indexed team_id. */
 const TENANT_TABLES = [
   'team_user_mappings',
+  'backend_clients',
   'trials',
   'trial_users',
   'participants',

@@ -49,6 +49,9 @@ export const backendClients = pgTable(
   (t) => [
     uniqueIndex('backend_clients_client_id_unique').on(t.clientId),
     index('backend_clients_team_id_created_at_idx').on(t.teamId, t.createdAt),
+    // Foreign keys are indexed (a user's deletion checks them).
+    index('backend_clients_created_by_idx').on(t.createdBy),
+    index('backend_clients_revoked_by_idx').on(t.revokedBy),
     check('backend_clients_key_format', oneOf(t.keyFormat, BACKEND_KEY_FORMATS)),
     check('backend_clients_revoked_pair', sql`(${t.revokedAt} IS NULL) = (${t.revokedBy} IS NULL)`),
   ],

@@ -1,0 +1,2 @@
+CREATE INDEX "backend_clients_created_by_idx" ON "backend_clients" USING btree ("created_by");--> statement-breakpoint
+CREATE INDEX "backend_clients_revoked_by_idx" ON "backend_clients" USING btree ("revoked_by");
