@@ -53,7 +53,8 @@ export const EXPORT_PRODUCT_NAME = 'TrialPulse';
 
 export const EXPORT_MODES = ['separate-tabs', 'single-tab'] as const;
 export type ExportMode = (typeof EXPORT_MODES)[number];
-export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+/** Data formats; Parquet writes one file per metric whatever the mode (decision 0250). */
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** Optional files beside the data (beyond the spec, decision 0046). */
 export const EXPORT_EXTRAS = ['openmhealth', 'fhir', 'adherence'] as const;

@@ -23,7 +23,7 @@ export type ExportJobParams = {
   metrics: string[];
   deviceId: number;
   exportMode: 'separate-tabs' | 'single-tab';
-  format?: 'csv' | 'xlsx';
+  format?: 'csv' | 'xlsx' | 'parquet';
   /** Optional files beside the data (decision 0046). */
   extras?: ('openmhealth' | 'fhir' | 'adherence')[];
 };

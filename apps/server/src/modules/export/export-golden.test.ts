@@ -251,6 +251,8 @@ const CASES: { name: string; format: ExportFormat; mode: ExportMode; extras: Exp
     mode: 'single-tab',
     extras: ['fhir', 'adherence'],
   },
+  // One file per metric whatever the mode (decision 0250).
+  { name: 'parquet, separate tabs', format: 'parquet', mode: 'separate-tabs', extras: [] },
 ];
 
 /** Expected entries (name → SHA-256), from the writer before issue 27, updated by design for issue 28 (decisions 0182, 0183, 0186). XLSX: its parts too. */
@@ -497,6 +499,37 @@ const EXPECTED: Record<string, [string, string][]> = {
     [
       'TrialPulse-Golden_study-manifest.json',
       '62d6816bcd0aecdb187bc696a31bbc1e8ee22f33ad9643ff27a8a28664aa1845',
+    ],
+  ],
+  'parquet, separate tabs': [
+    ['totalRows', '196'],
+    [
+      'TrialPulse-Golden_study-steps-Data.parquet',
+      'c9cd18003d72b85ce30f304753497c60d41697b2e1d5a660582d574270097c10',
+    ],
+    [
+      'TrialPulse-Golden_study-heart_rate-Data.parquet',
+      '69cae74b2187c4c093b70ad2e21f1cc9ebef84418908a462f16f505e5e98f4bc',
+    ],
+    [
+      'TrialPulse-Golden_study-calories-Data.parquet',
+      'c6c3a806807fe64ac1e65fe660cf526ed1d0e02ee61112036a3c190f5f9421c7',
+    ],
+    [
+      'TrialPulse-Golden_study-spo2-Data.parquet',
+      '22a17d0fb154b21839c994c3737cc2dbbbf5af87af68631e36681f9cf1c762c5',
+    ],
+    [
+      'TrialPulse-Golden_study-data-dictionary.csv',
+      '891f7011b2b3e01ea966821e85ccb6cdab2428459aa4d0c024e29f4c61c155e2',
+    ],
+    [
+      'TrialPulse-Golden_study-data-dictionary-columns.csv',
+      '9cf55f52403b74ddbaf4ab14705ec09cb440dc25ec9a6177c253f7d4d026b0f8',
+    ],
+    [
+      'TrialPulse-Golden_study-manifest.json',
+      'acebbf4d593e9a52d1bf72f4e74be73ceedb623c76a26856ebf10c032e8af0da',
     ],
   ],
 };

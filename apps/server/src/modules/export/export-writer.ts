@@ -86,6 +86,7 @@ export async function writeExport(
     const files: ExportFileEntry[] = [];
     const written: WrittenFile[] = [];
     let totalRows = 0;
+    const columnNotes: (readonly [string, string, string])[] = [];
     for (const [number, phase] of phases.entries()) {
       at = (done) => number * share + done * share;
       for (const sink of phase) await sink.open();
@@ -99,6 +100,7 @@ export async function writeExport(
         files.push(...(output.zipped ?? []));
         written.push(...output.files);
         if (output.dataRows !== undefined) totalRows = output.dataRows;
+        columnNotes.push(...(output.columnNotes ?? []));
       }
     }
 
@@ -123,7 +125,7 @@ export async function writeExport(
       path.join(workDir, 'dictionary-columns.csv'),
       ['file', 'column', 'meaning'],
     );
-    await columns.rowsOf(COLUMN_DICTIONARY.map((row) => [...row]));
+    await columns.rowsOf([...COLUMN_DICTIONARY, ...columnNotes].map((row) => [...row]));
     written.push(await columns.close());
 
     // The files of the work directory: zipping a large XLSX takes a while, keep reporting.
@@ -133,8 +135,8 @@ export async function writeExport(
     for (const entry of written) {
       const before = zipped;
       await zip.appendStream(entry.name, fs.createReadStream(entry.filePath), {
-        // An XLSX is a ZIP already: stored, not deflated again.
-        store: entry.name.endsWith('.xlsx'),
+        // An XLSX (a ZIP) or a Parquet file is compressed already: stored, not deflated again.
+        store: entry.compressed ?? false,
         report: (bytes) => io.progress(0.92 + (0.07 * (before + bytes)) / totalBytes),
       });
       zipped += entry.bytes;

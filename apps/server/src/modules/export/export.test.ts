@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { Ajv } from 'ajv';
 import { parse } from 'csv-parse/sync';
 import { and, eq, sql } from 'drizzle-orm';
@@ -16,6 +18,7 @@ import {
   type ExportJob,
 } from '@trialpulse/shared';
 import type { Db } from '../../db/client';
+import { neutralise } from '../../lib/csv-safe';
 import {
   auditLog,
   exportJobs,
@@ -704,6 +707,117 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
       }
       expect(tuples.sort(), `${exportMode} ${format}`).toEqual(expected());
     }
+  });
+
+  it('exports Parquet: one file per metric holding, typed, the rows and values of the CSV of the same request (read by DuckDB)', async () => {
+    const body = request({ exportMode: 'single-tab', fileName: 'Twin' });
+    const csv = await exportAndDownload(admin, { ...body, format: 'csv' });
+    const parquet = await exportAndDownload(admin, { ...body, format: 'parquet' });
+    const csvTable = csvRows(await csv.zip.file('TrialPulse-Twin-Data.csv')!.async('string'));
+    expect(csvTable).toHaveLength(stored.length);
+
+    const dataNames = ['steps', 'heart_rate'].map((m) => `TrialPulse-Twin-${m}-Data.parquet`);
+    expect(Object.keys(parquet.zip.files).sort()).toEqual(
+      [
+        ...dataNames,
+        'TrialPulse-Twin-data-dictionary.csv',
+        'TrialPulse-Twin-data-dictionary-columns.csv',
+        'TrialPulse-Twin-manifest.json',
+      ].sort(),
+    );
+    const manifest = await expectWholeExport(parquet.zip, 'TrialPulse-Twin-manifest.json');
+    expect(manifest).toMatchObject({ request: { format: 'parquet' }, totalRows: stored.length });
+
+    // DuckDB, an implementation of its own, reads each file with its declared types.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'export-parquet-'));
+    const duck = await DuckDBInstance.create(':memory:');
+    const connection = await duck.connect();
+    const byMetric = new Map<string, Record<string, unknown>[]>();
+    try {
+      for (const [index, name] of dataNames.entries()) {
+        const file = path.join(dir, `${index}.parquet`);
+        fs.writeFileSync(file, await parquet.zip.file(name)!.async('nodebuffer'));
+        const read = await connection.runAndReadAll(`select * from read_parquet('${file}')`);
+        expect(read.columnNames()).toEqual([...DATA_COLUMNS]);
+        expect(
+          Object.fromEntries(read.columnNames().map((c, i) => [c, String(read.columnTypes()[i])])),
+        ).toMatchObject({
+          participant_id: 'INTEGER',
+          recorded_at_utc: 'TIMESTAMP WITH TIME ZONE',
+          local_time: 'TIMESTAMP',
+          utc_offset_minutes: 'INTEGER',
+          end_at_utc: 'TIMESTAMP WITH TIME ZONE',
+          value: 'DOUBLE',
+          value_json: 'VARCHAR',
+        });
+        const codec = await connection.runAndReadAll(
+          `select distinct compression from parquet_metadata('${file}')`,
+        );
+        expect(codec.getRowObjectsJS()).toEqual([{ compression: 'ZSTD' }]);
+        byMetric.set(name, read.getRowObjectsJS() as Record<string, unknown>[]);
+      }
+    } finally {
+      connection.closeSync();
+      duck.closeSync();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+
+    // Row by row in the CSV's order (participant, metric, time): instants, numbers and
+    // JSON equal; text as the CSV has it once neutralised (Parquet keeps it as stored).
+    const instant = (cell: unknown) =>
+      cell instanceof Date ? cell.getTime() : cell === '' ? null : Date.parse(String(cell));
+    const wallClock = (cell: unknown) =>
+      cell instanceof Date
+        ? cell.getTime()
+        : Date.parse(String(cell).length === 10 ? `${cell}T00:00:00Z` : `${cell}Z`);
+    const number = (cell: unknown) => (cell === '' || cell === null ? null : Number(cell));
+    const text = (cell: unknown, fromParquet: boolean) =>
+      cell === null || cell === '' ? null : fromParquet ? neutralise(String(cell)) : cell;
+    const typed = (row: Record<string, unknown>, fromParquet: boolean) => ({
+      participant_id: fromParquet ? row.participant_id : Number(row.participant_id),
+      participant_code: text(row.participant_code, fromParquet),
+      device: text(row.device, fromParquet),
+      metric_key: row.metric_key,
+      metric_name: text(row.metric_name, fromParquet),
+      units: text(row.units, fromParquet),
+      recorded_at_utc: instant(row.recorded_at_utc),
+      local_time: wallClock(row.local_time),
+      utc_offset_minutes: number(row.utc_offset_minutes),
+      end_at_utc: row.end_at_utc === null ? null : instant(row.end_at_utc),
+      value: number(row.value),
+      value_json:
+        row.value_json === null || row.value_json === ''
+          ? null
+          : JSON.parse(String(row.value_json)),
+      data_source: text(row.data_source, fromParquet),
+      upstream: row.upstream,
+    });
+    const parquetInCsvOrder = [p1, p2].flatMap((participantId) =>
+      dataNames.flatMap((name) =>
+        byMetric.get(name)!.filter((row) => row.participant_id === participantId),
+      ),
+    );
+    expect(parquetInCsvOrder.map((row) => typed(row, true))).toEqual(
+      csvTable.map((row) => typed(row, false)),
+    );
+    expect(typeof parquetInCsvOrder[0]!.value).toBe('number');
+    // Formula-looking text arrives as stored.
+    expect(parquetInCsvOrder.map((row) => row.data_source)).toContain(
+      '=HYPERLINK("http://evil.example","x")',
+    );
+
+    // The column dictionary says how to load each file in R and Python.
+    const notes = csvRows(
+      await parquet.zip.file('TrialPulse-Twin-data-dictionary-columns.csv')!.async('string'),
+    );
+    for (const name of dataNames)
+      expect(notes).toContainEqual({
+        file: 'Data (Parquet)',
+        column: name,
+        meaning: expect.stringContaining(
+          `arrow::read_parquet("${name}"); Python: pandas.read_parquet("${name}")`,
+        ),
+      });
   });
 
   it('keeps jobs to their creator: another user, another team and a Viewer are refused', async () => {

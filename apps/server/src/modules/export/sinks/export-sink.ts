@@ -47,6 +47,11 @@ export type SinkOutput = {
   zipped?: { name: string; rows: number; bytes: number; sha256: string }[];
   /** Rows of the export's data (the data sink only: the manifest's total). */
   dataRows?: number;
+  /**
+   * Rows the sink adds to the column dictionary (file, column, meaning) after the common
+   * ones: what its own files hold and how to read them.
+   */
+  columnNotes?: (readonly [string, string, string])[];
 };
 
 /** What a sink is built with. */

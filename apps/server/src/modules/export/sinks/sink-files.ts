@@ -8,8 +8,11 @@ import { readingDevice } from '../../sync/reading-device';
 import type { StoredReading } from '../../sync/readings.service';
 import type { ExportFileEntry, MetricInfo } from '../export-plan';
 
-/** A file in the work directory, before it goes into the ZIP. */
-export type WrittenFile = ExportFileEntry & { filePath: string };
+/**
+ * A file in the work directory, before it goes into the ZIP; `compressed`: a format that is
+ * compressed already (XLSX, Parquet), stored in the ZIP rather than deflated again.
+ */
+export type WrittenFile = ExportFileEntry & { filePath: string; compressed?: boolean };
 
 export type Cell = string | number | null;
 

@@ -4,12 +4,14 @@ import { csvSink } from './csv.sink';
 import type { SinkFactory } from './export-sink';
 import { fhirSink } from './fhir.sink';
 import { openMHealthSink } from './open-mhealth.sink';
+import { parquetSink } from './parquet.sink';
 import { xlsxSink } from './xlsx.sink';
 
 /** The sink of each data format (`format` of the request): exactly one per export. */
 export const DATA_SINKS: Record<ExportFormat, SinkFactory> = {
   csv: csvSink,
   xlsx: xlsxSink,
+  parquet: parquetSink,
 };
 
 /**

@@ -85,7 +85,10 @@ export async function xlsxSink({ plan, workDir }: SinkContext): Promise<ExportSi
       if (!sheet) openSheet('all', 'Data');
       sheet?.worksheet.commit();
       await workbook.commit();
-      return { files: [await describeFile(name, filePath, totalRows)], dataRows: totalRows };
+      return {
+        files: [{ ...(await describeFile(name, filePath, totalRows)), compressed: true }],
+        dataRows: totalRows,
+      };
     },
   };
 }
