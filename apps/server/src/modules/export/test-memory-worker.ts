@@ -2,9 +2,10 @@
  * An Open mHealth export of many readings in a process whose heap is capped (the memory
  * test, decision 0133): the writer with readings made page by page in memory, so only the
  * writer's own memory counts. Prints the files of the ZIP as one JSON line and exits; a
- * writer that held its output would run out of heap and exit non-zero.
+ * writer that held its output would run out of heap and exit non-zero. The data format is
+ * the last argument (CSV, whose data is not measured here, or Parquet: decision 0250).
  *
- * Args: <work dir> <zip path> <readings>
+ * Args: <work dir> <zip path> <readings> [csv|parquet]
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { Readable } from 'node:stream';
 import type { StoredReading } from '../sync/readings.service';
 import { writeExport } from './export-writer';
 
-const [workDir, zipPath, countText] = process.argv.slice(2);
+const [workDir, zipPath, countText, format = 'csv'] = process.argv.slice(2);
 const count = Number(countText);
 const from = Date.parse('2026-01-01T00:00:00Z');
 fs.mkdirSync(workDir!, { recursive: true });
@@ -28,7 +29,7 @@ const result = await writeExport(
       participantIds: [1],
       metrics: ['heart_rate'],
       exportMode: 'single-tab',
-      format: 'csv',
+      format: format === 'parquet' ? 'parquet' : 'csv',
       extras: ['openmhealth'],
       trialId: 1,
       deviceId: 1,
