@@ -45,8 +45,9 @@ const EXTRA_LABELS: Record<ExportExtra, string> = {
 
 /**
  * The export request form (device-data spec §2, §3, §5): trial, device, participants
- * (search, select all), date range, metrics, file name, export mode and format. Every §5
- * rule is checked before sending, with the texts the server also answers with.
+ * (search, select all), date range, metrics, file name, export mode and format (CSV, XLSX,
+ * or Parquet: one file per metric whatever the mode, decision 0250). Every §5 rule is
+ * checked before sending, with the texts the server also answers with.
  */
 export function ExportForm() {
   const notify = useNotify();
@@ -323,7 +324,7 @@ export function ExportForm() {
         />
 
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={4}>
-          <FormControl>
+          <FormControl disabled={format === 'parquet'}>
             <FormLabel id="export-mode-label">Export mode</FormLabel>
             <RadioGroup
               row
@@ -353,7 +354,20 @@ export function ExportForm() {
             >
               <FormControlLabel value="csv" control={<Radio />} label="CSV" />
               <FormControlLabel value="xlsx" control={<Radio />} label="XLSX" />
+              <FormControlLabel value="parquet" control={<Radio />} label="Parquet" />
             </RadioGroup>
+            {format === 'parquet' && (
+              <Typography
+                variant="caption"
+                color="text.secondary"
+                data-testid="export-parquet-note"
+                sx={{ maxWidth: 360 }}
+              >
+                One file per metric with every participant, typed and zstd-compressed, for R
+                (arrow::read_parquet) and Python (pandas.read_parquet). The export mode does not
+                apply.
+              </Typography>
+            )}
           </FormControl>
         </Stack>
 

@@ -314,6 +314,27 @@ describe('/DataExport', () => {
     });
   });
 
+  it('sends Parquet with the same rules: the export mode does not apply to it (decision 0250)', async () => {
+    const { calls } = await open();
+    const parquet = screen.getByLabelText<HTMLInputElement>('Parquet');
+    expect(parquet.type).toBe('radio');
+    fireEvent.click(parquet);
+    expect(screen.getByTestId('export-parquet-note').textContent).toContain('One file per metric');
+    expect(screen.getByLabelText<HTMLInputElement>('Single tab (one long table)').disabled).toBe(
+      true,
+    );
+    // An empty form: the §5 messages as for CSV, nothing sent.
+    fireEvent.click(screen.getByTestId('export-submit'));
+    expect(
+      (await screen.findAllByTestId('export-error-message')).map((item) => item.textContent),
+    ).toContain(EXPORT_MESSAGES.participantRequired);
+    expect(exportPosts(calls)).toHaveLength(0);
+    await fillValidForm();
+    fireEvent.click(screen.getByTestId('export-submit'));
+    await waitFor(() => expect(exportPosts(calls)).toHaveLength(1));
+    expect(exportPosts(calls)[0]!.body).toMatchObject({ format: 'parquet', metrics: ['steps'] });
+  });
+
   it.each([
     [
       'a 5xx',
