@@ -57,7 +57,7 @@ export const exportJobs = pgTable(
     trialId: integer('trial_id').references(() => trials.id, { onDelete: 'set null' }),
     status: exportStatusEnum('status').notNull().default('pending'),
     /** A ZIP export's request (by a user), or a Bulk Data kick-off's (by a backend client). */
-    jobParams: jsonb('job_params').$type<ExportJobParams>().notNull(),
+    jobParams: jsonb('job_params').$type<ExportJobParams | BulkExportParams>().notNull(),
     /** 0–100 while processing; the worker also uses its update as a heartbeat and cancel check. */
     progress: integer('progress').notNull().default(0),
     fileSize: bigint('file_size', { mode: 'number' }),

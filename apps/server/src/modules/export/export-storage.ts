@@ -19,7 +19,14 @@ export type ExportStorage = {
   removeWork(jobId: number, claim: number): Promise<void>;
   /** Moves the run's finished part file to its final place; answers the key and size. */
   commit(jobId: number, claim: number): Promise<{ key: string; size: number }>;
+  /**
+   * Moves the run's work directory, its files complete, to its final place in one step (a
+   * FHIR Bulk Data export's NDJSON files, issue 31); answers the key and the files' size.
+   */
+  commitDirectory(jobId: number, claim: number): Promise<{ key: string; size: number }>;
   open(key: string): Promise<{ stream: Readable; size: number } | null>;
+  /** A file of a committed directory (`commitDirectory`), or null when it is gone. */
+  openEntry(key: string, name: string): Promise<{ stream: Readable; size: number } | null>;
   /**
    * Removes the finished file `key` and the part files and work directories of a job: only
    * those of the run holding `claim` when given, else every run's (missing ones are fine).
@@ -43,10 +50,18 @@ export function createLocalExportStorage(rootDir: string): ExportStorage {
       fsp.mkdir(partsDir, { recursive: true }),
     ]);
   const finalPath = (key: string) => {
-    // Keys are `<digits>-<digits>.zip` (`<digits>.zip` before claims); refuse anything else
-    // rather than resolve outside the directory.
-    if (!/^\d+(-\d+)?\.zip$/.test(key)) throw new Error(`bad export key ${key}`);
+    // Keys are `<digits>-<digits>.zip` (`<digits>.zip` before claims) or, for a directory,
+    // `<digits>-<digits>.bulk`; refuse anything else rather than resolve outside the directory.
+    if (!/^\d+(-\d+)?\.zip$|^\d+-\d+\.bulk$/.test(key)) throw new Error(`bad export key ${key}`);
     return path.join(filesDir, key);
+  };
+  const openFile = async (file: string) => {
+    try {
+      const { size } = await fsp.stat(file);
+      return { stream: fs.createReadStream(file), size };
+    } catch {
+      return null;
+    }
   };
   const partPath = (jobId: number, claim: number) =>
     path.join(partsDir, `${jobId}.${claim}.zip.part`);
@@ -93,14 +108,31 @@ export function createLocalExportStorage(rootDir: string): ExportStorage {
       const { size } = await fsp.stat(finalPath(key));
       return { key, size };
     },
-    async open(key) {
-      const file = finalPath(key);
-      try {
-        const { size } = await fsp.stat(file);
-        return { stream: fs.createReadStream(file), size };
-      } catch {
-        return null;
+    async commitDirectory(jobId, claim) {
+      await ensure();
+      const key = `${jobId}-${claim}.bulk`;
+      const work = workPath(jobId, claim);
+      let size = 0;
+      // fsync every file (and the directory) before the rename, as `commit` does.
+      for (const name of await fsp.readdir(work)) {
+        const handle = await fsp.open(path.join(work, name), 'r+');
+        try {
+          await handle.sync();
+          size += (await handle.stat()).size;
+        } finally {
+          await handle.close();
+        }
       }
+      await fsp.rename(work, finalPath(key));
+      return { key, size };
+    },
+    async open(key) {
+      return openFile(finalPath(key));
+    },
+    async openEntry(key, name) {
+      // Entry names are ours (`Observation-1.ndjson`, `files.json`); never a path.
+      if (!/^[A-Za-z]+(-\d+)?\.(ndjson|json)$/.test(name)) return null;
+      return openFile(path.join(finalPath(key), name));
     },
     async remove(jobId, key, claim) {
       const own =
@@ -111,7 +143,7 @@ export function createLocalExportStorage(rootDir: string): ExportStorage {
           : [partPath(jobId, claim), workPath(jobId, claim)];
       await Promise.all([
         ...own.map((file) => fsp.rm(file, { recursive: true, force: true })),
-        key ? fsp.rm(finalPath(key), { force: true }) : Promise.resolve(),
+        key ? fsp.rm(finalPath(key), { recursive: true, force: true }) : Promise.resolve(),
       ]);
     },
     async removeEarlierClaims(jobId, claim) {

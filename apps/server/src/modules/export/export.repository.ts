@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
   exportJobs,
@@ -8,11 +8,20 @@ import {
   participants,
   teamSupportedDevices,
   trials,
+  type BulkExportParams,
   type DeviceBrand,
   type ExportJobParams,
 } from '../../db/schema';
 
 export type ExportJobRow = typeof exportJobs.$inferSelect;
+/** A ZIP export's job (asked for by a user on the Data Export page). */
+export type ZipJobRow = ExportJobRow & { jobParams: ExportJobParams };
+/** A FHIR Bulk Data export's job (kicked off by a backend client). */
+export type BulkJobRow = ExportJobRow & { jobParams: BulkExportParams };
+
+export function isBulkJob(row: ExportJobRow): row is BulkJobRow {
+  return 'kind' in row.jobParams && row.jobParams.kind === 'fhir-bulk';
+}
 
 /**
  * The only code of the export module that touches tables. Every read takes the team id
@@ -129,7 +138,7 @@ export function createExportRepository(db: Db) {
       return row!;
     },
 
-    /** The user's own jobs in the team, newest first, and how many there are. */
+    /** The user's own jobs in the team (ZIP exports: a user asked), newest first, and how many there are. */
     async listJobs(teamId: number, userId: number, limit: number) {
       const scope = and(eq(exportJobs.teamId, teamId), eq(exportJobs.createdBy, userId));
       const [rows, [total]] = await Promise.all([
@@ -141,10 +150,11 @@ export function createExportRepository(db: Db) {
           .limit(limit),
         db.select({ n: count() }).from(exportJobs).where(scope),
       ]);
-      return { rows, total: total?.n ?? 0 };
+      return { rows: rows as ZipJobRow[], total: total?.n ?? 0 };
     },
 
-    async findJob(teamId: number, userId: number, jobId: number) {
+    /** The user's own job (a ZIP export: a user asked for it). */
+    async findJob(teamId: number, userId: number, jobId: number): Promise<ZipJobRow | undefined> {
       const rows = await db
         .select()
         .from(exportJobs)
@@ -155,7 +165,43 @@ export function createExportRepository(db: Db) {
             eq(exportJobs.createdBy, userId),
           ),
         );
-      return rows[0];
+      return rows[0] as ZipJobRow | undefined;
+    },
+
+    /** Records a Bulk Data export kicked off by a backend client: pending, like a ZIP export's. */
+    async insertBulkJob(values: {
+      teamId: number;
+      trialId: number;
+      backendClientId: string;
+      jobParams: BulkExportParams;
+    }): Promise<BulkJobRow> {
+      const [row] = await db.insert(exportJobs).values(values).returning();
+      return row as BulkJobRow;
+    },
+
+    /** A Bulk Data export of the team (any of its backend clients kicked it off). */
+    async findBulkJob(teamId: number, jobId: number): Promise<BulkJobRow | undefined> {
+      const rows = await db
+        .select()
+        .from(exportJobs)
+        .where(
+          and(
+            eq(exportJobs.id, jobId),
+            eq(exportJobs.teamId, teamId),
+            isNotNull(exportJobs.backendClientId),
+          ),
+        );
+      const row = rows[0];
+      return row && isBulkJob(row) ? row : undefined;
+    },
+
+    /** Every participant of the trial, in code order (a Bulk Data export's Group). */
+    trialParticipants(teamId: number, trialId: number) {
+      return db
+        .select({ participantId: participants.id, participantCode: participants.participantCode })
+        .from(participants)
+        .where(and(eq(participants.teamId, teamId), eq(participants.trialId, trialId)))
+        .orderBy(asc(participants.participantCode), asc(participants.id));
     },
 
     async jobById(jobId: number) {

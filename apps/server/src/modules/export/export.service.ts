@@ -11,7 +11,7 @@ import {
   type ExportTrial,
 } from '@trialpulse/shared';
 import type { Db } from '../../db/client';
-import type { DeviceBrand } from '../../db/schema';
+import type { BulkExportParams, DeviceBrand } from '../../db/schema';
 import type { JobQueue } from '../../jobs/queue';
 import type { MetricsService } from '../metrics/metrics.service';
 import type { JobLogger } from '../../jobs/types';
@@ -27,10 +27,13 @@ import type { ReadingsService } from '../sync/readings.service';
 import { ExportCancelled, type ExportPlan } from './export-plan';
 import type { ExportStorage } from './export-storage';
 import { writeExport } from './export-writer';
+import { BULK_FILES_ENTRY, writeBulkExport, type BulkFiles } from './export-bulk';
 import {
   createExportRepository,
-  type ExportJobRow,
+  isBulkJob,
+  type BulkJobRow,
   type ExportRepository,
+  type ZipJobRow,
 } from './export.repository';
 
 /** The pg-boss queue that builds export files. */
@@ -65,12 +68,14 @@ export type ExportRunOptions = {
   takeoverAfterMs?: number;
   /** Tests only: how often a run touches its row besides its progress (default EXPORT_KEEPALIVE_MS). */
   keepaliveMs?: number;
+  /** Resources per NDJSON file of a Bulk Data export (default BULK_RESOURCES_PER_FILE; tests split). */
+  bulkResourcesPerFile?: number;
 };
 
 const ACTION = 'export.create';
 const jobNotFound = () => AppError.notFound(EXPORT_MESSAGES.jobNotFound);
 
-export function presentJob(row: ExportJobRow): ExportJob {
+export function presentJob(row: ZipJobRow): ExportJob {
   const params = row.jobParams;
   return {
     id: row.id,
@@ -336,10 +341,141 @@ export function createExportService(deps: {
         message: cancelled ? EXPORT_MESSAGES.cancelled : EXPORT_MESSAGES.deleted,
       };
     },
+
+    // --- FHIR Bulk Data (issue 31): the calls of the fhir-bulk module for a backend client.
+    // A job is its team's: any client of the team may poll, download or cancel it; another
+    // team's job is not found.
+
+    /**
+     * Records a Bulk Data export of the team's trial, kicked off by a backend client, and hands
+     * it to the workers like a ZIP export. Undefined when the trial is not the team's (the
+     * caller answers 404, revealing nothing of other teams). Throws AppError 503 when the
+     * queue is down.
+     */
+    async bulkKickOff(
+      client: BulkCaller,
+      trialId: number,
+      request: Omit<BulkExportParams, 'kind'>,
+      meta: Meta,
+    ): Promise<{ jobId: number; transactionTime: Date } | undefined> {
+      if (!isDbId(trialId)) return undefined;
+      const [trial] = await repository.listTrials(client.teamId, [trialId]);
+      if (!trial) return undefined;
+      const job = await repository.insertBulkJob({
+        teamId: client.teamId,
+        trialId,
+        backendClientId: client.clientId,
+        jobParams: { kind: 'fhir-bulk', ...request },
+      });
+      await recordAudit(repository.db, {
+        action: 'export.create',
+        entityType: 'export_job',
+        entityId: job.id,
+        teamId: client.teamId,
+        requestId: meta.requestId,
+        after: { backendClientId: client.clientId, trialId, ...request },
+      });
+      try {
+        await queue.send(EXPORT_RUN, { jobId: job.id }, { singletonKey: String(job.id) });
+      } catch (error) {
+        await repository.deleteJob(job.id);
+        throw new AppError(503, EXPORT_MESSAGES.createFailed, {
+          reason: 'EXPORT_QUEUE_UNAVAILABLE',
+          cause: error,
+        });
+      }
+      return { jobId: job.id, transactionTime: job.createdAt };
+    },
+
+    /**
+     * Where the team's Bulk Data export stands: running (with its progress), failed, or
+     * completed with its files. Undefined when it is not the team's, was cancelled, or
+     * expired (its files are gone or go at the next sweep).
+     */
+    async bulkStatus(client: BulkCaller, jobId: number): Promise<BulkStatus | undefined> {
+      const job = isDbId(jobId) ? await repository.findBulkJob(client.teamId, jobId) : undefined;
+      if (!job) return undefined;
+      if (job.expiresAt && job.expiresAt <= clock.now()) return undefined;
+      const common = { jobId: job.id, request: job.jobParams.request, expiresAt: job.expiresAt };
+      if (job.status === 'pending' || job.status === 'processing')
+        return { ...common, state: 'running', progress: job.progress };
+      if (job.status === 'failed') return { ...common, state: 'failed' };
+      const listing = job.filePath ? await storage.openEntry(job.filePath, BULK_FILES_ENTRY) : null;
+      if (!listing) return undefined;
+      const chunks: Buffer[] = [];
+      for await (const chunk of listing.stream) chunks.push(chunk as Buffer);
+      const files = JSON.parse(Buffer.concat(chunks).toString('utf8')) as BulkFiles;
+      return { ...common, state: 'completed', transactionTime: job.createdAt, files };
+    },
+
+    /**
+     * Cancels the team's Bulk Data export (running: the worker stops at its next heartbeat) or
+     * deletes a finished one, with its files; audited. False when there is none to cancel.
+     */
+    async bulkCancel(client: BulkCaller, jobId: number, meta: Meta): Promise<boolean> {
+      const job = isDbId(jobId) ? await repository.findBulkJob(client.teamId, jobId) : undefined;
+      if (!job) return false;
+      const deleted = await repository.deleteJob(job.id);
+      if (!deleted) return false;
+      await storage.remove(job.id, deleted.filePath);
+      const cancelled = deleted.status === 'pending' || deleted.status === 'processing';
+      await recordAudit(repository.db, {
+        action: cancelled ? 'export.cancel' : 'export.delete',
+        entityType: 'export_job',
+        entityId: job.id,
+        teamId: client.teamId,
+        requestId: meta.requestId,
+        before: { status: deleted.status, fileSize: deleted.fileSize },
+        after: { backendClientId: client.clientId },
+      });
+      return true;
+    },
+
+    /**
+     * One NDJSON file of the team's completed Bulk Data export, audited with the client and
+     * the file. Undefined when the job or file is not there (not the team's, cancelled,
+     * expired, not finished, or no such file).
+     */
+    async bulkFile(client: BulkCaller, jobId: number, name: string, meta: Meta) {
+      const status = await this.bulkStatus(client, jobId);
+      if (status?.state !== 'completed') return undefined;
+      const entry = [...status.files.output, ...status.files.error].find(
+        (file) => file.name === name,
+      );
+      if (!entry) return undefined;
+      const job = await repository.findBulkJob(client.teamId, jobId);
+      const file = job?.filePath ? await storage.openEntry(job.filePath, entry.name) : null;
+      if (!file) return undefined;
+      await recordAudit(repository.db, {
+        action: 'export.download',
+        entityType: 'export_job',
+        entityId: jobId,
+        teamId: client.teamId,
+        requestId: meta.requestId,
+        after: {
+          backendClientId: client.clientId,
+          file: entry.name,
+          type: entry.type,
+          resources: entry.count,
+          fileSize: file.size,
+        },
+      });
+      return { ...file, type: entry.type };
+    },
   };
 }
 
 export type ExportService = ReturnType<typeof createExportService>;
+
+/** A backend client (SMART Backend Services) asking for its team's Bulk Data exports. */
+export type BulkCaller = { clientId: string; teamId: number };
+
+/** A Bulk Data export's state for its status URL. */
+export type BulkStatus = { jobId: number; request: string; expiresAt: Date | null } & (
+  | { state: 'running'; progress: number }
+  | { state: 'failed' }
+  | { state: 'completed'; transactionTime: Date; files: BulkFiles }
+);
 
 /**
  * Builds one export: claims the job (pending, or processing again after a worker died),
@@ -367,7 +503,6 @@ export async function runExport(
   );
   if (!job) return { status: 'skipped' as const };
   const { claim } = job;
-  const params = job.jobParams;
   let keepalive: ReturnType<typeof setInterval> | undefined;
   /** Set when a heartbeat was refused: the job was cancelled or another run took it over. */
   let lost = false;
@@ -378,50 +513,6 @@ export async function runExport(
   try {
     // A run taken over leaves its files behind (it died, or it will find them gone and stop).
     await storage.removeEarlierClaims(jobId, claim);
-    const device = await repository.findDevice(job.teamId, params.deviceId);
-    if (!device) throw new Error('device no longer supported by the team');
-    const catalog = device.deviceType ? await repository.listMetrics(device.deviceType) : [];
-    const codes = await repository.participantCodes(job.teamId, params.participantIds);
-    const plan: ExportPlan = {
-      jobId,
-      teamId: job.teamId,
-      request: {
-        fileName: params.fileName,
-        startDate: params.startDate,
-        endDate: params.endDate,
-        participantIds: params.participantIds,
-        metrics: params.metrics,
-        exportMode: params.exportMode,
-        format: params.format ?? 'csv',
-        extras: params.extras ?? [],
-        trialId: job.trialId ?? 0,
-        deviceId: params.deviceId,
-      },
-      device: {
-        id: device.id,
-        friendlyName: device.friendlyName,
-        brand: device.brand,
-        deviceType: device.deviceType,
-      },
-      // A participant deleted since the request has no data left to export.
-      participants: params.participantIds
-        .filter((id) => codes.has(id))
-        .map((id) => ({ participantId: id, participantCode: codes.get(id)! })),
-      metrics: params.metrics.map((key) => {
-        const entry = catalog.find((metric) => metric.metricKey === key);
-        return {
-          metricKey: key,
-          metricName: entry?.metricName ?? key,
-          units: entry?.units ?? null,
-          category: entry?.category ?? null,
-          description: entry?.description ?? null,
-        };
-      }),
-      softwareVersion: APP_VERSION,
-      exportedAt: clock.now(),
-    };
-
-    const workDir = await storage.workDir(jobId, claim);
     const heartbeatMs = options.heartbeatMs ?? 1000;
     let lastBeat = 0;
     let lastPercent = -1;
@@ -434,35 +525,29 @@ export async function runExport(
     }, options.keepaliveMs ?? EXPORT_KEEPALIVE_MS);
     keepalive.unref();
     let page = 0;
-    const result = await writeExport(
-      plan,
-      {
-        iterate: (query, iterateOptions) => readings.iterate(query, iterateOptions),
-        csv: (query, labels, csvOptions) => readings.csv(query, labels, csvOptions),
-        dayOffsets: (teamId, participantId, days) =>
-          readings.dayOffsets(teamId, participantId, days),
-        pageSize: options.pageSize,
-        zipLevel: options.zipLevel,
-        async progress(fraction) {
-          page += 1;
-          if (options.afterPage)
-            await options.afterPage({ id: jobId, fileName: params.fileName }, page);
-          if (lost) return false;
-          const percent = Math.min(99, Math.floor(fraction * 100));
-          const now = clock.now().getTime();
-          if (now - lastBeat < heartbeatMs && percent === lastPercent) return true;
-          lastBeat = Date.now();
-          lastPercent = percent;
-          if (!(await repository.heartbeat(jobId, claim, percent, clock.now()))) lost = true;
-          return !lost;
-        },
-      },
-      workDir,
-      storage.partPath(jobId, claim),
-    );
-    await storage.removeWork(jobId, claim);
-    // The run's own final file: a run taken over meanwhile never replaces the taker's.
-    const { key, size } = await storage.commit(jobId, claim);
+    const fileName = isBulkJob(job) ? `bulk-${jobId}` : (job as ZipJobRow).jobParams.fileName;
+    /** After each page: the test hook, then progress and heartbeat; false stops the run. */
+    const progress = async (fraction: number) => {
+      page += 1;
+      if (options.afterPage) await options.afterPage({ id: jobId, fileName }, page);
+      if (lost) return false;
+      const percent = Math.min(99, Math.floor(fraction * 100));
+      const now = clock.now().getTime();
+      if (now - lastBeat < heartbeatMs && percent === lastPercent) return true;
+      lastBeat = Date.now();
+      lastPercent = percent;
+      if (!(await repository.heartbeat(jobId, claim, percent, clock.now()))) lost = true;
+      return !lost;
+    };
+    const built = isBulkJob(job)
+      ? await buildBulk(job, claim, { repository, readings, storage, progress }, options)
+      : await buildZip(
+          job as ZipJobRow,
+          claim,
+          { repository, readings, storage, progress, clock },
+          options,
+        );
+    const { key, size } = built;
     const now = clock.now();
     if (
       !(await repository.complete(jobId, claim, {
@@ -484,10 +569,10 @@ export async function runExport(
       return { status: 'cancelled' as const };
     }
     logger.info(
-      { job: EXPORT_RUN, exportJobId: jobId, rows: result.totalRows, bytes: size },
+      { job: EXPORT_RUN, exportJobId: jobId, rows: built.rows, bytes: size },
       'export: completed',
     );
-    return { status: 'completed' as const, rows: result.totalRows, bytes: size };
+    return { status: 'completed' as const, rows: built.rows, bytes: size };
   } catch (error) {
     // Only this run's files: another run may own the job (and its part file) by now.
     await storage.remove(jobId, null, claim);
@@ -524,4 +609,120 @@ export async function runExport(
   } finally {
     clearInterval(keepalive);
   }
+}
+
+type BuildDeps = {
+  repository: ExportRepository;
+  readings: ReturnType<ReadingsFor>;
+  storage: ExportStorage;
+  progress: (fraction: number) => Promise<boolean>;
+};
+
+/** A ZIP export's run after its claim: the plan, the ZIP as a part file, committed (renamed). */
+async function buildZip(
+  job: ZipJobRow,
+  claim: number,
+  deps: BuildDeps & { clock: Clock },
+  options: ExportRunOptions,
+): Promise<{ key: string; size: number; rows: number }> {
+  const { repository, readings, storage, clock } = deps;
+  const jobId = job.id;
+  const params = job.jobParams;
+  const device = await repository.findDevice(job.teamId, params.deviceId);
+  if (!device) throw new Error('device no longer supported by the team');
+  const catalog = device.deviceType ? await repository.listMetrics(device.deviceType) : [];
+  const codes = await repository.participantCodes(job.teamId, params.participantIds);
+  const plan: ExportPlan = {
+    jobId,
+    teamId: job.teamId,
+    request: {
+      fileName: params.fileName,
+      startDate: params.startDate,
+      endDate: params.endDate,
+      participantIds: params.participantIds,
+      metrics: params.metrics,
+      exportMode: params.exportMode,
+      format: params.format ?? 'csv',
+      extras: params.extras ?? [],
+      trialId: job.trialId ?? 0,
+      deviceId: params.deviceId,
+    },
+    device: {
+      id: device.id,
+      friendlyName: device.friendlyName,
+      brand: device.brand,
+      deviceType: device.deviceType,
+    },
+    // A participant deleted since the request has no data left to export.
+    participants: params.participantIds
+      .filter((id) => codes.has(id))
+      .map((id) => ({ participantId: id, participantCode: codes.get(id)! })),
+    metrics: params.metrics.map((key) => {
+      const entry = catalog.find((metric) => metric.metricKey === key);
+      return {
+        metricKey: key,
+        metricName: entry?.metricName ?? key,
+        units: entry?.units ?? null,
+        category: entry?.category ?? null,
+        description: entry?.description ?? null,
+      };
+    }),
+    softwareVersion: APP_VERSION,
+    exportedAt: clock.now(),
+  };
+
+  const workDir = await storage.workDir(jobId, claim);
+  const result = await writeExport(
+    plan,
+    {
+      iterate: (query, iterateOptions) => readings.iterate(query, iterateOptions),
+      csv: (query, labels, csvOptions) => readings.csv(query, labels, csvOptions),
+      dayOffsets: (teamId, participantId, days) => readings.dayOffsets(teamId, participantId, days),
+      pageSize: options.pageSize,
+      zipLevel: options.zipLevel,
+      progress: deps.progress,
+    },
+    workDir,
+    storage.partPath(jobId, claim),
+  );
+  await storage.removeWork(jobId, claim);
+  // The run's own final file: a run taken over meanwhile never replaces the taker's.
+  const { key, size } = await storage.commit(jobId, claim);
+  return { key, size, rows: result.totalRows };
+}
+
+/**
+ * A FHIR Bulk Data export's run after its claim (issue 31): its NDJSON files in the run's work
+ * directory, which becomes the finished directory in one rename, so a status or file request
+ * never sees a half-written file.
+ */
+async function buildBulk(
+  job: BulkJobRow,
+  claim: number,
+  deps: BuildDeps,
+  options: ExportRunOptions,
+): Promise<{ key: string; size: number; rows: number }> {
+  const { repository, readings, storage } = deps;
+  const params = job.jobParams;
+  const participants = await repository.trialParticipants(job.teamId, job.trialId ?? 0);
+  const workDir = await storage.workDir(job.id, claim);
+  const written = await writeBulkExport(
+    {
+      teamId: job.teamId,
+      trialId: job.trialId ?? 0,
+      types: params.types,
+      since: params.since ? new Date(params.since) : null,
+      transactionTime: job.createdAt,
+      participants,
+    },
+    {
+      iterate: (query, iterateOptions) => readings.iterate(query, iterateOptions),
+      pageSize: options.pageSize,
+      resourcesPerFile: options.bulkResourcesPerFile,
+      progress: deps.progress,
+    },
+    workDir,
+  );
+  const { key, size } = await storage.commitDirectory(job.id, claim);
+  return { key, size, rows: written.resources };
 }
