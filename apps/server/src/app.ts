@@ -29,6 +29,9 @@ import { humanCheckRoutes } from './modules/human-check/human-check.routes';
 import { contactRoutes } from './modules/contact/contact.routes';
 import { authGuardPlugin } from './modules/auth/auth.guard';
 import { authRoutes } from './modules/auth/auth.routes';
+import { backendAuthGuardPlugin } from './modules/backend-clients/backend-auth.guard';
+import { backendClientsRoutes } from './modules/backend-clients/backend-clients.routes';
+import { smartRoutes } from './modules/backend-clients/smart.routes';
 import { passwordRoutes } from './modules/passwords/passwords.routes';
 import { signupRoutes } from './modules/signup/signup.routes';
 import { participantAccountRoutes } from './modules/participant-accounts/participant-accounts.routes';
@@ -245,6 +248,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     appSecret: config.APP_SECRET,
     clock,
   });
+  // /fhir routes: bearer tokens of backend clients, never cookies (issue 31).
+  await app.register(backendAuthGuardPlugin, { backendClients: services.backendClients });
 
   await app.register(systemRoutes, { db: database.db });
   await app.register(humanCheckRoutes, { service: services.humanCheckService });
@@ -287,6 +292,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(metricsRoutes, { metrics: services.metrics });
   await app.register(sysAdminRoutes, { sysAdmin: services.sysAdmin });
   await app.register(completenessRoutes, { completeness: services.completeness });
+  await app.register(backendClientsRoutes, { backendClients: services.backendClients });
+  await app.register(smartRoutes, {
+    backendClients: services.backendClients,
+    publicUrl: config.PUBLIC_URL,
+  });
 
   if (config.SERVE_WEB) await app.register(webAppPlugin, { distDir: config.WEB_DIST_DIR });
 

@@ -8,6 +8,10 @@ import { createAccessService } from './modules/access/access.service';
 import { createAuthRepository } from './modules/auth/auth.repository';
 import { createAccountsService } from './modules/auth/accounts.service';
 import { createAuthService } from './modules/auth/auth.service';
+import { createBackendClientsRepository } from './modules/backend-clients/backend-clients.repository';
+import { createBackendClientsService } from './modules/backend-clients/backend-clients.service';
+import { backendTokenKey } from './modules/backend-clients/backend-tokens';
+import { tokenEndpointUrl } from './modules/backend-clients/smart.routes';
 import { createContactService } from './modules/contact/contact.service';
 import { createProviderRegistry } from './modules/devices/core/provider-registry';
 import type { ProviderSettings } from './modules/devices/core/provider-settings';
@@ -126,6 +130,14 @@ export function createServices(deps: ServiceDeps) {
   });
   const humanCheck = createHumanCheck(humanCheckService);
   const access = createAccessService({ repository: createAccessRepository(db) });
+  // SMART Backend Services clients (issue 31): the token endpoint and the /fhir guard.
+  const backendClients = createBackendClientsService({
+    repository: createBackendClientsRepository(db),
+    access,
+    clock,
+    tokenKey: backendTokenKey(config.APP_SECRET),
+    tokenEndpoint: tokenEndpointUrl(publicUrl),
+  });
 
   // Sign-in, second factor and accounts. The second factor decides the status a sign-in
   // starts in (remembered device or not).
@@ -341,6 +353,7 @@ export function createServices(deps: ServiceDeps) {
     humanCheck,
     humanCheckService,
     access,
+    backendClients,
     auth,
     sfa,
     passwords,

@@ -75,6 +75,12 @@ export const ACTION_ROLES = {
   /** A trial's completeness thresholds (audited). */
   'completeness.thresholds': ADMINS,
 
+  /**
+   * Register, list and revoke the team's SMART Backend Services clients, the pipelines that
+   * pull FHIR Bulk Data exports with a signed assertion (issue 31; decision 0240).
+   */
+  'backendClient.manage': ADMINS,
+
   /** Approve sign-ups (invitations) and list every team for it. */
   'signup.approve': SYS_ADMIN_ONLY,
   /** Team administration: the team record, allowed brands, supported devices. */

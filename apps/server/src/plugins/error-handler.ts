@@ -9,6 +9,13 @@ import {
 } from '@trialpulse/shared';
 import { isDatabaseUnavailable } from '../lib/db-errors';
 import { AppError } from '../lib/errors';
+import {
+  FHIR_JSON,
+  FhirError,
+  OAuthError,
+  issueCodeOf,
+  operationOutcome,
+} from '../lib/fhir-errors';
 import { noteRejection } from './request-log';
 
 /**
@@ -33,6 +40,24 @@ export const SERVICE_UNAVAILABLE_MESSAGE =
   'The service is temporarily unavailable. Please try again in a moment.';
 
 function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  // The token endpoint answers as OAuth 2 says (RFC 6749 §5.2), never cached.
+  if (error instanceof OAuthError) {
+    noteRejection(reply, error.error);
+    return reply
+      .code(error.statusCode)
+      .header('cache-control', 'no-store')
+      .header('pragma', 'no-cache')
+      .type('application/json; charset=utf-8')
+      .send({ error: error.error, error_description: error.message });
+  }
+  if (error instanceof FhirError) {
+    noteRejection(reply, error.code);
+    for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    return reply
+      .code(error.statusCode)
+      .type(FHIR_JSON)
+      .send(operationOutcome(error.code, error.message));
+  }
   const { statusCode, body, headers } = toErrorBody(error, request);
   if (statusCode === 503)
     request.log.warn(
@@ -46,7 +71,20 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
   // and file name: the error body is JSON, and no download.
   reply.removeHeader('content-disposition');
   if (!reply.raw.headersSent) reply.raw.removeHeader('content-disposition');
+  // FHIR clients read failures of /fhir as an OperationOutcome (issue 31).
+  if (isFhirUrl(request.url)) {
+    const diagnostics =
+      statusCode >= 500 ? `${body.message} (request ${request.id})` : body.message;
+    return reply
+      .code(statusCode)
+      .type(FHIR_JSON)
+      .send(operationOutcome(issueCodeOf(statusCode), diagnostics));
+  }
   return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
+}
+
+function isFhirUrl(url: string): boolean {
+  return url === '/fhir' || url.startsWith('/fhir/') || url.startsWith('/fhir?');
 }
 
 function toErrorBody(

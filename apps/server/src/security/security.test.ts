@@ -4,6 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_STAFF, ROLES, rolesFor, type Action, type Role } from '@trialpulse/shared';
 import type { RegisteredRoute } from '../app';
 import { STAFF_GUARD, type RequireStaffOptions } from '../modules/auth/auth.guard';
+import {
+  BACKEND_GUARD,
+  type RequireBackendClientOptions,
+} from '../modules/backend-clients/backend-auth.guard';
+import {
+  backendToken,
+  registerBackendClient,
+  type BackendKeyPair,
+} from '../modules/backend-clients/test-support';
 import type { AuthContext } from '../modules/auth/session-context';
 import { addParticipant, createTrial } from '../modules/participants/test-support';
 import { createTestApp, csrfSession, type TestApp } from '../test/test-app';
@@ -20,6 +29,8 @@ import { startAllSimulators, type AllSimulators } from '@trialpulse/provider-sim
  *    nothing changes;
  *  - sign-in: every route not in the public list has a sign-in guard and never answers an
  *    anonymous caller with success;
+ *  - bearer tokens (/fhir, issue 31): a backend route's guard reads only the bearer token of
+ *    a backend client: no CSRF token is asked, and a staff browser's cookies get 401;
  *  - roles: every route has an entry in ACCESS below naming its action of the shared
  *    permissions table; the route's guard declares that action, and each role is allowed
  *    or refused by the route's own guard exactly as the shared table says;
@@ -37,10 +48,20 @@ import { startAllSimulators, type AllSimulators } from '@trialpulse/provider-sim
 type Access =
   | { kind: 'public' }
   | { kind: 'participant' }
-  | { kind: 'staff'; action: Action | null; pendingSecondFactor?: boolean; missingRole?: boolean };
+  | { kind: 'staff'; action: Action | null; pendingSecondFactor?: boolean; missingRole?: boolean }
+  | { kind: 'backend'; scope?: RequireBackendClientOptions['scope'] };
 
 const PUBLIC: Access = { kind: 'public' };
 const PARTICIPANT: Access = { kind: 'participant' };
+/**
+ * Machine routes under /fhir (FHIR Bulk Data, issue 31): a backend client's bearer token
+ * from POST /fhir/auth/token (`app.requireBackendClient({ scope })`), never a cookie.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- for the Bulk Data routes (issue 31); drop this line when the first uses it
+const backend = (scope?: RequireBackendClientOptions['scope']): Access => ({
+  kind: 'backend',
+  ...(scope && { scope }),
+});
 const staff = (
   action: Action | null,
   extra: { pendingSecondFactor?: boolean; missingRole?: boolean } = {},
@@ -198,6 +219,13 @@ const ACCESS: Record<string, Access> = {
   'GET /api/trials/:trialId/completeness/digest': staff('completeness.view'),
   'PUT /api/trials/:trialId/completeness/digest': staff('completeness.view'),
   'GET /api/trials/:trialId/completeness/adherence.csv': staff('completeness.view'),
+  // SMART Backend Services (issue 31, decision 0240): the team Admin's clients; the
+  // discovery document and the token endpoint (the client authenticates by its assertion).
+  'GET /api/backendClients': staff('backendClient.manage'),
+  'POST /api/backendClients': staff('backendClient.manage'),
+  'POST /api/backendClients/:id/revoke': staff('backendClient.manage'),
+  'GET /fhir/.well-known/smart-configuration': PUBLIC,
+  'POST /fhir/auth/token': PUBLIC,
   // Demo mode only, loopback only, by design without sign-in (docs/decisions/0006).
   'GET /api/dev/mailbox': PUBLIC,
   'GET /api/dev/mailbox/:id': PUBLIC,
@@ -317,10 +345,56 @@ const staffGuardOf = (route: RegisteredRoute) =>
   route.guards
     .map((hook) => (hook as Record<symbol, RequireStaffOptions | undefined>)[STAFF_GUARD])
     .find(Boolean);
+const backendGuardOf = (route: RegisteredRoute) =>
+  route.guards
+    .map((hook) => (hook as Record<symbol, RequireBackendClientOptions | undefined>)[BACKEND_GUARD])
+    .find(Boolean);
+/** Routes a machine calls with a bearer token (or none): no cookie, no CSRF token. */
+const isFhir = (route: { url: string }) => route.url.startsWith('/fhir/');
 const participantGuardOf = (route: RegisteredRoute) =>
   route.guards.find((hook) => (hook as { name?: string }).name === 'requireParticipant');
+/** A caller each route's guard lets through: a participant, a backend client or Sys_Admin. */
+const callerOf = (route: { method: string; url: string }): TestClient | BearerClient => {
+  const kind = ACCESS[keyOf(route)]!.kind;
+  if (kind === 'participant') return participantAccount;
+  return kind === 'backend' ? backendA : clients.Sys_Admin;
+};
 const fillPath = (url: string, values: Record<string, string> = {}) =>
   url.replace(/:(\w+)/g, (_all, name: string) => values[name] ?? '1');
+
+/**
+ * A backend client calling /fhir routes with its bearer token (asked again before the
+ * 5-minute token would expire), answering `request` as TestClient does.
+ */
+class BearerClient {
+  readonly jar = { header: () => '' };
+  readonly remoteAddress = '127.0.0.1';
+  private token: { value: string; at: number } | null = null;
+  constructor(
+    private readonly registered: { client: { clientId: string }; keys: BackendKeyPair },
+  ) {}
+
+  async authorization(): Promise<string> {
+    if (!this.token || Date.now() - this.token.at > 120_000) {
+      const { token } = await backendToken(ctx, this.registered.client, this.registered.keys);
+      this.token = { value: token, at: Date.now() };
+    }
+    return `Bearer ${this.token.value}`;
+  }
+
+  async request(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ) {
+    return ctx.app.inject({
+      method,
+      url,
+      headers: { authorization: await this.authorization() },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  }
+}
 
 let ctx: TestApp;
 let sims: AllSimulators;
@@ -342,6 +416,9 @@ let openApi: {
 const clients = {} as Record<Role, TestClient>;
 let outsider: TestClient;
 let participantAccount: TestClient;
+/** Backend clients of team A (every scope) and of team B, for the /fhir routes. */
+let backendA: BearerClient;
+let backendB: BearerClient;
 let teamA: number;
 const idsA: Record<string, string> = {};
 
@@ -360,7 +437,10 @@ beforeAll(async () => {
   await ctx.app.ready();
   routes = ctx.app
     .registeredRoutes()
-    .filter((route) => route.url.startsWith('/api/') && !route.url.startsWith('/api/docs'));
+    .filter(
+      (route) =>
+        (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs')) || isFhir(route),
+    );
   openApi = (await ctx.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
 
   const db = ctx.database.db;
@@ -398,6 +478,8 @@ beforeAll(async () => {
       )
     ).statusCode,
   ).toBe(200);
+  backendA = new BearerClient(await registerBackendClient(clients.Admin));
+  backendB = new BearerClient(await registerBackendClient(outsider));
   const member = await createStaffUser(db, { role: 'User', teamId: teamA });
   Object.assign(idsA, {
     trialId: String(trial.id),
@@ -426,7 +508,7 @@ describe('security checklist over every route of the app', () => {
 
   it('every write (and state-changing GET) refuses a missing, wrong or other-session CSRF token with 403, changing nothing', async () => {
     const writes = routes.filter(
-      (route) => WRITE_METHODS.has(route.method) || CSRF_GETS.has(keyOf(route)),
+      (route) => !isFhir(route) && (WRITE_METHODS.has(route.method) || CSRF_GETS.has(keyOf(route))),
     );
     expect(writes.length).toBeGreaterThan(30);
     const victim = clients.Sys_Admin;
@@ -479,6 +561,8 @@ describe('security checklist over every route of the app', () => {
       if (access.kind === 'public') continue;
       if (access.kind === 'participant')
         expect([keyOf(route), Boolean(participantGuardOf(route))]).toEqual([keyOf(route), true]);
+      else if (access.kind === 'backend')
+        expect([keyOf(route), Boolean(backendGuardOf(route))]).toEqual([keyOf(route), true]);
       else expect([keyOf(route), Boolean(staffGuardOf(route))]).toEqual([keyOf(route), true]);
       const response = await anonymous.request(
         route.method as 'POST',
@@ -493,6 +577,37 @@ describe('security checklist over every route of the app', () => {
       ]);
       if (route.method === 'GET' && !route.url.includes(':'))
         expect([keyOf(route), response.statusCode]).toEqual([keyOf(route), 401]);
+    }
+  });
+
+  it('/fhir routes take no cookie and no CSRF token: a staff browser gets 401 from every backend route, which declares its scope', async () => {
+    const fhirRoutes = routes.filter(isFhir);
+    expect(fhirRoutes.length).toBeGreaterThanOrEqual(2);
+    for (const route of fhirRoutes) {
+      const access = ACCESS[keyOf(route)]!;
+      expect([keyOf(route), access.kind]).toEqual([
+        keyOf(route),
+        access.kind === 'public' ? 'public' : 'backend',
+      ]);
+      // A signed-in Sys_Admin's browser, CSRF token and all.
+      const response = await clients.Sys_Admin.request(
+        route.method as 'POST',
+        fillPath(route.url, idsA),
+        route.method === 'GET' ? undefined : {},
+        { csrf: true },
+      );
+      expect([keyOf(route), response.json().reason]).toEqual([keyOf(route), undefined]);
+      if (access.kind !== 'backend') continue;
+      expect([keyOf(route), response.statusCode, response.headers['content-type']]).toEqual([
+        keyOf(route),
+        401,
+        'application/fhir+json; charset=utf-8',
+      ]);
+      expect([keyOf(route), response.json().issue?.[0]?.code]).toEqual([keyOf(route), 'login']);
+      expect([keyOf(route), backendGuardOf(route)!.scope ?? null]).toEqual([
+        keyOf(route),
+        access.scope ?? null,
+      ]);
     }
   });
 
@@ -554,9 +669,14 @@ describe('security checklist over every route of the app', () => {
     }
   });
 
-  it("tenancy: a team-B Admin addressing team A's objects by id never succeeds", async () => {
+  it("tenancy: a team-B Admin (or team B's backend client) addressing team A's objects by id never succeeds", async () => {
     for (const route of routes) {
       const access = ACCESS[keyOf(route)]!;
+      if (access.kind === 'backend' && route.url.includes(':') && route.method === 'GET') {
+        const response = await backendB.request('GET', fillPath(route.url, idsA));
+        expect([keyOf(route), response.statusCode >= 400]).toEqual([keyOf(route), true]);
+        continue;
+      }
       if (access.kind !== 'staff' || !route.url.includes(':') || route.method !== 'GET') continue;
       if (!rolesOf(access).includes('Admin')) continue;
       const response = await outsider.request('GET', fillPath(route.url, idsA), undefined, {
@@ -570,8 +690,7 @@ describe('security checklist over every route of the app', () => {
     let checked = 0;
     for (const route of routes) {
       // Each route as a caller its guard lets through, so the id reaches the handler.
-      const caller =
-        ACCESS[keyOf(route)]!.kind === 'participant' ? participantAccount : clients.Sys_Admin;
+      const caller = callerOf(route);
       const path = route.url.replace(/:(\w+)/g, '{$1}');
       const operation = openApi.paths[path]?.[route.method.toLowerCase()];
       const numeric = (schema: unknown) => /"(number|integer)"/.test(JSON.stringify(schema ?? {}));
@@ -622,6 +741,9 @@ describe('security checklist over every route of the app', () => {
               cookie: caller.jar.header(),
               'x-csrf-token': csrf,
               'content-type': 'application/json',
+              ...(caller instanceof BearerClient && {
+                authorization: await caller.authorization(),
+              }),
             },
             remoteAddress: caller.remoteAddress,
             // The other fields valid, so a well-formed id past the range reaches the handler.
@@ -682,7 +804,7 @@ describe('security checklist over every route of the app', () => {
     };
     for (const route of routes) {
       const key = keyOf(route);
-      const caller = ACCESS[key]!.kind === 'participant' ? participantAccount : clients.Sys_Admin;
+      const caller = callerOf(route);
       const operation =
         openApi.paths[route.url.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
       const parameters = (operation?.parameters ?? []) as {

@@ -1,0 +1,83 @@
+import { and, desc, eq, isNull, lt } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client';
+import { backendClientAssertions, backendClients } from '../../db/schema';
+
+export type BackendClientRow = typeof backendClients.$inferSelect;
+
+/** The only code that touches backend_clients and backend_client_assertions. */
+export function createBackendClientsRepository(db: Db) {
+  return {
+    db,
+    transaction: db.transaction.bind(db),
+
+    async insert(
+      tx: DbOrTx,
+      values: Omit<typeof backendClients.$inferInsert, 'id' | 'createdAt'>,
+    ): Promise<BackendClientRow> {
+      const [row] = await tx.insert(backendClients).values(values).returning();
+      return row!;
+    },
+
+    /** The team's clients, newest first. */
+    async listOfTeam(teamId: number): Promise<BackendClientRow[]> {
+      return db
+        .select()
+        .from(backendClients)
+        .where(eq(backendClients.teamId, teamId))
+        .orderBy(desc(backendClients.createdAt), desc(backendClients.id));
+    },
+
+    /** The team's client `id`, locked for the revocation; undefined for another team's or none. */
+    async lockOfTeam(tx: DbOrTx, teamId: number, id: number) {
+      const [row] = await tx
+        .select()
+        .from(backendClients)
+        .where(and(eq(backendClients.id, id), eq(backendClients.teamId, teamId)))
+        .for('update');
+      return row;
+    },
+
+    async revoke(tx: DbOrTx, id: number, by: number, at: Date): Promise<BackendClientRow> {
+      const [row] = await tx
+        .update(backendClients)
+        .set({ revokedAt: at, revokedBy: by })
+        .where(and(eq(backendClients.id, id), isNull(backendClients.revokedAt)))
+        .returning();
+      return row!;
+    },
+
+    /** A client by the client_id it authenticates with (revoked ones included). */
+    async byClientId(clientId: string, tx: DbOrTx = db): Promise<BackendClientRow | undefined> {
+      const [row] = await tx
+        .select()
+        .from(backendClients)
+        .where(eq(backendClients.clientId, clientId));
+      return row;
+    },
+
+    /** Forgets the assertion ids whose assertions have expired (they can no longer be replayed). */
+    async sweepAssertions(tx: DbOrTx, now: Date): Promise<void> {
+      await tx.delete(backendClientAssertions).where(lt(backendClientAssertions.expiresAt, now));
+    },
+
+    /**
+     * Records an assertion's `jti` for the client until `expiresAt`; false when the client
+     * already used it (a replay).
+     */
+    async recordAssertion(
+      tx: DbOrTx,
+      backendClientId: number,
+      jti: string,
+      expiresAt: Date,
+    ): Promise<boolean> {
+      const inserted = await tx
+        .insert(backendClientAssertions)
+        .values({ backendClientId, jti, expiresAt })
+        .onConflictDoNothing()
+        .returning({ jti: backendClientAssertions.jti });
+      return inserted.length === 1;
+    },
+  };
+}
+
+export type BackendClientsRepository = ReturnType<typeof createBackendClientsRepository>;
