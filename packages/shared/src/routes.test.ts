@@ -63,6 +63,8 @@ const SPEC_ADMINS = [
   '/OmronManageParticipantToken',
   '/TrialUsers',
   '/TeamDataRetention',
+  // Not in the spec: the team's backend (pipeline) clients of issue 31 (decision 0240).
+  '/TeamBackendClients',
 ];
 const SPEC_SYS_ADMIN = [
   '/SignUpApprovalPage',

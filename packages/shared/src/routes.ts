@@ -87,6 +87,8 @@ export const ROUTES = [
   staff('/OmronManageParticipantToken', 'Omron token management', 'deviceToken.manage'),
   staff('/TrialUsers', 'Trial users', 'trialUsers.manage'),
   staff('/TeamDataRetention', 'Data Storage & Retention Settings', 'retention.manage'),
+  // Issue 31: not in the spec; the team's SMART Backend Services clients (decision 0240).
+  staff('/TeamBackendClients', 'Pipeline Clients', 'backendClient.manage'),
 
   // Sys_Admin only
   staff('/SignUpApprovalPage', 'Sign-up approval', 'signup.approve'),
@@ -109,6 +111,7 @@ export const PATHS = {
   changePassword: '/ChangePwdReqPage',
   dataExport: '/DataExport',
   teamDataRetention: '/TeamDataRetention',
+  teamBackendClients: '/TeamBackendClients',
   deviceMetricsManager: '/DeviceMetricsManager',
   dbInfo: '/DbInfoPage',
   trialPage: '/TrialPage',

@@ -163,6 +163,12 @@ const PAGES: Partial<Record<RoutePath, PageRoute>> = {
         .TeamDataRetentionPage,
     }),
   },
+  '/TeamBackendClients': {
+    lazy: async () => ({
+      Component: (await import('@/features/backend-clients/pages/team-backend-clients-page'))
+        .TeamBackendClientsPage,
+    }),
+  },
   '/LoginPage': {
     lazy: async () => ({
       Component: (await import('@/features/auth/pages/login-page')).LoginPage,

@@ -51,14 +51,19 @@ describe('navbar', () => {
       '/TeamDataRetention',
     );
     expect(screen.queryByRole('button', { name: 'Sys Admin' })).toBeNull();
+    // The team's pipeline clients (issue 31, decision 0240).
+    expect(screen.getByTestId('nav-pipeline-clients').getAttribute('href')).toBe(
+      '/TeamBackendClients',
+    );
   });
 
-  it('hides the Sys_Admin entries and Data Management from a User but shows Data Export', async () => {
+  it('hides the Sys_Admin entries, Data Management and Pipeline Clients from a User but shows Data Export', async () => {
     await renderNavbar('User');
 
     expect(screen.getByTestId('nav-data-export')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Sys Admin' })).toBeNull();
     expect(screen.queryByTestId('nav-data-management')).toBeNull();
+    expect(screen.queryByTestId('nav-pipeline-clients')).toBeNull();
   });
 
   it('hides Data Export from a Viewer', async () => {

@@ -29,8 +29,8 @@ const SYS_ADMIN_ENTRIES: NavEntry[] = [
 
 /**
  * The staff navbar: Dashboard; Data Export for the roles that may open it; Data Management
- * and the Sys Admin menu for Sys_Admin; the profile menu. Narrow screens fold the links
- * into one menu.
+ * and Pipeline Clients (decision 0240) for Sys_Admin and Admin; the Sys Admin menu for
+ * Sys_Admin; the profile menu. Narrow screens fold the links into one menu.
  */
 export function Navbar() {
   const { user, guardUser } = useSession();
@@ -38,6 +38,7 @@ export function Navbar() {
   const compact = useMediaQuery(theme.breakpoints.down('md'), { noSsr: true });
   const isSysAdmin = useCan('sysadmin.view');
   const showDataManagement = useCan('nav.dataManagement');
+  const showPipelineClients = useCan('backendClient.manage');
 
   const links: NavEntry[] = [{ label: 'Dashboard', to: PATHS.home, testId: 'nav-dashboard' }];
   if (decideRouteAccess(PATHS.dataExport, guardUser).kind === 'allow') {
@@ -48,6 +49,14 @@ export function Navbar() {
       label: 'Data Management',
       to: PATHS.teamDataRetention,
       testId: 'nav-data-management',
+    });
+  }
+  if (showPipelineClients) {
+    // Issue 31: the team's SMART Backend Services clients (decision 0240).
+    links.push({
+      label: 'Pipeline Clients',
+      to: PATHS.teamBackendClients,
+      testId: 'nav-pipeline-clients',
     });
   }
 
