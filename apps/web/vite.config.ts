@@ -20,10 +20,16 @@ export default defineConfig({
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
   server: {
-    proxy: { '/api': { target: apiTarget, changeOrigin: false } },
+    proxy: {
+      '/api': { target: apiTarget, changeOrigin: false },
+      '/fhir': { target: apiTarget, changeOrigin: false },
+    },
   },
   preview: {
-    proxy: { '/api': { target: apiTarget, changeOrigin: false } },
+    proxy: {
+      '/api': { target: apiTarget, changeOrigin: false },
+      '/fhir': { target: apiTarget, changeOrigin: false },
+    },
   },
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),

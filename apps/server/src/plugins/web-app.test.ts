@@ -87,6 +87,24 @@ describe('compressed answers and cached assets', () => {
     });
   });
 
+  it('answers an unknown FHIR path with an OperationOutcome 404, not index.html', async () => {
+    const response = await ctx.app.inject({ url: '/fhir/Patient/1?x=1' });
+    expect([response.statusCode, response.headers['content-type']]).toEqual([
+      404,
+      'application/fhir+json; charset=utf-8',
+    ]);
+    expect(response.json()).toEqual({
+      resourceType: 'OperationOutcome',
+      issue: [
+        {
+          severity: 'error',
+          code: 'not-found',
+          diagnostics: 'Route GET /fhir/Patient/1 not found.',
+        },
+      ],
+    });
+  });
+
   it('compresses API answers over 1 KB and leaves small ones alone', async () => {
     const large = await ctx.app.inject({
       url: '/api/docs/json',

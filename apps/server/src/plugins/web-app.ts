@@ -33,7 +33,8 @@ export async function webAppPlugin(app: FastifyInstance, options: { distDir: str
   });
   const indexHtml = fs.readFileSync(indexFile);
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
-    if (request.url.startsWith('/api/') || request.url === '/api') {
+    // The API and the FHIR base (issue 31) answer a missing route as such, never the SPA.
+    if (/^\/(api|fhir)(\/|\?|$)/.test(request.url)) {
       throw AppError.routeNotFound(request);
     }
     return reply
