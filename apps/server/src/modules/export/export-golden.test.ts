@@ -505,19 +505,19 @@ const EXPECTED: Record<string, [string, string][]> = {
     ['totalRows', '196'],
     [
       'TrialPulse-Golden_study-steps-Data.parquet',
-      'c9cd18003d72b85ce30f304753497c60d41697b2e1d5a660582d574270097c10',
+      '838043ea0901ce0efc8af1eef091cec2413ee330c0aac8173e442ae4cdd41cd7',
     ],
     [
       'TrialPulse-Golden_study-heart_rate-Data.parquet',
-      '69cae74b2187c4c093b70ad2e21f1cc9ebef84418908a462f16f505e5e98f4bc',
+      'abc384ec4ec4efa3d6b4de399c0717d70f28ac63a67a9dd3d1992ae2b739fac0',
     ],
     [
       'TrialPulse-Golden_study-calories-Data.parquet',
-      'c6c3a806807fe64ac1e65fe660cf526ed1d0e02ee61112036a3c190f5f9421c7',
+      'e689cfa602b4c83a411eba78f4592f8efb26b0572f2226788cdb9fcdef750b69',
     ],
     [
       'TrialPulse-Golden_study-spo2-Data.parquet',
-      '22a17d0fb154b21839c994c3737cc2dbbbf5af87af68631e36681f9cf1c762c5',
+      '78f87faa520bc70a8cd4875a04bb1409fc5266cea40cc1bdfc06a02d18f942e9',
     ],
     [
       'TrialPulse-Golden_study-data-dictionary.csv',
@@ -529,7 +529,7 @@ const EXPECTED: Record<string, [string, string][]> = {
     ],
     [
       'TrialPulse-Golden_study-manifest.json',
-      'acebbf4d593e9a52d1bf72f4e74be73ceedb623c76a26856ebf10c032e8af0da',
+      '300bd3a7327c2fd0714ff2ecc1f209bbc609ec374c9e303ca3e8d272ac349883',
     ],
   ],
 };
