@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
+import { storedReadingAt, storedReadingsWithin, storedReadingsWithinSql } from './stored-readings';
 
 /**
  * The per-day summary of stored readings (`device_reading_days`, decision 0058): one row per
@@ -113,8 +114,8 @@ export function refreshReadingDaysStatement(keys: readonly ReadingDayKey[]): SQL
     if (day > last) last = day;
   }
   if (!(first <= last)) first = last = 0;
-  const windowFrom = new Date(first - BEFORE_DAY_MS).toISOString();
-  const windowTo = new Date(last + AFTER_DAY_MS).toISOString();
+  const windowFrom = new Date(first - BEFORE_DAY_MS);
+  const windowTo = new Date(last + AFTER_DAY_MS);
   return sql`
     with keys as (
       select distinct k.p, k.t, k.m, k.d from json_to_recordset(${payload}::json) as k(p integer, t integer, m text, d date)
@@ -130,11 +131,14 @@ export function refreshReadingDaysStatement(keys: readonly ReadingDayKey[]): SQL
                  sum(r.value) as value_sum,
                  min(r.recorded_at) as first_at,
                  max(r.recorded_at) as last_at
-            from device_readings r
+            from stored_readings r
            where r.participant_id = k.p and r.team_id = k.t and r.metric_key = k.m
-             and r.recorded_at >= ${windowFrom}::timestamptz and r.recorded_at < ${windowTo}::timestamptz
-             and r.recorded_at >= (k.d::timestamp at time zone 'UTC') - ${sql.raw(BEFORE_DAY)}
-             and r.recorded_at < (k.d::timestamp at time zone 'UTC') + ${sql.raw(AFTER_DAY)}
+             and ${storedReadingsWithin('r', windowFrom, windowTo)}
+             and ${storedReadingsWithinSql(
+               'r',
+               sql`(k.d::timestamp at time zone 'UTC') - ${sql.raw(BEFORE_DAY)}`,
+               sql`(k.d::timestamp at time zone 'UTC') + ${sql.raw(AFTER_DAY)}`,
+             )}
              and ${readingDay('r')} = k.d
         ) f
     ),
@@ -193,7 +197,7 @@ export function readingDaysFromScratch(): SQL {
            sum(value) as value_sum,
            min(recorded_at) as first_at,
            max(recorded_at) as last_at
-      from (select r.*, ${readingDay('r')} as day from device_readings r) r
+      from (select r.*, ${readingDay('r')} as day from stored_readings r) r
      where recorded_at >= (day::timestamp at time zone 'UTC') - ${sql.raw(BEFORE_DAY)}
        and recorded_at < (day::timestamp at time zone 'UTC') + ${sql.raw(AFTER_DAY)}
      group by participant_id, team_id, metric_key, day`;
@@ -287,7 +291,7 @@ export async function dailySummariesFromReadings(
         SELECT participant_id, metric_key, value,
                floor((date_part('epoch', coalesce(end_at, recorded_at)) + coalesce(utc_offset_minutes, 0) * 60) / 86400)::int AS day_number,
                floor(date_part('epoch', recorded_at) / 60)::int AS minute
-          FROM device_readings
+          FROM stored_readings
          WHERE team_id = ${teamId}
            AND participant_id IN (${ids})
            AND metric_key IN ${GRID_METRICS}
@@ -333,9 +337,9 @@ export async function currentOffsets(
     select p.id as p, (
       select r.utc_offset_minutes
         from device_reading_days d
-        join device_readings r
+        join stored_readings r
           on r.participant_id = d.participant_id and r.team_id = d.team_id
-         and r.metric_key = d.metric_key and r.recorded_at = d.last_at
+         and r.metric_key = d.metric_key and ${storedReadingAt('r', sql`d.last_at`)}
        where d.participant_id = p.id and d.team_id = ${teamId}
          and d.day >= (${at.toISOString()}::timestamptz - interval '31 days')::date
          and d.last_at <= ${at.toISOString()}::timestamptz
@@ -394,12 +398,12 @@ export async function dayOffsets(
   toDay: string,
 ): Promise<DayOffset[]> {
   const offsetAt = (column: string) =>
-    sql.raw(`(
-    select r.utc_offset_minutes from device_readings r
+    sql`(
+    select r.utc_offset_minutes from stored_readings r
      where r.participant_id = d.participant_id and r.team_id = d.team_id
-       and r.metric_key = d.metric_key and r.recorded_at = d.${column}
+       and r.metric_key = d.metric_key and ${storedReadingAt('r', sql.raw(`d.${column}`))}
        and r.utc_offset_minutes is not null
-     limit 1)`);
+     limit 1)`;
   const result = await db.execute<{
     d: string;
     first_at: string;

@@ -7,6 +7,7 @@ import { neutralise, neutraliseSql } from '../../lib/csv-safe';
 import { copyRows } from './copy-rows';
 import { READING_DEVICE_SQL } from './reading-device';
 import type { ReadingsQuery } from './readings.repository';
+import { storedReadingsWithinText } from './stored-readings';
 
 /** The flat readings table: one row per reading, in this column order (decision 0046). */
 export const READINGS_CSV_COLUMNS = [
@@ -148,7 +149,7 @@ async function metricKeysOf(db: Db, query: ReadingsQuery): Promise<string[]> {
   if (query.metricKeys?.length === 0) return [];
   const text = query.metricKeys
     ? `select k as metric_key from unnest(array[${query.metricKeys.map(literal).join(', ')}]::text[]) as k group by k order by k`
-    : `select distinct r.metric_key from device_readings r where ${conditionsOf(query).join(' and ')} order by r.metric_key`;
+    : `select distinct r.metric_key from stored_readings r where ${conditionsOf(query).join(' and ')} order by r.metric_key`;
   const result: { rows: { metric_key: string }[] } = await db.execute<{ metric_key: string }>(
     sql.raw(text),
   );
@@ -166,8 +167,8 @@ function conditionsOf(query: ReadingsQuery): string[] {
   const conditions = [
     `r.participant_id = ${integer(query.participantId)}`,
     `r.team_id = ${integer(query.teamId)}`,
-    `r.recorded_at >= ${literal(query.from.toISOString())}::timestamptz`,
-    `r.recorded_at < ${literal(query.to.toISOString())}::timestamptz`,
+    // Rows and chunk points alike (decision 0255), only the window's chunks unnested.
+    storedReadingsWithinText('r', query.from, query.to),
   ];
   if (query.brand) conditions.push(`r.brand = ${literal(query.brand)}::device_brand`);
   if (query.localDays)
@@ -221,5 +222,5 @@ function selectText(
     `r.upstream`,
   ];
   if (after) columns.push(`r.recorded_at::text as k_at`, `r.brand::text as k_brand`);
-  return `select ${columns.join(', ')} from device_readings r where ${conditions.join(' and ')} order by r.recorded_at, r.brand`;
+  return `select ${columns.join(', ')} from stored_readings r where ${conditions.join(' and ')} order by r.recorded_at, r.brand`;
 }

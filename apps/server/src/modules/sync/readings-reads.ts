@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { ListQuery } from '@trialpulse/shared';
 import type { Db } from '../../db/client';
-import { deviceReadings, participants, type DeviceBrand } from '../../db/schema';
+import { participants, storedReadings, type DeviceBrand } from '../../db/schema';
 import { defineList, selectPage, textSort } from '../../lib/paging';
+import { storedReadingsBefore, storedReadingsFrom } from './stored-readings';
 
 /**
  * Reads of stored readings that other modules need beyond the readings repository's, published
@@ -14,13 +15,13 @@ import { defineList, selectPage, textSort } from '../../lib/paging';
 /** The stored readings of one participant and brand as a server-paged table. */
 export const readingsList = defineList({
   sortable: {
-    recordedAt: deviceReadings.recordedAt,
-    metricKey: textSort(deviceReadings.metricKey),
-    value: deviceReadings.value,
+    recordedAt: storedReadings.recordedAt,
+    metricKey: textSort(storedReadings.metricKey),
+    value: storedReadings.value,
   },
-  searchable: [deviceReadings.metricKey, deviceReadings.dataSource, deviceReadings.value],
+  searchable: [storedReadings.metricKey, storedReadings.dataSource, storedReadings.value],
   // Newest first, the table's natural order; the key's remaining columns keep pages stable.
-  defaultOrder: [desc(deviceReadings.recordedAt), asc(deviceReadings.metricKey)],
+  defaultOrder: [desc(storedReadings.recordedAt), asc(storedReadings.metricKey)],
 });
 
 export type ReadingsListScope = {
@@ -73,14 +74,14 @@ export function createReadingsReads(db: Db) {
      */
     async page(scope: ReadingsListScope, query: ReadingsListQuery) {
       const conditions: SQL[] = [
-        eq(deviceReadings.participantId, scope.participantId),
-        eq(deviceReadings.teamId, scope.teamId),
-        eq(deviceReadings.brand, scope.brand),
+        eq(storedReadings.participantId, scope.participantId),
+        eq(storedReadings.teamId, scope.teamId),
+        eq(storedReadings.brand, scope.brand),
       ];
-      if (scope.from) conditions.push(gte(deviceReadings.recordedAt, scope.from));
-      if (scope.to) conditions.push(lt(deviceReadings.recordedAt, scope.to));
+      if (scope.from) conditions.push(storedReadingsFrom('stored_readings', scope.from));
+      if (scope.to) conditions.push(storedReadingsBefore('stored_readings', scope.to));
       if (scope.metricKeys && scope.metricKeys.length > 0) {
-        conditions.push(inArray(deviceReadings.metricKey, [...scope.metricKeys]));
+        conditions.push(inArray(storedReadings.metricKey, [...scope.metricKeys]));
       }
       const read = (window: SQL | undefined) =>
         selectPage(
@@ -89,20 +90,20 @@ export function createReadingsReads(db: Db) {
           (filter, total) =>
             db
               .select({
-                metricKey: deviceReadings.metricKey,
-                recordedAt: deviceReadings.recordedAt,
-                endAt: deviceReadings.endAt,
-                utcOffsetMinutes: deviceReadings.utcOffsetMinutes,
-                value: deviceReadings.value,
-                valueJson: deviceReadings.valueJson,
-                brand: deviceReadings.brand,
-                upstream: deviceReadings.upstream,
-                dataSource: deviceReadings.dataSource,
-                syncRunId: deviceReadings.syncRunId,
-                syncedAt: deviceReadings.syncedAt,
+                metricKey: storedReadings.metricKey,
+                recordedAt: storedReadings.recordedAt,
+                endAt: storedReadings.endAt,
+                utcOffsetMinutes: storedReadings.utcOffsetMinutes,
+                value: storedReadings.value,
+                valueJson: storedReadings.valueJson,
+                brand: storedReadings.brand,
+                upstream: storedReadings.upstream,
+                dataSource: storedReadings.dataSource,
+                syncRunId: storedReadings.syncRunId,
+                syncedAt: storedReadings.syncedAt,
                 total,
               })
-              .from(deviceReadings)
+              .from(storedReadings)
               .where(and(...conditions, window, filter))
               .$dynamic(),
           // The total over the whole scope, never the window.
@@ -110,7 +111,7 @@ export function createReadingsReads(db: Db) {
             countFrom: () =>
               db
                 .select({ one: sql`1` })
-                .from(deviceReadings)
+                .from(storedReadings)
                 .where(and(...conditions))
                 .$dynamic(),
           },
@@ -120,7 +121,7 @@ export function createReadingsReads(db: Db) {
         const need = (query.page.index + 1) * query.page.size;
         const since = await windowStart(db, scope, need);
         if (since) {
-          const page = await read(gte(deviceReadings.recordedAt, since));
+          const page = await read(storedReadingsFrom('stored_readings', since));
           if (page.rows.length === query.page.size) return page;
         }
       }
@@ -141,7 +142,7 @@ export function createReadingsReads(db: Db) {
           and(
             eq(participants.teamId, teamId),
             inArray(participants.id, [...participantIds]),
-            sql`EXISTS (SELECT 1 FROM ${deviceReadings} r WHERE r.participant_id = ${participants.id} AND r.team_id = ${teamId} AND r.brand = ${brand})`,
+            sql`EXISTS (SELECT 1 FROM ${storedReadings} r WHERE r.participant_id = ${participants.id} AND r.team_id = ${teamId} AND r.brand = ${brand})`,
           ),
         );
       return new Set(rows.map((row) => row.id));
@@ -160,13 +161,13 @@ export function createReadingsReads(db: Db) {
         .where(eq(participants.teamId, teamId));
       const [row] = await db
         .select({ n: count() })
-        .from(deviceReadings)
+        .from(storedReadings)
         .where(
           and(
-            inArray(deviceReadings.participantId, teamParticipants),
-            eq(deviceReadings.teamId, teamId),
-            eq(deviceReadings.metricKey, metricKey),
-            inArray(deviceReadings.brand, [...brands]),
+            inArray(storedReadings.participantId, teamParticipants),
+            eq(storedReadings.teamId, teamId),
+            eq(storedReadings.metricKey, metricKey),
+            inArray(storedReadings.brand, [...brands]),
           ),
         );
       return Number(row?.n ?? 0);

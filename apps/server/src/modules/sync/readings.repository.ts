@@ -1,7 +1,13 @@
-import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { deviceReadings, type DeviceBrand, type ReadingUpstream } from '../../db/schema';
+import {
+  type deviceReadings,
+  storedReadings,
+  type DeviceBrand,
+  type ReadingUpstream,
+} from '../../db/schema';
 import { readingDay, type ReadingDayKey } from './daily-summary';
+import { storedReadingsWithin } from './stored-readings';
 import type { MirrorRange } from './sources/types';
 
 /** One reading to store; values in the metric catalog's units (see db/schema/sync.ts). */
@@ -20,6 +26,23 @@ export type ReadingInput = {
 };
 
 export type StoredReading = typeof deviceReadings.$inferSelect;
+
+/** A stored reading's columns on `stored_readings` (rows and chunk points alike). */
+const READING_COLUMNS = {
+  participantId: storedReadings.participantId,
+  teamId: storedReadings.teamId,
+  metricKey: storedReadings.metricKey,
+  recordedAt: storedReadings.recordedAt,
+  brand: storedReadings.brand,
+  endAt: storedReadings.endAt,
+  utcOffsetMinutes: storedReadings.utcOffsetMinutes,
+  value: storedReadings.value,
+  valueJson: storedReadings.valueJson,
+  upstream: storedReadings.upstream,
+  dataSource: storedReadings.dataSource,
+  syncRunId: storedReadings.syncRunId,
+  syncedAt: storedReadings.syncedAt,
+};
 
 export type ReadingsQuery = {
   teamId: number;
@@ -267,9 +290,9 @@ export function createReadingsRepository(db: Db) {
     async countOfParticipant(q: DbOrTx, teamId: number, participantId: number): Promise<number> {
       const [row] = await q
         .select({ n: sql<number>`count(*)::int` })
-        .from(deviceReadings)
+        .from(storedReadings)
         .where(
-          and(eq(deviceReadings.participantId, participantId), eq(deviceReadings.teamId, teamId)),
+          and(eq(storedReadings.participantId, participantId), eq(storedReadings.teamId, teamId)),
         );
       return Number(row?.n ?? 0);
     },
@@ -279,36 +302,39 @@ export function createReadingsRepository(db: Db) {
       query: ReadingsQuery,
       options: { limit?: number; after?: ReadingKey } = {},
     ): Promise<StoredReading[]> {
+      if (query.metricKeys?.length === 0) return [];
+      // Local days: only the instants the day summary says their readings lie between
+      // (decision 0255): a local day's hours, not the ±14 h margin of every offset.
+      const span = query.localDays ? await localDaysSpan(db, query, query.localDays) : query;
+      if (!span) return [];
       const conditions: SQL[] = [
-        eq(deviceReadings.participantId, query.participantId),
-        eq(deviceReadings.teamId, query.teamId),
-        gte(deviceReadings.recordedAt, query.from),
-        lt(deviceReadings.recordedAt, query.to),
+        eq(storedReadings.participantId, query.participantId),
+        eq(storedReadings.teamId, query.teamId),
+        storedReadingsWithin('stored_readings', span.from, span.to),
       ];
       if (query.metricKeys) {
-        if (query.metricKeys.length === 0) return [];
-        conditions.push(inArray(deviceReadings.metricKey, [...query.metricKeys]));
+        conditions.push(inArray(storedReadings.metricKey, [...query.metricKeys]));
       }
-      if (query.brand) conditions.push(eq(deviceReadings.brand, query.brand));
+      if (query.brand) conditions.push(eq(storedReadings.brand, query.brand));
       if (query.localDays)
         conditions.push(
-          sql`${readingDay('device_readings')} between ${query.localDays.start}::date and ${query.localDays.end}::date`,
+          sql`${readingDay('stored_readings')} between ${query.localDays.start}::date and ${query.localDays.end}::date`,
         );
       const after = options.after;
       if (after) {
         // Keyset position: a row comparison in the primary key's order after its prefix.
         conditions.push(
-          sql`(${deviceReadings.metricKey}, ${deviceReadings.recordedAt}, ${deviceReadings.brand}) > (${after.metricKey}, ${after.recordedAt.toISOString()}::timestamptz, ${after.brand}::device_brand)`,
+          sql`(${storedReadings.metricKey}, ${storedReadings.recordedAt}, ${storedReadings.brand}) > (${after.metricKey}, ${after.recordedAt.toISOString()}::timestamptz, ${after.brand}::device_brand)`,
         );
       }
       const statement = db
-        .select()
-        .from(deviceReadings)
+        .select(READING_COLUMNS)
+        .from(storedReadings)
         .where(and(...conditions))
         .orderBy(
-          asc(deviceReadings.metricKey),
-          asc(deviceReadings.recordedAt),
-          asc(deviceReadings.brand),
+          asc(storedReadings.metricKey),
+          asc(storedReadings.recordedAt),
+          asc(storedReadings.brand),
         );
       return options.limit ? statement.limit(options.limit) : statement;
     },
@@ -317,22 +343,22 @@ export function createReadingsRepository(db: Db) {
     async stats(teamId: number, participantId: number, brand?: DeviceBrand) {
       const rows = await db
         .select({
-          metricKey: deviceReadings.metricKey,
-          brand: deviceReadings.brand,
+          metricKey: storedReadings.metricKey,
+          brand: storedReadings.brand,
           rows: sql<number>`count(*)::int`,
-          earliest: sql<Date>`min(${deviceReadings.recordedAt})`.mapWith(deviceReadings.recordedAt),
-          latest: sql<Date>`max(${deviceReadings.recordedAt})`.mapWith(deviceReadings.recordedAt),
+          earliest: sql<Date>`min(${storedReadings.recordedAt})`.mapWith(storedReadings.recordedAt),
+          latest: sql<Date>`max(${storedReadings.recordedAt})`.mapWith(storedReadings.recordedAt),
         })
-        .from(deviceReadings)
+        .from(storedReadings)
         .where(
           and(
-            eq(deviceReadings.participantId, participantId),
-            eq(deviceReadings.teamId, teamId),
-            brand ? eq(deviceReadings.brand, brand) : undefined,
+            eq(storedReadings.participantId, participantId),
+            eq(storedReadings.teamId, teamId),
+            brand ? eq(storedReadings.brand, brand) : undefined,
           ),
         )
-        .groupBy(deviceReadings.metricKey, deviceReadings.brand)
-        .orderBy(asc(deviceReadings.metricKey), asc(deviceReadings.brand));
+        .groupBy(storedReadings.metricKey, storedReadings.brand)
+        .orderBy(asc(storedReadings.metricKey), asc(storedReadings.brand));
       return rows.map((row) => ({ ...row, rows: Number(row.rows) }));
     },
 
@@ -345,20 +371,47 @@ export function createReadingsRepository(db: Db) {
       if (participantIds.length === 0) return [];
       return db
         .select({
-          participantId: deviceReadings.participantId,
-          latest: sql<Date>`max(${deviceReadings.recordedAt})`.mapWith(deviceReadings.recordedAt),
+          participantId: storedReadings.participantId,
+          latest: sql<Date>`max(${storedReadings.recordedAt})`.mapWith(storedReadings.recordedAt),
         })
-        .from(deviceReadings)
+        .from(storedReadings)
         .where(
           and(
-            inArray(deviceReadings.participantId, [...participantIds]),
-            eq(deviceReadings.teamId, teamId),
-            brand ? eq(deviceReadings.brand, brand) : undefined,
+            inArray(storedReadings.participantId, [...participantIds]),
+            eq(storedReadings.teamId, teamId),
+            brand ? eq(storedReadings.brand, brand) : undefined,
           ),
         )
-        .groupBy(deviceReadings.participantId);
+        .groupBy(storedReadings.participantId);
     },
   };
+}
+
+/**
+ * The instants [from, to) that hold the query's readings of its local days: from the day
+ * summary's first and last instant of those days (its metrics, every brand), within the
+ * query's own range; null when the summary has no reading there.
+ */
+async function localDaysSpan(
+  db: Db,
+  query: ReadingsQuery,
+  days: { start: string; end: string },
+): Promise<{ from: Date; to: Date } | null> {
+  const metrics = query.metricKeys
+    ? sql`and metric_key in (${sql.join(
+        query.metricKeys.map((key) => sql`${key}`),
+        sql`, `,
+      )})`
+    : sql``;
+  const result = await db.execute<{ first: string | null; last: string | null }>(sql`
+    select min(first_at) as first, max(last_at) as last from device_reading_days
+     where participant_id = ${query.participantId} and team_id = ${query.teamId} ${metrics}
+       and day between ${days.start}::date and ${days.end}::date`);
+  const row = result.rows[0];
+  if (!row?.first || !row.last) return null;
+  const from = Math.max(query.from.getTime(), new Date(row.first).getTime());
+  const to = Math.min(query.to.getTime(), new Date(row.last).getTime() + 1);
+  return from < to ? { from: new Date(from), to: new Date(to) } : null;
 }
 
 /** Where a keyset-paged read stopped. */

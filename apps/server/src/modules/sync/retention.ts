@@ -1,13 +1,15 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { recordAudit } from '../../lib/audit';
+import { purgeChunks } from './chunk-store';
 import { readingDay, readingDaysOverlapping, refreshReadingDays } from './daily-summary';
 
 /**
  * Retention purge (issue 15, decision 0036). A (team, metric, brand) keeps its readings for
  * the team layer's `retention_days` of an enabled metric (both layers enabled); a metric no
  * longer enabled in both layers keeps nothing. A month partition whose every reading is past
- * its horizon is dropped whole; otherwise expired rows go in bounded batches by primary key.
+ * its horizon is dropped whole; otherwise expired rows go in bounded batches by primary key,
+ * and expired points of chunked streams chunk by chunk.
  * One audit row per (team, metric) and run with the count deleted.
  */
 
@@ -31,7 +33,11 @@ export async function purgeExpiredReadings(
       brand: string;
       retention_days: number | null;
     }>(sql`
-      with stored as (select distinct team_id, metric_key, brand from device_readings),
+      with stored as (
+        select distinct team_id, metric_key, brand from device_readings
+        union
+        select distinct team_id, metric_key, brand from device_reading_chunks
+      ),
       enabled as (
         select tsd.team_id, t.metric_key, g.manufacturer::text as brand, max(t.retention_days) as retention_days
         from team_supported_devices tsd
@@ -139,6 +145,27 @@ export async function purgeExpiredReadings(
       const n = result.rows.reduce((sum, row) => sum + Number(row.n), 0);
       if (n > 0) count(policy.teamId, policy.metricKey, n);
       if (n < batchSize) break;
+    }
+  }
+
+  // 3. The chunks of high-rate streams (decision 0255): whole chunks past the horizon and
+  // the older points of a chunk that straddles it, in bounded batches of chunks.
+  for (const policy of policies) {
+    const cutoff = cutoffOf(policy);
+    for (;;) {
+      const result = await db.transaction(async (tx) => {
+        const purged = await purgeChunks(tx, {
+          teamId: policy.teamId,
+          metricKey: policy.metricKey,
+          brand: policy.brand,
+          cutoff,
+          limit: Math.max(1, Math.floor(batchSize / 100)),
+        });
+        await refreshReadingDays(tx, purged.touched);
+        return purged;
+      });
+      if (result.deleted > 0) count(policy.teamId, policy.metricKey, result.deleted);
+      if (!result.more) break;
     }
   }
 

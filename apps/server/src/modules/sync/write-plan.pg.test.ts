@@ -8,6 +8,7 @@ import {
   writeWithoutJit,
   type ReadingDayKey,
 } from './daily-summary';
+import { storedReadingsWithin } from './stored-readings';
 import type { ReadingsService } from './readings.service';
 import { createParticipants, readingsServiceFor } from './test-support';
 
@@ -18,8 +19,22 @@ const PARTICIPANTS = 20;
 /** Heart rate every 30 minutes for each participant: ~0.7 M readings over the two years. */
 const STEP = '30 minutes';
 
-type PlanNode = { 'Relation Name'?: string; Plans?: PlanNode[]; 'Total Cost'?: number };
+type PlanNode = {
+  'Relation Name'?: string;
+  'Node Type'?: string;
+  'Index Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  Plans?: PlanNode[];
+  'Total Cost'?: number;
+};
 type Explained = { Plan: PlanNode; JIT?: unknown };
+
+function nodes(node: PlanNode, into: PlanNode[] = []): PlanNode[] {
+  into.push(node);
+  for (const child of node.Plans ?? []) nodes(child, into);
+  return into;
+}
 
 function relations(node: PlanNode, into = new Set<string>()): Set<string> {
   if (node['Relation Name']) into.add(node['Relation Name']);
@@ -41,10 +56,13 @@ describe(
     let readings: ReadingsService;
     let teamId: number;
     let participantIds: number[];
+    /** A participant whose heart rate is stored as hour chunks (60 points each) over the two years. */
+    let chunked: number;
 
     beforeAll(async () => {
       database = await createTestDatabase();
-      ({ teamId, participantIds } = await createParticipants(database.db, PARTICIPANTS));
+      ({ teamId, participantIds } = await createParticipants(database.db, PARTICIPANTS + 1));
+      chunked = participantIds.pop()!;
       const last = new Date(Date.UTC(2024, 11 + MONTHS - 1, 1)).toISOString();
       await database.db.execute(
         sql`select device_readings_ensure_partitions(${new Date(FIRST_MONTH).toISOString()}::timestamptz, ${last}::timestamptz)`,
@@ -58,10 +76,20 @@ describe(
                              ${new Date(Date.UTC(2024, 11 + MONTHS, 1) - 1).toISOString()}::timestamptz,
                              interval '${sql.raw(STEP)}') as at`);
       await database.db.execute(sql`
+      insert into device_reading_chunks (participant_id, team_id, metric_key, period_start, brand, last_at,
+                                         steps_ms, value, utc_offset_minutes, upstream, data_source, sync_run_id)
+      select ${chunked}, ${teamId}, 'heart_rate', hour, 'Fitbit', hour + interval '59 minutes 30 seconds',
+             array[30000] || array_fill(60000, array[59]), array_fill(70::float8, array[60]),
+             array_fill(60::smallint, array[60]), 'google-health', 'Pixel Watch', 1
+        from generate_series(${new Date(FIRST_MONTH).toISOString()}::timestamptz,
+                             ${new Date(Date.UTC(2024, 11 + MONTHS, 1) - 1).toISOString()}::timestamptz,
+                             interval '1 hour') as hour`);
+      await database.db.execute(sql`
       insert into device_reading_days (participant_id, team_id, metric_key, day, readings, minutes, value_sum, first_at, last_at)
       ${readingDaysFromScratch()}`);
       await database.db.execute(sql`analyze device_readings`);
       await database.db.execute(sql`analyze device_reading_days`);
+      await database.db.execute(sql`analyze device_reading_chunks`);
       readings = readingsServiceFor(database.db, () => new Date('2026-11-28T12:00:00Z'));
     });
     afterAll(() => database?.close());
@@ -95,6 +123,31 @@ describe(
       expect(
         [...relations(edge.Plan)].filter((name) => name.startsWith('device_readings_p')).sort(),
       ).toEqual(['device_readings_p202505', 'device_readings_p202506']);
+    });
+
+    it('reads one local day of chunked heart rate from its 24 hour chunks and no partition of another month', async () => {
+      // A CET participant's 14 March 2026: 13 March 23:00 … 14 March 23:00 UTC, as the
+      // repository's read over stored_readings bounds it (decision 0255).
+      const from = new Date('2026-03-13T23:00:00Z');
+      const to = new Date('2026-03-14T23:00:00Z');
+      const result = await database.db.execute<{ 'QUERY PLAN': Explained[] }>(sql`
+        explain (analyze, format json)
+        select r.recorded_at, r.value, r.utc_offset_minutes from stored_readings r
+         where r.participant_id = ${chunked} and r.team_id = ${teamId} and r.metric_key in ('heart_rate')
+           and ${storedReadingsWithin('r', from, to)}
+         order by r.metric_key, r.recorded_at, r.brand`);
+      const plan = result.rows[0]!['QUERY PLAN'][0]!.Plan;
+      expect([...relations(plan)].filter((name) => name.startsWith('device_readings_p'))).toEqual([
+        'device_readings_p202603',
+      ]);
+      const chunkScans = nodes(plan).filter(
+        (node) => node['Relation Name'] === 'device_reading_chunks',
+      );
+      expect(chunkScans).toHaveLength(1);
+      expect(chunkScans[0]!['Index Name']).toBe('device_reading_chunks_pkey');
+      // The day's 24 hours of 17,520 chunks, each unnested once: 24 × 60 points.
+      expect(chunkScans[0]!['Actual Rows']).toBe(24);
+      expect(plan['Actual Rows']).toBe(24 * 60);
     });
 
     it('never plans JIT in the write transaction, even over its cost threshold', async () => {

@@ -127,6 +127,7 @@ export function createFitbitDataService(deps: {
         metricKeys: [...wanted.metricKeys, ...(wanted.alsoRead ?? [])],
         from: wanted.from,
         to: wanted.to,
+        ...(wanted.localDays && { localDays: wanted.localDays }),
       }),
     );
   }

@@ -26,6 +26,11 @@ export type FitbitFamily<R extends FitbitResourceRequest> = {
     coverage?: Record<string, { from: Date; to: Date }>;
     /** Metrics read with them when stored, whose coverage is not required (legacy-only BMI). */
     alsoRead?: string[];
+    /**
+     * Only readings of these local days are wanted: the store then reads only their hours
+     * (the day summary's first and last instant), not the ±14 h margin of [from, to).
+     */
+    localDays?: { start: string; end: string };
   } | null;
   fromStore?: (request: R, readings: readonly StoredReading[]) => unknown;
   google: (request: R, api: GoogleApi) => Promise<unknown>;

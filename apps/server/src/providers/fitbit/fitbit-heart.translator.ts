@@ -195,6 +195,8 @@ export const heartIntradayFamily: FitbitFamily<HeartIntraday> = {
     metricKeys: ['heart_rate', 'resting_heart_rate'],
     ...instantsOfDays(request.date, request.date),
     coverage: { resting_heart_rate: instantsOfDailyReadings(request.date, request.date) },
+    // fromStore keeps only the samples of the day's local date (decision 0255).
+    localDays: { start: request.date, end: request.date },
   }),
   fromStore(request, readings: readonly StoredReading[]) {
     const daily = instantsOfDailyReadings(request.date, request.date).from.getTime();
