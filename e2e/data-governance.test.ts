@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { METRICS_MESSAGES } from '@trialpulse/shared';
@@ -359,5 +361,78 @@ describe('data governance pages in the browser', () => {
 
     // The Admin cannot use the Sys_Admin calls.
     expect((await apiFromPage(page, 'GET', '/api/sysAdminTeamsData')).status).toBe(403);
+  });
+
+  it("the team's Admin registers a pipeline client, which gets a token with its key until revoked (issue 31)", async () => {
+    const { privateKey, publicKey } = await generateKeyPair('ES384', { extractable: true });
+    const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'e2e-1' }] });
+    const smart = (await (
+      await fetch(`${session.server.baseUrl}/fhir/.well-known/smart-configuration`)
+    ).json()) as { token_endpoint: string };
+    expect(smart.token_endpoint).toBe(`${session.server.baseUrl}/fhir/auth/token`);
+    /** The pipeline's token request, signed with its private key (SMART Backend Services). */
+    const requestToken = async (clientId: string) => {
+      const now = Math.floor(Date.now() / 1000);
+      const assertion = await new SignJWT({ jti: randomUUID() })
+        .setProtectedHeader({ alg: 'ES384', kid: 'e2e-1', typ: 'JWT' })
+        .setIssuer(clientId)
+        .setSubject(clientId)
+        .setAudience(smart.token_endpoint)
+        .setIssuedAt(now)
+        .setExpirationTime(now + 240)
+        .sign(privateKey);
+      const response = await fetch(smart.token_endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          scope: 'system/Observation.rs system/Patient.rs',
+          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+          client_assertion: assertion,
+        }),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+
+    await page.getByTestId('nav-pipeline-clients').click();
+    await page.getByTestId('backend-clients-page').waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Pipeline Clients');
+    await page.getByTestId('backend-clients-endpoints').getByText(smart.token_endpoint).waitFor();
+
+    await page.getByTestId('register-backend-client-button').click();
+    const dialog = page.getByRole('dialog', { name: 'Register Client' });
+    await dialog.getByLabel('Name').fill('Analysts R pipeline');
+    await dialog.getByLabel('Public key (JWKS or PEM)').fill(jwks);
+    await dialog.getByLabel('Observations (readings) (system/Observation.rs)').check();
+    await dialog.getByLabel('Patients (participants) (system/Patient.rs)').check();
+    await dialog.getByRole('button', { name: 'Register' }).click();
+    const registered = page.getByTestId('backend-client-registered');
+    await registered.waitFor();
+    const clientId = (await registered.locator('code').first().textContent())!;
+    expect(clientId).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    await page.getByRole('cell', { name: 'Analysts R pipeline', exact: true }).waitFor();
+    await page.screenshot({ path: screenshotPath('pipeline-clients'), fullPage: true });
+
+    const granted = await requestToken(clientId);
+    expect([granted.status, granted.body.token_type, granted.body.scope]).toEqual([
+      200,
+      'bearer',
+      'system/Observation.rs system/Patient.rs',
+    ]);
+
+    const clients = (await apiFromPage(page, 'GET', '/api/backendClients')).body as {
+      id: number;
+      clientId: string;
+    }[];
+    const id = clients.find((client) => client.clientId === clientId)!.id;
+    await page.getByTestId(`backend-client-revoke-${id}`).click();
+    await page
+      .getByRole('dialog', { name: 'Revoke client?' })
+      .getByRole('button', { name: 'Revoke' })
+      .click();
+    await page.getByTestId(`backend-client-revoked-${id}`).waitFor();
+    await page.screenshot({ path: screenshotPath('pipeline-clients-revoked'), fullPage: true });
+    const refused = await requestToken(clientId);
+    expect([refused.status, refused.body.error]).toEqual([401, 'invalid_client']);
   });
 });
