@@ -42,6 +42,7 @@ import { teamAdminRoutes } from './modules/team-admin/team-admin.routes';
 import { participantsRoutes } from './modules/participants/participants.routes';
 import { devicesRoutes } from './modules/devices/devices.routes';
 import { exportRoutes } from './modules/export/export.routes';
+import { fhirBulkRoutes } from './modules/fhir-bulk/fhir-bulk.routes';
 import { deviceDataRoutes } from './modules/device-data/device-data.routes';
 import {
   providerSettingsFromConfig,
@@ -297,6 +298,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     backendClients: services.backendClients,
     publicUrl: config.PUBLIC_URL,
   });
+  await app.register(fhirBulkRoutes, { fhirBulk: services.fhirBulk, publicUrl: config.PUBLIC_URL });
 
   if (config.SERVE_WEB) await app.register(webAppPlugin, { distDir: config.WEB_DIST_DIR });
 

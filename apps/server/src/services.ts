@@ -59,6 +59,7 @@ import { createJobQueue } from './jobs/queue';
 import { EXPORT_SEND_QUEUES, exportStorageFor } from './modules/export/export.job';
 import { createExportRepository } from './modules/export/export.repository';
 import { createExportService } from './modules/export/export.service';
+import { createFhirBulkService } from './modules/fhir-bulk/fhir-bulk.service';
 import { createReadingsRepository } from './modules/sync/readings.repository';
 import { createReadingsService } from './modules/sync/readings.service';
 import { createSyncService, type SyncServiceDeps } from './modules/sync/sync.service';
@@ -265,6 +266,8 @@ export function createServices(deps: ServiceDeps) {
     // Built below: the metrics the team stores (the form and the refusal, issue 28).
     metrics: { storedMetricKeys: (teamId, deviceId) => metrics.storedMetricKeys(teamId, deviceId) },
   });
+  // FHIR Bulk Data for backend clients (issue 31), on the export machinery.
+  const fhirBulk = createFhirBulkService({ exports, publicUrl });
 
   // Data governance: device metric settings, team selections, the Database Info lists.
   const metricsRepository = createMetricsRepository(db);
@@ -369,6 +372,7 @@ export function createServices(deps: ServiceDeps) {
     fitbitData,
     fitbitRaw,
     exports,
+    fhirBulk,
     /** Enqueues jobs from requests; app.ts stops it on close. */
     jobQueue,
     readings,

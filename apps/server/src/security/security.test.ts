@@ -57,7 +57,6 @@ const PARTICIPANT: Access = { kind: 'participant' };
  * Machine routes under /fhir (FHIR Bulk Data, issue 31): a backend client's bearer token
  * from POST /fhir/auth/token (`app.requireBackendClient({ scope })`), never a cookie.
  */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars -- for the Bulk Data routes (issue 31); drop this line when the first uses it
 const backend = (scope?: RequireBackendClientOptions['scope']): Access => ({
   kind: 'backend',
   ...(scope && { scope }),
@@ -226,6 +225,13 @@ const ACCESS: Record<string, Access> = {
   'POST /api/backendClients/:id/revoke': staff('backendClient.manage'),
   'GET /fhir/.well-known/smart-configuration': PUBLIC,
   'POST /fhir/auth/token': PUBLIC,
+  // FHIR Bulk Data (issue 31): each type's scope is checked per kick-off (`_type`, 403).
+  'GET /fhir/metadata': PUBLIC,
+  'GET /fhir/Group/:trialId/$export': backend(),
+  'POST /fhir/Group/:trialId/$export': backend(),
+  'GET /fhir/bulkstatus/:jobId': backend(),
+  'DELETE /fhir/bulkstatus/:jobId': backend(),
+  'GET /fhir/bulkfiles/:jobId/:name': backend(),
   // Demo mode only, loopback only, by design without sign-in (docs/decisions/0006).
   'GET /api/dev/mailbox': PUBLIC,
   'GET /api/dev/mailbox/:id': PUBLIC,
