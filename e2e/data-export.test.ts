@@ -150,6 +150,14 @@ describe('batch data export in the browser', () => {
     await page.getByTestId('export-metric-steps').check();
     await page.getByTestId('export-metric-heart_rate').check();
     await page.getByTestId('export-file-name').fill('Sleep 30 days');
+    // Parquet is offered beside CSV and XLSX (decision 0250): chosen, it shows its note and
+    // the export mode no longer applies; this export goes on as CSV.
+    const format = page.getByRole('radiogroup', { name: 'Format' });
+    await format.getByLabel('Parquet').check();
+    await page.getByTestId('export-parquet-note').waitFor();
+    expect(await page.getByLabel('Single tab (one long table)').isDisabled()).toBe(true);
+    await page.screenshot({ path: screenshotPath('data-export-parquet'), fullPage: true });
+    await format.getByLabel('CSV').check();
     await page.getByTestId('export-submit').click();
 
     // My Exports polls every 10 s: the new job shows up and completes there.
