@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { readingDevice } from '../sync/reading-device';
-import type { StoredReading } from '../sync/readings.service';
 import { ExportCancelled, type ExportIo, type ExportParticipantRef } from './export-plan';
 import { fhirDevice, fhirGroup, fhirObservationBuilder, fhirPatient } from './export-standards';
 import { TextFile } from './sinks/sink-files';
@@ -83,21 +82,16 @@ export async function writeBulkExport(
     if (wanted.has('Observation') || wanted.has('Device')) {
       const count = plan.participants.length;
       const until = plan.transactionTime.getTime();
-      const since = plan.since?.getTime() ?? -Infinity;
-      // A reading counts when it was stored or changed in (since, transactionTime].
-      const changed = (reading: StoredReading) => {
-        const at = reading.syncedAt.getTime();
-        return at > since && at <= until;
-      };
       for (const [index, participant] of plan.participants.entries()) {
         const query = {
           teamId: plan.teamId,
           participantId: participant.participantId,
           from: EARLIEST_READING,
           to: new Date(until + FUTURE_WINDOW_MS),
+          // Stored or changed in (since, transactionTime] (decision 0245).
+          synced: { after: plan.since, until: plan.transactionTime },
         };
-        for await (const page of io.iterate(query, { pageSize: io.pageSize })) {
-          const readings = page.filter(changed);
+        for await (const readings of io.iterate(query, { pageSize: io.pageSize })) {
           if (wanted.has('Device'))
             for (const reading of readings) devices.add(readingDevice(reading));
           if (wanted.has('Observation'))

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import {
   type deviceReadings,
@@ -61,6 +61,11 @@ export type ReadingsQuery = {
    * for sessions) and 12 h after the last. Exports use it (decision 0182).
    */
   localDays?: { start: string; end: string };
+  /**
+   * Only readings stored or changed (`synced_at`) in (after, until]: a FHIR Bulk Data
+   * export's `_since` and transaction time (decision 0245). A chunk's points share its time.
+   */
+  synced?: { after: Date | null; until: Date };
 };
 
 export type UpsertCounts = { inserted: number; updated: number };
@@ -316,6 +321,10 @@ export function createReadingsRepository(db: Db) {
         conditions.push(inArray(storedReadings.metricKey, [...query.metricKeys]));
       }
       if (query.brand) conditions.push(eq(storedReadings.brand, query.brand));
+      if (query.synced) {
+        conditions.push(lte(storedReadings.syncedAt, query.synced.until));
+        if (query.synced.after) conditions.push(gt(storedReadings.syncedAt, query.synced.after));
+      }
       if (query.localDays)
         conditions.push(
           sql`${readingDay('stored_readings')} between ${query.localDays.start}::date and ${query.localDays.end}::date`,
