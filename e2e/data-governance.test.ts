@@ -405,6 +405,7 @@ describe('data governance pages in the browser', () => {
     await dialog.getByLabel('Public key (JWKS or PEM)').fill(jwks);
     await dialog.getByLabel('Observations (readings) (system/Observation.rs)').check();
     await dialog.getByLabel('Patients (participants) (system/Patient.rs)').check();
+    await page.screenshot({ path: screenshotPath('pipeline-clients-register') });
     await dialog.getByRole('button', { name: 'Register' }).click();
     const registered = page.getByTestId('backend-client-registered');
     await registered.waitFor();

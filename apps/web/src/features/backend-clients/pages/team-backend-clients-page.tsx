@@ -73,7 +73,13 @@ export function TeamBackendClientsPage() {
         {smart.data && (
           <Box
             component="dl"
-            sx={{ mt: 1.5, display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: 0.5 }}
+            sx={{
+              mt: 1.5,
+              display: 'grid',
+              gridTemplateColumns: { xs: '1fr', sm: 'max-content 1fr' },
+              gap: 0.5,
+              '& code': { overflowWrap: 'anywhere' },
+            }}
             data-testid="backend-clients-endpoints"
           >
             <Typography component="dt" sx={{ fontWeight: 600, pr: 2 }}>
@@ -95,6 +101,7 @@ export function TeamBackendClientsPage() {
         <Alert
           severity="success"
           onClose={() => setRegistered(null)}
+          sx={{ '& code': { overflowWrap: 'anywhere' } }}
           data-testid="backend-client-registered"
         >
           {BACKEND_CLIENT_MESSAGES.registered} Client ID for <strong>{registered.name}</strong>:{' '}
