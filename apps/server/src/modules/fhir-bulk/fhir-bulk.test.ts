@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { MedplumClient } from '@medplum/core';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
+import { auditLog } from '../../db/schema';
 import { startJobs, type JobLogger, type Jobs } from '../../jobs/boss';
 import { createStaffUser, signIn } from '../../test/fixtures';
 import { fhirResourceValidator } from '../../test/fhir-validator';
@@ -42,6 +44,7 @@ describe(`FHIR Bulk Data $export over HTTP (${MODE}, real worker)`, () => {
   let teamA: { teamId: number; trialId: number; participantIds: number[] };
   let teamB: { teamId: number; trialId: number; participantIds: number[] };
   let tokenA: string;
+  let clientA: string;
   let tokenB: string;
   /** Team A's client allowed only Observations. */
   let tokenObservations: string;
@@ -95,7 +98,7 @@ describe(`FHIR Bulk Data $export over HTTP (${MODE}, real worker)`, () => {
     const readings = readingsServiceFor(db);
     await readings.store(teamA.participantIds.flatMap((id) => readingsOf(teamA.teamId, id)));
     await readings.store(teamB.participantIds.flatMap((id) => readingsOf(teamB.teamId, id)));
-    ({ token: tokenA } = await backendClientOfTeam(t, teamA.teamId));
+    ({ token: tokenA, clientId: clientA } = await backendClientOfTeam(t, teamA.teamId));
     ({ token: tokenB } = await backendClientOfTeam(t, teamB.teamId));
     ({ token: tokenObservations } = await backendClientOfTeam(t, teamA.teamId, {
       scopes: ['system/Observation.rs'],
@@ -262,6 +265,29 @@ describe(`FHIR Bulk Data $export over HTTP (${MODE}, real worker)`, () => {
           expect(patients.has((resource.subject as { reference: string }).reference)).toBe(true);
       }
     }
+    // Who exported what: the kick-off and every download, with the client, in the audit log.
+    const audit = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.entityType, 'export_job'),
+          eq(auditLog.entityId, String(jobIdOf(statusUrl))),
+        ),
+      );
+    expect(audit.map((row) => row.action).sort()).toEqual(
+      ['export.create', ...manifest.output.map(() => 'export.download')].sort(),
+    );
+    for (const row of audit) {
+      expect(row).toMatchObject({ teamId: teamA.teamId, actorUserId: null });
+      expect(row.after).toMatchObject({ backendClientId: clientA });
+    }
+    expect(
+      audit
+        .filter((row) => row.action === 'export.download')
+        .map((row) => (row.after as { file: string }).file)
+        .sort(),
+    ).toEqual(manifest.output.map((file) => file.url.split('/').at(-1)).sort());
     // The token is required for the files too (requiresAccessToken).
     expect((await fetch(manifest.output[0]!.url)).status).toBe(401);
 
