@@ -27,7 +27,10 @@ export type BackendCaller = { clientId: string; teamId: number; scopes: string[]
 
 /** The form fields of a token request (RFC 6749 §4.4 with RFC 7523 client authentication). */
 export type TokenRequest = Partial<
-  Record<'grant_type' | 'scope' | 'client_assertion_type' | 'client_assertion', string>
+  Record<
+    'grant_type' | 'scope' | 'client_assertion_type' | 'client_assertion' | 'client_id',
+    string
+  >
 >;
 
 /**
@@ -169,6 +172,9 @@ export function createBackendClientsService(deps: {
         typeof unverified.iss === 'string' && unverified.iss !== ''
           ? await repository.byClientId(unverified.iss)
           : undefined;
+      // RFC 7523 §3: a client_id sent beside the assertion must name the same client.
+      if (form.client_id !== undefined && form.client_id !== unverified.iss)
+        throw new OAuthError('invalid_client', "client_id does not match the assertion's iss.");
       if (!client || client.revokedAt)
         throw new OAuthError('invalid_client', 'Unknown or revoked client.');
 

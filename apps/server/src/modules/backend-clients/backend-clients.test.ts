@@ -401,6 +401,7 @@ describe('token endpoint (SMART Backend Services)', () => {
       [{ client_assertion_type: 'urn:other' }, 400, 'invalid_request'],
       [{ scope: undefined }, 400, 'invalid_request'],
       [{ client_assertion: 'not.a.jwt' }, 401, 'invalid_client'],
+      [{ client_id: 'another-client' }, 401, 'invalid_client'],
     ];
     for (const [fields, status, error] of cases) {
       const response = await requestBackendToken(ctx.app, {
@@ -409,6 +410,12 @@ describe('token endpoint (SMART Backend Services)', () => {
       } as { client_assertion: string });
       expect([fields, response.statusCode, response.json().error]).toEqual([fields, status, error]);
     }
+    // The same client named beside its assertion (RFC 7523 §3) is fine.
+    const named = await requestBackendToken(ctx.app, {
+      client_assertion: assertion,
+      client_id: client.clientId,
+    });
+    expect(named.statusCode, named.body).toBe(200);
     const json = await ctx.app.inject({
       method: 'POST',
       url: '/fhir/auth/token',

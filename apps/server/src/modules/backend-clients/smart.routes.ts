@@ -19,7 +19,13 @@ export function tokenEndpointUrl(publicUrl: string): string {
   return `${publicUrl.replace(/\/+$/, '')}${TOKEN_PATH}`;
 }
 
-const TOKEN_FIELDS = ['grant_type', 'scope', 'client_assertion_type', 'client_assertion'] as const;
+const TOKEN_FIELDS = [
+  'grant_type',
+  'scope',
+  'client_assertion_type',
+  'client_assertion',
+  'client_id',
+] as const;
 
 /**
  * SMART Backend Services (issue 31): the discovery document and the token endpoint. Both
