@@ -129,6 +129,11 @@ export const TABLE_EXCEPTIONS = {
     reason:
       'The session context (role, selected team and its status) is one join on every request.',
   },
+  'backend-clients': {
+    tables: ['teams'],
+    reason:
+      "A backend client's team status (switched on, inside its subscription) is one join on every /fhir request, as the session context's is; it only reads.",
+  },
   passwords: {
     tables: ['users', 'credentials', 'oneTimeTokens'],
     reason:

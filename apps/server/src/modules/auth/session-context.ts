@@ -32,8 +32,21 @@ export function sessionProblem(
   return null;
 }
 
-/** A team counts as active while it is switched on and inside its subscription period. */
-export function teamStatus(team: LoadedSession['team'], now: Date): 'Active' | 'Inactive' | null {
+/** What decides a team's status: its switch and subscription period (a teams row has them). */
+export type TeamStatusFields = {
+  isActive: boolean;
+  subscriptionStarts: Date | null;
+  subscriptionEnds: Date | null;
+};
+
+/**
+ * A team counts as active while it is switched on and inside its subscription period (the
+ * session's team, and a backend client's team at each /fhir call).
+ */
+export function teamStatus(
+  team: TeamStatusFields | null | undefined,
+  now: Date,
+): 'Active' | 'Inactive' | null {
   if (!team) return null;
   const started = !team.subscriptionStarts || team.subscriptionStarts <= now;
   const notEnded = !team.subscriptionEnds || team.subscriptionEnds > now;

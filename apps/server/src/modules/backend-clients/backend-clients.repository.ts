@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, lt } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { backendClientAssertions, backendClients } from '../../db/schema';
+import { backendClientAssertions, backendClients, teams } from '../../db/schema';
+import type { TeamStatusFields } from '../auth/session-context';
 
 export type BackendClientRow = typeof backendClients.$inferSelect;
 
@@ -46,13 +47,26 @@ export function createBackendClientsRepository(db: Db) {
       return row!;
     },
 
-    /** A client by the client_id it authenticates with (revoked ones included). */
-    async byClientId(clientId: string, tx: DbOrTx = db): Promise<BackendClientRow | undefined> {
-      const [row] = await tx
-        .select()
+    /**
+     * A client by the client_id it authenticates with (revoked ones included), with what
+     * decides its team's status (teamStatus in auth/session-context.ts), in one read.
+     */
+    async byClientId(
+      clientId: string,
+    ): Promise<(BackendClientRow & { team: TeamStatusFields }) | undefined> {
+      const [row] = await db
+        .select({
+          client: backendClients,
+          team: {
+            isActive: teams.isActive,
+            subscriptionStarts: teams.subscriptionStarts,
+            subscriptionEnds: teams.subscriptionEnds,
+          },
+        })
         .from(backendClients)
+        .innerJoin(teams, eq(teams.id, backendClients.teamId))
         .where(eq(backendClients.clientId, clientId));
-      return row;
+      return row && { ...row.client, team: row.team };
     },
 
     /** Forgets the assertion ids whose assertions have expired (they can no longer be replayed). */

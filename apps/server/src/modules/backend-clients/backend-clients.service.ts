@@ -14,13 +14,14 @@ import { AppError } from '../../lib/errors';
 import { FhirError, OAuthError } from '../../lib/fhir-errors';
 import type { Meta } from '../../lib/request-meta';
 import type { AccessService } from '../access/access.service';
-import type { AuthContext } from '../auth/session-context';
+import { teamStatus, type AuthContext } from '../auth/session-context';
 import type { BackendClientRow, BackendClientsRepository } from './backend-clients.repository';
 import { KeyProblem, parsePublicKeys, verifyAssertion } from './backend-keys';
 import { grantScopes, splitScopes } from './backend-scopes';
 import { signBackendToken, verifyBackendToken } from './backend-tokens';
 
 export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+const TEAM_INACTIVE = "The client's team is not active (switched off or outside its subscription).";
 
 /** The caller of a /fhir route, as the guard sets it on `request.backendClient`. */
 export type BackendCaller = { clientId: string; teamId: number; scopes: string[] };
@@ -177,8 +178,9 @@ export function createBackendClientsService(deps: {
         throw new OAuthError('invalid_client', "client_id does not match the assertion's iss.");
       if (!client || client.revokedAt)
         throw new OAuthError('invalid_client', 'Unknown or revoked client.');
-
       const now = clock.now();
+      if (teamStatus(client.team, now) !== 'Active')
+        throw new OAuthError('invalid_client', TEAM_INACTIVE);
       let claims;
       try {
         claims = await verifyAssertion(assertion, client.jwks.keys, header, {
@@ -255,6 +257,7 @@ export function createBackendClientsService(deps: {
       if (!client || client.teamId !== claims.teamId)
         throw FhirError.login('The access token is invalid or has expired.');
       if (client.revokedAt) throw FhirError.login('The client has been revoked.');
+      if (teamStatus(client.team, clock.now()) !== 'Active') throw FhirError.login(TEAM_INACTIVE);
       await recordAudit(repository.db, {
         action: 'backendClient.use',
         entityType: 'backend_client',

@@ -6,7 +6,7 @@ import {
   BACKEND_CLIENT_MESSAGES,
   type BackendClient,
 } from '@trialpulse/shared/backend-clients/backend-clients.schemas';
-import { auditLog, backendClientAssertions } from '../../db/schema';
+import { auditLog, backendClientAssertions, teams } from '../../db/schema';
 import { createManualClock } from '../../lib/clock';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { type TestClient, createStaffUser, createTeam, signIn } from '../../test/fixtures';
@@ -554,6 +554,33 @@ describe('the /fhir guard (bearer tokens only)', () => {
     });
     const patient = await probe(bearer(tokenA), PROBE_PATIENT);
     expect([patient.statusCode, patient.json().caller.teamId]).toEqual([200, teamA]);
+  });
+
+  it("refuses tokens, and new ones, once the client's team is switched off or its subscription ended", async () => {
+    for (const change of [
+      { isActive: false },
+      { subscriptionEnds: new Date(clock.now().getTime() - 1000) },
+    ]) {
+      const team = (await createTeam(db())).id;
+      const admin = await signIn(
+        ctx.app,
+        db(),
+        await createStaffUser(db(), { role: 'Admin', teamId: team }),
+      );
+      const { client, keys } = await registerBackendClient(admin);
+      const { token } = await backendToken(ctx, client, keys, { now: clock.now() });
+      expect((await probe(bearer(token))).statusCode).toBe(200);
+      await db().update(teams).set(change).where(eq(teams.id, team));
+      const refused = await probe(bearer(token));
+      expect([refused.statusCode, refused.json().issue[0].diagnostics]).toEqual([
+        401,
+        "The client's team is not active (switched off or outside its subscription).",
+      ]);
+      const again = await requestBackendToken(ctx.app, {
+        client_assertion: await assertionFor(client, keys),
+      });
+      expect([again.statusCode, again.json().error]).toEqual([401, 'invalid_client']);
+    }
   });
 
   it('answers unknown /fhir routes with an OperationOutcome', async () => {
