@@ -30,6 +30,7 @@ import { createTestDatabase } from '../apps/server/src/test/test-database';
 import { createStaffUser } from '../apps/server/src/test/fixtures';
 import { createExportRepository } from '../apps/server/src/modules/export/export.repository';
 import { createExportDevice } from '../apps/server/src/modules/export/test-support';
+import { rebuildReadingDays } from '../apps/server/src/modules/sync/daily-summary';
 import { createParticipants } from '../apps/server/src/modules/sync/test-support';
 
 const serverUrl =
@@ -79,6 +80,9 @@ try {
              round(70 + 15 * sin(m / 97.0 + ${participantId}) + abs(hashint4(m * 31 + ${participantId})) % 7), 'google-health', 'bench-tracker', now()
       from generate_series(0, ${MINUTES_PER_PARTICIPANT - 1}) as m`);
   }
+  // Written around the write path: the day summary (which a read of local days narrows its
+  // instants by) is rebuilt from them, as the write path would have kept it.
+  await rebuildReadingDays(db);
   await db.execute(sql`vacuum (analyze) device_readings`);
   const stored = Number(
     (
