@@ -227,6 +227,7 @@ const ACCESS: Record<string, Access> = {
   'POST /fhir/auth/token': PUBLIC,
   // FHIR Bulk Data (issue 31): each type's scope is checked per kick-off (`_type`, 403).
   'GET /fhir/metadata': PUBLIC,
+  'GET /fhir/Group': backend('system/Group.rs'),
   'GET /fhir/Group/:trialId/$export': backend(),
   'POST /fhir/Group/:trialId/$export': backend(),
   'GET /fhir/bulkstatus/:jobId': backend(),

@@ -268,6 +268,21 @@ export function fhirGroup(
   };
 }
 
+/**
+ * The trial as a FHIR R4 Group without its members, named: Bulk Data's Group search (which
+ * trials a client may export). The same id and identifier as `fhirGroup`'s.
+ */
+export function fhirTrialGroup(trial: { trialId: number; trialName: string }) {
+  return {
+    resourceType: 'Group',
+    id: `trial-${trial.trialId}`,
+    identifier: [{ system: TRIAL_SYSTEM, value: String(trial.trialId) }],
+    type: 'person',
+    actual: true,
+    name: trial.trialName,
+  };
+}
+
 /** One FHIR R4 Observation (NDJSON line), or null for a metric without a LOINC code here. */
 export function toFhirObservation(reading: StoredReading, subject: SubjectInfo): object | null {
   const mapping = FHIR_MAPPINGS[reading.metricKey];

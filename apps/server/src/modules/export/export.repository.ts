@@ -53,6 +53,15 @@ export function createExportRepository(db: Db) {
         .orderBy(asc(trials.trialName), asc(trials.id));
     },
 
+    /** Every trial of the team, by id (Bulk Data's Group search: which trials a client may export). */
+    teamTrials(teamId: number) {
+      return db
+        .select({ trialId: trials.id, trialName: trials.trialName })
+        .from(trials)
+        .where(eq(trials.teamId, teamId))
+        .orderBy(asc(trials.id));
+    },
+
     /** The team's active supported devices (export device: id, friendlyName). */
     listDevices(teamId: number) {
       return db

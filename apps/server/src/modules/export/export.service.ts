@@ -346,6 +346,11 @@ export function createExportService(deps: {
     // A job is its team's: any client of the team may poll, download or cancel it; another
     // team's job is not found.
 
+    /** The team's trials (Bulk Data's Group search): what a client of the team may export. */
+    async bulkGroups(client: BulkCaller) {
+      return repository.teamTrials(client.teamId);
+    },
+
     /**
      * Records a Bulk Data export of the team's trial, kicked off by a backend client, and hands
      * it to the workers like a ZIP export. Undefined when the trial is not the team's (the

@@ -51,6 +51,8 @@ export function capabilityStatement(publicUrl: string) {
         resource: [
           {
             type: 'Group',
+            // GET /fhir/Group: the team's trials, to find the one to export.
+            interaction: [{ code: 'search-type' }],
             operation: [
               {
                 name: 'export',

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { rowIdSchema } from '@trialpulse/shared';
+import { MAX_ROW_ID, NO_SUCH_ROW_ID, rowIdSchema } from '@trialpulse/shared';
 import { AppError } from '../../lib/errors';
 import { FHIR_JSON, FhirError } from '../../lib/fhir-errors';
 import { requestMeta } from '../../lib/request-meta';
@@ -12,6 +12,16 @@ import { BULK_RETRY_AFTER_SECONDS, type FhirBulkService } from './fhir-bulk.serv
 const FHIR_NDJSON = 'application/fhir+ndjson';
 
 const idParam = rowIdSchema('Not found.');
+/** A trial's Group id: `trial-<id>` (the Group resource's id) or the bare trial id. */
+const groupIdParam = z
+  .string()
+  .trim()
+  .regex(/^(?:trial-)?[1-9]\d*$/, 'Not found.')
+  .transform((id) => {
+    // As rowIdSchema: past the id column's range no row has it (404, never a 500).
+    const value = Number(id.replace('trial-', ''));
+    return value > MAX_ROW_ID ? NO_SUCH_ROW_ID : value;
+  });
 /** A kick-off parameter: once, or repeated (`_type=Patient&_type=Observation`). */
 const repeatable = z.union([z.string().max(2000), z.array(z.string().max(2000)).max(20)]);
 const kickOffQuery = z.looseObject({
@@ -56,6 +66,21 @@ export const fhirBulkRoutes: FastifyPluginAsyncZod<{
     },
   );
 
+  app.get(
+    '/fhir/Group',
+    {
+      schema: {
+        tags: ['fhir'],
+        summary: "The team's trials as Groups (a searchset Bundle): what the client may export",
+      },
+      preHandler: app.requireBackendClient({ scope: 'system/Group.rs' }),
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store').type(FHIR_JSON);
+      return fhirBulk.groups(request.backendClient!);
+    },
+  );
+
   const kickOff = async (
     request: FastifyRequest & { params: { trialId: number } },
     parameters: Record<string, string[]>,
@@ -90,7 +115,7 @@ export const fhirBulkRoutes: FastifyPluginAsyncZod<{
         summary: "Bulk Data kick-off: export a trial's participants (a Group) as NDJSON",
         description:
           'Headers: Accept: application/fhir+json, Prefer: respond-async. Parameters: _type (Group, Patient, Device, Observation), _since (FHIR instant), _outputFormat (application/fhir+ndjson). 202 with Content-Location: the status URL.',
-        params: z.object({ trialId: idParam }),
+        params: z.object({ trialId: groupIdParam }),
         querystring: kickOffQuery,
       },
       preHandler: app.requireBackendClient(),
@@ -111,7 +136,7 @@ export const fhirBulkRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['fhir'],
         summary: 'Bulk Data kick-off (POST): parameters in the query or as a FHIR Parameters body',
-        params: z.object({ trialId: idParam }),
+        params: z.object({ trialId: groupIdParam }),
         querystring: kickOffQuery,
       },
       preHandler: app.requireBackendClient(),

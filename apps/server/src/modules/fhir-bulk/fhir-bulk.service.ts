@@ -4,6 +4,7 @@ import type { Meta } from '../../lib/request-meta';
 import type { BackendCaller } from '../backend-clients/backend-clients.service';
 import { scopesAllow } from '../backend-clients/backend-scopes';
 import { BULK_TYPES, type BulkType } from '../export/export-bulk';
+import { fhirTrialGroup } from '../export/export-standards';
 import type { ExportService } from '../export/export.service';
 
 /** The `_outputFormat` values Bulk Data clients send for NDJSON (the first is the spec's, the others its aliases). */
@@ -55,7 +56,10 @@ export type BulkManifest = {
  * not found. Failures are FhirError (OperationOutcome).
  */
 export function createFhirBulkService(deps: {
-  exports: Pick<ExportService, 'bulkKickOff' | 'bulkStatus' | 'bulkCancel' | 'bulkFile'>;
+  exports: Pick<
+    ExportService,
+    'bulkGroups' | 'bulkKickOff' | 'bulkStatus' | 'bulkCancel' | 'bulkFile'
+  >;
   /** The public base URL (PUBLIC_URL): the status and file URLs are absolute under it. */
   publicUrl: string;
 }) {
@@ -66,6 +70,24 @@ export function createFhirBulkService(deps: {
 
   return {
     statusUrl,
+
+    /**
+     * `GET /fhir/Group`: the team's trials as Groups (without members) in a searchset Bundle,
+     * so a pipeline finds the id to export (`Group/trial-<id>/$export`).
+     */
+    async groups(client: BackendCaller) {
+      const trials = await exports.bulkGroups(client);
+      return {
+        resourceType: 'Bundle' as const,
+        type: 'searchset' as const,
+        total: trials.length,
+        link: [{ relation: 'self', url: `${base}/Group` }],
+        entry: trials.map((trial) => {
+          const resource = fhirTrialGroup(trial);
+          return { fullUrl: `${base}/Group/${resource.id}`, resource, search: { mode: 'match' } };
+        }),
+      };
+    },
 
     /**
      * Starts an export of the trial's Group: checks `Prefer: respond-async`, `Accept`,

@@ -363,6 +363,41 @@ describe(`FHIR Bulk Data $export over HTTP (${MODE}, real worker)`, () => {
     expect(panels).toHaveLength(3);
   });
 
+  it("GET /fhir/Group lists the team's trials as Groups (id trial-<id>), which kick off by that id; another team's trials are not listed", async () => {
+    const response = await get(`${base}/fhir/Group`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/fhir+json; charset=utf-8');
+    const bundle = (await response.json()) as Record<string, unknown> & {
+      entry: { fullUrl: string; resource: Record<string, unknown> }[];
+    };
+    const validate = fhirResourceValidator();
+    expect(validate(bundle), JSON.stringify(validate.errors)).toBe(true);
+    expect(bundle).toMatchObject({ resourceType: 'Bundle', type: 'searchset', total: 1 });
+    const [group] = bundle.entry;
+    expect(group!.resource).toMatchObject({
+      resourceType: 'Group',
+      id: `trial-${teamA.trialId}`,
+      identifier: [{ system: 'urn:trialpulse:trial', value: String(teamA.trialId) }],
+    });
+    expect(group!.fullUrl).toBe(`${base}/fhir/Group/trial-${teamA.trialId}`);
+    // The listed id kicks off as the bare trial id does.
+    const kicked = await kickOff(`${group!.fullUrl}/$export?_type=Group`);
+    expect(kicked.status).toBe(202);
+    const manifest = (await (
+      await pollUntilDone(kicked.headers.get('content-location')!)
+    ).json()) as Manifest;
+    const exported = JSON.parse(
+      (await (await get(manifest.output[0]!.url)).text()).trim(),
+    ) as Record<string, unknown>;
+    expect(exported.id).toBe(group!.resource.id);
+    // Team B's client sees only team B's trial; a token without the Group scope gets 403.
+    const listB = (await (await get(`${base}/fhir/Group`, tokenB)).json()) as {
+      entry: { resource: { id: string } }[];
+    };
+    expect(listB.entry.map((entry) => entry.resource.id)).toEqual([`trial-${teamB.trialId}`]);
+    expect((await get(`${base}/fhir/Group`, tokenObservations)).status).toBe(403);
+  });
+
   it('refuses what the IG says to refuse, as OperationOutcomes: no Prefer, a wrong Accept, _outputFormat, _since, _type', async () => {
     const url = kickOffUrl(teamA.trialId);
     const cases: [string, Response][] = [
