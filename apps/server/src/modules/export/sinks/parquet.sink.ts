@@ -304,12 +304,15 @@ class FileOutput {
   private readonly stream: fs.WriteStream;
   private readonly hash = createHash('sha256');
   private bytes = 0;
+  private failed: Error | undefined;
 
   constructor(
     private readonly filePath: string,
     ByteWriterClass: typeof ByteWriter,
   ) {
     this.stream = fs.createWriteStream(filePath);
+    // Kept for the next write or the close to throw (a full disk), never unhandled.
+    this.stream.on('error', (error) => (this.failed ??= error));
     const writer: Writer = new ByteWriterClass(1 << 20);
     writer.flush = () => this.drain();
     writer.finish = () => this.drain();
@@ -317,6 +320,7 @@ class FileOutput {
   }
 
   private async drain(): Promise<void> {
+    if (this.failed) throw this.failed;
     const writer = this.writer;
     if (writer.index === 0) return;
     const chunk = Buffer.from(writer.buffer.slice(0, writer.index));
