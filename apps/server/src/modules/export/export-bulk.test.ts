@@ -13,7 +13,7 @@ import { readingDevice } from '../sync/reading-device';
 import { createParticipants, readingsServiceFor } from '../sync/test-support';
 import type { ReadingInput } from '../sync/readings.service';
 import { BULK_FILES_ENTRY, type BulkFiles } from './export-bulk';
-import { exportStorageFor } from './export.job';
+import { exportStorageFor, sweepExports } from './export.job';
 import { createExportRepository } from './export.repository';
 import { runExport } from './export.service';
 
@@ -280,6 +280,69 @@ describe(`FHIR Bulk Data export runs (${MODE})`, () => {
         .filter((name) => name.startsWith(`${job.id}-`) || name.startsWith(`${job.id}.`)),
     );
     expect(leftovers).toEqual([]);
+  });
+
+  it('a run taken over while it stalled comes back: it commits nothing, removes only its own directory, and the taker’s files are served whole', async () => {
+    const job = await kickOff();
+    let reached!: () => void;
+    let open!: () => void;
+    const atGate = new Promise<void>((resolve) => (reached = resolve));
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    const first = runExport(
+      database.db,
+      job.id,
+      { storage, logger: quiet, readingsFor },
+      {
+        pageSize: 20,
+        keepaliveMs: 3_600_000,
+        afterPage: async (_job, page) => {
+          if (page === 2) {
+            reached();
+            await opened;
+          }
+        },
+      },
+    );
+    await atGate;
+    const firstClaim = (await row(job.id)).claim;
+    // Silent for ten minutes (its worker cut off): the next run takes the job over.
+    await database.db
+      .update(exportJobs)
+      .set({ updatedAt: new Date(Date.now() - 600_000) })
+      .where(eq(exportJobs.id, job.id));
+    const second = await runExport(database.db, job.id, { storage, logger: quiet, readingsFor });
+    expect(second).toMatchObject({ status: 'completed' });
+    const taken = await row(job.id);
+    expect(taken.claim).toBe(firstClaim + 1);
+
+    open();
+    expect(await first).toEqual({ status: 'taken_over' });
+    expect(await row(job.id)).toEqual(taken);
+    const names = (dir: string) =>
+      fs
+        .readdirSync(path.join(dataDir, 'exports', dir))
+        .filter((name) => name.startsWith(`${job.id}-`) || name.startsWith(`${job.id}.`));
+    expect(names('files')).toEqual([`${job.id}-${taken.claim}.bulk`]);
+    expect(names('parts')).toEqual([]);
+    const { listing, resources } = await filesOf(job.id);
+    for (const file of listing.output) expect(resources.get(file.name)).toHaveLength(file.count);
+  });
+
+  it('the retention sweep deletes a Bulk export past its 7 days: its directory and its row', async () => {
+    const job = await kickOff({ types: ['Patient'] });
+    await runExport(database.db, job.id, { storage, logger: quiet, readingsFor });
+    const done = await row(job.id);
+    expect(fs.existsSync(path.join(dataDir, 'exports', 'files', done.filePath!))).toBe(true);
+    const counts = await sweepExports(
+      database.db,
+      storage,
+      new Date(done.expiresAt!.getTime() + 1_000),
+    );
+    expect(counts.expired).toBeGreaterThanOrEqual(1);
+    expect(await database.db.select().from(exportJobs).where(eq(exportJobs.id, job.id))).toEqual(
+      [],
+    );
+    expect(fs.existsSync(path.join(dataDir, 'exports', 'files', done.filePath!))).toBe(false);
   });
 });
 
