@@ -60,14 +60,20 @@ describe('Parquet data in row groups', () => {
           sizes.reduce((sum, rows) => sum + rows, 0),
           metricKey,
         ).toBe(PARTICIPANTS.length * COUNTS[metricKey]!);
-        // Every row, in the plan's participant order and by time within each.
+        // Every row, in the plan's participant order and by time within each, every cell typed
+        // as written: instants, the wall clock (a row without an offset: midnight of its
+        // date), the offset, the session's end, the value and the JSON, nulls where none.
         const mismatches = (
           await connection.runAndReadAll(
-            `with r as (select participant_id, epoch_ms(recorded_at_utc) as t, value, file_row_number as n from read_parquet('${file}', file_row_number = true))
+            `with r as (select *, epoch_ms(recorded_at_utc) as t, (file_row_number % ${COUNTS[metricKey]})::int as i, file_row_number as n from read_parquet('${file}', file_row_number = true))
              select count(*)::int as bad from r
              where participant_id <> floor(n / ${COUNTS[metricKey]})::int + 1
-                or t <> ${FROM} + (n % ${COUNTS[metricKey]}) * 60000
-                or value <> n % ${COUNTS[metricKey]}`,
+                or t <> ${FROM} + i * 60000
+                or value is distinct from (case when i % 11 = 0 then null else i end)
+                or utc_offset_minutes is distinct from (case when i % 3 = 0 then null else -300 end)
+                or epoch_ms(local_time) <> (case when i % 3 = 0 then t - t % 86400000 else t - 300 * 60000 end)
+                or epoch_ms(end_at_utc) is distinct from (case when i % 5 = 0 then t + 3600000 end)
+                or value_json is distinct from (case when i % 7 = 0 then '{"n":' || i || '}' end)`,
           )
         ).getRowObjectsJS() as { bad: number }[];
         expect(mismatches, metricKey).toEqual([{ bad: 0 }]);
@@ -127,10 +133,11 @@ function io() {
             metricKey,
             recordedAt: new Date(FROM + n * 60_000),
             brand: 'Fitbit',
-            endAt: null,
-            utcOffsetMinutes: 0,
-            value: n,
-            valueJson: null,
+            // Sessions, daily-style rows without an offset, gaps in the value, JSON parts.
+            endAt: n % 5 === 0 ? new Date(FROM + n * 60_000 + 3_600_000) : null,
+            utcOffsetMinutes: n % 3 === 0 ? null : -300,
+            value: n % 11 === 0 ? null : n,
+            valueJson: n % 7 === 0 ? { n } : null,
             upstream: 'google-health',
             dataSource: 'tracker',
             syncRunId: null,
