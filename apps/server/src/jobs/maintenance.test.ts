@@ -5,7 +5,16 @@ import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client';
-import { oneTimeCodes, oneTimeTokens, rememberedDevices, sessions, users } from '../db/schema';
+import {
+  backendClientAssertions,
+  backendClients,
+  oneTimeCodes,
+  oneTimeTokens,
+  rememberedDevices,
+  sessions,
+  teams,
+  users,
+} from '../db/schema';
 import { createTestDatabase } from '../test/test-database';
 import { startJobs, type Jobs, type JobLogger } from './boss';
 import { jobDefinitions } from './registry';
@@ -110,6 +119,26 @@ describe(`pg-boss jobs (${MODE})`, () => {
         { purpose: 'password_reset', userId, tokenHash: token(), expiresAt: future },
       ])
       .returning({ id: oneTimeTokens.id });
+    const [team] = await database.db
+      .insert(teams)
+      .values({ teamName: `Jobs team ${token()}` })
+      .returning({ id: teams.id });
+    const [backendClient] = await database.db
+      .insert(backendClients)
+      .values({
+        teamId: team!.id,
+        clientId: token(),
+        name: 'Pipeline',
+        keyFormat: 'jwks',
+        jwks: { keys: [] },
+        scopes: ['system/*.rs'],
+        createdBy: userId,
+      })
+      .returning({ id: backendClients.id });
+    await database.db.insert(backendClientAssertions).values([
+      { backendClientId: backendClient!.id, jti: 'spent', expiresAt: past },
+      { backendClientId: backendClient!.id, jti: 'live', expiresAt: future },
+    ]);
     const deviceRows = await database.db
       .insert(rememberedDevices)
       .values([
@@ -153,6 +182,12 @@ describe(`pg-boss jobs (${MODE})`, () => {
         .from(rememberedDevices)
         .where(eq(rememberedDevices.userId, userId)),
     ).toEqual([deviceRows[1]]);
+    expect(
+      await database.db
+        .select({ jti: backendClientAssertions.jti })
+        .from(backendClientAssertions)
+        .where(eq(backendClientAssertions.backendClientId, backendClient!.id)),
+    ).toEqual([{ jti: 'live' }]);
 
     // The counts are logged (a scheduled run may have done part of the work first).
     const runs = logged.filter((entry) => entry.obj.job === MAINTENANCE_PURGE_EXPIRED);
@@ -164,7 +199,8 @@ describe(`pg-boss jobs (${MODE})`, () => {
       total('oneTimeCodes'),
       total('oneTimeTokens'),
       total('rememberedDevices'),
-    ]).toEqual([2, 1, 1, 1]);
+      total('backendClientAssertions'),
+    ]).toEqual([2, 1, 1, 1, 1]);
     expect(logged.filter((entry) => entry.level === 'error')).toEqual([]);
   });
 });

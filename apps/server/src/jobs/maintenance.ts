@@ -2,6 +2,7 @@ import { lt } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { oneTimeTokens } from '../db/schema';
 import { purgeExpiredSessions } from '../modules/auth/auth.repository';
+import { purgeExpiredAssertions } from '../modules/backend-clients/backend-clients.repository';
 import { purgeSpentChallenges } from '../modules/human-check/human-check.repository';
 import { purgeExpiredSfaRows } from '../modules/sfa/sfa.repository';
 import { purgeEndedWindows } from '../plugins/rate-limit-store';
@@ -17,12 +18,15 @@ export type PurgeCounts = {
   /** Rate-limit windows that have ended and spent human-check challenges past expiry. */
   rateLimitHits: number;
   humanCheckSpent: number;
+  /** Backend clients' assertion ids past their assertion's exp (replay store, decision 0244). */
+  backendClientAssertions: number;
 };
 
 /**
  * Deletes what can no longer be used: expired one-time codes and tokens, sessions past
  * their absolute or idle expiry (their refresh tokens go with them), expired
- * remembered devices, ended rate-limit windows and expired spent human-check challenges. One transaction; returns the counts.
+ * remembered devices, ended rate-limit windows, expired spent human-check challenges and
+ * backend clients' expired assertion ids. One transaction; returns the counts.
  * Each table's owner publishes its part (table-writes lint, decision 0155); the one-time
  * tokens, whose purposes belong to four modules, are purged here whatever their purpose.
  */
@@ -36,6 +40,7 @@ export async function purgeExpired(db: Db, now: Date = new Date()): Promise<Purg
     const deadSessions = await purgeExpiredSessions(tx, now);
     const hits = await purgeEndedWindows(tx, now);
     const spent = await purgeSpentChallenges(tx, now);
+    const assertions = await purgeExpiredAssertions(tx, now);
     return {
       oneTimeCodes: sfa.oneTimeCodes,
       oneTimeTokens: tokens.length,
@@ -43,6 +48,7 @@ export async function purgeExpired(db: Db, now: Date = new Date()): Promise<Purg
       rememberedDevices: sfa.rememberedDevices,
       rateLimitHits: hits,
       humanCheckSpent: spent,
+      backendClientAssertions: assertions,
     };
   });
 }

@@ -69,10 +69,7 @@ export function createBackendClientsRepository(db: Db) {
       return row && { ...row.client, team: row.team };
     },
 
-    /** Forgets the assertion ids whose assertions have expired (they can no longer be replayed). */
-    async sweepAssertions(tx: DbOrTx, now: Date): Promise<void> {
-      await tx.delete(backendClientAssertions).where(lt(backendClientAssertions.expiresAt, now));
-    },
+    sweepAssertions: purgeExpiredAssertions,
 
     /**
      * Records an assertion's `jti` for the client until `expiresAt`; false when the client
@@ -95,3 +92,16 @@ export function createBackendClientsRepository(db: Db) {
 }
 
 export type BackendClientsRepository = ReturnType<typeof createBackendClientsRepository>;
+
+/**
+ * Forgets the assertion ids whose assertions have expired (they can no longer be replayed):
+ * at each token request, and in the 15-minute maintenance purge (jobs/maintenance.ts) for the
+ * last ones. Answers how many went.
+ */
+export async function purgeExpiredAssertions(tx: DbOrTx, now: Date): Promise<number> {
+  const gone = await tx
+    .delete(backendClientAssertions)
+    .where(lt(backendClientAssertions.expiresAt, now))
+    .returning({ jti: backendClientAssertions.jti });
+  return gone.length;
+}
