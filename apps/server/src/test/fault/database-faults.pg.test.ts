@@ -20,6 +20,12 @@ import {
 } from '../../modules/sync/test-support';
 import { consentAtSimulator, simulatorEnvironment } from '@trialpulse/provider-simulators/embedded';
 import { createStaffUser } from '../fixtures';
+import {
+  backendKeyPair,
+  jwksText,
+  signClientAssertion,
+  type BackendKeyPair,
+} from '../../modules/backend-clients/test-support';
 import { findPgBin, freePort, startPgCluster, type PgCluster } from './pg-cluster';
 import {
   ERROR_BODY_KEYS,
@@ -41,7 +47,8 @@ import {
  * reference. It asserts that no process exits, the API answers 503 with the spec's error
  * body while the database is away and serves again within 10 s of its return, every
  * acknowledged write is stored exactly once, the backfills end with the reference's
- * readings, no export download answering 200 is half-written, and no sync run or export job
+ * readings, no export download answering 200 is half-written (a ZIP, or a FHIR Bulk Data
+ * export's NDJSON files, kicked off with a backend client's token), and no sync run or export job
  * stays running. FAULT_SEED replays a run's fault moments; FAULT_ROUNDS changes the count.
  */
 
@@ -115,6 +122,14 @@ type Topology = {
   writes: { trialNumber: string; phase: Phase }[];
   exportJobs: number[];
   downloadsVerified: number;
+  /** FHIR Bulk Data (issue 31): the team's backend client and its exports' status URLs. */
+  bulk: {
+    client: { clientId: string };
+    keys: BackendKeyPair;
+    token?: { value: string; at: number };
+  };
+  bulkStatusUrls: string[];
+  bulkVerified: number;
 };
 
 describe.skipIf('missing' in pgBin)(
@@ -304,6 +319,15 @@ describe.skipIf('missing' in pgBin)(
       await prepared.markSignedIn(http.sessionId());
       http.forgetCsrf();
       await prepared.close();
+      // A pipeline client of the team (Bulk Data), registered as an Admin does.
+      const keys = await backendKeyPair();
+      const registered = await http.post('/api/backendClients', {
+        name: 'Fault pipeline',
+        publicKey: jwksText(keys),
+        scopes: ['system/*.rs'],
+      });
+      expect(registered.status, await registered.clone().text()).toBe(201);
+      const client = ((await registered.json()) as { client: { clientId: string } }).client;
       return {
         name,
         cluster,
@@ -318,6 +342,9 @@ describe.skipIf('missing' in pgBin)(
         writes: [],
         exportJobs: [],
         downloadsVerified: 0,
+        bulk: { client, keys },
+        bulkStatusUrls: [],
+        bulkVerified: 0,
       };
     }
 
@@ -393,7 +420,12 @@ describe.skipIf('missing' in pgBin)(
       while (!stopLoad) {
         turn += 1;
         try {
-          if (turn % 8 === 1) {
+          if (turn % 16 === 9) {
+            await bulkKickOff(topology);
+          } else if (turn % 8 === 5 && topology.bulkStatusUrls.length > 0) {
+            const url = topology.bulkStatusUrls[turn % topology.bulkStatusUrls.length]!;
+            await bulkWhole(topology, url, false);
+          } else if (turn % 16 === 1) {
             const response = await topology.http.post('/api/dataExport/batchDataExport', {
               trialId: topology.trialId,
               deviceId: topology.exportDeviceId,
@@ -422,6 +454,122 @@ describe.skipIf('missing' in pgBin)(
         }
         await sleep(400);
       }
+    }
+
+    /**
+     * A bearer token of the topology's backend client (a fresh one every 4 minutes: they last
+     * 5), or undefined while the token endpoint cannot answer (the database is away).
+     */
+    async function bulkToken(topology: Topology): Promise<string | undefined> {
+      const cached = topology.bulk.token;
+      if (cached && Date.now() - cached.at < 240_000) return cached.value;
+      const assertion = await signClientAssertion(topology.bulk.keys, {
+        clientId: topology.bulk.client.clientId,
+        audience: `${topology.http.baseUrl}/fhir/auth/token`,
+      });
+      const response = await fetch(`${topology.http.baseUrl}/fhir/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          scope: 'system/*.rs',
+          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+          client_assertion: assertion,
+        }),
+        signal: AbortSignal.timeout(60_000),
+      });
+      if (response.status !== 200) {
+        if (response.status !== 503)
+          problems.push(
+            `${topology.name} token during ${phase}: ${response.status} ${await response.text()}`,
+          );
+        else await response.arrayBuffer();
+        return undefined;
+      }
+      const value = ((await response.json()) as { access_token: string }).access_token;
+      topology.bulk.token = { value, at: Date.now() };
+      return value;
+    }
+
+    const bearer = (url: string, token: string, accept = 'application/fhir+json') =>
+      fetch(url, {
+        headers: { authorization: `Bearer ${token}`, accept },
+        signal: AbortSignal.timeout(60_000),
+      });
+
+    /** A Bulk Data kick-off of the trial (202 and its status URL; 503 while the database is away). */
+    async function bulkKickOff(topology: Topology) {
+      const token = await bulkToken(topology);
+      if (!token) return;
+      const response = await fetch(
+        `${topology.http.baseUrl}/fhir/Group/${topology.trialId}/$export?_type=Patient,Observation`,
+        {
+          headers: {
+            authorization: `Bearer ${token}`,
+            accept: 'application/fhir+json',
+            prefer: 'respond-async',
+          },
+          signal: AbortSignal.timeout(60_000),
+        },
+      );
+      if (response.status === 202)
+        topology.bulkStatusUrls.push(response.headers.get('content-location')!);
+      else if (response.status !== 503)
+        problems.push(
+          `${topology.name} bulk kick-off during ${phase}: ${response.status} ${await response.text()}`,
+        );
+      else await response.arrayBuffer();
+    }
+
+    /**
+     * Polls a Bulk Data export; once its manifest is served, every file it lists must be whole
+     * (as many NDJSON lines as its count, each a resource of its type). Answers whether it was.
+     */
+    async function bulkWhole(topology: Topology, statusUrl: string, required: boolean) {
+      const token = await bulkToken(topology);
+      if (!token) return false;
+      const status = await bearer(statusUrl, token);
+      if (status.status !== 200) {
+        if (required)
+          problems.push(
+            `${topology.name} bulk export ${statusUrl} not done at the end: ${status.status} ${await status.text()}`,
+          );
+        else await status.arrayBuffer();
+        return false;
+      }
+      const manifest = (await status.json()) as {
+        output: { type: string; url: string; count: number }[];
+      };
+      for (const file of manifest.output) {
+        const response = await bearer(file.url, token, 'application/fhir+ndjson');
+        if (response.status !== 200) {
+          // The database went away between the manifest and the file: asked again later.
+          if (response.status !== 503 || required)
+            problems.push(
+              `${topology.name} bulk file ${file.url} during ${phase}: ${response.status}`,
+            );
+          else await response.arrayBuffer();
+          return false;
+        }
+        const text = await response.text();
+        const lines = text.trimEnd().split('\n');
+        const whole =
+          text.endsWith('\n') &&
+          lines.length === file.count &&
+          lines.every((line) => {
+            try {
+              return (JSON.parse(line) as { resourceType?: string }).resourceType === file.type;
+            } catch {
+              return false;
+            }
+          });
+        if (!whole)
+          problems.push(
+            `${topology.name} bulk file ${file.url} served half-written during ${phase}: ${lines.length} lines of ${file.count}`,
+          );
+      }
+      topology.bulkVerified += 1;
+      return true;
     }
 
     /** Downloads an export; a 200 must be whole. Answers whether it was served. */
@@ -684,7 +832,7 @@ describe.skipIf('missing' in pgBin)(
         const exportsFigures = faultedTopologies
           .map(
             (t) =>
-              `${t.name}: ${t.exportJobs.length} requested, ${t.downloadsVerified} whole downloads`,
+              `${t.name}: ${t.exportJobs.length} requested, ${t.downloadsVerified} whole downloads, ${t.bulkStatusUrls.length} Bulk Data kick-offs, ${t.bulkVerified} whole manifests`,
           )
           .join('; ');
         console.log(
@@ -723,11 +871,19 @@ describe.skipIf('missing' in pgBin)(
               async () =>
                 `${topology.name}: ${await unsettledDetails(topology).catch((error: Error) => `(details failed: ${error.message})`)}\nreadings\n${await readingsOf(topology)}\nreference\n${expected}\nlast log lines:\n${topology.processes.map((p) => `[${p.name}]\n${p.lastLines(40)}`).join('\n')}`,
             );
-            const completed = await query<{ id: number }>(
+            // ZIP exports (a user's) through their download; Bulk Data ones through the manifest.
+            const completed = await query<{ id: number; bulk: boolean }>(
               topology.url,
-              `SELECT id FROM export_jobs WHERE status = 'completed' ORDER BY id`,
+              `SELECT id, created_by IS NULL AS bulk FROM export_jobs WHERE status = 'completed' ORDER BY id`,
             );
-            for (const { id } of completed) await downloadWhole(topology, id, true);
+            for (const { id, bulk } of completed) {
+              if (!bulk) await downloadWhole(topology, id, true);
+              else {
+                const statusUrl = topology.bulkStatusUrls.find((url) => url.endsWith(`/${id}`));
+                if (statusUrl) await bulkWhole(topology, statusUrl, true);
+                else problems.push(`${topology.name}: Bulk export ${id} was never kicked off`);
+              }
+            }
           }),
         );
         const unsettled = settled.flatMap((result) =>
@@ -740,10 +896,14 @@ describe.skipIf('missing' in pgBin)(
         expect.soft(total.lost).toBe(0);
         expect.soft(total.doubled).toBe(0);
         expect.soft(total.acknowledged).toBeGreaterThan(ROUNDS * 4);
-        for (const topology of faultedTopologies)
+        for (const topology of faultedTopologies) {
           expect
             .soft(topology.downloadsVerified, `${topology.name}: whole downloads`)
             .toBeGreaterThan(0);
+          expect
+            .soft(topology.bulkVerified, `${topology.name}: whole Bulk Data manifests`)
+            .toBeGreaterThan(0);
+        }
         expect(processes.filter((server) => !server.alive).map((server) => server.name)).toEqual(
           [],
         );
