@@ -416,11 +416,55 @@ describe(`FHIR Bulk Data $export over HTTP (${MODE}, real worker)`, () => {
       expect([name, response.status]).toEqual([name, 400]);
       expect([name, (await outcomeOf(response)).code]).toEqual([name, 'invalid']);
     }
+    // Prefer: handling=lenient: an unsupported parameter is ignored instead.
+    const lenient = await kickOff(
+      kickOffUrl(teamA.trialId, '?_type=Group&_typeFilter=Observation%3Fcode%3Dx'),
+      tokenA,
+      { prefer: 'respond-async, handling=lenient' },
+    );
+    expect(lenient.status).toBe(202);
     // The aliases the IG lists are accepted.
     for (const format of ['application/ndjson', 'ndjson'])
       expect(
         (await kickOff(kickOffUrl(teamA.trialId, `?_type=Group&_outputFormat=${format}`))).status,
       ).toBe(202);
+  });
+
+  it("POST kick-off with a FHIR Parameters body (the IG's POST form): its _type and _outputFormat apply", async () => {
+    const kicked = await fetch(kickOffUrl(teamA.trialId), {
+      method: 'POST',
+      headers: {
+        accept: 'application/fhir+json',
+        prefer: 'respond-async',
+        authorization: `Bearer ${tokenA}`,
+        'content-type': 'application/fhir+json',
+      },
+      body: JSON.stringify({
+        resourceType: 'Parameters',
+        parameter: [
+          { name: '_type', valueString: 'Patient' },
+          { name: '_outputFormat', valueString: 'application/fhir+ndjson' },
+        ],
+      }),
+    });
+    expect(kicked.status).toBe(202);
+    const manifest = (await (
+      await pollUntilDone(kicked.headers.get('content-location')!)
+    ).json()) as Manifest;
+    expect(manifest.output.map((file) => [file.type, file.count])).toEqual([['Patient', 3]]);
+    // A body that is not a Parameters resource is refused.
+    const wrong = await fetch(kickOffUrl(teamA.trialId), {
+      method: 'POST',
+      headers: {
+        accept: 'application/fhir+json',
+        prefer: 'respond-async',
+        authorization: `Bearer ${tokenA}`,
+        'content-type': 'application/fhir+json',
+      },
+      body: JSON.stringify({ resourceType: 'Patient' }),
+    });
+    expect(wrong.status).toBe(400);
+    expect((await outcomeOf(wrong)).code).toBe('invalid');
   });
 
   it("security: team A's token gets 404 for team B's trial and jobs; a missing scope 403; no token and a cookie-only request 401", async () => {
