@@ -4,7 +4,7 @@ import { and, eq, gte, inArray, lt } from 'drizzle-orm';
 import JSZip from 'jszip';
 import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceReadings, participants } from '../apps/server/src/db/schema';
+import { participants, storedReadings } from '../apps/server/src/db/schema';
 import { createReadingsRepository } from '../apps/server/src/modules/sync/readings.repository';
 import {
   createReadingsService,
@@ -206,19 +206,19 @@ describe('batch data export in the browser', () => {
     const candidates = await withServerDatabase(server.dataDir, (db) =>
       db
         .select({
-          participantId: deviceReadings.participantId,
-          metricKey: deviceReadings.metricKey,
-          recordedAt: deviceReadings.recordedAt,
-          endAt: deviceReadings.endAt,
-          utcOffsetMinutes: deviceReadings.utcOffsetMinutes,
+          participantId: storedReadings.participantId,
+          metricKey: storedReadings.metricKey,
+          recordedAt: storedReadings.recordedAt,
+          endAt: storedReadings.endAt,
+          utcOffsetMinutes: storedReadings.utcOffsetMinutes,
         })
-        .from(deviceReadings)
+        .from(storedReadings)
         .where(
           and(
-            inArray(deviceReadings.participantId, participantIds),
-            inArray(deviceReadings.metricKey, ['steps', 'heart_rate']),
-            gte(deviceReadings.recordedAt, from),
-            lt(deviceReadings.recordedAt, to),
+            inArray(storedReadings.participantId, participantIds),
+            inArray(storedReadings.metricKey, ['steps', 'heart_rate']),
+            gte(storedReadings.recordedAt, from),
+            lt(storedReadings.recordedAt, to),
           ),
         ),
     );

@@ -6,7 +6,7 @@ import type { FitbitHeartIntradayResponse } from '@trialpulse/shared/device-data
 import { loadConfig } from '../../config/env';
 import type { Database } from '../../db/client';
 import {
-  deviceReadings,
+  storedReadings,
   globalDeviceCatalog,
   participantDevices,
   participants,
@@ -84,12 +84,12 @@ describe('demo readings', () => {
     const seeded = await database.db
       .select({
         code: participants.participantCode,
-        brand: deviceReadings.brand,
-        metricKey: deviceReadings.metricKey,
+        brand: storedReadings.brand,
+        metricKey: storedReadings.metricKey,
         n: sql<number>`count(*)::int`,
       })
-      .from(deviceReadings)
-      .innerJoin(participants, eq(participants.id, deviceReadings.participantId))
+      .from(storedReadings)
+      .innerJoin(participants, eq(participants.id, storedReadings.participantId))
       .where(
         inArray(participants.participantCode, [
           'SLEEP-001',
@@ -98,15 +98,15 @@ describe('demo readings', () => {
           'WEIGHT-001',
         ]),
       )
-      .groupBy(participants.participantCode, deviceReadings.brand, deviceReadings.metricKey);
+      .groupBy(participants.participantCode, storedReadings.brand, storedReadings.metricKey);
     expect(seeded.map((row) => ({ ...row, n: Number(row.n) }))).toEqual([
       { code: 'GLUCO-001', brand: 'Fitbit', metricKey: 'heart_rate', n: 86_400 },
     ]);
     // No seeded reading claims a provider (decision 0186): all of them are the demo's own.
     const seededUpstreams = await database.db
-      .select({ upstream: deviceReadings.upstream, n: sql<number>`count(*)::int` })
-      .from(deviceReadings)
-      .groupBy(deviceReadings.upstream);
+      .select({ upstream: storedReadings.upstream, n: sql<number>`count(*)::int` })
+      .from(storedReadings)
+      .groupBy(storedReadings.upstream);
     expect(seededUpstreams.map((row) => ({ ...row, n: Number(row.n) }))).toEqual([
       { upstream: 'demo', n: 86_400 },
     ]);
@@ -185,26 +185,26 @@ describe('demo readings', () => {
     expect(steps.at(-1)!).toBeLessThanOrEqual(10);
     expect(steps[Math.floor(steps.length * 0.99)]!).toBeLessThanOrEqual(4);
     const inDay = and(
-      eq(deviceReadings.participantId, connection!.participantId),
-      eq(deviceReadings.metricKey, 'heart_rate'),
-      gte(deviceReadings.recordedAt, wanted.from),
-      lt(deviceReadings.recordedAt, wanted.to),
+      eq(storedReadings.participantId, connection!.participantId),
+      eq(storedReadings.metricKey, 'heart_rate'),
+      gte(storedReadings.recordedAt, wanted.from),
+      lt(storedReadings.recordedAt, wanted.to),
     );
     const [synced] = await database.db
       .select({ n: sql<number>`count(*)::int` })
-      .from(deviceReadings)
-      .where(and(inDay, isNotNull(deviceReadings.syncRunId)));
+      .from(storedReadings)
+      .where(and(inDay, isNotNull(storedReadings.syncRunId)));
     expect(Number(synced!.n)).toBeGreaterThan(1000);
     // After the sync, a row is the provider's exactly when a sync stored it.
     const provenance = await database.db
       .select({
-        synced: sql<boolean>`${deviceReadings.syncRunId} is not null`,
-        upstream: deviceReadings.upstream,
+        synced: sql<boolean>`${storedReadings.syncRunId} is not null`,
+        upstream: storedReadings.upstream,
         n: sql<number>`count(*)::int`,
       })
-      .from(deviceReadings)
+      .from(storedReadings)
       .where(inDay)
-      .groupBy(sql`1`, deviceReadings.upstream);
+      .groupBy(sql`1`, storedReadings.upstream);
     expect(
       provenance
         .map(({ synced, upstream }) => ({ synced, upstream }))

@@ -6,9 +6,10 @@ import type { ChunkPoint } from './chunk-merge';
 import type { ReadingDayKey } from './daily-summary';
 
 /**
- * The only code that touches `device_reading_chunks` (issue 29, decisions 0220 and 0255):
+ * The only code that writes `device_reading_chunks` (issue 29, decisions 0220 and 0255):
  * chunks read and written whole, in the caller's transaction. Readers never come here; they
- * read `stored_readings` (stored-readings.ts).
+ * read `stored_readings` (stored-readings.ts), or, for counts and first and last instants,
+ * the chunks' own columns beside the rows (readings.repository.ts), never unnesting them.
  */
 
 /**
@@ -145,12 +146,12 @@ export async function loadChunks(
 /**
  * Writes chunks whole in one statement: each replaces the stored chunk of its stream and
  * period, or is inserted; a chunk without points is deleted. `synced_at` is now(), or
- * stays with `keepSyncedAt` (a rewrite that is no sync's: the purge).
+ * `syncedAt`, or stays with `keepSyncedAt` (a rewrite that is no sync's: the purge).
  */
 export async function saveChunks(
   tx: DbOrTx,
   chunks: readonly StoredChunk[],
-  options: { keepSyncedAt?: boolean } = {},
+  options: { keepSyncedAt?: boolean; syncedAt?: Date } = {},
 ): Promise<void> {
   const kept = chunks.filter((chunk) => chunk.points.length > 0);
   const emptied = chunks.filter((chunk) => chunk.points.length === 0);
@@ -180,7 +181,8 @@ export async function saveChunks(
         steps_ms, value, utc_offset_minutes, upstream, data_source, sync_run_id, synced_at
       )
       select r.p, r.t, r.m, r.ps, r.b, r.la, r.s::integer[], r.v::double precision[],
-             r.o::smallint[], r.u, r.ds, r.r, now()
+             r.o::smallint[], r.u, r.ds, r.r,
+             ${options.syncedAt ? sql`${options.syncedAt.toISOString()}::timestamptz` : sql`now()`}
         from json_to_recordset(${payload}::json) as r(
           p integer, t integer, m text, b device_brand, ps timestamptz, la timestamptz,
           s text, v text, o text, u text, ds text, r bigint)

@@ -291,15 +291,69 @@ export function createReadingsRepository(db: Db) {
       };
     },
 
+    /**
+     * Deletes and returns the rows of one stream at `instants` (ms): the keys a chunk takes
+     * over (decision 0255: a key lives in one store). `hasExtra`: the row had an end or a
+     * JSON value, which a chunk point has not.
+     */
+    async takeRows(
+      tx: DbOrTx,
+      stream: { participantId: number; teamId: number; metricKey: string; brand: DeviceBrand },
+      instants: readonly number[],
+    ): Promise<
+      {
+        at: number;
+        value: number;
+        offset: number | null;
+        upstream: ReadingUpstream;
+        dataSource: string | null;
+        hasExtra: boolean;
+      }[]
+    > {
+      if (instants.length === 0) return [];
+      let first = Infinity;
+      let last = -Infinity;
+      for (const at of instants) {
+        if (at < first) first = at;
+        if (at > last) last = at;
+      }
+      const list = `{${instants.map((at) => `"${new Date(at).toISOString()}"`).join(',')}}`;
+      const result = await tx.execute<{
+        at: string | Date;
+        value: number | null;
+        offset: number | null;
+        upstream: ReadingUpstream;
+        data_source: string | null;
+        extra: boolean;
+      }>(sql`
+        delete from device_readings d
+         where d.participant_id = ${stream.participantId} and d.team_id = ${stream.teamId}
+           and d.metric_key = ${stream.metricKey} and d.brand = ${stream.brand}::device_brand
+           and d.recorded_at >= ${new Date(first).toISOString()}::timestamptz
+           and d.recorded_at <= ${new Date(last).toISOString()}::timestamptz
+           and d.recorded_at = any(${list}::timestamptz[])
+        returning d.recorded_at as at, d.value, d.utc_offset_minutes as offset, d.upstream,
+                  d.data_source, (d.end_at is not null or d.value_json is not null) as extra`);
+      return result.rows.map((row) => ({
+        at: new Date(row.at).getTime(),
+        // A row without a value (JSON only) differs from any point a chunk would store.
+        value: row.value === null ? Number.NaN : Number(row.value),
+        offset: row.offset === null ? null : Number(row.offset),
+        upstream: row.upstream,
+        dataSource: row.data_source,
+        hasExtra: Boolean(row.extra),
+      }));
+    },
+
     /** How many readings a participant has (in the caller's transaction). */
     async countOfParticipant(q: DbOrTx, teamId: number, participantId: number): Promise<number> {
-      const [row] = await q
-        .select({ n: sql<number>`count(*)::int` })
-        .from(storedReadings)
-        .where(
-          and(eq(storedReadings.participantId, participantId), eq(storedReadings.teamId, teamId)),
-        );
-      return Number(row?.n ?? 0);
+      // Chunks count their points without unnesting them (decision 0255).
+      const result = await q.execute<{ n: number }>(sql`
+        select (select count(*) from device_readings
+                 where participant_id = ${participantId} and team_id = ${teamId})
+             + (select coalesce(sum(cardinality(steps_ms)), 0) from device_reading_chunks
+                 where participant_id = ${participantId} and team_id = ${teamId}) as n`);
+      return Number(result.rows[0]?.n ?? 0);
     },
 
     /** Readings of a participant in [from, to), by metric then time; at most `limit` rows. */
@@ -350,25 +404,38 @@ export function createReadingsRepository(db: Db) {
 
     /** Per metric (and brand): rows stored, earliest and latest reading. */
     async stats(teamId: number, participantId: number, brand?: DeviceBrand) {
-      const rows = await db
-        .select({
-          metricKey: storedReadings.metricKey,
-          brand: storedReadings.brand,
-          rows: sql<number>`count(*)::int`,
-          earliest: sql<Date>`min(${storedReadings.recordedAt})`.mapWith(storedReadings.recordedAt),
-          latest: sql<Date>`max(${storedReadings.recordedAt})`.mapWith(storedReadings.recordedAt),
-        })
-        .from(storedReadings)
-        .where(
-          and(
-            eq(storedReadings.participantId, participantId),
-            eq(storedReadings.teamId, teamId),
-            brand ? eq(storedReadings.brand, brand) : undefined,
-          ),
-        )
-        .groupBy(storedReadings.metricKey, storedReadings.brand)
-        .orderBy(asc(storedReadings.metricKey), asc(storedReadings.brand));
-      return rows.map((row) => ({ ...row, rows: Number(row.rows) }));
+      // Rows and chunks aggregated apart: a chunk gives its count, first and last point
+      // without being unnested (decision 0255).
+      const ofBrand = brand ? sql`and brand = ${brand}::device_brand` : sql``;
+      const result = await db.execute<{
+        metric_key: string;
+        brand: DeviceBrand;
+        rows: number;
+        earliest: string | Date;
+        latest: string | Date;
+      }>(sql`
+        select metric_key, brand, sum(n)::int as rows, min(earliest) as earliest, max(latest) as latest
+          from (
+            select metric_key, brand, count(*) as n, min(recorded_at) as earliest, max(recorded_at) as latest
+              from device_readings
+             where participant_id = ${participantId} and team_id = ${teamId} ${ofBrand}
+             group by metric_key, brand
+            union all
+            select metric_key, brand, sum(cardinality(steps_ms)),
+                   min(period_start + steps_ms[1] * interval '1 millisecond'), max(last_at)
+              from device_reading_chunks
+             where participant_id = ${participantId} and team_id = ${teamId} ${ofBrand}
+             group by metric_key, brand
+          ) s
+         group by metric_key, brand
+         order by metric_key, brand`);
+      return result.rows.map((row) => ({
+        metricKey: row.metric_key,
+        brand: row.brand,
+        rows: Number(row.rows),
+        earliest: new Date(row.earliest),
+        latest: new Date(row.latest),
+      }));
     },
 
     /** The latest reading instant per participant of a team and brand (trial page badge). */
@@ -376,22 +443,26 @@ export function createReadingsRepository(db: Db) {
       teamId: number,
       participantIds: readonly number[],
       brand?: DeviceBrand,
-    ) {
+    ): Promise<{ participantId: number; latest: Date }[]> {
       if (participantIds.length === 0) return [];
-      return db
-        .select({
-          participantId: storedReadings.participantId,
-          latest: sql<Date>`max(${storedReadings.recordedAt})`.mapWith(storedReadings.recordedAt),
-        })
-        .from(storedReadings)
-        .where(
-          and(
-            inArray(storedReadings.participantId, [...participantIds]),
-            eq(storedReadings.teamId, teamId),
-            brand ? eq(storedReadings.brand, brand) : undefined,
-          ),
-        )
-        .groupBy(storedReadings.participantId);
+      const ids = `{${participantIds.map((id) => String(Math.trunc(id))).join(',')}}`;
+      const ofBrand = brand ? sql`and brand = ${brand}::device_brand` : sql``;
+      // A chunk's last point is its `last_at`: no chunk is unnested (decision 0255).
+      const result = await db.execute<{ p: number; latest: string | Date }>(sql`
+        select p, max(latest) as latest from (
+          select participant_id as p, max(recorded_at) as latest from device_readings
+           where participant_id = any(${ids}::int[]) and team_id = ${teamId} ${ofBrand}
+           group by participant_id
+          union all
+          select participant_id, max(last_at) from device_reading_chunks
+           where participant_id = any(${ids}::int[]) and team_id = ${teamId} ${ofBrand}
+           group by participant_id
+        ) s
+         group by p`);
+      return result.rows.map((row) => ({
+        participantId: Number(row.p),
+        latest: new Date(row.latest),
+      }));
     },
   };
 }

@@ -22,6 +22,16 @@ import {
   type FirstDataDay,
 } from './daily-summary';
 import { readingsCsv, type ReadingsCsv, type ReadingsCsvLabels } from './readings-csv';
+import { CHUNK_PERIOD_MS, lockChunkWriters } from './chunk-store';
+import {
+  dissolveChunksOf,
+  groupKey,
+  mirrorUnreachedChunks,
+  splitForChunks,
+  writeChunkGroups,
+  type ChunkGroup,
+  type ChunkMirror,
+} from './chunk-writer';
 import {
   createReadingsReads,
   type ReadingsListQuery,
@@ -297,42 +307,101 @@ export function createReadingsService(deps: {
         unique.set(`${row.participantId}|${row.teamId}|${row.metricKey}|${at}|${row.brand}`, row);
       }
       const batch = [...unique.values()];
+      const syncRunId = options.syncRunId ?? null;
+      // Dense streams a sync stored go into chunks (decision 0255); the rest stays rows.
+      const { rows: rowInputs, groups } = splitForChunks(batch, syncRunId);
+      const mirror = options.mirror;
+      const chunkMirror: ChunkMirror | undefined = mirror && {
+        participantId: mirror.participantId,
+        teamId: mirror.teamId,
+        brand: mirror.brand,
+        metricKeys: mirror.metricKeys,
+        from: mirror.range.from.getTime(),
+        to: mirror.range.to.getTime(),
+      };
+      const mirrorsChunks =
+        chunkMirror?.metricKeys.some((key) => CHUNK_PERIOD_MS.has(key)) ?? false;
+      // One transaction per unit of work: a batch of UPSERT_BATCH_SIZE rows, or chunk groups
+      // holding up to as many points.
+      type Unit = { rows: ReadingInput[]; groups: ChunkGroup[] };
+      const units: Unit[] = [];
+      for (let index = 0; index < rowInputs.length; index += UPSERT_BATCH_SIZE)
+        units.push({ rows: rowInputs.slice(index, index + UPSERT_BATCH_SIZE), groups: [] });
+      let pending: Unit | undefined;
+      let pendingPoints = 0;
+      for (const group of groups) {
+        if (!pending || pendingPoints + group.points.length > UPSERT_BATCH_SIZE) {
+          pending = { rows: [], groups: [] };
+          pendingPoints = 0;
+          units.push(pending);
+        }
+        pending.groups.push(group);
+        pendingPoints += group.points.length;
+      }
+      if (units.length === 0) units.push({ rows: [], groups: [] });
+      const reached = new Set(groups.map(groupKey));
       const write = async () => {
         await readings.ensurePartitions(batch.map((row) => row.recordedAt));
-        // One transaction per batch of UPSERT_BATCH_SIZE rows, not one for the whole store:
-        // the embedded database has one connection, and a window of second-level heart rate
-        // (100,000+ rows) in one transaction kept every request waiting for its commit. Only
-        // the last batch runs `within` (the cursor), so a crash between batches leaves rows
-        // without the cursor, never the cursor without its rows; the re-run upserts them
-        // again and adds nothing (decision 0035).
+        // One transaction per unit, not one for the whole store: the embedded database has
+        // one connection, and a window of second-level heart rate (100,000+ rows) in one
+        // transaction kept every request waiting for its commit. Only the last unit runs
+        // `within` (the cursor), so a crash between units leaves readings without the
+        // cursor, never the cursor without its readings; the re-run merges them again and
+        // adds nothing (decision 0035).
         const counts: StoreCounts = { inserted: 0, updated: 0, deleted: 0 };
-        const batches = Math.max(1, Math.ceil(batch.length / UPSERT_BATCH_SIZE));
-        for (let index = 0; index < batches; index += 1) {
+        for (let index = 0; index < units.length; index += 1) {
           if (index > 0) await new Promise((resolve) => setImmediate(resolve));
-          const part = batch.slice(index * UPSERT_BATCH_SIZE, (index + 1) * UPSERT_BATCH_SIZE);
+          const unit = units[index]!;
+          const last = index === units.length - 1;
           await readings.transaction(async (tx) => {
             // No JIT in the write transaction, however many partitions (decision 0200).
             await writeWithoutJit(tx);
+            // Every write of a chunked stream's keys (rows of its metric too: they may
+            // dissolve a chunk) holds its participants' chunk lock (decision 0255).
+            const chunkParticipants = new Set<number>([
+              ...unit.groups.map((group) => group.participantId),
+              ...unit.rows
+                .filter((row) => CHUNK_PERIOD_MS.has(row.metricKey))
+                .map((row) => row.participantId),
+              ...(last && mirrorsChunks && mirror ? [mirror.participantId] : []),
+            ]);
+            await lockChunkWriters(tx, chunkParticipants);
+            if (unit.rows.some((row) => CHUNK_PERIOD_MS.has(row.metricKey)))
+              await dissolveChunksOf(tx, readings, unit.rows);
             const written =
-              part.length > 0
-                ? await readings.upsertBatch(tx, part, options.syncRunId ?? null)
+              unit.rows.length > 0
+                ? await readings.upsertBatch(tx, unit.rows, syncRunId)
                 : undefined;
-            const last = index === batches - 1;
-            // After every batch is upserted: the keep list is the whole window's rows.
+            const chunked =
+              unit.groups.length > 0 && syncRunId !== null
+                ? await writeChunkGroups(tx, readings, unit.groups, syncRunId, chunkMirror)
+                : undefined;
+            // After every unit is written: the keep list is the whole window's readings.
             const gone =
-              last && options.mirror
-                ? await readings.deleteAbsent(tx, options.mirror, batch)
+              last && mirror ? await readings.deleteAbsent(tx, mirror, batch) : undefined;
+            const goneChunks =
+              last && chunkMirror && mirrorsChunks
+                ? await mirrorUnreachedChunks(tx, chunkMirror, reached)
                 : undefined;
             const total = {
-              inserted: counts.inserted + (written?.inserted ?? 0),
-              updated: counts.updated + (written?.updated ?? 0),
-              deleted: counts.deleted + (gone?.deleted ?? 0),
+              inserted: counts.inserted + (written?.inserted ?? 0) + (chunked?.inserted ?? 0),
+              updated: counts.updated + (written?.updated ?? 0) + (chunked?.updated ?? 0),
+              deleted:
+                counts.deleted +
+                (gone?.deleted ?? 0) +
+                (chunked?.deleted ?? 0) +
+                (goneChunks?.deleted ?? 0),
             };
             if (last) await options.within?.(tx, total);
             else await options.afterBatch?.(tx, total);
-            // The day summary of the days the rows changed or were deleted from (decision
-            // 0058), last: its lock is held only until the commit that follows.
-            await refreshReadingDays(tx, [...(written?.touched ?? []), ...(gone?.touched ?? [])]);
+            // The day summary of the days the readings changed or were deleted from
+            // (decision 0058), last: its lock is held only until the commit that follows.
+            await refreshReadingDays(tx, [
+              ...(written?.touched ?? []),
+              ...(chunked?.touched ?? []),
+              ...(gone?.touched ?? []),
+              ...(goneChunks?.touched ?? []),
+            ]);
             counts.inserted = total.inserted;
             counts.updated = total.updated;
             counts.deleted = total.deleted;

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
-import { deviceReadings, globalDeviceCatalog, participantDevices, syncRuns } from '../../db/schema';
+import { globalDeviceCatalog, participantDevices, storedReadings, syncRuns } from '../../db/schema';
 import { createTestDatabase } from '../../test/test-database';
 import { createReadingsRepository, UPSERT_BATCH_SIZE } from './readings.repository';
 import { createReadingsService, type ReadingInput, type ReadingsService } from './readings.service';
@@ -42,8 +42,8 @@ describe(`stored readings (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGl
     (
       await db()
         .select({ n: sql<number>`count(*)::int` })
-        .from(deviceReadings)
-        .where(eq(deviceReadings.participantId, id))
+        .from(storedReadings)
+        .where(eq(storedReadings.participantId, id))
     )[0]!.n;
 
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
-import { deviceReadings, participantDevices, syncCursors, syncRuns } from '../../db/schema';
+import { participantDevices, storedReadings, syncCursors, syncRuns } from '../../db/schema';
 import { decryptSecret } from '../../lib/crypto';
 import { createTestDatabase } from '../../test/test-database';
 import { dailyValue, heartRateMinutes, sleepSession } from '../completeness/reading-generators';
@@ -50,30 +50,30 @@ describe(`sync mirrors each fully fetched window (${MODE})`, () => {
   const stored = (participantId: number, metricKey?: string) =>
     db()
       .select()
-      .from(deviceReadings)
+      .from(storedReadings)
       .where(
         and(
-          eq(deviceReadings.participantId, participantId),
-          metricKey ? eq(deviceReadings.metricKey, metricKey) : undefined,
+          eq(storedReadings.participantId, participantId),
+          metricKey ? eq(storedReadings.metricKey, metricKey) : undefined,
         ),
       )
       .orderBy(
-        asc(deviceReadings.metricKey),
-        asc(deviceReadings.recordedAt),
-        asc(deviceReadings.brand),
+        asc(storedReadings.metricKey),
+        asc(storedReadings.recordedAt),
+        asc(storedReadings.brand),
       );
   /** Every stored row of the participants, as comparable values. */
   const snapshot = async (participantIds: number[]) =>
     (
       await db()
         .select()
-        .from(deviceReadings)
-        .where(inArray(deviceReadings.participantId, participantIds))
+        .from(storedReadings)
+        .where(inArray(storedReadings.participantId, participantIds))
         .orderBy(
-          asc(deviceReadings.participantId),
-          asc(deviceReadings.metricKey),
-          asc(deviceReadings.recordedAt),
-          asc(deviceReadings.brand),
+          asc(storedReadings.participantId),
+          asc(storedReadings.metricKey),
+          asc(storedReadings.recordedAt),
+          asc(storedReadings.brand),
         )
     ).map((row) => [
       row.participantId,

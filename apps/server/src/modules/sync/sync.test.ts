@@ -3,8 +3,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
 import {
+  deviceReadingChunks,
   deviceReadings,
   participantDevices,
+  storedReadings,
   syncCallBudgets,
   syncRuns,
   teamDeviceDataStorageSettings,
@@ -48,14 +50,14 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
   const stored = (participantId: number, metricKey: string) =>
     db()
       .select()
-      .from(deviceReadings)
+      .from(storedReadings)
       .where(
         and(
-          eq(deviceReadings.participantId, participantId),
-          eq(deviceReadings.metricKey, metricKey),
+          eq(storedReadings.participantId, participantId),
+          eq(storedReadings.metricKey, metricKey),
         ),
       )
-      .orderBy(deviceReadings.recordedAt);
+      .orderBy(storedReadings.recordedAt);
 
   /** The Google Health simulator's own call counters, read over its control API. */
   const simulatorCalls = async (account: string) => {
@@ -430,7 +432,7 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
       expect(new Date(call.at).getTime()).toBeGreaterThanOrEqual(first.continueAt!.getTime());
     const [dupes] = (
       await db().execute<{ n: number }>(
-        sql`select count(*)::int as n from (select metric_key, recorded_at from device_readings where participant_id = ${participantId} group by 1, 2 having count(*) > 1) d`,
+        sql`select count(*)::int as n from (select metric_key, recorded_at from stored_readings where participant_id = ${participantId} group by 1, 2 having count(*) > 1) d`,
       )
     ).rows;
     expect(Number(dupes!.n)).toBe(0);
@@ -445,6 +447,9 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
       .where(eq(participantDevices.participantId, participantId));
     const connectionId = connection!.id;
     await db().delete(deviceReadings).where(eq(deviceReadings.participantId, participantId));
+    await db()
+      .delete(deviceReadingChunks)
+      .where(eq(deviceReadingChunks.participantId, participantId));
     await db().execute(sql`delete from sync_cursors where participant_device_id = ${connectionId}`);
     sims.clock.advance(60_000);
     await clearSimulatorCalls();

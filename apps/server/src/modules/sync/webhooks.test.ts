@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceReadings, participantDevices, syncRuns } from '../../db/schema';
+import { participantDevices, storedReadings, syncRuns } from '../../db/schema';
 import { startJobs, type Jobs, type JobLogger } from '../../jobs/boss';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { createTestDatabase } from '../../test/test-database';
@@ -123,12 +123,12 @@ describe(`Google Health and Omron webhooks (${MODE})`, () => {
     const latest = async () =>
       (
         await db
-          .select({ at: sql<string>`max(${deviceReadings.recordedAt})::text` })
-          .from(deviceReadings)
+          .select({ at: sql<string>`max(${storedReadings.recordedAt})::text` })
+          .from(storedReadings)
           .where(
             and(
-              eq(deviceReadings.participantId, participantId),
-              eq(deviceReadings.metricKey, 'heart_rate'),
+              eq(storedReadings.participantId, participantId),
+              eq(storedReadings.metricKey, 'heart_rate'),
             ),
           )
       )[0]!.at;
@@ -314,12 +314,12 @@ describe(`Google Health and Omron webhooks (${MODE})`, () => {
       (
         await db
           .select()
-          .from(deviceReadings)
+          .from(storedReadings)
           .where(
             and(
-              eq(deviceReadings.participantId, participantId),
-              eq(deviceReadings.metricKey, 'systolic'),
-              sql`${deviceReadings.recordedAt} >= ${synced.toISOString()}`,
+              eq(storedReadings.participantId, participantId),
+              eq(storedReadings.metricKey, 'systolic'),
+              sql`${storedReadings.recordedAt} >= ${synced.toISOString()}`,
             ),
           )
       ).length;
@@ -328,8 +328,8 @@ describe(`Google Health and Omron webhooks (${MODE})`, () => {
       (
         await db
           .select()
-          .from(deviceReadings)
-          .where(eq(deviceReadings.participantId, participantId))
+          .from(storedReadings)
+          .where(eq(storedReadings.participantId, participantId))
       ).length,
     ).toBeGreaterThan(0);
 
@@ -383,7 +383,7 @@ describe(`Google Health and Omron webhooks (${MODE})`, () => {
     ).rows[0]!.n;
     const runsBefore = (await db.select().from(syncRuns)).length;
     const readingsBefore = (
-      await db.select({ n: sql<number>`count(*)::int` }).from(deviceReadings)
+      await db.select({ n: sql<number>`count(*)::int` }).from(storedReadings)
     )[0]!.n;
     // Sent by the simulator itself to a URI without the right token.
     for (const uri of [
@@ -419,7 +419,7 @@ describe(`Google Health and Omron webhooks (${MODE})`, () => {
       ).rows[0]!.n,
     ).toBe(jobsBefore);
     expect((await db.select().from(syncRuns)).length).toBe(runsBefore);
-    expect((await db.select({ n: sql<number>`count(*)::int` }).from(deviceReadings))[0]!.n).toBe(
+    expect((await db.select({ n: sql<number>`count(*)::int` }).from(storedReadings))[0]!.n).toBe(
       readingsBefore,
     );
   });
