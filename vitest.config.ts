@@ -13,6 +13,8 @@ export default defineConfig({
           name: 'shared',
           include: ['packages/shared/src/**/*.test.ts'],
           environment: 'node',
+          // One module graph per worker, as the server's (decision 0231).
+          isolate: false,
         },
       },
       {
@@ -20,6 +22,7 @@ export default defineConfig({
           name: 'provider-simulators',
           include: ['packages/provider-simulators/src/**/*.test.ts'],
           environment: 'node',
+          isolate: false,
           // TEST_NOW moves the simulators' clocks too (they read Date).
           setupFiles: ['scripts/test-now.setup.ts'],
           testTimeout: 120_000,
@@ -39,6 +42,11 @@ export default defineConfig({
             ...(process.env.TEST_DATABASE_URL ? [] : ['apps/server/src/**/*.pg.test.ts']),
           ],
           environment: 'node',
+          // One module graph per worker instead of one per file: loading Fastify, Drizzle,
+          // PGlite and the app's modules anew for each of ~100 files was about half of the
+          // project's CPU (decision 0231). The files share no module state that a test
+          // relies on: each builds its own app, database and clock.
+          isolate: false,
           // TEST_NOW=<instant> starts each file's clock there (replays midnight, month ends).
           setupFiles: ['scripts/test-now.setup.ts'],
           // Budgets against hanging, not speed checks: a test must not fail only because the
