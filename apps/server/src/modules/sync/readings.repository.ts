@@ -345,6 +345,82 @@ export function createReadingsRepository(db: Db) {
       }));
     },
 
+    /**
+     * The streams of `metricKeys` that have rows a chunk could hold (a sync stored them, a
+     * plain value without end or JSON): what the migration of stored rows walks (decision
+     * 0255). One scan of those metrics' rows.
+     */
+    async chunkableStreams(
+      metricKeys: readonly string[],
+    ): Promise<{ participantId: number; teamId: number; metricKey: string; brand: DeviceBrand }[]> {
+      if (metricKeys.length === 0) return [];
+      const result = await db.execute<{ p: number; t: number; m: string; b: DeviceBrand }>(sql`
+        select distinct participant_id as p, team_id as t, metric_key as m, brand as b
+          from device_readings
+         where metric_key in (${sql.join(
+           metricKeys.map((key) => sql`${key}`),
+           sql`, `,
+         )})
+           and sync_run_id is not null and end_at is null and value_json is null and value is not null
+         order by 1, 2, 3, 4`);
+      return result.rows.map((row) => ({
+        participantId: Number(row.p),
+        teamId: Number(row.t),
+        metricKey: row.m,
+        brand: row.b,
+      }));
+    },
+
+    /**
+     * Up to `limit` chunkable rows of one stream from `from` (ms) on, in time order, with
+     * their provenance (the migration's batch), or every such row in [from, to) without a
+     * limit.
+     */
+    async chunkableRows(
+      tx: DbOrTx,
+      stream: { participantId: number; teamId: number; metricKey: string; brand: DeviceBrand },
+      range: { from: number; limit: number } | { from: number; to: number },
+    ): Promise<
+      {
+        at: number;
+        value: number;
+        offset: number | null;
+        upstream: ReadingUpstream;
+        dataSource: string | null;
+        syncRunId: number;
+        syncedAt: Date;
+      }[]
+    > {
+      const result = await tx.execute<{
+        at: string | Date;
+        value: number;
+        offset: number | null;
+        upstream: ReadingUpstream;
+        data_source: string | null;
+        sync_run_id: number | string;
+        synced_at: string | Date;
+      }>(sql`
+        select recorded_at as at, value, utc_offset_minutes as offset, upstream, data_source,
+               sync_run_id, synced_at
+          from device_readings
+         where participant_id = ${stream.participantId} and team_id = ${stream.teamId}
+           and metric_key = ${stream.metricKey} and brand = ${stream.brand}::device_brand
+           and recorded_at >= ${new Date(range.from).toISOString()}::timestamptz
+           ${'to' in range ? sql`and recorded_at < ${new Date(range.to).toISOString()}::timestamptz` : sql``}
+           and sync_run_id is not null and end_at is null and value_json is null and value is not null
+         order by recorded_at
+         ${'limit' in range ? sql`limit ${range.limit}` : sql``}`);
+      return result.rows.map((row) => ({
+        at: new Date(row.at).getTime(),
+        value: Number(row.value),
+        offset: row.offset === null ? null : Number(row.offset),
+        upstream: row.upstream,
+        dataSource: row.data_source,
+        syncRunId: Number(row.sync_run_id),
+        syncedAt: new Date(row.synced_at),
+      }));
+    },
+
     /** How many readings a participant has (in the caller's transaction). */
     async countOfParticipant(q: DbOrTx, teamId: number, participantId: number): Promise<number> {
       // Chunks count their points without unnesting them (decision 0255).

@@ -2,6 +2,7 @@ import type PgBoss from 'pg-boss';
 import type { Database } from '../../db/client';
 import type { SyncRunKind } from '../../db/schema';
 import type { JobDefinition } from '../../jobs/types';
+import { chunkStoredRows } from './chunk-migration';
 import { createReadingsRepository } from './readings.repository';
 import { purgeExpiredReadings } from './retention';
 import { createSyncRunsRepository } from './sync.repository';
@@ -12,6 +13,10 @@ export const SYNC_SCHEDULE_JOB = 'sync.schedule';
 export const SYNC_PARTITIONS_JOB = 'sync.partitions';
 export const SYNC_PURGE_JOB = 'sync.purge';
 export const SYNC_RECOVER_JOB = 'sync.recover';
+export const SYNC_CHUNK_ROWS_JOB = 'sync.chunk-rows';
+
+/** How long one run of the rows-into-chunks migration may start batches (the next run goes on). */
+const CHUNK_ROWS_RUN_MS = 20 * 60_000;
 
 export type SyncJobData = {
   connectionId: number;
@@ -169,6 +174,21 @@ export function createSyncJobs(settings: { runSeconds?: number } = {}): JobDefin
     },
   };
 
+  // Rows of chunked streams stored before chunks existed move into chunks (decision 0255),
+  // in short transactions while the server runs; a run cut short resumes on the next.
+  const chunkRowsJob: JobDefinition = {
+    name: SYNC_CHUNK_ROWS_JOB,
+    queue: { policy: 'stately', retryLimit: 1, expireInSeconds: 30 * 60 },
+    cron: '41 2 * * *',
+    async handle(job, { database, logger }) {
+      const result = await chunkStoredRows(database.db, createReadingsRepository(database.db), {
+        deadline: Date.now() + CHUNK_ROWS_RUN_MS,
+      });
+      logger.info({ job: job.name, jobId: job.id, ...result }, 'sync: rows moved into chunks');
+      return result;
+    },
+  };
+
   const recoverJob: JobDefinition = {
     name: SYNC_RECOVER_JOB,
     // One short statement: a run whose end was never recorded (its worker cut off from the
@@ -186,5 +206,12 @@ export function createSyncJobs(settings: { runSeconds?: number } = {}): JobDefin
     },
   };
 
-  return [connectionJob as JobDefinition, scheduleJob, partitionsJob, purgeJob, recoverJob];
+  return [
+    connectionJob as JobDefinition,
+    scheduleJob,
+    partitionsJob,
+    purgeJob,
+    recoverJob,
+    chunkRowsJob,
+  ];
 }
