@@ -188,6 +188,20 @@ export function createExportRepository(db: Db) {
       return row as BulkJobRow;
     },
 
+    /** How many of the backend client's exports are pending or processing. */
+    async unfinishedBulkJobs(backendClientId: string): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(exportJobs)
+        .where(
+          and(
+            eq(exportJobs.backendClientId, backendClientId),
+            inArray(exportJobs.status, ['pending', 'processing']),
+          ),
+        );
+      return row?.n ?? 0;
+    },
+
     /** A Bulk Data export of the team (any of its backend clients kicked it off). */
     async findBulkJob(teamId: number, jobId: number): Promise<BulkJobRow | undefined> {
       const rows = await db

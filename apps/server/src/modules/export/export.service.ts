@@ -354,18 +354,22 @@ export function createExportService(deps: {
     /**
      * Records a Bulk Data export of the team's trial, kicked off by a backend client, and hands
      * it to the workers like a ZIP export. Undefined when the trial is not the team's (the
-     * caller answers 404, revealing nothing of other teams). Throws AppError 503 when the
-     * queue is down.
+     * caller answers 404, revealing nothing of other teams); `busy` when the client has
+     * BULK_MAX_UNFINISHED exports pending or running. Throws AppError 503 when the queue is
+     * down.
      */
     async bulkKickOff(
       client: BulkCaller,
       trialId: number,
       request: Omit<BulkExportParams, 'kind'>,
       meta: Meta,
-    ): Promise<{ jobId: number; transactionTime: Date } | undefined> {
+    ): Promise<{ jobId: number; transactionTime: Date } | 'busy' | undefined> {
       if (!isDbId(trialId)) return undefined;
       const [trial] = await repository.listTrials(client.teamId, [trialId]);
       if (!trial) return undefined;
+      // One client cannot fill the workers' queue (the IG lets a server answer 429).
+      if ((await repository.unfinishedBulkJobs(client.clientId)) >= BULK_MAX_UNFINISHED)
+        return 'busy';
       const job = await repository.insertBulkJob({
         teamId: client.teamId,
         trialId,
@@ -471,6 +475,9 @@ export function createExportService(deps: {
 }
 
 export type ExportService = ReturnType<typeof createExportService>;
+
+/** How many Bulk Data exports one backend client may have pending or running at a time. */
+export const BULK_MAX_UNFINISHED = 4;
 
 /** A backend client (SMART Backend Services) asking for its team's Bulk Data exports. */
 export type BulkCaller = { clientId: string; teamId: number };

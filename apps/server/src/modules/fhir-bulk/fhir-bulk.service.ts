@@ -5,7 +5,7 @@ import type { BackendCaller } from '../backend-clients/backend-clients.service';
 import { scopesAllow } from '../backend-clients/backend-scopes';
 import { BULK_TYPES, type BulkType } from '../export/export-bulk';
 import { fhirTrialGroup } from '../export/export-standards';
-import type { ExportService } from '../export/export.service';
+import { BULK_MAX_UNFINISHED, type ExportService } from '../export/export.service';
 
 /** The `_outputFormat` values Bulk Data clients send for NDJSON (the first is the spec's, the others its aliases). */
 export const BULK_OUTPUT_FORMATS = ['application/fhir+ndjson', 'application/ndjson', 'ndjson'];
@@ -94,7 +94,7 @@ export function createFhirBulkService(deps: {
      * `_outputFormat`, `_type` (each type supported and granted by the token's scopes; none
      * given: every type they grant) and `_since`, then records the job. Answers the status
      * URL. Throws FhirError 400 (a header or parameter), 403 (a type the scopes do not grant),
-     * 404 (not the team's trial).
+     * 404 (not the team's trial), 429 (the client has BULK_MAX_UNFINISHED exports unfinished).
      */
     async kickOff(client: BackendCaller, request: KickOffRequest, meta: Meta) {
       if (!preferences(request.prefer).has('respond-async'))
@@ -136,6 +136,13 @@ export function createFhirBulkService(deps: {
         meta,
       );
       if (!started) throw FhirError.notFound(`Group/${request.trialId} is not found.`);
+      if (started === 'busy')
+        throw new FhirError(
+          429,
+          'throttled',
+          `This client already has ${BULK_MAX_UNFINISHED} exports running: wait for one to finish, or cancel one (DELETE its status URL).`,
+          { 'retry-after': '60' },
+        );
       return { jobId: started.jobId, statusUrl: statusUrl(started.jobId) };
     },
 

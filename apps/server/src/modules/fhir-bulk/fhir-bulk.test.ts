@@ -467,6 +467,34 @@ describe(`FHIR Bulk Data $export over HTTP (${MODE}, real worker)`, () => {
     expect((await outcomeOf(wrong)).code).toBe('invalid');
   });
 
+  it('a client with 4 exports unfinished gets 429 (Retry-After, OperationOutcome) for a fifth; cancelling frees it', async () => {
+    const { token } = await backendClientOfTeam(t, teamA.teamId);
+    const held = holdNextRun();
+    const statusUrls: string[] = [];
+    for (let n = 0; n < 4; n += 1) {
+      const kicked = await kickOff(kickOffUrl(teamA.trialId, '?_type=Patient'), token);
+      expect(kicked.status).toBe(202);
+      statusUrls.push(kicked.headers.get('content-location')!);
+    }
+    await held.atPage;
+    const fifth = await kickOff(kickOffUrl(teamA.trialId, '?_type=Patient'), token);
+    expect(fifth.status).toBe(429);
+    expect(fifth.headers.get('retry-after')).toBe('60');
+    expect((await outcomeOf(fifth)).code).toBe('throttled');
+    // Another client of the team is not held back by this one's exports.
+    const other = await kickOff(kickOffUrl(teamA.trialId, '?_type=Patient'));
+    expect(other.status).toBe(202);
+    for (const url of [...statusUrls, other.headers.get('content-location')!]) {
+      const deleted = await fetch(url, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(deleted.status).toBe(202);
+    }
+    held.release();
+    expect((await kickOff(kickOffUrl(teamA.trialId, '?_type=Patient'), token)).status).toBe(202);
+  });
+
   it("security: team A's token gets 404 for team B's trial and jobs; a missing scope 403; no token and a cookie-only request 401", async () => {
     const other = await kickOff(kickOffUrl(teamB.trialId));
     expect(other.status).toBe(404);

@@ -514,7 +514,8 @@ describe.skipIf('missing' in pgBin)(
       );
       if (response.status === 202)
         topology.bulkStatusUrls.push(response.headers.get('content-location')!);
-      else if (response.status !== 503)
+      // 429: the client's exports held up by the faults are still unfinished (decision 0246).
+      else if (response.status !== 503 && response.status !== 429)
         problems.push(
           `${topology.name} bulk kick-off during ${phase}: ${response.status} ${await response.text()}`,
         );
