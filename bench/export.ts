@@ -14,15 +14,14 @@
  * PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres);
  * a fresh database is created and dropped. Run: `npm run bench`.
  */
-import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../apps/server/src/db/client';
 import { createTestDatabase } from '../apps/server/src/test/test-database';
+import { copyThroughGzip, runExportWorker } from './support/export-runs';
 import { createStaffUser } from '../apps/server/src/test/fixtures';
 import { EXPORT_ZIP_LEVEL } from '../apps/server/src/modules/export/export-writer';
 import { createExportRepository } from '../apps/server/src/modules/export/export.repository';
@@ -39,7 +38,6 @@ const WORKER_HEAP_MB = Number(process.env.BENCH_EXPORT_HEAP_MB ?? 128);
 const MINUTES_PER_PARTICIPANT = Math.ceil(TOTAL_ROWS / PARTICIPANTS);
 const DAY = 24 * 60 * 60 * 1000;
 const millions = (rows: number) => `${+(rows / 1e6).toFixed(2)} M`;
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
 process.env.TEST_DATABASE_URL = serverUrl;
 let database: Database;
@@ -111,35 +109,13 @@ try {
         extras: [],
       },
     });
-    // A bounded heap: if the export's memory grew with the rows, the worker would run out of it.
-    const output = await promisify(execFile)(
-      process.execPath,
-      [
-        `--max-old-space-size=${WORKER_HEAP_MB}`,
-        '--import',
-        'tsx',
-        path.join(ROOT, 'bench/export-worker.ts'),
-        connectionString,
-        String(job.id),
-        dataDir,
-      ],
-      {
-        cwd: ROOT,
-        maxBuffer: 1 << 20,
-        env: { ...process.env, BENCH_EXPORT_ZIP_LEVEL: String(level) },
-      },
-    );
-    const result = JSON.parse(output.stdout.trim().split('\n').at(-1)!) as {
-      status: string;
-      rows: number;
-      bytes: number;
-      ms: number;
-      peakRssMB: number;
-      peakHeapMB: number;
-      maxRssMB: number;
-      baselineRssMB: number;
-    };
-    if (result.status !== 'completed') throw new Error(`export ${label}: ${result.status}`);
+    const result = await runExportWorker({
+      connectionString,
+      jobId: job.id,
+      dataDir,
+      heapMB: WORKER_HEAP_MB,
+      env: { BENCH_EXPORT_ZIP_LEVEL: String(level) },
+    });
     console.log(
       `  worker ${label.padEnd(5)} zip level ${level}  ${result.rows.toLocaleString('en').padStart(10)} rows  ${(result.ms / 1000).toFixed(1).padStart(6)} s  ${(result.rows / (result.ms / 1000)).toFixed(0).padStart(7)} rows/s  ZIP ${(result.bytes / 1e6).toFixed(1)} MB  peak RSS ${result.maxRssMB.toFixed(0)} MB (${result.baselineRssMB.toFixed(0)} MB before the export)  peak heap ${result.peakHeapMB.toFixed(0)} MB (heap limit ${WORKER_HEAP_MB} MB)`,
     );
@@ -152,29 +128,12 @@ try {
       from device_readings where team_id = ${teamId} and participant_id in (${participantIds.join(',')}) and metric_key = 'heart_rate' and brand = 'Fitbit'
       and recorded_at >= '${first.toISOString()}' and recorded_at < '${endExclusive}'
       order by participant_id, metric_key, recorded_at) TO STDOUT WITH (FORMAT csv, HEADER)`;
-    const target = path.join(dataDir, 'copy.csv.gz');
-    const started = performance.now();
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(
-        'sh',
-        [
-          '-c',
-          `psql "$1" -X -q -c "$2" | gzip -${level} > "$3"`,
-          'sh',
-          connectionString,
-          query,
-          target,
-        ],
-        { stdio: ['ignore', 'ignore', 'inherit'] },
-      );
-      child.on('error', reject);
-      child.on('exit', (code) =>
-        code === 0 ? resolve() : reject(new Error(`COPY | gzip exited ${code}`)),
-      );
+    const { ms, bytes } = await copyThroughGzip({
+      connectionString,
+      query,
+      level,
+      target: path.join(dataDir, 'copy.csv.gz'),
     });
-    const ms = performance.now() - started;
-    const bytes = fs.statSync(target).size;
-    fs.rmSync(target);
     console.log(
       `  COPY … TO STDOUT | gzip -${level}         ${(ms / 1000).toFixed(1).padStart(6)} s  ${(bytes / 1e6).toFixed(1)} MB`,
     );

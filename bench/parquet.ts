@@ -17,16 +17,15 @@
  * a fresh database is created and dropped. Run: `npm run bench` (or
  * `node --import tsx bench/parquet.ts`).
  */
-import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import type { ExportFormat } from '@trialpulse/shared';
 import type { Database } from '../apps/server/src/db/client';
 import { createTestDatabase } from '../apps/server/src/test/test-database';
+import { copyThroughGzip, runExportWorker } from './support/export-runs';
 import { createStaffUser } from '../apps/server/src/test/fixtures';
 import { createExportRepository } from '../apps/server/src/modules/export/export.repository';
 import { createExportDevice } from '../apps/server/src/modules/export/test-support';
@@ -42,7 +41,6 @@ const PARTICIPANTS = 10;
 const WORKER_HEAP_MB = 128;
 const MINUTES_PER_PARTICIPANT = Math.ceil(TOTAL_ROWS / PARTICIPANTS);
 const DAY = 24 * 60 * 60 * 1000;
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
 process.env.TEST_DATABASE_URL = serverUrl;
 let database: Database;
@@ -116,27 +114,12 @@ try {
         extras: [],
       },
     });
-    const output = await promisify(execFile)(
-      process.execPath,
-      [
-        `--max-old-space-size=${WORKER_HEAP_MB}`,
-        '--import',
-        'tsx',
-        path.join(ROOT, 'bench/export-worker.ts'),
-        connectionString,
-        String(job.id),
-        dataDir,
-      ],
-      { cwd: ROOT, maxBuffer: 1 << 20 },
-    );
-    const result = JSON.parse(output.stdout.trim().split('\n').at(-1)!) as {
-      status: string;
-      rows: number;
-      bytes: number;
-      ms: number;
-      maxRssMB: number;
-    };
-    if (result.status !== 'completed') throw new Error(`export ${format}: ${result.status}`);
+    const result = await runExportWorker({
+      connectionString,
+      jobId: job.id,
+      dataDir,
+      heapMB: WORKER_HEAP_MB,
+    });
     return result;
   }
 
@@ -144,30 +127,12 @@ try {
     const query = `COPY (select participant_id, metric_key, recorded_at, utc_offset_minutes, end_at, value, value_json, data_source, upstream
       from device_readings where team_id = ${teamId} and participant_id in (${participantIds.join(',')}) and metric_key = 'heart_rate' and brand = 'Fitbit'
       order by participant_id, metric_key, recorded_at) TO STDOUT WITH (FORMAT csv, HEADER)`;
-    const target = path.join(dataDir, 'copy.csv.gz');
-    const started = performance.now();
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(
-        'sh',
-        [
-          '-c',
-          `psql "$1" -X -q -c "$2" | gzip -${level} > "$3"`,
-          'sh',
-          connectionString,
-          query,
-          target,
-        ],
-        { stdio: ['ignore', 'ignore', 'inherit'] },
-      );
-      child.on('error', reject);
-      child.on('exit', (code) =>
-        code === 0 ? resolve() : reject(new Error(`COPY | gzip exited ${code}`)),
-      );
+    return copyThroughGzip({
+      connectionString,
+      query,
+      level,
+      target: path.join(dataDir, 'copy.csv.gz'),
     });
-    const ms = performance.now() - started;
-    const bytes = fs.statSync(target).size;
-    fs.rmSync(target);
-    return { ms, bytes };
   }
 
   const parquet = await runWorker('parquet');
