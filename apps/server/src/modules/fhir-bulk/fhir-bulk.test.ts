@@ -531,6 +531,16 @@ describe(`FHIR Bulk Data $export over HTTP (${MODE}, real worker)`, () => {
     ).json()) as Manifest;
     expect(new Set(manifest.output.map((file) => file.type))).toEqual(new Set(['Observation']));
 
+    // A revoked client's token stops at its next request, its running export's poll included.
+    const revoked = await backendClientOfTeam(t, teamA.teamId);
+    const before = await kickOff(kickOffUrl(teamA.trialId, '?_type=Patient'), revoked.token);
+    expect(before.status).toBe(202);
+    const revoke = await revoked.admin.post(`/api/backendClients/${revoked.client.id}/revoke`, {});
+    expect(revoke.statusCode, revoke.body).toBe(200);
+    const after = await get(before.headers.get('content-location')!, revoked.token);
+    expect(after.status).toBe(401);
+    expect((await outcomeOf(after)).code).toBe('login');
+
     // No token; a staff browser's session cookie alone.
     const anonymous = await fetch(kickOffUrl(teamA.trialId), {
       headers: { accept: 'application/fhir+json', prefer: 'respond-async' },
