@@ -50,6 +50,8 @@ export function readingDay(alias: string): SQL {
 const BEFORE_DAY = "interval '38 hours'";
 const AFTER_DAY = "interval '36 hours'";
 const BEFORE_DAY_MS = 38 * 3_600_000;
+/** A sample (no end) of day D lies from D − 14 h on (UTC+14). */
+const BEFORE_SAMPLE_DAY = "interval '14 hours'";
 const AFTER_DAY_MS = 36 * 3_600_000;
 
 /** Advisory lock space of the summary rows: key (20058, participant id). */
@@ -139,6 +141,10 @@ export function refreshReadingDaysStatement(keys: readonly ReadingDayKey[]): SQL
                sql`(k.d::timestamp at time zone 'UTC') - ${sql.raw(BEFORE_DAY)}`,
                sql`(k.d::timestamp at time zone 'UTC') + ${sql.raw(AFTER_DAY)}`,
              )}
+             -- A sample (no end: every chunk point) of day D lies from D − 14 h on; only a
+             -- session may start 38 h before. On the chunks' side end_at is a null constant,
+             -- so this bounds the chunks unnested per key to the day's 50 hours.
+             and (r.end_at is not null or r.chunk_to >= (k.d::timestamp at time zone 'UTC') - ${sql.raw(BEFORE_SAMPLE_DAY)})
              and ${readingDay('r')} = k.d
         ) f
     ),
