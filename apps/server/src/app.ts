@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import zlib from 'node:zlib';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import helmet from 'helmet';
 import fastifyCookie from '@fastify/cookie';
@@ -126,8 +126,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Never trust a client-supplied request id; ours goes back in x-request-id.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    // plugins/request-log writes one line per request instead of Fastify's two.
-    disableRequestLogging: true,
+    // plugins/request-log writes one line per request instead of Fastify's two (the log
+    // controller is Fastify 5.12's place for it; the top-level option is deprecated).
+    logController: new LogController({ disableRequestLogging: true }),
     // Forwarded-for headers count only from the proxies TRUST_PROXY names (off by default).
     trustProxy:
       typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
