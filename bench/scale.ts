@@ -2,17 +2,20 @@
  * Readings at trial scale (issue 29), on PostgreSQL only (TEST_DATABASE_URL, else
  * DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres). Two databases of its own
  * in one run, S and L (L has 10× the history of S; `--quick` divides both by 10), created
- * and dropped by the bench. History is bulk SQL (heart rate once a minute, the day summary
- * rebuilt from it); samples go through the product's write path (ReadingsService.store).
- * Each figure is printed with its reference measured in the same run:
- * - bytes per stored reading (readings, their indexes and the day summary) — goal ≤ 12 —
- *   and the same readings as decision 0220's chunks, built by SQL from the rows;
- * - ingest: the write path against COPY of as many rows into the same table, at S and L
- *   (goal ≥ 0.4× at both), and a 15-minute incremental sync (180 rows of 5-second heart
+ * and dropped by the bench. History is 5-second heart rate stored as the product stores it
+ * (decision 0255: hour chunks in device_reading_chunks, built by bulk SQL, the day summary
+ * rebuilt from it); samples go through the product's write path (ReadingsService.store with a
+ * sync run, so into chunks). Each figure is printed with its reference measured in the same run:
+ * - bytes per stored reading of 5-second heart rate (every readings table, its indexes and
+ *   TOAST, and the day summary) — goal ≤ 12;
+ * - ingest: the write path against COPY of as many rows into device_readings, at S and L
+ *   (goal ≥ 0.4× at both), and a 15-minute incremental sync (180 readings of 5-second heart
  *   rate) at L against S (goal ≤ 1.2×);
  * - page queries (the readings service's reads behind each page) at L against S (goal
  *   ≤ 1.2×): overview, stored-readings first and last page, one local day of heart rate,
- *   30-day summary, a participant-week CSV export.
+ *   30-day summary, a participant-day CSV export (17,280 readings: a participant-month of
+ *   minute data has 43,200; S holds two days of 5-second history, so no longer window is
+ *   whole in both).
  * Ends with one JSON line. Figures, never assertions. Run:
  * `node --import tsx bench/scale.ts [--quick]`.
  */
@@ -38,8 +41,12 @@ const QUICK = process.argv.includes('--quick');
 const DIVISOR = QUICK ? 10 : 1;
 /** Participants in each database. */
 const PARTICIPANTS = 200 / DIVISOR;
-/** Minutes of history per participant: S ≈ 17 days, L ≈ 174 days (six monthly partitions). */
-const HISTORY_MINUTES = { S: 25_000, L: 250_000 } as const;
+/**
+ * Hours of 5-second heart rate per participant (720 readings each): S 47 h (6.8 M readings
+ * at 200 participants), L 470 h, ~19.6 days (68 M).
+ */
+const HISTORY_HOURS = { S: 47, L: 470 } as const;
+const POINTS_PER_HOUR = 720;
 /** Readings the ingest comparison writes each way (write path, COPY). */
 const INGEST_ROWS = 200_000 / DIVISOR;
 const PAGE_RUNS = QUICK ? 15 : 30;
@@ -48,9 +55,10 @@ const NOW = new Date('2026-11-28T12:00:00Z');
 /** History ends here; the write path's samples come after it. */
 const HISTORY_END = Date.UTC(2026, 10, 20);
 const MINUTE = 60_000;
+const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
-type Size = keyof typeof HISTORY_MINUTES;
+type Size = keyof typeof HISTORY_HOURS;
 type Fixture = {
   size: Size;
   database: Database;
@@ -79,23 +87,30 @@ async function build(size: Size): Promise<Fixture> {
   const started = performance.now();
   const database = await createTestDatabase();
   const { teamId, participantIds } = await createParticipants(database.db, PARTICIPANTS);
-  const minutes = HISTORY_MINUTES[size];
-  const first = new Date(HISTORY_END - minutes * MINUTE);
+  const hours = HISTORY_HOURS[size];
+  const first = new Date(HISTORY_END - hours * HOUR);
   await database.db.execute(
     sql`select device_readings_ensure_partitions(${first.toISOString()}::timestamptz, ${new Date(NOW.getTime() + DAY).toISOString()}::timestamptz)`,
   );
-  // One participant per statement: bounded memory and WAL per statement.
+  // One participant per statement: bounded memory and WAL per statement. Integer bpm on a
+  // slow wave with 0–3 bpm of noise, CET offsets: what a sync of a watch stores.
   for (const participantId of participantIds) {
     await database.db.execute(sql`
-      insert into device_readings (participant_id, team_id, metric_key, recorded_at, brand, utc_offset_minutes, value, upstream, data_source, synced_at)
-      select ${participantId}, ${teamId}, 'heart_rate', at, 'Fitbit', 60, 55 + (extract(epoch from at)::bigint / 60 % 50), 'google-health', 'Charge 6', ${NOW.toISOString()}::timestamptz
-        from generate_series(${first.toISOString()}::timestamptz, ${new Date(HISTORY_END - MINUTE).toISOString()}::timestamptz, interval '1 minute') as at`);
+      insert into device_reading_chunks (participant_id, team_id, metric_key, period_start, brand, last_at,
+                                         steps_ms, value, utc_offset_minutes, upstream, data_source, sync_run_id, synced_at)
+      select ${participantId}, ${teamId}, 'heart_rate', hour, 'Fitbit', hour + interval '3595 seconds',
+             array[0] || array_fill(5000, array[${POINTS_PER_HOUR - 1}::int]),
+             (select array_agg((70 + round(15 * sin((extract(epoch from hour) / 5 + i) / 600.0)) + floor(random() * 4))::float8 order by i)
+                from generate_series(0, ${POINTS_PER_HOUR - 1}::int) as i),
+             array_fill(60::smallint, array[${POINTS_PER_HOUR}::int]), 'google-health', 'Charge 6', 1,
+             ${NOW.toISOString()}::timestamptz
+        from generate_series(${first.toISOString()}::timestamptz, ${new Date(HISTORY_END - HOUR).toISOString()}::timestamptz, interval '1 hour') as hour`);
   }
   await rebuildReadingDays(database.db);
-  await database.db.execute(sql`vacuum analyze device_readings`);
-  const readingsCount = PARTICIPANTS * minutes;
+  await database.db.execute(sql`vacuum analyze device_reading_chunks`);
+  const readingsCount = PARTICIPANTS * hours * POINTS_PER_HOUR;
   console.log(
-    `${size}: ${readingsCount.toLocaleString('en')} readings (${PARTICIPANTS} participants × ${minutes.toLocaleString('en')} minutes) built in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    `${size}: ${readingsCount.toLocaleString('en')} readings (${PARTICIPANTS} participants × ${hours} hours of 5-second heart rate, in ${(PARTICIPANTS * hours).toLocaleString('en')} hour chunks) built in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
   return {
     size,
@@ -151,14 +166,17 @@ async function ingest(fixture: Fixture) {
   const start = HISTORY_END + DAY;
   const written = heartRate(fixture, start, INGEST_ROWS);
   let began = performance.now();
-  await fixture.readings.store(written, { syncRunId: null });
+  await fixture.readings.store(written, { syncRunId: 2 });
   const storeSeconds = (performance.now() - began) / 1000;
+  // The store as the product keeps it, before COPY adds rows no sync would store.
+  const bytes = await bytesPerReading(fixture);
   // The same rows 2.5 s later: new keys in the same partition, none of the write path's.
   const copied = heartRate(fixture, start, INGEST_ROWS, 2500);
   began = performance.now();
   await copyRows(fixture.database, copied);
   const copySeconds = (performance.now() - began) / 1000;
   return {
+    bytes,
     storeRate: INGEST_ROWS / storeSeconds,
     copyRate: INGEST_ROWS / copySeconds,
     ratio: copySeconds / storeSeconds,
@@ -173,7 +191,7 @@ async function incremental(fixture: Fixture): Promise<number> {
     const start = HISTORY_END + 3 * DAY + run * 15 * MINUTE;
     const rows = heartRate({ ...fixture, participantIds: [participantId] }, start, 180);
     const began = performance.now();
-    await fixture.readings.store(rows, { syncRunId: null });
+    await fixture.readings.store(rows, { syncRunId: 3 + run });
     times.push(performance.now() - began);
   }
   return median(times);
@@ -202,7 +220,7 @@ async function pages(fixture: Fixture): Promise<Record<string, number>> {
   });
   const lastIndex = Math.max(0, Math.ceil(first.total / 50) - 1);
   const lastDay = new Date(HISTORY_END - DAY).toISOString().slice(0, 10);
-  const weekFrom = new Date(HISTORY_END - 7 * DAY);
+  const dayFrom = new Date(HISTORY_END - DAY);
   const monthFrom = new Date(HISTORY_END - 30 * DAY).toISOString().slice(0, 10);
   return {
     // The overview: per metric and brand rows, first and last (then the last value).
@@ -240,9 +258,9 @@ async function pages(fixture: Fixture): Promise<Record<string, number>> {
     summary30: await timed(PAGE_RUNS, () =>
       readings.dailySummaries(teamId, fixture.participantIds, monthFrom, lastDay),
     ),
-    exportWeek: await timed(Math.ceil(PAGE_RUNS / 3), async () => {
+    exportDay: await timed(Math.ceil(PAGE_RUNS / 3), async () => {
       const csv = readings.csv(
-        { teamId, participantId, brand: 'Fitbit', from: weekFrom, to: new Date(HISTORY_END) },
+        { teamId, participantId, brand: 'Fitbit', from: dayFrom, to: new Date(HISTORY_END) },
         {
           participantCode: 'P',
           metrics: [{ metricKey: 'heart_rate', metricName: 'Heart rate', units: 'bpm' }],
@@ -261,65 +279,21 @@ async function pages(fixture: Fixture): Promise<Record<string, number>> {
   };
 }
 
+/**
+ * Bytes per stored reading: every table that holds readings (the row partitions, the
+ * chunks, with indexes and TOAST) and the day summary, over the readings they hold.
+ */
 async function bytesPerReading(fixture: Fixture): Promise<number> {
+  await fixture.database.db.execute(sql`vacuum analyze device_reading_chunks`);
   const result = await fixture.database.db.execute<{ bytes: string; n: string }>(sql`
     select (select coalesce(sum(pg_total_relation_size(inhrelid)), 0) from pg_inherits
              where inhparent = 'device_readings'::regclass)
+           + pg_total_relation_size('device_reading_chunks')
            + pg_total_relation_size('device_reading_days') as bytes,
-           (select count(*) from device_readings) as n`);
+           (select count(*) from device_readings)
+           + (select coalesce(sum(cardinality(steps_ms)), 0) from device_reading_chunks) as n`);
   const row = result.rows[0]!;
   return Number(row.bytes) / Number(row.n);
-}
-
-/**
- * Bytes per reading if the same readings were stored as decision 0220's chunks (the product
- * does not store them yet): built here by bulk SQL from the rows, one row per participant ×
- * metric × brand × period with `integer[]` ms steps, `double precision[]` values and
- * `smallint[]` offsets; the period an hour where the hour holds 360+ points (5-second heart
- * rate from the write path), else a UTC day (the minute history), plus the day summary.
- */
-async function chunkedBytesPerReading(fixture: Fixture): Promise<number> {
-  const db = fixture.database.db;
-  await db.execute(sql`
-    create table bench_reading_chunks (participant_id integer not null, team_id integer not null,
-      metric_key text not null, brand device_brand not null, period_start timestamptz not null,
-      steps_ms integer[] not null, "values" double precision[] not null,
-      utc_offsets smallint[] not null, upstream text not null, data_source text,
-      sync_run_id bigint, synced_at timestamptz not null,
-      primary key (participant_id, team_id, metric_key, brand, period_start))`);
-  // One participant per statement, as the history was built: bounded memory per statement.
-  for (const participantId of fixture.participantIds) {
-    await db.execute(sql`
-      insert into bench_reading_chunks
-      select participant_id, team_id, metric_key, brand, period_start,
-             array_agg(step_ms order by recorded_at), array_agg(value order by recorded_at),
-             array_agg(utc_offset_minutes order by recorded_at), min(upstream), min(data_source),
-             max(sync_run_id), max(synced_at)
-        from (
-          select d.*, (extract(epoch from d.recorded_at - coalesce(lag(d.recorded_at) over w, d.period_start)) * 1000)::integer as step_ms
-            from (
-              select r.*, case when count(*) over (partition by r.brand, date_trunc('hour', r.recorded_at, 'UTC')) >= 360
-                               then date_trunc('hour', r.recorded_at, 'UTC')
-                               else date_trunc('day', r.recorded_at, 'UTC') end as period_start
-                from device_readings r
-               where r.participant_id = ${participantId} and r.team_id = ${fixture.teamId}
-                 and r.metric_key = 'heart_rate'
-            ) d
-          window w as (partition by d.brand, d.period_start order by d.recorded_at)
-        ) p
-       group by participant_id, team_id, metric_key, brand, period_start`);
-  }
-  await db.execute(sql`vacuum analyze bench_reading_chunks`);
-  const result = await db.execute<{ bytes: string; points: string; rows: string }>(sql`
-    select pg_total_relation_size('bench_reading_chunks') + pg_total_relation_size('device_reading_days') as bytes,
-           (select sum(cardinality(steps_ms)) from bench_reading_chunks) as points,
-           (select count(*) from device_readings) as rows`);
-  const row = result.rows[0]!;
-  // Not a figure: chunks that lost or doubled readings would make the figure meaningless.
-  if (row.points !== row.rows)
-    throw new Error(`chunks hold ${row.points} points for ${row.rows} readings`);
-  await db.execute(sql`drop table bench_reading_chunks`);
-  return Number(row.bytes) / Number(row.points);
 }
 
 async function main() {
@@ -338,7 +312,6 @@ async function main() {
           incremental: number;
           pages: Record<string, number>;
           bytes: number;
-          chunkedBytes: number;
         }
       >
     > = {};
@@ -349,14 +322,11 @@ async function main() {
       const ingestFigures = await ingest(fixture);
       await fixture.database.db.execute(sql`analyze device_readings`);
       const incrementalMs = await incremental(fixture);
-      const bytes = await bytesPerReading(fixture);
-      const chunkedBytes = await chunkedBytesPerReading(fixture);
       results[size] = {
         ingest: ingestFigures,
         incremental: incrementalMs,
         pages: pageTimes,
-        bytes,
-        chunkedBytes,
+        bytes: ingestFigures.bytes,
       };
       // S is no longer needed once measured: free the server's cache for L.
       await fixture.database.close();
@@ -364,13 +334,9 @@ async function main() {
     }
     const s = results.S!;
     const l = results.L!;
-    console.log('\nStorage (L, after ingest)');
+    console.log("\nStorage (L, after the write path's ingest)");
     console.log(
-      `  bytes per reading: ${l.bytes.toFixed(1)} (S ${s.bytes.toFixed(1)}); goal ≤ 12 — ${l.bytes <= 12 ? 'met' : 'NOT met (compact chunks not built)'}`,
-    );
-    console.log(
-      `  the same readings as decision 0220's chunks (built by SQL here, not by the product yet): ${l.chunkedBytes.toFixed(2)} (S ${s.chunkedBytes.toFixed(2)}); goal ≤ 12` +
-        ` (the history's values repeat every 50 minutes and compress better than heart rate does: bench/chunk-storage.ts measures a random walk)`,
+      `  bytes per reading of 5-second heart rate (rows, chunks, day summary): ${l.bytes.toFixed(2)} (S ${s.bytes.toFixed(2)}); goal ≤ 12 — ${l.bytes <= 12 ? 'met' : 'NOT met'}`,
     );
     console.log('\nIngest: write path vs COPY of as many rows into the same table (goal ≥ 0.4×)');
     for (const [size, figures] of [
@@ -401,8 +367,7 @@ async function main() {
     );
     console.log(
       JSON.stringify({
-        bytesPerReading: Number(l.bytes.toFixed(1)),
-        chunkedBytesPerReading: Number(l.chunkedBytes.toFixed(2)),
+        bytesPerReading: Number(l.bytes.toFixed(2)),
         ingestVsCopy: [Number(s.ingest.ratio.toFixed(2)), Number(l.ingest.ratio.toFixed(2))],
         incrementalLvsS: Number(incrementalRatio.toFixed(2)),
         pageGrowth,
