@@ -206,6 +206,14 @@ export const fhirBulkRoutes: FastifyPluginAsyncZod<{
         summary: 'A Bulk Data output file (NDJSON, one resource per line)',
         params: z.object({ jobId: idParam, name: z.string().max(200) }),
       },
+      // NDJSON shrinks about tenfold; gzip at level 1 keeps a gigabyte file cheap for the web
+      // process (the app's brotli-or-gzip default is for pages, not NDJSON's media type).
+      compress: {
+        customTypes: /^application\/fhir\+ndjson/,
+        encodings: ['gzip'],
+        zlibOptions: { level: 1 },
+        threshold: 1024,
+      },
       preHandler: app.requireBackendClient(),
     },
     async (request, reply) => {

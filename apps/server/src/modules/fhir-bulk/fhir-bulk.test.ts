@@ -254,6 +254,8 @@ describe(`FHIR Bulk Data $export over HTTP (${MODE}, real worker)`, () => {
       const response = await get(file.url, tokenA, { accept: 'application/fhir+ndjson' });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/fhir+ndjson');
+      // fetch asks for gzip (and decodes it): NDJSON travels compressed.
+      expect(response.headers.get('content-encoding')).toBe('gzip');
       const lines = (await response.text()).trimEnd().split('\n');
       expect(lines).toHaveLength(file.count);
       for (const line of lines) {
