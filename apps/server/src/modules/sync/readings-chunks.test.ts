@@ -139,6 +139,18 @@ describe(`chunked heart rate (${MODE})`, () => {
     expect(await readings.stats(teamId, participantId)).toMatchObject([
       { metricKey: 'heart_rate', brand: 'Fitbit', rows: 1200 },
     ]);
+    // The stored-readings table: newest first, its total counted from the chunks' sizes.
+    const page = await readings.page(
+      { teamId, participantId, brand: 'Fitbit' },
+      { page: { index: 1, size: 50 }, sort: null, filter: '' },
+    );
+    expect(page.total).toBe(1200);
+    expect(page.rows.map((row) => row.recordedAt.getTime())).toEqual(
+      expected(inputs)
+        .reverse()
+        .slice(50, 100)
+        .map((point) => point.at),
+    );
     await expectSummaryFromScratch();
 
     // The same window again: nothing counted, no chunk row rewritten (same row versions).

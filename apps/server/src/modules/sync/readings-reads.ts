@@ -62,6 +62,25 @@ async function windowStart(db: Db, scope: ReadingsListScope, need: number): Prom
   return since ? new Date(since) : null;
 }
 
+/**
+ * The readings of a scope without time bounds, counted without unnesting a chunk (decision
+ * 0255): the rows counted, the chunks' points summed from `cardinality(steps_ms)`. Equal to
+ * a count over `stored_readings` of the same scope (a chunk holds each point once).
+ */
+function scopeTotal(scope: ReadingsListScope): SQL {
+  const metrics =
+    scope.metricKeys && scope.metricKeys.length > 0
+      ? sql`and metric_key in (${sql.join(
+          scope.metricKeys.map((key) => sql`${key}`),
+          sql`, `,
+        )})`
+      : sql``;
+  const where = sql`participant_id = ${scope.participantId} and team_id = ${scope.teamId}
+    and brand = ${scope.brand}::device_brand ${metrics}`;
+  return sql`select (select count(*) from device_readings where ${where})
+    + (select coalesce(sum(cardinality(steps_ms)), 0) from device_reading_chunks where ${where})`;
+}
+
 export function createReadingsReads(db: Db) {
   return {
     /**
@@ -114,6 +133,7 @@ export function createReadingsReads(db: Db) {
                 .from(storedReadings)
                 .where(and(...conditions))
                 .$dynamic(),
+            ...(!scope.from && !scope.to && { maintainedTotal: () => scopeTotal(scope) }),
           },
         );
       const newestFirst = !query.sort || (query.sort.by === 'recordedAt' && query.sort.desc);
