@@ -254,6 +254,53 @@ describe(`chunked heart rate (${MODE})`, () => {
     await expectSummaryFromScratch();
   });
 
+  it('iterates chunked heart rate a day at a time in the same pages as one keyset read', async () => {
+    const participantId = ids[1]!;
+    const start = Date.parse('2026-11-11T08:00:00Z');
+    // Two days with heart rate, a day between without, and rows of other metrics around.
+    await readings.store(heartRate(participantId, start + 2 * 86_400_000 - 600_000, 400), {
+      syncRunId: 6,
+    });
+    const base = {
+      participantId,
+      teamId,
+      brand: 'Fitbit' as const,
+      upstream: 'google-health' as const,
+    };
+    await readings.store([
+      { ...base, metricKey: 'steps', recordedAt: new Date('2026-11-11T00:00:00Z'), value: 9000 },
+      { ...base, metricKey: 'steps', recordedAt: new Date('2026-11-13T00:00:00Z'), value: 7000 },
+      {
+        ...base,
+        metricKey: 'resting_heart_rate',
+        recordedAt: new Date('2026-11-12T00:00:00Z'),
+        value: 58,
+      },
+    ]);
+    const query = {
+      teamId,
+      participantId,
+      from: new Date('2026-11-10T05:30:00Z'),
+      to: new Date('2026-11-14T00:00:00Z'),
+    };
+    const whole = await readings.read(query);
+    expect(whole.length).toBe(2 * 720 - 1 + 400 + 3);
+    const pages: number[] = [];
+    const seen: string[] = [];
+    for await (const page of readings.iterate(query, { pageSize: 250 })) {
+      pages.push(page.length);
+      seen.push(
+        ...page.map((row) => `${row.metricKey}|${row.recordedAt.toISOString()}|${row.value}`),
+      );
+    }
+    expect(seen).toEqual(
+      whole.map((row) => `${row.metricKey}|${row.recordedAt.toISOString()}|${row.value}`),
+    );
+    // Full pages but the last.
+    expect(pages.slice(0, -1).every((size) => size === 250)).toBe(true);
+    expect(pages.at(-1)).toBe(whole.length - 250 * (pages.length - 1));
+  });
+
   it('the retention purge deletes expired chunks and cuts the chunk that straddles the horizon', async () => {
     const participantId = ids[4]!;
     const [device] = await db()

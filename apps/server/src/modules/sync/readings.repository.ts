@@ -478,6 +478,59 @@ export function createReadingsRepository(db: Db) {
       return options.limit ? statement.limit(options.limit) : statement;
     },
 
+    /**
+     * The metrics of a query that have readings in its range, in the database's order of
+     * `metric_key` (what `read` orders by): rows and chunks looked up apart, no chunk
+     * unnested.
+     */
+    async metricsIn(query: ReadingsQuery): Promise<string[]> {
+      if (query.metricKeys?.length === 0) return [];
+      const scope = sql`participant_id = ${query.participantId} and team_id = ${query.teamId}
+        ${query.brand ? sql`and brand = ${query.brand}::device_brand` : sql``}
+        ${
+          query.metricKeys
+            ? sql`and metric_key in (${sql.join(
+                query.metricKeys.map((key) => sql`${key}`),
+                sql`, `,
+              )})`
+            : sql``
+        }`;
+      const from = query.from.toISOString();
+      const to = query.to.toISOString();
+      const result = await db.execute<{ metric_key: string }>(sql`
+        select metric_key from (
+          select distinct metric_key from device_readings
+           where ${scope} and recorded_at >= ${from}::timestamptz and recorded_at < ${to}::timestamptz
+          union
+          select distinct metric_key from device_reading_chunks
+           where ${scope} and period_start < ${to}::timestamptz and last_at >= ${from}::timestamptz
+        ) m
+         order by metric_key`);
+      return result.rows.map((row) => row.metric_key);
+    },
+
+    /**
+     * The chunks of a one-metric query's range in time order, each with its number of
+     * points, read from the chunks' own columns (`iterate`'s slices, decision 0255).
+     */
+    async chunkSizes(query: ReadingsQuery): Promise<{ periodStart: number; points: number }[]> {
+      const result = await db.execute<{ ps: string | Date; n: number }>(sql`
+        select period_start as ps, cardinality(steps_ms) as n from device_reading_chunks
+         where participant_id = ${query.participantId} and team_id = ${query.teamId}
+           ${query.brand ? sql`and brand = ${query.brand}::device_brand` : sql``}
+           and metric_key in (${sql.join(
+             (query.metricKeys ?? []).map((key) => sql`${key}`),
+             sql`, `,
+           )})
+           and period_start < ${query.to.toISOString()}::timestamptz
+           and last_at >= ${query.from.toISOString()}::timestamptz
+         order by period_start`);
+      return result.rows.map((row) => ({
+        periodStart: new Date(row.ps).getTime(),
+        points: Number(row.n),
+      }));
+    },
+
     /** Per metric (and brand): rows stored, earliest and latest reading. */
     async stats(teamId: number, participantId: number, brand?: DeviceBrand) {
       // Rows and chunks aggregated apart: a chunk gives its count, first and last point

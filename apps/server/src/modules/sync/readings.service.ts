@@ -72,6 +72,8 @@ export type SyncCoverage = { from: Date; until: Date };
 const EARLIEST_ACCEPTED = Date.UTC(2000, 0, 1);
 /** Readings further than this in the future are refused (a device with a wrong clock). */
 const FUTURE_TOLERANCE_MS = 2 * 24 * 60 * 60 * 1000;
+/** Pages of points per slice of a chunked stream that `iterate` reads (decision 0255). */
+const ITERATE_SLICE_PAGES = 4;
 /** Default freshness a caller accepts from `covers` (twice the 15-minute intraday cycle, plus a margin). */
 export const DEFAULT_COVERAGE_STALENESS_MS = 60 * 60 * 1000;
 
@@ -127,21 +129,67 @@ export function createReadingsService(deps: {
 
     /**
      * The same readings in pages of `pageSize` (keyset paging on the primary key), for
-     * exports and aggregates that must not hold a year of heart rate in memory.
+     * exports and aggregates that must not hold a year of heart rate in memory. Chunked
+     * streams (decision 0255) are read in slices of time of a few pages' points each (from
+     * the chunks' sizes), metric by metric in the database's order: a keyset page over the
+     * whole range would unnest and sort every chunk of the range again for each page. The
+     * pages are the same either way.
      */
     async *iterate(
       query: ReadingsQuery,
       options: { pageSize?: number } = {},
     ): AsyncGenerator<StoredReading[]> {
       const pageSize = options.pageSize ?? 10_000;
-      let after: StoredReading | undefined;
-      for (;;) {
-        const page = await readings.read(query, { limit: pageSize, ...(after && { after }) });
-        if (page.length === 0) return;
-        yield page;
-        if (page.length < pageSize) return;
-        after = page.at(-1);
+      const keyset = async function* (part: ReadingsQuery) {
+        let after: StoredReading | undefined;
+        for (;;) {
+          const page = await readings.read(part, { limit: pageSize, ...(after && { after }) });
+          if (page.length > 0) yield page;
+          if (page.length < pageSize) return;
+          after = page.at(-1);
+        }
+      };
+      const chunked = (query.metricKeys ?? [...CHUNK_PERIOD_MS.keys()]).some((key) =>
+        CHUNK_PERIOD_MS.has(key),
+      );
+      if (!chunked) {
+        yield* keyset(query);
+        return;
       }
+      let buffer: StoredReading[] = [];
+      for (const metricKey of await readings.metricsIn(query)) {
+        const slices: ReadingsQuery[] = [];
+        const metricQuery = { ...query, metricKeys: [metricKey] };
+        if (CHUNK_PERIOD_MS.has(metricKey)) {
+          // Slices that start at a chunk and hold about ITERATE_SLICE_PAGES pages of its
+          // points, from the chunks' own sizes; together they cover [from, to) (the rows).
+          let sliceFrom = query.from.getTime();
+          let points = 0;
+          for (const chunk of await readings.chunkSizes(metricQuery)) {
+            if (points >= ITERATE_SLICE_PAGES * pageSize && chunk.periodStart > sliceFrom) {
+              slices.push({
+                ...metricQuery,
+                from: new Date(sliceFrom),
+                to: new Date(chunk.periodStart),
+              });
+              sliceFrom = chunk.periodStart;
+              points = 0;
+            }
+            points += chunk.points;
+          }
+          slices.push({ ...metricQuery, from: new Date(sliceFrom), to: query.to });
+        } else slices.push(metricQuery);
+        for (const slice of slices) {
+          for await (const page of keyset(slice)) {
+            buffer = buffer.length === 0 ? page : [...buffer, ...page];
+            while (buffer.length >= pageSize) {
+              yield buffer.slice(0, pageSize);
+              buffer = buffer.slice(pageSize);
+            }
+          }
+        }
+      }
+      if (buffer.length > 0) yield buffer;
     },
 
     // --- Export read path (issue 19, decision 0048): the same readings as CSV, streamed.
