@@ -1,6 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { storedReadingAt, storedReadingsWithin, storedReadingsWithinSql } from './stored-readings';
+import {
+  CHUNK_PERIOD_MAX_MS,
+  storedReadingsWithin,
+  storedReadingsWithinSql,
+} from './stored-readings';
 
 /**
  * The per-day summary of stored readings (`device_reading_days`, decision 0058): one row per
@@ -339,23 +343,51 @@ export async function currentOffsets(
 ): Promise<Map<number, number>> {
   if (participantIds.length === 0) return new Map();
   const ids = `{${participantIds.map((id) => String(Math.trunc(id))).join(',')}}`;
+  // The days newest first, each day's last reading's offset probed until one has one.
   const result = await db.execute<{ p: number; o: number | null }>(sql`
     select p.id as p, (
-      select r.utc_offset_minutes
-        from device_reading_days d
-        join stored_readings r
-          on r.participant_id = d.participant_id and r.team_id = d.team_id
-         and r.metric_key = d.metric_key and ${storedReadingAt('r', sql`d.last_at`)}
-       where d.participant_id = p.id and d.team_id = ${teamId}
-         and d.day >= (${at.toISOString()}::timestamptz - interval '31 days')::date
-         and d.last_at <= ${at.toISOString()}::timestamptz
-         and r.utc_offset_minutes is not null
-       order by d.last_at desc
+      select x.o from (
+        select ${offsetOfReadingAt('d', 'last_at')} as o
+          from device_reading_days d
+         where d.participant_id = p.id and d.team_id = ${teamId}
+           and d.day >= (${at.toISOString()}::timestamptz - interval '31 days')::date
+           and d.last_at <= ${at.toISOString()}::timestamptz
+         order by d.last_at desc) x
+       where x.o is not null
        limit 1) as o
       from unnest(${ids}::int[]) as p(id)`);
   const offsets = new Map<number, number>();
   for (const row of result.rows) if (row.o !== null) offsets.set(Number(row.p), Number(row.o));
   return offsets;
+}
+
+/**
+ * The UTC offset of a reading at the instant `day.column` of a day-summary row `day` (its
+ * participant, team and metric): a scalar subquery that probes each store by its keys, a row
+ * of `device_readings` by its primary key (the partition pruned at run time), else the one
+ * chunk that holds the instant, unnested alone. Not through the `stored_readings` view: with
+ * the instant an outer column, PostgreSQL joined the view by participant only and filtered
+ * the instants afterwards (every reading of the participant, per day: 9–20 s for the six
+ * demo participants on PGlite, which the trial page's completeness strips call twice).
+ */
+function offsetOfReadingAt(day: string, column: 'first_at' | 'last_at'): SQL {
+  const at = sql.raw(`${day}.${column}`);
+  const keys = (store: string) =>
+    sql.raw(
+      `${store}.participant_id = ${day}.participant_id and ${store}.team_id = ${day}.team_id and ${store}.metric_key = ${day}.metric_key`,
+    );
+  return sql`coalesce(
+    (select r.utc_offset_minutes from device_readings r
+      where ${keys('r')} and r.recorded_at = ${at} and r.utc_offset_minutes is not null
+      limit 1),
+    (select u.o from device_reading_chunks c
+       cross join lateral (
+         select u.o, c.period_start + (sum(u.s) over (order by u.n)) * interval '1 millisecond' as at
+           from unnest(c.steps_ms, c.utc_offset_minutes) with ordinality as u(s, o, n)) u
+      where ${keys('c')} and c.period_start <= ${at}
+        and c.period_start > ${at} - ${sql.raw(`interval '${CHUNK_PERIOD_MAX_MS} milliseconds'`)}
+        and c.last_at >= ${at} and u.at = ${at} and u.o is not null
+      limit 1))`;
 }
 
 /** The first local day a participant has readings of a metric (the day summary's earliest row). */
@@ -403,13 +435,6 @@ export async function dayOffsets(
   fromDay: string,
   toDay: string,
 ): Promise<DayOffset[]> {
-  const offsetAt = (column: string) =>
-    sql`(
-    select r.utc_offset_minutes from stored_readings r
-     where r.participant_id = d.participant_id and r.team_id = d.team_id
-       and r.metric_key = d.metric_key and ${storedReadingAt('r', sql.raw(`d.${column}`))}
-       and r.utc_offset_minutes is not null
-     limit 1)`;
   const result = await db.execute<{
     d: string;
     first_at: string;
@@ -418,7 +443,7 @@ export async function dayOffsets(
     e: number | null;
   }>(sql`
     select to_char(d.day, 'YYYY-MM-DD') as d, d.first_at, d.last_at,
-           ${offsetAt('first_at')} as s, ${offsetAt('last_at')} as e
+           ${offsetOfReadingAt('d', 'first_at')} as s, ${offsetOfReadingAt('d', 'last_at')} as e
       from device_reading_days d
      where d.participant_id = ${participantId} and d.team_id = ${teamId}
        and d.day between ${fromDay}::date and ${toDay}::date`);
