@@ -153,6 +153,17 @@ describe(`chunked heart rate (${MODE})`, () => {
     );
     await expectSummaryFromScratch();
 
+    // Found and counted by the export's participant list and the retention page.
+    expect(await readings.participantsWithReadings(teamId, 'Fitbit', [participantId])).toEqual(
+      new Set([participantId]),
+    );
+    const viewCount = await db().execute<{ n: number }>(
+      sql`select count(*)::int as n from stored_readings where team_id = ${teamId} and metric_key = 'heart_rate'`,
+    );
+    expect(await readings.countOfTeamMetric(teamId, 'heart_rate', ['Fitbit'])).toBe(
+      Number(viewCount.rows[0]!.n),
+    );
+
     // The same window again: nothing counted, no chunk row rewritten (same row versions).
     const again = await readings.store(inputs, { syncRunId: 2 });
     expect(again).toMatchObject({ inserted: 0, updated: 0 });

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { ListQuery } from '@trialpulse/shared';
 import type { Db } from '../../db/client';
 import { participants, storedReadings, type DeviceBrand } from '../../db/schema';
@@ -162,7 +162,9 @@ export function createReadingsReads(db: Db) {
           and(
             eq(participants.teamId, teamId),
             inArray(participants.id, [...participantIds]),
-            sql`EXISTS (SELECT 1 FROM ${storedReadings} r WHERE r.participant_id = ${participants.id} AND r.team_id = ${teamId} AND r.brand = ${brand})`,
+            // Rows or chunks, each by its own key; a chunk is never unnested to be found.
+            sql`(EXISTS (SELECT 1 FROM device_readings r WHERE r.participant_id = ${participants.id} AND r.team_id = ${teamId} AND r.brand = ${brand})
+              OR EXISTS (SELECT 1 FROM device_reading_chunks c WHERE c.participant_id = ${participants.id} AND c.team_id = ${teamId} AND c.brand = ${brand}))`,
           ),
         );
       return new Set(rows.map((row) => row.id));
@@ -175,22 +177,17 @@ export function createReadingsReads(db: Db) {
      */
     async countOfTeamMetric(teamId: number, metricKey: string, brands: readonly DeviceBrand[]) {
       if (brands.length === 0) return 0;
-      const teamParticipants = db
-        .select({ id: participants.id })
-        .from(participants)
-        .where(eq(participants.teamId, teamId));
-      const [row] = await db
-        .select({ n: count() })
-        .from(storedReadings)
-        .where(
-          and(
-            inArray(storedReadings.participantId, teamParticipants),
-            eq(storedReadings.teamId, teamId),
-            eq(storedReadings.metricKey, metricKey),
-            inArray(storedReadings.brand, [...brands]),
-          ),
-        );
-      return Number(row?.n ?? 0);
+      // Rows counted, chunks' points summed from their sizes (decision 0255).
+      const of = sql`participant_id in (select id from participants where team_id = ${teamId})
+        and team_id = ${teamId} and metric_key = ${metricKey}
+        and brand in (${sql.join(
+          brands.map((brand) => sql`${brand}::device_brand`),
+          sql`, `,
+        )})`;
+      const result = await db.execute<{ n: number }>(sql`
+        select (select count(*) from device_readings where ${of})
+             + (select coalesce(sum(cardinality(steps_ms)), 0) from device_reading_chunks where ${of}) as n`);
+      return Number(result.rows[0]?.n ?? 0);
     },
   };
 }
