@@ -16,6 +16,7 @@ import {
 import type { Config } from './config/env';
 import type { Database } from './db/client';
 import { APP_VERSION } from './lib/app-version';
+import { API_BROTLI_QUALITY, API_GZIP_LEVEL } from './lib/compression';
 import { AppError } from './lib/errors';
 import { loggerOptions, type LoggerSettings } from './lib/logger';
 import { csrfPlugin } from './plugins/csrf';
@@ -203,14 +204,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', (request, reply, done) => {
     securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
   });
-  // Answers over 1 KB leave compressed (brotli at a fast level, else gzip); the web build's
-  // own .br/.gz files are served as they are (plugins/web-app). Request bodies are never
-  // decompressed: nothing sends them compressed, and it would be a way round bodyLimit.
+  // Answers over 1 KB leave compressed (brotli at a fast quality, else gzip; decision 0265);
+  // the web build's own .br/.gz files are served as they are (plugins/web-app). Request
+  // bodies are never decompressed: nothing sends them compressed, and it would be a way
+  // round bodyLimit.
   await app.register(fastifyCompress, {
     threshold: 1024,
     encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
-    zlibOptions: { level: 6 },
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: API_BROTLI_QUALITY } },
+    zlibOptions: { level: API_GZIP_LEVEL },
     globalDecompression: false,
   });
   // Routes opt in with `config.rateLimit`; limits are per route (login, contact, …) and per

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStaffUser, createTeam, signIn } from '../test/fixtures';
 import { createTestApp, type TestApp } from '../test/test-app';
 
 /**
@@ -123,5 +125,43 @@ describe('compressed answers and cached assets', () => {
     expect(small.statusCode).toBe(200);
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(small.json()).toHaveProperty('version');
+  });
+
+  it('sends a list page brotli-compressed at quality 2 (or gzip), decoding to the plain answer', async () => {
+    const db = ctx.database.db;
+    const team = await createTeam(db, { maxTrials: 100 });
+    const admin = await createStaffUser(db, { role: 'Admin', teamId: team.id });
+    await db.execute(sql`
+      INSERT INTO trials (team_id, trial_number, trial_name, trial_notes, trial_code, owner_user_id)
+      SELECT ${team.id}, 'ZIP-' || n, 'Compressed trial ' || n, 'Notes of trial ' || n, 'Z' || n, ${admin.id}
+      FROM generate_series(1, 12) AS n`);
+    const client = await signIn(ctx.app, db, admin);
+    const page = (encoding: string) =>
+      ctx.app.inject({
+        url: '/api/userTrials?pageIndex=0&pageSize=10',
+        headers: { cookie: client.jar.header(), 'accept-encoding': encoding },
+      });
+
+    const plain = await page('identity');
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json().rows).toHaveLength(10);
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+
+    const brotli = await page('gzip, deflate, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(brotli.rawPayload).toString()).toBe(plain.body);
+    // Quality 2 exactly (decision 0265): brotli is deterministic for a quality and input.
+    expect(
+      brotli.rawPayload.equals(
+        zlib.brotliCompressSync(plain.rawPayload, {
+          params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 2 },
+        }),
+      ),
+    ).toBe(true);
+
+    const gzip = await page('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
   });
 });
