@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import {
   check,
   foreignKey,
@@ -36,6 +36,17 @@ export const trials = pgTable(
       .references(() => users.id, { onDelete: 'restrict' }),
     creationDate: timestamptz('creation_date').notNull().defaultNow(),
     updatedAt: updatedAt(),
+    /**
+     * What the trials list's filter searches (decision 0265): Trial Number, name and notes,
+     * each lowered, joined by U+001F, kept by the database. One LIKE on a stored text per
+     * row instead of three `lower()` calls: a team's trials are few enough that PostgreSQL
+     * tests each of them rather than reading the trigram index, and `lower()` was most of
+     * that test's cost. Never written by the app (a generated column).
+     */
+    searchText: text('search_text').generatedAlwaysAs(
+      (): SQL =>
+        sql`lower(${trials.trialNumber}) || chr(31) || lower(${trials.trialName}) || chr(31) || coalesce(lower(${trials.trialNotes}), '')`,
+    ),
   },
   (t) => [
     unique('trials_id_team_id_unique').on(t.id, t.teamId),
@@ -58,11 +69,10 @@ export const trials = pgTable(
       t.id.desc().nullsFirst(),
       t.trialNumber,
     ),
-    // The list's global filter (`lower(column) LIKE '%…%'`, lib/paging) reads trigram indexes
-    // (decision 0203); the owner's email is matched through trials_owner_user_id_idx.
-    index('trials_trial_number_trgm_idx').using('gin', sql`lower(${t.trialNumber}) gin_trgm_ops`),
-    index('trials_trial_name_trgm_idx').using('gin', sql`lower(${t.trialName}) gin_trgm_ops`),
-    index('trials_trial_notes_trgm_idx').using('gin', sql`lower(${t.trialNotes}) gin_trgm_ops`),
+    // The list's global filter (`search_text LIKE '%…%'`) reads a trigram index where the
+    // team's trials are many (decisions 0203, 0265); the owner's email is matched through
+    // trials_owner_user_id_idx.
+    index('trials_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
     check('trials_trial_notes_max_300', sql`char_length(${t.trialNotes}) <= 300`),
     check('trials_trial_code_format', sql`${t.trialCode} ~ '^[A-Za-z0-9_]{1,20}$'`),
     check('trials_trial_number_not_blank', sql`btrim(${t.trialNumber}) <> ''`),

@@ -78,7 +78,9 @@ describe(`deep and filtered list pages against a from-scratch query (${MODE})`, 
         sql`SELECT u.email FROM users u JOIN trials t ON t.owner_user_id = u.id WHERE t.team_id = ${teamId} AND t.id % 5 = 0 LIMIT 1`,
       )
     ).rows[0]!.email;
-    for (const filter of ['', 'needle', 'NUM-1', 'trial 3', ownerEmail.slice(0, 12), '0_']) {
+    // The last two span two fields (a Number's end, the name's start): nothing holds them.
+    const filters = ['', 'needle', 'NUM-1', 'trial 3', ownerEmail.slice(0, 12), '0_'];
+    for (const filter of [...filters, '001trial', '001\u001ftrial']) {
       const condition =
         filter === ''
           ? sql`true`

@@ -22,9 +22,12 @@ const trialList = defineList<TrialListSort>({
     trialOwnerEmail: textSort(users.email),
   },
   searchable: [
-    trials.trialNumber,
-    trials.trialName,
-    trials.trialNotes,
+    // Trial Number, name and notes as one stored lowered text, fields joined by U+001F
+    // (decision 0265). A filter holding that character could match across two fields, so it
+    // finds no trial by them (only a trial whose own text holds U+001F is missed by it).
+    searchVia(
+      (pattern) => sql`(${trials.searchText} LIKE ${pattern} AND strpos(${pattern}, chr(31)) = 0)`,
+    ),
     // The owner's email as the ids of the trials whose owner's email matches, computed once
     // (an InitPlan), so every arm of the filter reads an index of `trials` and the planner
     // sees a few ids rather than all trials of an owner (decision 0203).
