@@ -44,6 +44,59 @@ const READING_COLUMNS = {
   syncedAt: storedReadings.syncedAt,
 };
 
+/** A row of `stored_readings` as both drivers hand it over (timestamps as text, drizzle's parsers). */
+type StoredReadingRow = {
+  participant_id: number | string;
+  team_id: number | string;
+  metric_key: string;
+  recorded_at: string | Date;
+  brand: DeviceBrand;
+  end_at: string | Date | null;
+  utc_offset_minutes: number | string | null;
+  value: number | string | null;
+  value_json: unknown;
+  upstream: ReadingUpstream;
+  data_source: string | null;
+  sync_run_id: number | string | null;
+  synced_at: string | Date;
+};
+
+const instantOf = (value: string | Date) => (typeof value === 'string' ? new Date(value) : value);
+const numberOf = (value: number | string) => (typeof value === 'string' ? Number(value) : value);
+
+/**
+ * A row of READING_COLUMNS as drizzle's column decoders would give it (the same rules:
+ * timestamptz text → Date, numeric text → number, jsonb text → parsed). By hand because
+ * `read` maps up to ~90,000 rows for one day of 1-second heart rate, and drizzle's mapping of
+ * a view's columns (a proxy lookup and an entity check per field and row) was the largest
+ * share of the one-day data call (decision 0260).
+ */
+function toStoredReading(row: StoredReadingRow): StoredReading {
+  let valueJson = row.value_json;
+  if (typeof valueJson === 'string') {
+    try {
+      valueJson = JSON.parse(valueJson);
+    } catch {
+      // drizzle's jsonb decoder keeps text it cannot parse as it is
+    }
+  }
+  return {
+    participantId: numberOf(row.participant_id),
+    teamId: numberOf(row.team_id),
+    metricKey: row.metric_key,
+    recordedAt: instantOf(row.recorded_at),
+    brand: row.brand,
+    endAt: row.end_at === null ? null : instantOf(row.end_at),
+    utcOffsetMinutes: row.utc_offset_minutes === null ? null : numberOf(row.utc_offset_minutes),
+    value: row.value === null ? null : numberOf(row.value),
+    valueJson,
+    upstream: row.upstream,
+    dataSource: row.data_source,
+    syncRunId: row.sync_run_id === null ? null : numberOf(row.sync_run_id),
+    syncedAt: instantOf(row.synced_at),
+  };
+}
+
 export type ReadingsQuery = {
   teamId: number;
   participantId: number;
@@ -475,7 +528,10 @@ export function createReadingsRepository(db: Db) {
           asc(storedReadings.recordedAt),
           asc(storedReadings.brand),
         );
-      return options.limit ? statement.limit(options.limit) : statement;
+      const result = await db.execute<StoredReadingRow>(
+        options.limit ? statement.limit(options.limit) : statement,
+      );
+      return result.rows.map(toStoredReading);
     },
 
     /**

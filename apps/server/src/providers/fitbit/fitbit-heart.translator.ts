@@ -133,45 +133,73 @@ export const heartSeriesFamily: FitbitFamily<HeartSeries> = {
 /** `datasetInterval` of each detail level (provider-apis §1.6–§1.7). */
 const INTERVAL = { '1sec': 1, '1min': 1, '5min': 5, '15min': 15 } as const;
 
-/** One heart-rate sample at local wall time. */
-type Sample = { local: string; bpm: number };
+/**
+ * One heart-rate sample at local wall time, as milliseconds of the wall clock read as UTC
+ * (the instant plus its offset): numbers, not wall-time strings, because a stored day of
+ * 1-second samples is 86,400 of them (decision 0260).
+ */
+type Sample = { localMs: number; bpm: number };
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+const minuteOfDay = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+const twoDigits = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /**
  * The day's dataset: the rounded mean of the samples of each second (`1sec`, datasetType
  * "second") or of each 1, 5 or 15 minutes (`1min`, `5min`, `15min`; datasetType "minute" with
- * datasetInterval 1, 5, 15, as the legacy API), by local time, within the request's time window.
+ * datasetInterval 1, 5, 15, as the legacy API), by local time, within the request's time window
+ * (`HH:mm` to `HH:mm`, both minutes whole).
  */
 function intradayOf(
   request: HeartIntraday,
   samples: Sample[],
   restingHeartRate: number | null,
 ): FitbitHeartIntradayResponse {
-  const inWindow = (time: string) =>
-    !request.time || (time.slice(0, 5) >= request.time.from && time.slice(0, 5) <= request.time.to);
-  const day = samples
-    .filter((sample) => sample.local.startsWith(request.date) && inWindow(sample.local.slice(11)))
-    .sort((a, b) => (a.local < b.local ? -1 : a.local > b.local ? 1 : 0));
+  const dayStart = Date.parse(`${request.date}T00:00:00Z`);
+  const fromMinute = request.time ? minuteOfDay(request.time.from) : 0;
+  const toMinute = request.time ? minuteOfDay(request.time.to) : 24 * 60 - 1;
+  const day: Sample[] = [];
+  let sorted = true;
+  for (const sample of samples) {
+    const sinceMidnight = sample.localMs - dayStart;
+    if (sinceMidnight < 0 || sinceMidnight >= DAY_MS) continue;
+    const minute = Math.floor(sinceMidnight / MINUTE_MS);
+    if (minute < fromMinute || minute > toMinute) continue;
+    if (day.length > 0 && day[day.length - 1]!.localMs > sample.localMs) sorted = false;
+    day.push(sample);
+  }
+  // Stored readings come in time order; a provider's answer may not. Stable, as before.
+  if (!sorted) day.sort((a, b) => a.localMs - b.localMs);
   // One entry per second (`1sec`) or per 1, 5 or 15 minutes: the rounded mean of the samples
   // in it. The legacy dataset is keyed by wall time, so two samples of one second (two
-  // sources, or sub-second instants) must not become two entries with the same time.
-  const step = INTERVAL[request.detail];
-  const keyOf = (local: string) => {
-    if (request.detail === '1sec') return local.slice(11, 19);
-    const minute = Number(local.slice(14, 16));
-    return `${local.slice(11, 13)}:${String(minute - (minute % step)).padStart(2, '0')}:00`;
+  // sources, or sub-second instants) must not become two entries with the same time. The
+  // samples are in time order, so each entry's samples are consecutive.
+  const bucketMs = request.detail === '1sec' ? 1000 : INTERVAL[request.detail] * MINUTE_MS;
+  const dataset: { time: string; value: number }[] = [];
+  let key = -1;
+  let sum = 0;
+  let count = 0;
+  const close = () => {
+    if (count === 0) return;
+    const seconds = (key * bucketMs) / 1000;
+    dataset.push({
+      time: `${twoDigits(Math.floor(seconds / 3600))}:${twoDigits(Math.floor(seconds / 60) % 60)}:${twoDigits(seconds % 60)}`,
+      value: Math.round(sum / count),
+    });
   };
-  const buckets = new Map<string, { sum: number; count: number }>();
   for (const sample of day) {
-    const key = keyOf(sample.local);
-    const bucket = buckets.get(key) ?? { sum: 0, count: 0 };
-    bucket.sum += sample.bpm;
-    bucket.count += 1;
-    buckets.set(key, bucket);
+    const sampleKey = Math.floor((sample.localMs - dayStart) / bucketMs);
+    if (sampleKey !== key) {
+      close();
+      key = sampleKey;
+      sum = 0;
+      count = 0;
+    }
+    sum += sample.bpm;
+    count += 1;
   }
-  const dataset = [...buckets].map(([time, bucket]) => ({
-    time,
-    value: Math.round(bucket.sum / bucket.count),
-  }));
+  close();
   return {
     // Zones are left empty: neither the store nor a one-day Google read has them (decision 0062).
     'activities-heart': [
@@ -204,12 +232,14 @@ export const heartIntradayFamily: FitbitFamily<HeartIntraday> = {
       (reading) =>
         reading.metricKey === 'resting_heart_rate' && reading.recordedAt.getTime() === daily,
     );
-    const samples = readings
-      .filter((reading) => reading.metricKey === 'heart_rate' && reading.value !== null)
-      .map((reading) => ({
-        local: localTime(reading.recordedAt, reading.utcOffsetMinutes ?? 0),
-        bpm: reading.value!,
-      }));
+    const samples: Sample[] = [];
+    for (const reading of readings) {
+      if (reading.metricKey !== 'heart_rate' || reading.value === null) continue;
+      samples.push({
+        localMs: reading.recordedAt.getTime() + (reading.utcOffsetMinutes ?? 0) * MINUTE_MS,
+        bpm: reading.value,
+      });
+    }
     return intradayOf(request, samples, resting?.value ?? null);
   },
   async google(request, api) {
@@ -223,7 +253,9 @@ export const heartIntradayFamily: FitbitFamily<HeartIntraday> = {
       const time = record(body.sampleTime);
       const bpm = num(body.beatsPerMinute);
       if (typeof time.physicalTime !== 'string' || bpm === null) continue;
-      samples.push({ local: localTime(time.physicalTime, offsetOf(time.utcOffset)), bpm });
+      // Through the wall-time string, as before: an unreadable instant fails as it did.
+      const local = localTime(time.physicalTime, offsetOf(time.utcOffset));
+      samples.push({ localMs: Date.parse(`${local}Z`), bpm });
     }
     const rhr = num(bodyOf(resting[0] ?? {}, 'dailyRestingHeartRate').beatsPerMinute);
     return intradayOf(request, samples, rhr);
