@@ -1,4 +1,5 @@
 import {
+  bigint,
   date,
   doublePrecision,
   foreignKey,
@@ -8,6 +9,7 @@ import {
   text,
 } from 'drizzle-orm/pg-core';
 import { timestamptz } from './columns';
+import { deviceBrandEnum } from './devices';
 import { participants } from './participants';
 
 /**
@@ -43,6 +45,37 @@ export const deviceReadingDays = pgTable(
     }),
     foreignKey({
       name: 'device_reading_days_participant_fk',
+      columns: [t.participantId, t.teamId],
+      foreignColumns: [participants.id, participants.teamId],
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * Per participant, metric and brand: how many readings are stored, rows and chunk points
+ * together (issue 29, decision 0257). Kept by statement-level triggers on
+ * `device_readings` and `device_reading_chunks` in the writing transaction (migration
+ * 0023), so every writer keeps it (sync, mirror, purge, chunk migration, dissolve, bulk
+ * SQL); the purge's dropped partitions, which fire no trigger, subtract their counts
+ * themselves. Read instead of counting a participant's readings (the overview, the
+ * stored-readings table's total).
+ */
+export const deviceReadingTotals = pgTable(
+  'device_reading_totals',
+  {
+    participantId: integer('participant_id').notNull(),
+    teamId: integer('team_id').notNull(),
+    metricKey: text('metric_key').notNull(),
+    brand: deviceBrandEnum('brand').notNull(),
+    readings: bigint('readings', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'device_reading_totals_pkey',
+      columns: [t.participantId, t.teamId, t.metricKey, t.brand],
+    }),
+    foreignKey({
+      name: 'device_reading_totals_participant_fk',
       columns: [t.participantId, t.teamId],
       foreignColumns: [participants.id, participants.teamId],
     }).onDelete('cascade'),

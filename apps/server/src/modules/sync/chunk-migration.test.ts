@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
 import { createTestDatabase } from '../../test/test-database';
 import { chunkStoredRows } from './chunk-migration';
@@ -7,7 +7,7 @@ import { readingDaysFromScratch } from './daily-summary';
 import { SYNC_CHUNK_ROWS_JOB, createSyncJobs } from './sync.jobs';
 import { createReadingsRepository } from './readings.repository';
 import type { ReadingInput, ReadingsService } from './readings.service';
-import { createParticipants, readingsServiceFor } from './test-support';
+import { createParticipants, readingsServiceFor, keptTotalsAndCounts } from './test-support';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const NOW = new Date('2026-11-20T12:00:00Z');
@@ -116,6 +116,12 @@ describe(`moving stored heart-rate rows into chunks (${MODE})`, () => {
     const fixture = await createParticipants(database.db, 3);
     teamId = fixture.teamId;
     [interrupted, uninterrupted, byJob] = fixture.participantIds as [number, number, number];
+  });
+  // Every write, mirror delete, purge and migration keeps the totals (decision 0257).
+  afterEach(async () => {
+    const { kept, counted } = await keptTotalsAndCounts(database.db);
+    expect(Object.keys(counted).length).toBeGreaterThan(0);
+    expect(kept).toEqual(counted);
   });
   afterAll(() => database?.close());
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
 import {
   deviceMetricSettings,
@@ -11,7 +11,7 @@ import { createTestDatabase } from '../../test/test-database';
 import { readingDaysFromScratch } from './daily-summary';
 import type { ReadingInput, ReadingsService } from './readings.service';
 import { purgeExpiredReadings } from './retention';
-import { createParticipants, readingsServiceFor } from './test-support';
+import { createParticipants, readingsServiceFor, keptTotalsAndCounts } from './test-support';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const NOW = new Date('2026-11-20T12:00:00Z');
@@ -115,6 +115,12 @@ describe(`chunked heart rate (${MODE})`, () => {
     const fixture = await createParticipants(database.db, 5);
     teamId = fixture.teamId;
     ids = fixture.participantIds;
+  });
+  // Every write, mirror delete, purge and migration keeps the totals (decision 0257).
+  afterEach(async () => {
+    const { kept, counted } = await keptTotalsAndCounts(database.db);
+    expect(Object.keys(counted).length).toBeGreaterThan(0);
+    expect(kept).toEqual(counted);
   });
   afterAll(() => database?.close());
 

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { participants, storedReadings, type DeviceBrand } from '../../db/schema';
 import { defineList, selectPage, textSort } from '../../lib/paging';
 import { storedReadingsBefore, storedReadingsFrom } from './stored-readings';
+import { PAGE_COLUMNS, positionedPage, scopeConditions } from './readings-positioned-page';
 
 /**
  * Reads of stored readings that other modules need beyond the readings repository's, published
@@ -63,9 +64,9 @@ async function windowStart(db: Db, scope: ReadingsListScope, need: number): Prom
 }
 
 /**
- * The readings of a scope without time bounds, counted without unnesting a chunk (decision
- * 0255): the rows counted, the chunks' points summed from `cardinality(steps_ms)`. Equal to
- * a count over `stored_readings` of the same scope (a chunk holds each point once).
+ * The readings of a scope without time bounds, from the totals the database keeps per
+ * participant × metric × brand (decision 0257): one index probe per metric, however long
+ * the history. Equal to a count over `stored_readings` of the same scope.
  */
 function scopeTotal(scope: ReadingsListScope): SQL {
   const metrics =
@@ -75,10 +76,9 @@ function scopeTotal(scope: ReadingsListScope): SQL {
           sql`, `,
         )})`
       : sql``;
-  const where = sql`participant_id = ${scope.participantId} and team_id = ${scope.teamId}
-    and brand = ${scope.brand}::device_brand ${metrics}`;
-  return sql`select (select count(*) from device_readings where ${where})
-    + (select coalesce(sum(cardinality(steps_ms)), 0) from device_reading_chunks where ${where})`;
+  return sql`select coalesce(sum(readings), 0)::bigint as n from device_reading_totals
+    where participant_id = ${scope.participantId} and team_id = ${scope.teamId}
+      and brand = ${scope.brand}::device_brand ${metrics}`;
 }
 
 export function createReadingsReads(db: Db) {
@@ -89,39 +89,30 @@ export function createReadingsReads(db: Db) {
      * 0201): the day summary says from which instant on the participant has at least the
      * rows up to the page's end; if that window holds a whole page, no older row can be in
      * it (the order starts with the time), else the page is read over the whole history.
-     * The total always counts the whole scope.
+     * The total always counts the whole scope. Without a time range or filter, a page in
+     * time order (either way) is located by position instead (decision 0256): from the
+     * nearer end, by the chunks' sizes, reading only the chunks that hold it.
      */
     async page(scope: ReadingsListScope, query: ReadingsListQuery) {
-      const conditions: SQL[] = [
-        eq(storedReadings.participantId, scope.participantId),
-        eq(storedReadings.teamId, scope.teamId),
-        eq(storedReadings.brand, scope.brand),
-      ];
+      const timeOrder = !query.sort || query.sort.by === 'recordedAt';
+      if (query.page && timeOrder && query.filter === '' && !scope.from && !scope.to) {
+        const counted = await db.execute<{ n: number }>(scopeTotal(scope));
+        const total = Number(counted.rows[0]?.n ?? 0);
+        if (query.page.index * query.page.size >= total) return { rows: [], total };
+        const newestFirst = !query.sort || query.sort.desc;
+        const page = await positionedPage(db, scope, query.page, newestFirst, total);
+        if (page) return page;
+      }
+      const conditions: SQL[] = scopeConditions(scope);
       if (scope.from) conditions.push(storedReadingsFrom('stored_readings', scope.from));
       if (scope.to) conditions.push(storedReadingsBefore('stored_readings', scope.to));
-      if (scope.metricKeys && scope.metricKeys.length > 0) {
-        conditions.push(inArray(storedReadings.metricKey, [...scope.metricKeys]));
-      }
       const read = (window: SQL | undefined) =>
         selectPage(
           query,
           readingsList,
           (filter, total) =>
             db
-              .select({
-                metricKey: storedReadings.metricKey,
-                recordedAt: storedReadings.recordedAt,
-                endAt: storedReadings.endAt,
-                utcOffsetMinutes: storedReadings.utcOffsetMinutes,
-                value: storedReadings.value,
-                valueJson: storedReadings.valueJson,
-                brand: storedReadings.brand,
-                upstream: storedReadings.upstream,
-                dataSource: storedReadings.dataSource,
-                syncRunId: storedReadings.syncRunId,
-                syncedAt: storedReadings.syncedAt,
-                total,
-              })
+              .select({ ...PAGE_COLUMNS, total })
               .from(storedReadings)
               .where(and(...conditions, window, filter))
               .$dynamic(),
@@ -177,16 +168,15 @@ export function createReadingsReads(db: Db) {
      */
     async countOfTeamMetric(teamId: number, metricKey: string, brands: readonly DeviceBrand[]) {
       if (brands.length === 0) return 0;
-      // Rows counted, chunks' points summed from their sizes (decision 0255).
-      const of = sql`participant_id in (select id from participants where team_id = ${teamId})
-        and team_id = ${teamId} and metric_key = ${metricKey}
-        and brand in (${sql.join(
-          brands.map((brand) => sql`${brand}::device_brand`),
-          sql`, `,
-        )})`;
+      // The kept totals of the team's participants (decision 0257).
       const result = await db.execute<{ n: number }>(sql`
-        select (select count(*) from device_readings where ${of})
-             + (select coalesce(sum(cardinality(steps_ms)), 0) from device_reading_chunks where ${of}) as n`);
+        select coalesce(sum(readings), 0)::bigint as n from device_reading_totals
+         where participant_id in (select id from participants where team_id = ${teamId})
+           and team_id = ${teamId} and metric_key = ${metricKey}
+           and brand in (${sql.join(
+             brands.map((brand) => sql`${brand}::device_brand`),
+             sql`, `,
+           )})`);
       return Number(result.rows[0]?.n ?? 0);
     },
   };

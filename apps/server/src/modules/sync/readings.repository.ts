@@ -476,12 +476,10 @@ export function createReadingsRepository(db: Db) {
 
     /** How many readings a participant has (in the caller's transaction). */
     async countOfParticipant(q: DbOrTx, teamId: number, participantId: number): Promise<number> {
-      // Chunks count their points without unnesting them (decision 0255).
+      // The totals the database keeps per metric and brand (decision 0257).
       const result = await q.execute<{ n: number }>(sql`
-        select (select count(*) from device_readings
-                 where participant_id = ${participantId} and team_id = ${teamId})
-             + (select coalesce(sum(cardinality(steps_ms)), 0) from device_reading_chunks
-                 where participant_id = ${participantId} and team_id = ${teamId}) as n`);
+        select coalesce(sum(readings), 0)::bigint as n from device_reading_totals
+         where participant_id = ${participantId} and team_id = ${teamId}`);
       return Number(result.rows[0]?.n ?? 0);
     },
 
@@ -589,9 +587,15 @@ export function createReadingsRepository(db: Db) {
 
     /** Per metric (and brand): rows stored, earliest and latest reading. */
     async stats(teamId: number, participantId: number, brand?: DeviceBrand) {
-      // Rows and chunks aggregated apart: a chunk gives its count, first and last point
-      // without being unnested (decision 0255).
-      const ofBrand = brand ? sql`and brand = ${brand}::device_brand` : sql``;
+      // The count from the totals the database keeps (decision 0257); the first and last
+      // instants by index probes: the first and last row of the key, the first chunk's first
+      // point and the last chunk's `last_at` (a stream's periods do not overlap), none
+      // unnested. Flat with history: no row or chunk is summed.
+      const ofBrand = brand ? sql`and t.brand = ${brand}::device_brand` : sql``;
+      const same = (alias: string) =>
+        sql.raw(
+          `${alias}.participant_id = t.participant_id and ${alias}.team_id = t.team_id and ${alias}.metric_key = t.metric_key and ${alias}.brand = t.brand`,
+        );
       const result = await db.execute<{
         metric_key: string;
         brand: DeviceBrand;
@@ -599,21 +603,18 @@ export function createReadingsRepository(db: Db) {
         earliest: string | Date;
         latest: string | Date;
       }>(sql`
-        select metric_key, brand, sum(n)::int as rows, min(earliest) as earliest, max(latest) as latest
-          from (
-            select metric_key, brand, count(*) as n, min(recorded_at) as earliest, max(recorded_at) as latest
-              from device_readings
-             where participant_id = ${participantId} and team_id = ${teamId} ${ofBrand}
-             group by metric_key, brand
-            union all
-            select metric_key, brand, sum(cardinality(steps_ms)),
-                   min(period_start + steps_ms[1] * interval '1 millisecond'), max(last_at)
-              from device_reading_chunks
-             where participant_id = ${participantId} and team_id = ${teamId} ${ofBrand}
-             group by metric_key, brand
-          ) s
-         group by metric_key, brand
-         order by metric_key, brand`);
+        select t.metric_key, t.brand, t.readings as rows,
+               least((select min(r.recorded_at) from device_readings r where ${same('r')}),
+                     (select c.period_start + c.steps_ms[1] * interval '1 millisecond'
+                        from device_reading_chunks c where ${same('c')}
+                       order by c.period_start limit 1)) as earliest,
+               greatest((select max(r.recorded_at) from device_readings r where ${same('r')}),
+                        (select c.last_at from device_reading_chunks c where ${same('c')}
+                          order by c.period_start desc limit 1)) as latest
+          from device_reading_totals t
+         where t.participant_id = ${participantId} and t.team_id = ${teamId} ${ofBrand}
+           and t.readings > 0
+         order by t.metric_key, t.brand`);
       return result.rows.map((row) => ({
         metricKey: row.metric_key,
         brand: row.brand,

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
 import {
   auditLog,
@@ -10,7 +10,7 @@ import {
 } from '../../db/schema';
 import { createTestDatabase } from '../../test/test-database';
 import { purgeExpiredReadings } from './retention';
-import { createParticipants, readingsServiceFor } from './test-support';
+import { createParticipants, readingsServiceFor, keptTotalsAndCounts } from './test-support';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const DAY = 86_400_000;
@@ -20,6 +20,12 @@ describe(`retention purge of stored readings (${MODE})`, () => {
   let database: Database;
   beforeAll(async () => {
     database = await createTestDatabase();
+  });
+  // Every write, mirror delete, purge and migration keeps the totals (decision 0257).
+  afterEach(async () => {
+    const { kept, counted } = await keptTotalsAndCounts(database.db);
+    expect(Object.keys(counted).length).toBeGreaterThan(0);
+    expect(kept).toEqual(counted);
   });
   afterAll(() => database?.close());
 

@@ -97,6 +97,19 @@ export async function purgeExpiredReadings(
     if (!allExpired) continue;
     await db.transaction(async (tx) => {
       await tx.execute(sql`alter table device_readings detach partition ${table}`);
+      // A dropped table fires no delete trigger: its readings leave the kept totals here
+      // (decision 0257), counted once detached (no write reaches it any more).
+      const gone = sql`select participant_id, team_id, metric_key, brand, count(*) as n from ${table}
+        group by participant_id, team_id, metric_key, brand`;
+      await tx.execute(sql`
+        select 1 from device_reading_totals t
+         where (participant_id, team_id, metric_key, brand) in
+               (select participant_id, team_id, metric_key, brand from ${table})
+         order by participant_id, team_id, metric_key, brand for update`);
+      await tx.execute(sql`
+        update device_reading_totals t set readings = t.readings - g.n from (${gone}) g
+         where t.participant_id = g.participant_id and t.team_id = g.team_id
+           and t.metric_key = g.metric_key and t.brand = g.brand`);
       await tx.execute(sql`drop table ${table}`);
       // The day summary of the days the month held (decision 0058).
       const lower = new Date(Date.UTC(upper.getUTCFullYear(), upper.getUTCMonth() - 1, 1));

@@ -17,6 +17,7 @@ import {
   readingsServiceFor,
   startSyncSimulators,
   type SyncSimulators,
+  keptTotalsAndCounts,
 } from './test-support';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
@@ -165,6 +166,12 @@ describe(`sync mirrors each fully fetched window (${MODE})`, () => {
   afterEach(async () => {
     await fetch(`${sims.googleHealth.baseUrl}/__control/data-edits`, { method: 'DELETE' });
     sims.googleHealth.control.clearFaults();
+  });
+  // Every write, mirror delete, purge and migration keeps the totals (decision 0257).
+  afterEach(async () => {
+    const { kept, counted } = await keptTotalsAndCounts(database.db);
+    expect(Object.keys(counted).length).toBeGreaterThan(0);
+    expect(kept).toEqual(counted);
   });
   afterAll(async () => {
     await sims?.close();

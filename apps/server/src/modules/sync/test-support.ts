@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { loadConfig } from '../../config/env';
 import type { Db } from '../../db/client';
 import {
@@ -248,4 +248,23 @@ export async function linkForSync(
 /** Backdates a participant's enrolment (participants.created_at). */
 export async function enrolledOn(db: Db, participantId: number, at: Date): Promise<void> {
   await db.update(participants).set({ createdAt: at }).where(eq(participants.id, participantId));
+}
+
+/**
+ * The totals the database keeps per participant × metric × brand (decision 0257) and a count
+ * of `stored_readings` from scratch, as `participant|team|metric|brand` → readings (a kept
+ * zero left out): a test expects them equal, and `counted` not empty.
+ */
+export async function keptTotalsAndCounts(
+  db: Db,
+): Promise<{ kept: Record<string, number>; counted: Record<string, number> }> {
+  const kept = await db.execute<{ key: string; n: string }>(sql`
+    select concat_ws('|', participant_id, team_id, metric_key, brand) as key, readings::text as n
+      from device_reading_totals where readings <> 0`);
+  const counted = await db.execute<{ key: string; n: string }>(sql`
+    select concat_ws('|', participant_id, team_id, metric_key, brand) as key, count(*)::text as n
+      from stored_readings group by participant_id, team_id, metric_key, brand`);
+  const byKey = (rows: { key: string; n: string }[]) =>
+    Object.fromEntries(rows.map((row) => [row.key, Number(row.n)]));
+  return { kept: byKey(kept.rows), counted: byKey(counted.rows) };
 }
