@@ -2,12 +2,14 @@ import { and, asc, eq, gt, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import {
   type deviceReadings,
+  deviceReadingTotals,
   storedReadings,
   type DeviceBrand,
   type ReadingUpstream,
 } from '../../db/schema';
 import { readingDay, type ReadingDayKey } from './daily-summary';
 import { storedReadingsWithin } from './stored-readings';
+import { executePreparedByText } from '../../db/prepared-by-text';
 import type { MirrorRange } from './sources/types';
 
 /** One reading to store; values in the metric catalog's units (see db/schema/sync.ts). */
@@ -590,33 +592,41 @@ export function createReadingsRepository(db: Db) {
       // The count from the totals the database keeps (decision 0257); the first and last
       // instants by index probes: the first and last row of the key, the first chunk's first
       // point and the last chunk's `last_at` (a stream's periods do not overlap), none
-      // unnested. Flat with history: no row or chunk is summed.
-      const ofBrand = brand ? sql`and t.brand = ${brand}::device_brand` : sql``;
+      // unnested. Flat with history: no row or chunk is summed. A prepared statement: the
+      // row probes span every month partition, and planning them cost ~10× running them
+      // (5.4 ms against 0.3 ms with 11 partitions), so each connection plans it once.
+      const t = deviceReadingTotals;
       const same = (alias: string) =>
-        sql.raw(
-          `${alias}.participant_id = t.participant_id and ${alias}.team_id = t.team_id and ${alias}.metric_key = t.metric_key and ${alias}.brand = t.brand`,
-        );
-      const result = await db.execute<{
-        metric_key: string;
-        brand: DeviceBrand;
-        rows: number;
-        earliest: string | Date;
-        latest: string | Date;
-      }>(sql`
-        select t.metric_key, t.brand, t.readings as rows,
-               least((select min(r.recorded_at) from device_readings r where ${same('r')}),
-                     (select c.period_start + c.steps_ms[1] * interval '1 millisecond'
-                        from device_reading_chunks c where ${same('c')}
-                       order by c.period_start limit 1)) as earliest,
-               greatest((select max(r.recorded_at) from device_readings r where ${same('r')}),
-                        (select c.last_at from device_reading_chunks c where ${same('c')}
-                          order by c.period_start desc limit 1)) as latest
-          from device_reading_totals t
-         where t.participant_id = ${participantId} and t.team_id = ${teamId} ${ofBrand}
-           and t.readings > 0
-         order by t.metric_key, t.brand`);
-      return result.rows.map((row) => ({
-        metricKey: row.metric_key,
+        sql`${sql.raw(alias)}.participant_id = ${t.participantId} and ${sql.raw(alias)}.team_id = ${t.teamId}
+          and ${sql.raw(alias)}.metric_key = ${t.metricKey} and ${sql.raw(alias)}.brand = ${t.brand}`;
+      const rows = await executePreparedByText(
+        db
+          .select({
+            metricKey: t.metricKey,
+            brand: t.brand,
+            rows: t.readings,
+            earliest: sql<string | Date>`least(
+              (select min(r.recorded_at) from device_readings r where ${same('r')}),
+              (select c.period_start + c.steps_ms[1] * interval '1 millisecond'
+                 from device_reading_chunks c where ${same('c')} order by c.period_start limit 1))`,
+            latest: sql<string | Date>`greatest(
+              (select max(r.recorded_at) from device_readings r where ${same('r')}),
+              (select c.last_at from device_reading_chunks c where ${same('c')}
+                order by c.period_start desc limit 1))`,
+          })
+          .from(t)
+          .where(
+            and(
+              eq(t.participantId, participantId),
+              eq(t.teamId, teamId),
+              brand ? eq(t.brand, brand) : undefined,
+              gt(t.readings, 0),
+            ),
+          )
+          .orderBy(asc(t.metricKey), asc(t.brand)),
+      );
+      return rows.map((row) => ({
+        metricKey: row.metricKey,
         brand: row.brand,
         rows: Number(row.rows),
         earliest: new Date(row.earliest),
