@@ -93,6 +93,9 @@ export const TABLE_OWNERS = {
     // High-rate streams as chunks, and the view readers read rows and chunks through (0255).
     'deviceReadingChunks',
     'storedReadings',
+    // Readings counted per participant × metric × brand, kept by triggers on the two
+    // readings tables (decision 0257); only read here.
+    'deviceReadingTotals',
   ],
   metrics: ['metricCatalog', 'deviceMetricSettings', 'teamDeviceDataStorageSettings'],
   export: ['exportJobs'],

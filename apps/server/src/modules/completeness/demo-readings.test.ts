@@ -22,6 +22,7 @@ import {
   startAllSimulators,
   type AllSimulators,
 } from '@trialpulse/provider-simulators/embedded';
+import { runDateFrom } from '../../test/date-from';
 import { createTestDatabase } from '../../test/test-database';
 import { createProviderRegistry } from '../devices/core/provider-registry';
 import { providerSettingsFromConfig } from '../devices/core/provider-settings';
@@ -40,9 +41,14 @@ import { seedDemoReadings } from './demo-readings';
  */
 let database: Database;
 let sims: AllSimulators;
+let restoreDate: (() => void) | undefined;
 const key = randomBytes(32).toString('base64');
 
 beforeAll(async () => {
+  // A day on which the simulated GLUCO-001 wore the tracker the day before: the assertion
+  // that the sync's samples land on the seeded seconds needs synced samples on that day, and
+  // on the real calendar some days have none (it failed on every run of 2026-11-29 UTC).
+  restoreDate = runDateFrom('2026-11-28T14:00:00Z');
   database = await createTestDatabase();
   await seedDemoData(database.db);
   sims = await startAllSimulators();
@@ -50,6 +56,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sims?.close();
   await database?.close();
+  restoreDate?.();
 });
 
 describe('demo readings', () => {
