@@ -68,8 +68,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 90_000,
           // Budgets against hanging: a file's start may start the demo server twice
-          // (startServerWithData), each up to a minute on a loaded 2-core machine.
-          hookTimeout: 300_000,
+          // (startServerWithData), each up to a few minutes on a loaded 2-core machine.
+          hookTimeout: 600_000,
           // `expect.poll` waits 1 s by default; the browser pass shares the machine with the
           // other passes (scripts/test.mjs), so a page update gets a budget against hanging.
           expect: { poll: { timeout: 15_000 } },

@@ -8,9 +8,12 @@
 //   3. browser tests (Playwright + Debian's Chromium) against the built app
 //   and `npm run lint` (ESLint + prettier --check) and `npm run typecheck` (tsc over every
 //   project, benches included) as one check each, alongside the passes
-// The browser pass runs at the same time as passes 1 and 2 (its output kept and printed as
-// one block once they are done, and written live to .tmp/test-logs/vitest-browser.log);
-// TEST_PASSES_IN_SERIES=1 runs the three passes one after another instead. The browser
+// The PostgreSQL and browser passes run at the same time as pass 1 (their output kept and
+// printed as one block each once it is done, and written live to .tmp/test-logs/vitest-<pass>.log);
+// TEST_PASSES_IN_SERIES=1 runs the three passes one after another instead. The PostgreSQL
+// pass waits more than it computes (its fault test restarts a cluster for minutes, the
+// outage tests wait out timeouts), so after pass 1 it was mostly idle time on the run's
+// critical path; alongside, another pass's work fills those waits. The browser
 // scenarios wait for the state they act on (decision 0134), so they hold under that load.
 // The passes share nothing that can collide: every server and simulator binds a free port,
 // each PostgreSQL test database has its own random name, the browser servers use embedded
@@ -65,7 +68,9 @@ const passes = [
 ];
 
 const inSeries = ['1', 'true'].includes(process.env.TEST_PASSES_IN_SERIES ?? '');
-const background = inSeries ? [] : passes.filter((pass) => pass.name === 'browser');
+const background = inSeries
+  ? []
+  : passes.filter((pass) => pass.name === 'browser' || pass.name === 'postgres');
 const foreground = passes.filter((pass) => !background.includes(pass));
 const started = Date.now();
 const backgroundRuns = background.map((pass) => {
@@ -131,6 +136,15 @@ async function runCheck(script) {
     env: { ...envWithoutDatabase, FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // At a lower priority: nothing waits on these checks until the end, so on a busy machine
+  // they take the CPU the test passes leave idle instead of slowing the start of every pass
+  // (the browser pass's demo server starts then). npm starts its script after this is set,
+  // and tsc, ESLint and prettier inherit it.
+  try {
+    os.setPriority(child.pid, 10);
+  } catch {
+    // Not permitted here: the checks run at normal priority.
+  }
   const kept = [];
   child.stdout.on('data', (chunk) => kept.push(chunk));
   child.stderr.on('data', (chunk) => kept.push(chunk));
