@@ -24,6 +24,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { cpuSecondsOf, describeCpu } from './cpu-time.mjs';
 import { databaseTestFiles } from './database-tests.mjs';
 import { ROOT, ensureDependencies, ensureWebBuild } from './lib.mjs';
 
@@ -88,7 +89,7 @@ const failures = [];
 for (const pass of foreground) {
   console.log(`\n=== ${pass.name} ===`);
   const result = await runVitest(pass);
-  console.log(`=== ${pass.name}: ${seconds(result.wallMs)} ===`);
+  console.log(`=== ${pass.name}: ${timesOf(result)} ===`);
   passed += result.passed;
   failed += result.failed;
   failures.push(...result.failures);
@@ -98,7 +99,7 @@ for (const [index, run] of backgroundRuns.entries()) {
   const result = await run;
   console.log(`\n=== ${pass.name} (ran alongside the passes above) ===`);
   process.stdout.write(result.output);
-  console.log(`=== ${pass.name}: ${seconds(result.wallMs)} ===`);
+  console.log(`=== ${pass.name}: ${timesOf(result)} ===`);
   passed += result.passed;
   failed += result.failed;
   failures.push(...result.failures);
@@ -109,13 +110,15 @@ for (const [name, run, why] of [
 ]) {
   const check = await run;
   console.log(
-    `\n=== ${name} (ran alongside) ===\n${check.ok ? '' : check.output}=== ${name}: ${check.ok ? 'passed' : 'failed'}, ${seconds(check.wallMs)} ===`,
+    `\n=== ${name} (ran alongside) ===\n${check.ok ? '' : check.output}=== ${name}: ${check.ok ? 'passed' : 'failed'}, ${timesOf(check)} ===`,
   );
   passed += check.ok ? 1 : 0;
   failed += check.ok ? 0 : 1;
   if (!check.ok) failures.push({ pass: name, title: `npm run ${name}`, why });
 }
-console.log(`\nall passes: ${seconds(Date.now() - started)}`);
+// Everything this script started has been waited for: its own figure is the run's CPU.
+const runCpu = describeCpu(cpuSecondsOf());
+console.log(`\nall passes: ${seconds(Date.now() - started)}${runCpu ? `, ${runCpu}` : ''}`);
 
 printFailures(failures);
 const logCheck = checkLogsForDemoPasswords();
@@ -128,9 +131,17 @@ process.exit(failed === 0 ? 0 : 1);
 /** `npm run <script>` (lint, typecheck), its output kept (shown only when it fails). */
 async function runCheck(script) {
   const start = Date.now();
+  const cpuFile = path.join(TMP, `cpu-${script}.json`);
+  fs.rmSync(cpuFile, { force: true });
   const child = spawn('npm', ['run', '--silent', script], {
     cwd: ROOT,
-    env: { ...envWithoutDatabase, FORCE_COLOR: '0' },
+    env: {
+      ...envWithoutDatabase,
+      FORCE_COLOR: '0',
+      // npm itself reports the CPU of the check (tsc, ESLint and prettier are its children).
+      NODE_OPTIONS: `--import ${JSON.stringify(path.join(ROOT, 'scripts/cpu-time.mjs'))}`,
+      CPU_TIME_FILE: cpuFile,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // At a lower priority: nothing waits on these checks until the end, so on a busy machine
@@ -151,7 +162,14 @@ async function runCheck(script) {
   });
   const output = Buffer.concat(kept).toString();
   fs.writeFileSync(path.join(LOG_DIR, `${script}.log`), output);
-  return { ok: exitCode === 0, output, wallMs: Date.now() - start };
+  const cpu = fs.existsSync(cpuFile) ? JSON.parse(fs.readFileSync(cpuFile, 'utf8')) : null;
+  return { ok: exitCode === 0, output, wallMs: Date.now() - start, cpu };
+}
+
+/** "593 s, CPU 700 s (user 600 + sys 100)": a pass's wall time and its processes' CPU time. */
+function timesOf(result) {
+  const cpu = describeCpu(result.cpu);
+  return `${seconds(result.wallMs)}${cpu ? `, ${cpu}` : ''}`;
 }
 
 function seconds(ms) {
@@ -170,8 +188,12 @@ async function runVitest(pass, { buffered = false } = {}) {
 
 async function runVitestOnce(pass, buffered) {
   const outputFile = path.join(TMP, `results-${pass.name}.json`);
+  const cpuFile = path.join(TMP, `cpu-${pass.name}.json`);
   fs.rmSync(outputFile, { force: true });
+  fs.rmSync(cpuFile, { force: true });
   const args = [
+    '--import',
+    path.join(ROOT, 'scripts/cpu-time.mjs'),
     path.join(ROOT, 'node_modules/vitest/vitest.mjs'),
     'run',
     ...pass.projects.map((project) => `--project=${project}`),
@@ -184,7 +206,7 @@ async function runVitestOnce(pass, buffered) {
   const logFile = fs.createWriteStream(path.join(LOG_DIR, `vitest-${pass.name}.log`));
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...pass.env, TEST_LOG_DIR: LOG_DIR, FORCE_COLOR: '0' },
+    env: { ...pass.env, TEST_LOG_DIR: LOG_DIR, FORCE_COLOR: '0', CPU_TIME_FILE: cpuFile },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const kept = [];
@@ -201,6 +223,7 @@ async function runVitestOnce(pass, buffered) {
   });
   await new Promise((resolve) => logFile.end(resolve));
   const output = Buffer.concat(kept).toString();
+  const cpu = fs.existsSync(cpuFile) ? JSON.parse(fs.readFileSync(cpuFile, 'utf8')) : null;
   if (!fs.existsSync(outputFile)) {
     const message = `${pass.name}: Vitest wrote no results (exit ${exitCode}); counted as one failure`;
     if (!buffered) console.error(message);
@@ -209,6 +232,7 @@ async function runVitestOnce(pass, buffered) {
       failed: 1,
       output: `${output}${message}\n`,
       failures: [{ pass: pass.name, title: '(no results)', why: message }],
+      cpu,
     };
   }
   const results = JSON.parse(fs.readFileSync(outputFile, 'utf8'));
@@ -226,7 +250,7 @@ async function runVitestOnce(pass, buffered) {
       why: `Vitest exited with ${exitCode}: an unhandled error, see the output above`,
     });
   }
-  return { ...counted, output, failures };
+  return { ...counted, output, failures, cpu };
 }
 
 /** Every failed test (or test file that failed before its tests ran) of one pass's results. */
