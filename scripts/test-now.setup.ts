@@ -5,20 +5,13 @@
 // and what reads them: the in-process simulators, PGlite's now()); a PostgreSQL server and
 // child processes keep the real time, so use it with the PGlite pass. Without TEST_NOW this
 // file does nothing.
+import { afterAll } from 'vitest';
+import { runDateFrom } from '../apps/server/src/test/date-from';
+
 const target = process.env.TEST_NOW;
 if (target) {
-  const RealDate = Date;
-  const at = RealDate.parse(target);
-  if (Number.isNaN(at)) throw new Error(`TEST_NOW is not a date: ${target}`);
-  const offset = at - RealDate.now();
-  class ShiftedDate extends RealDate {
-    constructor(...args: unknown[]) {
-      if (args.length === 0) super(RealDate.now() + offset);
-      else super(...(args as [string]));
-    }
-    static override now(): number {
-      return RealDate.now() + offset;
-    }
-  }
-  globalThis.Date = ShiftedDate as DateConstructor;
+  if (Number.isNaN(Date.parse(target))) throw new Error(`TEST_NOW is not a date: ${target}`);
+  // Put back at the file's end: a worker runs many files in one module graph (isolate: false),
+  // and each would otherwise wrap the previous file's clock again.
+  afterAll(runDateFrom(target));
 }
