@@ -17,12 +17,19 @@ import {
   users,
 } from '../db/schema';
 import { createTestApp } from '../test/test-app';
+import { runAdminCommand } from './admin-commands';
 import { TestClient } from '../test/fixtures';
 
 /**
- * `npm run admin` as an operator runs it: a child process on an empty database (a new
- * PostgreSQL database when TEST_DATABASE_URL is set, else a new embedded data directory),
- * then the app on that database signs the new Sys_Admin in.
+ * `npm run admin` as an operator runs it, on an empty database (a new PostgreSQL database
+ * when TEST_DATABASE_URL is set, else a new embedded data directory), then the app on that
+ * database signs the new Sys_Admin in.
+ *
+ * Each command runs `runAdminCommand` as admin.ts calls it: its own open of the database,
+ * migrations, services and close, with the environment a child process would get. Two run
+ * as real child processes (`node --import tsx admin.ts`), which is what admin.ts adds: the
+ * exit code and the password read from standard input, not printed. A child costs ~5 s of
+ * CPU (tsx, the app's modules, PGlite), and all nine as children made this file ~70 s of CPU.
  */
 const serverUrl = process.env.TEST_DATABASE_URL;
 const PASSWORD = 'Fresh!Start2026';
@@ -56,7 +63,7 @@ describe('npm run admin', () => {
     'creates a team and a Sys_Admin on an empty database, who can then sign in',
     { timeout: 180_000 },
     async () => {
-      const team = await runAdmin([
+      const team = await inProcess([
         'create-team',
         '--name',
         'First Customer',
@@ -71,7 +78,7 @@ describe('npm run admin', () => {
       expect(team.stdout).toMatch(/Created team \d+ "First Customer"/);
 
       // The password never goes on the command line.
-      const inArgv = await runAdmin([
+      const inArgv = await inProcess([
         'create-sys-admin',
         '--email',
         'x@y.org',
@@ -86,7 +93,7 @@ describe('npm run admin', () => {
       ]);
       expect(inArgv.code).not.toBe(0);
       expect(inArgv.stderr).toContain('Never pass the password on the command line');
-      const weak = await runAdmin(
+      const weak = await inProcess(
         [
           'create-sys-admin',
           '--email',
@@ -105,7 +112,7 @@ describe('npm run admin', () => {
       expect(weak.code).toBe(1);
       expect(weak.stderr).toContain('Password must have at least One Uppercase');
 
-      const admin = await runAdmin(
+      const admin = await inProcess(
         [
           'create-sys-admin',
           '--email',
@@ -123,7 +130,8 @@ describe('npm run admin', () => {
       expect(admin.stdout).toContain('Created Sys_Admin');
       expect(admin.stdout + admin.stderr).not.toContain(PASSWORD);
 
-      // Standard input works too (piped, first line).
+      // Standard input works too (piped, first line): a real child process, whose exit code
+      // is the command's and whose output holds nothing of the password.
       const piped = await runAdmin(
         [
           'create-sys-admin',
@@ -140,7 +148,9 @@ describe('npm run admin', () => {
         `${PASSWORD}\n`,
       );
       expect(piped, piped.stderr).toMatchObject({ code: 0 });
-      const again = await runAdmin(
+      expect(piped.stdout).toContain('Created Sys_Admin');
+      expect(piped.stdout + piped.stderr).not.toContain(PASSWORD);
+      const again = await inProcess(
         [
           'create-sys-admin',
           '--email',
@@ -157,7 +167,7 @@ describe('npm run admin', () => {
       );
       expect(again.code).toBe(1);
       expect(again.stderr).toContain('already exists');
-      const unknownTeam = await runAdmin(
+      const unknownTeam = await inProcess(
         [
           'create-sys-admin',
           '--email',
@@ -174,10 +184,14 @@ describe('npm run admin', () => {
       expect(unknownTeam.code).toBe(1);
       expect(unknownTeam.stderr).toContain('No team "Nope"');
 
-      const list = await runAdmin(['list-teams']);
+      const list = await inProcess(['list-teams']);
       expect(list.code).toBe(0);
       expect(list.stdout).toMatch(/yes\t2\/10\t0\/4\t0\/100\tFitbit,Dexcom\tFirst Customer/);
-      expect((await runAdmin(['no-such-command'])).code).toBe(2);
+      expect((await inProcess(['no-such-command'])).code).toBe(2);
+      // The exit code of a child process is the command's: 2 for a wrong usage.
+      const unknownCommand = await runAdmin(['no-such-command']);
+      expect(unknownCommand.code).toBe(2);
+      expect(unknownCommand.stderr).toContain('Unknown command "no-such-command"');
 
       const database = await target.open();
       try {
@@ -246,21 +260,51 @@ describe('npm run admin', () => {
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
-/** Runs the command line as `npm run admin` does, with only the target database in its environment. */
+/** The environment of a command: the caller's, with only the target database in it. */
+function commandEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const {
+    DATABASE_URL: _url,
+    DATA_DIR: _dir,
+    ADMIN_PASSWORD: _password,
+    ...inherited
+  } = process.env;
+  return { ...inherited, ...target.env, ...env };
+}
+
+/**
+ * Runs the command as admin.ts does, in this process. `stdin` is what admin.ts's
+ * readPassword answers for piped input (its first line); without it, reading a password
+ * fails the command as an empty pipe does.
+ */
+async function inProcess(
+  args: string[],
+  env: Record<string, string> = {},
+  stdin?: string,
+): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdminCommand(args, {
+    env: commandEnv(env),
+    out: (line) => (stdout += `${line}\n`),
+    err: (line) => (stderr += `${line}\n`),
+    readPassword: async () => {
+      const line = stdin?.split(/\r?\n/)[0];
+      if (!line) throw new Error('No password on standard input.');
+      return line;
+    },
+  });
+  return { code, stdout, stderr };
+}
+
+/** Runs the command line as `npm run admin` does: a child process. */
 function runAdmin(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const {
-      DATABASE_URL: _url,
-      DATA_DIR: _dir,
-      ADMIN_PASSWORD: _password,
-      ...inherited
-    } = process.env;
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', 'apps/server/src/cli/admin.ts', ...args],
       {
         cwd: REPO_ROOT,
-        env: { ...inherited, ...target.env, ...env },
+        env: commandEnv(env),
         stdio: ['pipe', 'pipe', 'pipe'],
       },
     );
