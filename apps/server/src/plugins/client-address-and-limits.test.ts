@@ -9,9 +9,20 @@ import { solveHumanCheck } from '../modules/human-check/test-support';
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const LOGIN_LIMIT = 30; // per client address per 15 minutes (auth.routes)
 
+/**
+ * One database for the file (a PGlite start is ~2-3 s of CPU; there were four): the limits
+ * live in it, so each case uses client addresses no other case uses.
+ */
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database?.close());
+
 /** An app in production mode (where the old code trusted every X-Forwarded-For). */
 async function productionApp(env: Record<string, string> = {}) {
   const ctx = await createTestApp({
+    database,
     env: {
       TRIALPULSE_MODE: 'production',
       PUBLIC_URL: 'https://trialpulse.example.org',
@@ -130,7 +141,7 @@ describe(`two web processes share one database (${MODE})`, () => {
   let processA: TestApp;
   let processB: TestApp;
   beforeAll(async () => {
-    first = await createTestDatabase();
+    first = database;
     second = first.connectionString
       ? await openDatabase({
           kind: 'postgres',
@@ -149,7 +160,6 @@ describe(`two web processes share one database (${MODE})`, () => {
     await processA.close();
     await processB.close();
     if (second !== first) await second.close();
-    await first.close();
   });
 
   it('share the login rate limit: the 31st attempt is refused whichever process gets it', async () => {
