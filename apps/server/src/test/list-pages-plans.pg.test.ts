@@ -16,7 +16,8 @@ import { createParticipantsRepository } from '../modules/participants/participan
  * 1,000 trials and 50,000 participants (one trial of 5,000), as the list repositories send
  * their queries and as a prepared statement runs them after its first calls (a generic
  * plan). Page 1 reads the kept total instead of counting; a deep page reads its keys from
- * an index alone; a filter of a trial's participants reads the trigram indexes.
+ * an index alone; a filter of a trial's participants reads a trigram index of its stored
+ * search text.
  */
 type PlanNode = {
   'Node Type': string;
@@ -189,18 +190,41 @@ describe('list page plans at trial scale (PostgreSQL)', { timeout: 300_000 }, ()
     expect(conditions).not.toMatch(/lower\(trial_(number|name|notes)\)/);
   });
 
-  it("a filter of a trial's participants reads the trigram indexes", async () => {
-    const participantsPage = await planOf(() =>
-      participantsRepository.listParticipantsPage(
-        query(0, null, 'b0001-012'),
-        bigTrialId,
-        teamScope(),
-        new Set(),
-      ),
-    );
-    expect(participantsPage.page.total).toBe(10);
-    expect(
-      usesIndex(participantsPage.plan, 'Bitmap Index Scan', 'participants_code_trgm_idx'),
-    ).toBe(true);
+  // A filter of a trial's participants reads a trigram index of the stored search text
+  // (decision 0266): one text of the five fields where the team hides none, else the three
+  // always searched and the visible field's own column; no lower() of a column is left.
+  it("a filter of a trial's participants reads the stored search text's trigram index", async () => {
+    const cases = [
+      { hidden: [], indexes: ['participants_search_text_trgm_idx'] },
+      { hidden: ['email', 'notes'], indexes: ['participants_search_text_always_trgm_idx'] },
+      {
+        hidden: ['notes'],
+        indexes: ['participants_search_text_always_trgm_idx', 'participants_email_trgm_idx'],
+      },
+    ];
+    for (const { hidden, indexes } of cases) {
+      const participantsPage = await planOf(() =>
+        participantsRepository.listParticipantsPage(
+          query(0, null, 'b0001-012'),
+          bigTrialId,
+          teamScope(),
+          new Set(hidden),
+        ),
+      );
+      expect(participantsPage.page.total).toBe(10);
+      const read = participantsPage.plan
+        .filter((node) => node['Node Type'] === 'Bitmap Index Scan')
+        .map((node) => node['Index Name'])
+        .filter((name) => name?.endsWith('_trgm_idx'));
+      expect(read.sort(), `hiding [${hidden.join(', ')}]`).toEqual([...indexes].sort());
+      const conditions = participantsPage.plan
+        .map((node) => [node.Filter, node['Recheck Cond'], node['Index Cond']].join(' '))
+        .join(' ');
+      expect(conditions).toMatch(hidden.length === 0 ? /search_text ~~/ : /search_text_always ~~/);
+      expect(conditions).not.toMatch(
+        /lower\((participant_code|participant_gender_label|\(?age|notes)/,
+      );
+      if (hidden.length === 0) expect(conditions).not.toMatch(/lower\(email\)/);
+    }
   });
 });

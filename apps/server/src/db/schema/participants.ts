@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import {
   check,
   foreignKey,
@@ -43,6 +43,23 @@ export const participants = pgTable(
     notes: text('notes'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /**
+     * What the participants list's filter searches when the team hides no field (decision
+     * 0266): code, gender, age, e-mail and notes, each lowered as the filter compared them,
+     * joined by U+001F, kept by the database. One LIKE on a stored text and one trigram index
+     * instead of five `lower()` and five index reads per filtered page. Never written by the
+     * app (a generated column), never answered (it holds the fields a team may hide).
+     */
+    searchText: text('search_text').generatedAlwaysAs(
+      (): SQL =>
+        sql`${alwaysSearched()} || chr(31) || coalesce(lower(${participants.email}), '') || chr(31) || coalesce(lower(${participants.notes}), '')`,
+    ),
+    /**
+     * The fields the filter searches whatever the team hides (code, gender, age), the same way:
+     * a team that hides e-mail or notes searches this text and its visible fields' own columns,
+     * so a hidden field never takes part in a filter, not even in its cost.
+     */
+    searchTextAlways: text('search_text_always').generatedAlwaysAs((): SQL => alwaysSearched()),
   },
   (t) => [
     unique('participants_id_team_id_unique').on(t.id, t.teamId),
@@ -61,16 +78,16 @@ export const participants = pgTable(
       t.id,
       t.participantCode,
     ),
-    // The list's global filter (`lower(column) LIKE '%…%'`, lib/paging) reads trigram indexes
-    // (decision 0203). Gender goes through participant_gender_label(), an immutable
-    // enum-to-text (a cast of an enum is only stable, so it cannot be indexed).
-    index('participants_code_trgm_idx').using('gin', sql`lower(${t.participantCode}) gin_trgm_ops`),
-    index('participants_email_trgm_idx').using('gin', sql`lower(${t.email}) gin_trgm_ops`),
-    index('participants_gender_trgm_idx').using(
+    // The list's global filter (`search_text LIKE '%…%'`, or where the team hides fields
+    // `search_text_always` and the visible ones' `lower(column) LIKE '%…%'`) reads trigram
+    // indexes (decisions 0203, 0266). E-mail and notes keep their own for a team that hides
+    // one of them and shows the other.
+    index('participants_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    index('participants_search_text_always_trgm_idx').using(
       'gin',
-      sql`lower(participant_gender_label(${t.gender})) gin_trgm_ops`,
+      sql`${t.searchTextAlways} gin_trgm_ops`,
     ),
-    index('participants_age_trgm_idx').using('gin', sql`lower((${t.age})::text) gin_trgm_ops`),
+    index('participants_email_trgm_idx').using('gin', sql`lower(${t.email}) gin_trgm_ops`),
     index('participants_notes_trgm_idx').using('gin', sql`lower(${t.notes}) gin_trgm_ops`),
     foreignKey({
       name: 'participants_trial_fk',
@@ -90,6 +107,15 @@ export const participants = pgTable(
     check('participants_notes_max_300', sql`char_length(${t.notes}) <= 300`),
   ],
 );
+
+/**
+ * Code, gender and age as the filter compares them (lowered, age as text, absent as empty),
+ * joined by U+001F. Gender goes through participant_gender_label(), an immutable enum-to-text
+ * (a cast of an enum is only stable, so neither a generated column nor an index may hold it).
+ */
+function alwaysSearched(): SQL {
+  return sql`lower(${participants.participantCode}) || chr(31) || lower(participant_gender_label(${participants.gender})) || chr(31) || coalesce(lower((${participants.age})::text), '')`;
+}
 
 /**
  * How many participants each trial has, for the participants list's total (decision 0202).

@@ -114,29 +114,81 @@ describe(`deep and filtered list pages against a from-scratch query (${MODE})`, 
       'sortBy=age&sortDir=desc': sql`p.age DESC, p.id ASC`,
       'sortBy=email&sortDir=asc': sql`lower(p.email) ASC, p.id ASC`,
     };
-    for (const filter of ['', 'needle', '-01', 'male', '33', 'VISIT 1', 'study.example']) {
-      const condition =
-        filter === ''
-          ? sql`true`
-          : sql`(p.participant_code ILIKE ${likeOf(filter)} OR p.email ILIKE ${likeOf(filter)} OR p.gender::text ILIKE ${likeOf(filter)} OR p.age::text ILIKE ${likeOf(filter)} OR p.notes ILIKE ${likeOf(filter)})`;
-      for (const [sort, order] of Object.entries(orders)) {
-        const scratch = await idsOf(
-          sql`SELECT p.id FROM participants p WHERE p.trial_id = ${bigTrialId} AND ${condition} ORDER BY ${order}`,
-        );
-        for (const pageIndex of [0, 9, 10, 25, 41, 42, 50]) {
-          const response = await admin.get(
-            `/api/trialParticipants/${bigTrialId}?pageIndex=${pageIndex}&pageSize=10&filter=${encodeURIComponent(filter)}&${sort}`,
-          );
-          expect(response.statusCode, response.body).toBe(200);
-          const page = participantsPage.parse(response.json());
-          const where = `filter "${filter}", ${sort || 'default order'}, page ${pageIndex}`;
-          expect(page.total, where).toBe(scratch.length);
-          expect(
-            page.rows.map((row) => row.id),
-            where,
-          ).toEqual(scratch.slice(pageIndex * 10, pageIndex * 10 + 10));
-        }
+    await expectParticipantPages([], PARTICIPANT_FILTERS, orders, [0, 9, 10, 25, 41, 42, 50]);
+  });
+
+  // A team that hides e-mail or notes searches the other fields only (decision 0266: the
+  // three always searched as one stored text, the visible one by its own column).
+  it('participants: filtered pages of a team that hides e-mail, notes or both', async () => {
+    const orders = {
+      '': sql`p.id ASC`,
+      'sortBy=participant_code&sortDir=desc': sql`lower(p.participant_code) DESC, p.id ASC`,
+    };
+    try {
+      for (const hidden of [['email', 'notes'], ['email'], ['notes']]) {
+        await expectParticipantPages(hidden, PARTICIPANT_FILTERS, orders, [0, 1, 41]);
       }
+    } finally {
+      await db().execute(sql`UPDATE teams SET hidden_fields = '{}' WHERE id = ${teamId}`);
     }
   });
 });
+
+/**
+ * Participant filters: within one field, and (after the first line) spanning two fields'
+ * boundary, as the stored search texts join them (code|gender|age|e-mail|notes): no field
+ * holds those, with or without U+001F between them.
+ */
+const PARTICIPANT_FILTERS = [
+  ...['', 'needle', '-01', 'male', '33', 'VISIT 1', 'study.example', 'R0001-0001'],
+  ...['0001male', '0001\u001fmale', 'male\u001f19', '19\u001fp', 'org\u001fvisit', '\u001f'],
+];
+
+/**
+ * Every page asked of the big trial's participants, with the team hiding `hidden`, equals
+ * a from-scratch ILIKE over the fields the team shows.
+ */
+async function expectParticipantPages(
+  hidden: string[],
+  filters: string[],
+  orders: Record<string, ReturnType<typeof sql>>,
+  pageIndexes: number[],
+) {
+  await db().execute(
+    sql`UPDATE teams SET hidden_fields = ${`{${hidden.join(',')}}`}::text[] WHERE id = ${teamId}`,
+  );
+  const fields = [
+    sql`p.participant_code`,
+    ...(hidden.includes('email') ? [] : [sql`p.email`]),
+    sql`p.gender::text`,
+    sql`p.age::text`,
+    ...(hidden.includes('notes') ? [] : [sql`p.notes`]),
+  ];
+  for (const filter of filters) {
+    const condition =
+      filter === ''
+        ? sql`true`
+        : sql`(${sql.join(
+            fields.map((field) => sql`${field} ILIKE ${likeOf(filter)}`),
+            sql` OR `,
+          )})`;
+    for (const [sort, order] of Object.entries(orders)) {
+      const scratch = await idsOf(
+        sql`SELECT p.id FROM participants p WHERE p.trial_id = ${bigTrialId} AND ${condition} ORDER BY ${order}`,
+      );
+      for (const pageIndex of pageIndexes) {
+        const response = await admin.get(
+          `/api/trialParticipants/${bigTrialId}?pageIndex=${pageIndex}&pageSize=10&filter=${encodeURIComponent(filter)}&${sort}`,
+        );
+        expect(response.statusCode, response.body).toBe(200);
+        const page = participantsPage.parse(response.json());
+        const where = `hiding [${hidden.join(', ')}], filter ${JSON.stringify(filter)}, ${sort || 'default order'}, page ${pageIndex}`;
+        expect(page.total, where).toBe(scratch.length);
+        expect(
+          page.rows.map((row) => row.id),
+          where,
+        ).toEqual(scratch.slice(pageIndex * 10, pageIndex * 10 + 10));
+      }
+    }
+  }
+}

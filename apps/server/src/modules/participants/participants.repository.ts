@@ -6,9 +6,11 @@ import { participantDevices, participants, trialParticipantTotals, trials } from
 import {
   defineList,
   ListStatements,
+  searchVia,
   selectPage,
   textSort,
   type PreparedCondition,
+  type SearchVia,
 } from '../../lib/paging';
 
 export type ParticipantRow = typeof participants.$inferSelect;
@@ -29,16 +31,30 @@ function participantList(hidden: ReadonlySet<string>) {
       age: participants.age,
       notes: textSort(participants.notes),
     },
-    searchable: [
-      participants.participantCode,
-      ...visible('email', participants.email),
-      // The expression of participants_gender_trgm_idx: an enum's cast is not indexable.
-      sql`participant_gender_label(${participants.gender})`,
-      participants.age,
-      ...visible('notes', participants.notes),
-    ],
+    // Code, gender, age, and e-mail and notes unless hidden, as stored lowered texts (decision
+    // 0266): all five in one where the team hides neither, else the three always searched
+    // and the visible one's own column, so a hidden field is never read by the filter.
+    searchable:
+      hidden.has('email') || hidden.has('notes')
+        ? [
+            storedSearchText(participants.searchTextAlways),
+            ...visible('email', participants.email),
+            ...visible('notes', participants.notes),
+          ]
+        : [storedSearchText(participants.searchText)],
     defaultOrder: [asc(participants.id)],
   });
+}
+
+/**
+ * A stored search text (fields lowered, joined by U+001F) matched as its fields would be one
+ * by one: a filter holding U+001F could match across two fields, so it finds no participant
+ * by them (only one whose own code or notes holds U+001F is missed by it).
+ */
+function storedSearchText(column: SQLWrapper): SearchVia {
+  return searchVia(
+    (pattern) => sql`(${column} LIKE ${pattern} AND strpos(${pattern}, chr(31)) = 0)`,
+  );
 }
 
 /** The columns a participant list answers. */
@@ -53,7 +69,10 @@ const participantListColumns = {
   notes: participants.notes,
   createdAt: participants.createdAt,
 };
-export type ParticipantListRow = Omit<typeof participants.$inferSelect, 'teamId' | 'updatedAt'>;
+export type ParticipantListRow = Omit<
+  typeof participants.$inferSelect,
+  'teamId' | 'updatedAt' | 'searchText' | 'searchTextAlways'
+>;
 
 /**
  * The only code of the participants module that touches tables. Every read and write takes
