@@ -1351,8 +1351,13 @@ if (process.env.TEST_DATABASE_URL) {
         }
       }
       expect(refused).toBeGreaterThan(0);
-      // pg-boss ran the job a second time (its own retry after the expiry).
-      expect(await runOf(id)).toEqual([{ state: 'completed', retry_count: 1 }]);
+      // pg-boss ran the job again (its own retry after the expiry). With a 5-second expiry a
+      // retry on a loaded machine can outlast it too and be retried once more (seen at a load
+      // of 10–16: retry_count 2); the export's claim keeps that one file either way.
+      const [run] = await runOf(id);
+      expect(run?.state).toBe('completed');
+      expect(run?.retry_count).toBeGreaterThanOrEqual(1);
+      expect(await runOf(id)).toHaveLength(1);
 
       expect(await jobRow(id)).toMatchObject({ status: 'completed', fileSize: served.length });
       const zip = await JSZip.loadAsync(served, { checkCRC32: true });

@@ -695,7 +695,19 @@ describe.skipIf('missing' in pgBin)(
          FROM (SELECT name, state, completed_on, created_on FROM pgboss.job UNION ALL SELECT name, state, completed_on, created_on FROM pgboss.archive) j
         WHERE name IN ('export.sweep', 'export.run') GROUP BY 1, 2 ORDER BY 1, 2`,
       );
-      return `export queue history ${JSON.stringify(sweeps)}; running sync runs ${JSON.stringify(runs)}; unfinished exports ${JSON.stringify(exports)}; their export.run jobs ${JSON.stringify(exportQueue)}; pg-boss jobs not completed ${JSON.stringify(jobs)}; at ${new Date().toISOString()}`;
+      // A connection backed off (a provider error: 15 minutes) or leased shows here, with the
+      // runs that did not succeed and why: a backfill left short names its cause.
+      const syncStates = await query(
+        topology.url,
+        `SELECT participant_device_id, backoff_until, backoff_reason, last_outcome, last_error_type, lease_owner, lease_until
+           FROM sync_states WHERE backoff_until IS NOT NULL OR last_outcome IS DISTINCT FROM 'succeeded' ORDER BY 1`,
+      );
+      const failedRuns = await query(
+        topology.url,
+        `SELECT participant_device_id, outcome, error_type, count(*)::int AS n, max(started_at) AS last_started
+           FROM sync_runs WHERE outcome NOT IN ('succeeded', 'running') GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      );
+      return `sync states ${JSON.stringify(syncStates)}; unsuccessful sync runs ${JSON.stringify(failedRuns)}; export queue history ${JSON.stringify(sweeps)}; running sync runs ${JSON.stringify(runs)}; unfinished exports ${JSON.stringify(exports)}; their export.run jobs ${JSON.stringify(exportQueue)}; pg-boss jobs not completed ${JSON.stringify(jobs)}; at ${new Date().toISOString()}`;
     }
 
     async function fault(kind: FaultKind, downMs: number) {
