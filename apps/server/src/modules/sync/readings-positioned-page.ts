@@ -153,8 +153,8 @@ function sum(units: readonly Unit[]): number {
   return units.reduce((total, unit) => total + unit.n, 0);
 }
 
-/** The scope's keys on a readings table (no alias), metrics optional. */
-function keysOf(scope: ReadingsListScope): SQL {
+/** The scope's keys on a readings table (no alias), metrics optional; also the kept totals'. */
+export function keysOf(scope: ReadingsListScope): SQL {
   const metrics =
     scope.metricKeys && scope.metricKeys.length > 0
       ? sql`and metric_key in (${sql.join(

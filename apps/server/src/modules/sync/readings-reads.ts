@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { participants, storedReadings, type DeviceBrand } from '../../db/schema';
 import { defineList, selectPage, textSort } from '../../lib/paging';
 import { storedReadingsBefore, storedReadingsFrom } from './stored-readings';
-import { PAGE_COLUMNS, positionedPage, scopeConditions } from './readings-positioned-page';
+import { keysOf, PAGE_COLUMNS, positionedPage, scopeConditions } from './readings-positioned-page';
 
 /**
  * Reads of stored readings that other modules need beyond the readings repository's, published
@@ -69,16 +69,8 @@ async function windowStart(db: Db, scope: ReadingsListScope, need: number): Prom
  * the history. Equal to a count over `stored_readings` of the same scope.
  */
 function scopeTotal(scope: ReadingsListScope): SQL {
-  const metrics =
-    scope.metricKeys && scope.metricKeys.length > 0
-      ? sql`and metric_key in (${sql.join(
-          scope.metricKeys.map((key) => sql`${key}`),
-          sql`, `,
-        )})`
-      : sql``;
   return sql`select coalesce(sum(readings), 0)::bigint as n from device_reading_totals
-    where participant_id = ${scope.participantId} and team_id = ${scope.teamId}
-      and brand = ${scope.brand}::device_brand ${metrics}`;
+    where ${keysOf(scope)}`;
 }
 
 export function createReadingsReads(db: Db) {
