@@ -103,7 +103,7 @@ describe('batch data export in the browser', () => {
       },
     });
     ({ server, page } = session);
-  }, 180_000);
+  });
   afterAll(() => session?.close());
 
   /** The next download in the browser context: the Download button opens a new tab. */

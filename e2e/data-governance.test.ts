@@ -86,7 +86,7 @@ describe('data governance pages in the browser', () => {
   beforeAll(async () => {
     session = await startBrowserSession({ prepare: setTrackerStart });
     ({ page } = session);
-  }, 180_000);
+  });
   afterAll(() => session?.close());
 
   /** Picks an option of an MUI select by its test id. */

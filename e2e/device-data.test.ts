@@ -107,7 +107,7 @@ describe('device data pages in the browser (demo data)', () => {
       for (const participant of list)
         opened.set(participant.participant_code, { participant, trial });
     }
-  }, 180_000);
+  });
   afterAll(() => session?.close());
 
   /** Opens a data page for a participant as the app does: the participant and trial remembered as opened. */

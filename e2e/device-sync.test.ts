@@ -94,5 +94,5 @@ describe('device data sync in the browser', () => {
     const shown = Number(/Readings stored: ([\d,]+)/.exec(rows ?? '')?.[1]?.replace(/,/g, ''));
     expect(shown).toBeGreaterThan(0);
     await page.screenshot({ path: screenshotPath('device-sync-participant'), fullPage: true });
-  }, 240_000);
+  });
 });

@@ -140,7 +140,7 @@ describe('Fitbit data page in the browser (demo data)', () => {
       localStorage.setItem('tp.currentParticipant', JSON.stringify(value.participant));
       localStorage.setItem('tp.currentTrial', JSON.stringify(value.trial));
     }, opened!);
-  }, 240_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
