@@ -21,7 +21,7 @@ const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
  */
 describe(
   `device data: bad dates and long filters are refused up front (${MODE})`,
-  { timeout: 90_000 },
+  { timeout: 120_000 },
   () => {
     let sims: AllSimulators;
     let ctx: TestApp;

@@ -85,7 +85,7 @@ describe('Parquet data in row groups', () => {
       connection.closeSync();
       duck.closeSync();
     }
-  }, 60_000);
+  });
 });
 
 function plan(): ExportPlan {
