@@ -13,7 +13,7 @@ import { openDatabase, runMigrations, type Database } from '../db/client';
  * server, dropped again by `close()`.
  *
  * PGlite speed: creating a cluster (initdb) and migrating costs ~6 s of CPU, so the first test
- * database builds a migrated template data directory in the OS temp directory, keyed by the
+ * database builds a migrated template data directory (scratchDirectory(): /dev/shm), keyed by the
  * migration files and the PGlite version; later ones start on a copy of that directory. A
  * copy on disk starts in about half the CPU of loading a `dumpDataDir()` tarball into
  * PGlite's in-memory file system (which unpacks ~44 MB through Blob slices on every start),
@@ -25,11 +25,32 @@ export async function createTestDatabase(): Promise<Database> {
   return serverUrl ? createPostgresTestDatabase(serverUrl) : createPgliteTestDatabase();
 }
 
+/**
+ * Where PGlite test data directories (and their template) live: /dev/shm, a memory file
+ * system, where the system has a writable one, else the OS temp directory. Each test database
+ * copies the ~42 MB, ~1,270-file template and removes it again at close; on the ext4 disk
+ * here that cost ~0.7-1.3 s of CPU to copy and 0.2 s (2 s wall) to remove, in /dev/shm
+ * 0.13-0.29 s and 0.05 s (0.1 s wall). A data directory lives only while its file runs.
+ */
+export function scratchDirectory(): string {
+  const memory = '/dev/shm';
+  try {
+    fs.accessSync(memory, fs.constants.W_OK);
+    if (fs.statSync(memory).isDirectory()) return memory;
+  } catch {
+    // No /dev/shm (macOS, Windows) or not writable: the OS temp directory below.
+  }
+  return os.tmpdir();
+}
+
 async function createPgliteTestDatabase(): Promise<Database> {
-  const templateDir = path.join(os.tmpdir(), `trialpulse-pglite-template-${templateKey()}`);
+  const scratch = scratchDirectory();
+  const templateDir = path.join(scratch, `trialpulse-pglite-template-${templateKey()}`);
   if (!fs.existsSync(templateDir)) await writeTemplate(templateDir).catch(() => undefined);
+  // What killed runs left behind holds memory under /dev/shm: looked for at every start.
+  else removeStaleTemplates(templateDir);
   if (fs.existsSync(templateDir)) {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trialpulse-pglite-test-'));
+    const dataDir = fs.mkdtempSync(path.join(scratch, 'trialpulse-pglite-test-'));
     try {
       fs.cpSync(templateDir, dataDir, { recursive: true });
       const database = await openDatabase({ kind: 'pglite', dataDir });
@@ -121,19 +142,23 @@ async function writeTemplate(templateDir: string): Promise<void> {
 
 /**
  * Templates of older migration sets, and data directories a killed test run left behind,
- * unused for an hour, are removed (they are ~45 MB each).
+ * unused for an hour, are removed (they are ~45 MB each, in memory under /dev/shm); the OS
+ * temp directory too, where they lived before.
  */
 function removeStaleTemplates(current: string): void {
-  const dir = path.dirname(current);
-  for (const name of fs.readdirSync(dir)) {
-    const file = path.join(dir, name);
-    const ours = ['trialpulse-pglite-template-', 'trialpulse-pglite-test-'];
-    if (!ours.some((prefix) => name.startsWith(prefix)) || file === current) continue;
-    try {
-      if (Date.now() - fs.statSync(file).mtimeMs > 60 * 60 * 1000)
-        fs.rmSync(file, { recursive: true, force: true });
-    } catch {
-      // Another process removed it first.
+  for (const dir of new Set([path.dirname(current), os.tmpdir()])) {
+    for (const name of fs.readdirSync(dir)) {
+      const file = path.join(dir, name);
+      const ours = ['trialpulse-pglite-template-', 'trialpulse-pglite-test-'];
+      // The current template under its old place too: clones on the previous code use it.
+      if (!ours.some((prefix) => name.startsWith(prefix)) || name === path.basename(current))
+        continue;
+      try {
+        if (Date.now() - fs.statSync(file).mtimeMs > 60 * 60 * 1000)
+          fs.rmSync(file, { recursive: true, force: true });
+      } catch {
+        // Another process removed it first.
+      }
     }
   }
 }
