@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
@@ -17,6 +16,7 @@ import {
   users,
 } from '../db/schema';
 import { createTestApp } from '../test/test-app';
+import { scratchDirectory } from '../test/test-database';
 import { runAdminCommand } from './admin-commands';
 import { TestClient } from '../test/fixtures';
 
@@ -48,7 +48,7 @@ beforeAll(async () => {
       cleanup: () => onServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
     };
   } else {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trialpulse-cli-'));
+    const dataDir = fs.mkdtempSync(path.join(scratchDirectory(), 'trialpulse-cli-'));
     target = {
       env: { DATA_DIR: dataDir },
       open: () => openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'db') }),
