@@ -6,11 +6,10 @@ import { participantDevices, participants, trialParticipantTotals, trials } from
 import {
   defineList,
   ListStatements,
-  searchVia,
   selectPage,
+  storedSearchText,
   textSort,
   type PreparedCondition,
-  type SearchVia,
 } from '../../lib/paging';
 
 export type ParticipantRow = typeof participants.$inferSelect;
@@ -44,17 +43,6 @@ function participantList(hidden: ReadonlySet<string>) {
         : [storedSearchText(participants.searchText)],
     defaultOrder: [asc(participants.id)],
   });
-}
-
-/**
- * A stored search text (fields lowered, joined by U+001F) matched as its fields would be one
- * by one: a filter holding U+001F could match across two fields, so it finds no participant
- * by them (only one whose own code or notes holds U+001F is missed by it).
- */
-function storedSearchText(column: SQLWrapper): SearchVia {
-  return searchVia(
-    (pattern) => sql`(${column} LIKE ${pattern} AND strpos(${pattern}, chr(31)) = 0)`,
-  );
 }
 
 /** The columns a participant list answers. */

@@ -7,6 +7,7 @@ import {
   ListStatements,
   searchVia,
   selectPage,
+  storedSearchText,
   textSort,
   type PreparedCondition,
 } from '../../lib/paging';
@@ -22,12 +23,8 @@ const trialList = defineList<TrialListSort>({
     trialOwnerEmail: textSort(users.email),
   },
   searchable: [
-    // Trial Number, name and notes as one stored lowered text, fields joined by U+001F
-    // (decision 0265). A filter holding that character could match across two fields, so it
-    // finds no trial by them (only a trial whose own text holds U+001F is missed by it).
-    searchVia(
-      (pattern) => sql`(${trials.searchText} LIKE ${pattern} AND strpos(${pattern}, chr(31)) = 0)`,
-    ),
+    // Trial Number, name and notes as one stored lowered text (decision 0265).
+    storedSearchText(trials.searchText),
     // The owner's email as the ids of the trials whose owner's email matches, computed once
     // (an InitPlan), so every arm of the filter reads an index of `trials` and the planner
     // sees a few ids rather than all trials of an owner (decision 0203).
