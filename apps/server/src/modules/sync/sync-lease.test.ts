@@ -354,4 +354,71 @@ describe(`sync lease renewal (${MODE})`, () => {
       ['job-7', 'succeeded', null],
     ]);
   });
+
+  it('the database going away mid-run: the run is closed as failed and its unfinished streams go on within a minute, ending with what an undisturbed run stores', async () => {
+    const faulted = await connection('SandboxUser6', 40);
+    const undisturbed = await connection('SandboxUser6', 40);
+    // What node-postgres throws when the server restarts under a query (SQLSTATE 57P01).
+    const restart = () =>
+      Object.assign(new Error('terminating connection due to administrator command'), {
+        code: '57P01',
+      });
+    let windows = 0;
+    const dropsOnce = withHook(async () => {
+      windows += 1;
+      if (windows === 2) throw restart();
+    });
+    const cut = await service({ sources: { ...SYNC_SOURCES, dexcom: dropsOnce } }).syncConnection(
+      faulted.connectionId,
+      { kind: 'backfill', owner: 'db-fault' },
+    );
+    expect(cut).toMatchObject({ outcome: 'failed', errorType: 'processing_error' });
+    // Only the egv stream is planned (the one enabled metric), and it did not finish.
+    expect(cut.continueStreams).toEqual(['egvs']);
+    const waited = cut.continueAt!.getTime() - sims.clock.nowMs();
+    expect(waited).toBeGreaterThan(0);
+    expect(waited).toBeLessThanOrEqual(60_000);
+
+    // A fault of the run itself is not retried on its own: the next scheduler tick decides.
+    const broken = await connection('SandboxUser7', 40);
+    const bug = await service({
+      sources: {
+        ...SYNC_SOURCES,
+        dexcom: withHook(async () => {
+          throw new TypeError('a bug in a converter');
+        }),
+      },
+    }).syncConnection(broken.connectionId, { kind: 'backfill', owner: 'bug' });
+    expect(bug).toMatchObject({ outcome: 'failed', errorType: 'processing_error' });
+    expect(bug.continueAt).toBeUndefined();
+
+    // The follow-up the job asks for, and an undisturbed run of the same account: the same rows.
+    const followUp = await service({}).syncConnection(faulted.connectionId, {
+      kind: 'backfill',
+      owner: 'db-fault-follow-up',
+      streams: cut.continueStreams!,
+      force: true,
+    });
+    expect(followUp.outcome).toBe('succeeded');
+    expect(
+      (await service({}).syncConnection(undisturbed.connectionId, { kind: 'backfill', owner: 'x' }))
+        .outcome,
+    ).toBe('succeeded');
+    const readingsOf = async (participantId: number) =>
+      (
+        await database.db.execute<{ n: number; digest: string }>(
+          sql`SELECT count(*)::int AS n, md5(string_agg(recorded_at::text || '|' || value::text, ',' ORDER BY recorded_at)) AS digest
+                FROM stored_readings WHERE participant_id = ${participantId} AND metric_key = 'egv'`,
+        )
+      ).rows[0]!;
+    const expected = await readingsOf(undisturbed.participantId);
+    expect(Number(expected.n)).toBeGreaterThan(1000);
+    expect(await readingsOf(faulted.participantId)).toEqual(expected);
+    expect((await runsOf(faulted.connectionId)).map((run) => [run.outcome, run.errorType])).toEqual(
+      [
+        ['failed', 'processing_error'],
+        ['succeeded', null],
+      ],
+    );
+  });
 });

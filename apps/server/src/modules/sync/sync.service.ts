@@ -3,6 +3,7 @@ import { DEVICE_ERROR_REASONS } from '@trialpulse/shared';
 import type { DeviceUpstream, SyncRunKind, SyncRunOutcome } from '../../db/schema';
 import { systemClock, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { isDatabaseUnavailable } from '../../lib/db-errors';
 import { createProviderHttp, type ProviderHttp } from '../devices/core/provider-client';
 import {
   ProviderError,
@@ -62,6 +63,8 @@ export const FORBIDDEN_BACKOFF_MS = 6 * 60 * 60_000;
 export const FORBIDDEN_LIMIT = 3;
 /** Other provider failures: try again at the next cycle. */
 const FAILURE_BACKOFF_MS = 15 * 60_000;
+/** A run cut short by the database going away continues this soon (pg-boss's own retry delay). */
+export const DATABASE_RETRY_MS = 30_000;
 /**
  * How long a connection's lease lasts past its last renewal. A run renews it every quarter
  * of this and at each window it stores, so a dead worker's lease runs out within a minute
@@ -619,6 +622,16 @@ export function createSyncService(deps: SyncServiceDeps) {
         log: true,
       };
     }
+    // The database went away mid-run (a restart, a failover, a dropped connection) and is back
+    // by the time the run is recorded: the unfinished streams go on shortly, not at the next
+    // scheduler tick up to 15 minutes later (what is stored is kept, the cursors say where).
+    if (isDatabaseUnavailable(error))
+      return {
+        outcome: 'failed',
+        errorType: 'processing_error',
+        continueAt: new Date(now.getTime() + DATABASE_RETRY_MS),
+        log: true,
+      };
     return { outcome: 'failed', errorType: 'processing_error', log: true };
   }
 
