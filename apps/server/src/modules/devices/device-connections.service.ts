@@ -12,6 +12,7 @@ import type { Clock } from '../../lib/clock';
 import type { Meta } from '../../lib/request-meta';
 import { decryptSecret, encryptSecret } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
+import { isDatabaseUnavailable } from '../../lib/db-errors';
 import type { ProviderDevice, TokenSet } from './core/provider-client';
 import {
   ProviderAuthError,
@@ -28,6 +29,11 @@ type Actor = { userId: number | null };
 
 /** An access token this close to its expiry is refreshed before use. */
 const EXPIRY_MARGIN_MS = 60_000;
+/**
+ * How long tokens a provider issued while the database was away are held for storing. A
+ * rotated refresh token is single-use: once it is lost, the participant must consent again.
+ */
+export const TOKEN_STORE_PATIENCE_MS = 5 * 60_000;
 
 const notAuthorized = () =>
   new AppError(409, DEVICE_MESSAGES.notAuthorized, {
@@ -137,66 +143,120 @@ export function createDeviceConnectionsService(deps: {
     actor: Actor,
     meta: Meta,
   ): Promise<ConnectionRow> {
-    // The provider call runs under the row lock, so a second process waits for it and then
-    // sees the refresh done instead of spending the (single-use) refresh token again.
-    const outcome = await repository.transaction(async (tx) => {
-      const row = await repository.lockConnection(tx, connectionId);
-      if (!row || !row.refreshTokenEncrypted || row.needsReconsent)
-        return { error: notAuthorized() };
-      if (row.lastRefreshedAt && row.lastRefreshedAt >= startedAt) return { row };
-      const client = providers.client(row.upstream);
-      if (!client) return { error: providerNotConfigured() };
-      let tokens: TokenSet;
-      try {
-        tokens = await client.refresh(decryptSecret(row.refreshTokenEncrypted, encryptionKey));
-      } catch (error) {
-        if (error instanceof ProviderInvalidGrantError || error instanceof ProviderGoneError) {
-          await markNeedsReconsent(tx, row, actor, meta, errorTypeOf(error));
+    // What the provider answered, kept outside the transaction: a refresh token it rotated
+    // (Dexcom, Omron) lives only here until it is stored, and the one it replaced is spent.
+    let refreshed: { row: ConnectionRow; spent: string; tokens: TokenSet } | undefined;
+    let outcome: { row: ConnectionRow } | { error: AppError };
+    try {
+      // The provider call runs under the row lock, so a second process waits for it and then
+      // sees the refresh done instead of spending the (single-use) refresh token again.
+      outcome = await repository.transaction(async (tx) => {
+        const row = await repository.lockConnection(tx, connectionId);
+        if (!row || !row.refreshTokenEncrypted || row.needsReconsent)
+          return { error: notAuthorized() };
+        if (row.lastRefreshedAt && row.lastRefreshedAt >= startedAt) return { row };
+        const client = providers.client(row.upstream);
+        if (!client) return { error: providerNotConfigured() };
+        const spent = decryptSecret(row.refreshTokenEncrypted, encryptionKey);
+        let tokens: TokenSet;
+        try {
+          tokens = await client.refresh(spent);
+        } catch (error) {
+          if (error instanceof ProviderInvalidGrantError || error instanceof ProviderGoneError) {
+            await markNeedsReconsent(tx, row, actor, meta, errorTypeOf(error));
+            return { error: refreshFailed(error) };
+          }
+          await recordAudit(tx, {
+            action: 'device.token.refresh_failed',
+            entityType: 'participant_device',
+            entityId: row.id,
+            actorUserId: actor.userId,
+            teamId: row.teamId,
+            requestId: meta.requestId,
+            after: {
+              participantId: row.participantId,
+              upstream: row.upstream,
+              errorType: errorTypeOf(error),
+            },
+          });
           return { error: refreshFailed(error) };
         }
-        await recordAudit(tx, {
-          action: 'device.token.refresh_failed',
-          entityType: 'participant_device',
-          entityId: row.id,
-          actorUserId: actor.userId,
-          teamId: row.teamId,
-          requestId: meta.requestId,
-          after: {
-            participantId: row.participantId,
-            upstream: row.upstream,
-            errorType: errorTypeOf(error),
-          },
-        });
-        return { error: refreshFailed(error) };
-      }
-      const now = clock.now();
-      // The new refresh token replaces the old one in the same row write: it is never lost.
-      const values = {
-        accessTokenEncrypted: encryptSecret(tokens.accessToken, encryptionKey),
-        refreshTokenEncrypted: encryptSecret(tokens.refreshToken, encryptionKey),
-        tokenExpiresAt: tokens.expiresAt,
-        scopes: tokens.scopes.length > 0 ? tokens.scopes : row.scopes,
-        lastRefreshedAt: now,
-        updatedAt: now,
-      };
-      await repository.updateConnection(tx, row.id, values);
-      await recordAudit(tx, {
-        action: 'device.token.refresh',
-        entityType: 'participant_device',
-        entityId: row.id,
-        actorUserId: actor.userId,
-        teamId: row.teamId,
-        requestId: meta.requestId,
-        after: {
-          participantId: row.participantId,
-          upstream: row.upstream,
-          expiresAt: tokens.expiresAt.toISOString(),
-        },
+        refreshed = { row, spent, tokens };
+        return { row: await storeTokens(tx, row, tokens, actor, meta) };
       });
-      return { row: { ...row, ...values } };
-    });
+    } catch (error) {
+      // The database went away after the provider answered: the new tokens are stored as soon
+      // as it is back, or the connection would need re-consent for a token it holds.
+      if (refreshed && isDatabaseUnavailable(error))
+        return keepRefreshedTokens(refreshed, actor, meta);
+      throw error;
+    }
     if ('error' in outcome) throw outcome.error;
     return outcome.row;
+  }
+
+  /** The new tokens replace the old ones in one row write, with the audit entry. */
+  async function storeTokens(
+    tx: DbOrTx,
+    row: ConnectionRow,
+    tokens: TokenSet,
+    actor: Actor,
+    meta: Meta,
+  ): Promise<ConnectionRow> {
+    const now = clock.now();
+    const values = {
+      accessTokenEncrypted: encryptSecret(tokens.accessToken, encryptionKey),
+      refreshTokenEncrypted: encryptSecret(tokens.refreshToken, encryptionKey),
+      tokenExpiresAt: tokens.expiresAt,
+      scopes: tokens.scopes.length > 0 ? tokens.scopes : row.scopes,
+      lastRefreshedAt: now,
+      updatedAt: now,
+    };
+    await repository.updateConnection(tx, row.id, values);
+    await recordAudit(tx, {
+      action: 'device.token.refresh',
+      entityType: 'participant_device',
+      entityId: row.id,
+      actorUserId: actor.userId,
+      teamId: row.teamId,
+      requestId: meta.requestId,
+      after: {
+        participantId: row.participantId,
+        upstream: row.upstream,
+        expiresAt: tokens.expiresAt.toISOString(),
+      },
+    });
+    return { ...row, ...values };
+  }
+
+  /**
+   * Stores tokens the provider issued while the database was away, trying again (real time,
+   * doubling to 5 s) for up to TOKEN_STORE_PATIENCE_MS. Callers of this process wait on the
+   * same single-flight promise meanwhile. They are written only over the refresh token they
+   * replace: a revoke, a re-consent or another process's refresh in between wins.
+   */
+  async function keepRefreshedTokens(
+    refreshed: { row: ConnectionRow; spent: string; tokens: TokenSet },
+    actor: Actor,
+    meta: Meta,
+  ): Promise<ConnectionRow> {
+    const deadline = Date.now() + TOKEN_STORE_PATIENCE_MS;
+    for (let delay = 250; ; delay = Math.min(delay * 2, 5_000)) {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      try {
+        const outcome = await repository.transaction(async (tx) => {
+          const row = await repository.lockConnection(tx, refreshed.row.id);
+          if (!row?.refreshTokenEncrypted || row.needsReconsent) return { error: notAuthorized() };
+          if (decryptSecret(row.refreshTokenEncrypted, encryptionKey) !== refreshed.spent)
+            return { row };
+          return { row: await storeTokens(tx, row, refreshed.tokens, actor, meta) };
+        });
+        if ('error' in outcome) throw outcome.error;
+        return outcome.row;
+      } catch (error) {
+        if (!isDatabaseUnavailable(error) || Date.now() >= deadline) throw error;
+      }
+    }
   }
 
   async function markNeedsReconsent(

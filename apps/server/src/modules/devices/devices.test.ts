@@ -13,6 +13,10 @@ import { readingsServiceFor } from '../sync/test-support';
 import { addParticipant, createTrial } from '../participants/test-support';
 import { auditSince, lastAuditId, signIn } from '../trials/test-support';
 import { clearFaults, countRequests, injectFault } from './core/test-support';
+import { createProviderRegistry } from './core/provider-registry';
+import { providerSettingsFromConfig } from './core/provider-settings';
+import { createDeviceConnectionsService } from './device-connections.service';
+import { createDevicesRepository, type DevicesRepository } from './devices.repository';
 import {
   allowAllBrands,
   connectionRow,
@@ -402,6 +406,55 @@ describe('token lifecycle', () => {
       tokenCalls.stop();
     }
     expect((await storedTokens(participant.id)).accessToken).not.toBe(before.accessToken);
+  });
+
+  it('the database going away after Dexcom rotated the refresh token: the new tokens are stored once it is back, and they work', async () => {
+    const participant = await linked('Dexcom');
+    const before = await storedTokens(participant.id);
+    // The first write of the refresh fails as node-postgres fails when the server restarts
+    // (SQLSTATE 57P01): Dexcom has already spent the old refresh token and issued a new one.
+    const repository = createDevicesRepository(db());
+    let writes = 0;
+    const restarting: DevicesRepository = {
+      ...repository,
+      async updateConnection(...args: Parameters<DevicesRepository['updateConnection']>) {
+        writes += 1;
+        if (writes === 1)
+          throw Object.assign(new Error('terminating connection due to administrator command'), {
+            code: '57P01',
+          });
+        return repository.updateConnection(...args);
+      },
+    };
+    const connections = createDeviceConnectionsService({
+      repository: restarting,
+      providers: createProviderRegistry(providerSettingsFromConfig(ctx.config)),
+      clock,
+      encryptionKey: ctx.config.TOKEN_ENCRYPTION_KEY,
+    });
+    const tokenCalls = countRequests(sims.dexcom, '/oauth2/token');
+    try {
+      expect(
+        await connections.refresh(
+          teamId,
+          participant.id,
+          'Dexcom',
+          { userId: null },
+          { requestId: 'db-restart' },
+        ),
+      ).toMatchObject({ code: 200 });
+      expect(tokenCalls.count).toBe(1);
+    } finally {
+      tokenCalls.stop();
+    }
+    expect(writes).toBe(2);
+    const after = await storedTokens(participant.id);
+    expect(after.row).toMatchObject({ needsReconsent: false, authorizationStatus: 'authorized' });
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    // The stored refresh token is the live one: Dexcom accepts it (the spent one it refuses).
+    const again = await user.post('/api/dexcomRefreshToken', { id: participant.id });
+    expect(again.statusCode, again.body).toBe(200);
+    expect((await storedTokens(participant.id)).row.needsReconsent).toBe(false);
   });
 
   it('invalid_grant marks the connection as needing re-consent and keeps its data', async () => {
