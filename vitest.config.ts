@@ -80,8 +80,9 @@ export default defineConfig({
           fileParallelism: false,
           // One seeded demo data directory per run; each server starts on a copy of it.
           globalSetup: ['e2e/support/demo-template.setup.ts'],
-          // A failing scenario prints its pages' URL, text, screenshot and failed requests.
-          setupFiles: ['e2e/support/report-failures.ts'],
+          // A failing scenario prints its pages' URL, text, screenshot and failed requests; a
+          // file removes the demo data directories the file's servers used once they stopped.
+          setupFiles: ['e2e/support/report-failures.ts', 'e2e/support/cleanup.ts'],
         },
       },
     ],

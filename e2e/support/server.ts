@@ -87,6 +87,8 @@ export async function startServer(
   child.stdout!.on('data', onOutput);
   child.stderr!.on('data', onOutput);
 
+  inUse.add(dataDir);
+  child.once('exit', () => inUse.delete(dataDir));
   await waitUntilHealthy(baseUrl, child, () => terminal);
   const simulatorUrl = (offset: number) => `http://127.0.0.1:${simulatorBasePort + offset}`;
   return {
@@ -143,8 +145,29 @@ export async function withServerDatabase<T>(
   }
 }
 
+/** The data directories this test file created (each a demo database, ~100 MB). */
+const createdDataDirs = new Set<string>();
+/** The data directories of servers still running. */
+const inUse = new Set<string>();
+
 function emptyDataDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'trialpulse-e2e-'));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trialpulse-e2e-'));
+  createdDataDirs.add(dataDir);
+  return dataDir;
+}
+
+/**
+ * Removes the data directories this test file created whose servers have stopped (after
+ * the file's own hooks: e2e/support/cleanup.ts). Scenarios restart servers on a stopped
+ * one's directory, so a directory outlives its server until then; a run used to leave ~25
+ * of them in the temporary folder.
+ */
+export function removeStoppedDataDirs(): void {
+  for (const dataDir of createdDataDirs) {
+    if (inUse.has(dataDir)) continue;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    createdDataDirs.delete(dataDir);
+  }
 }
 
 /**
