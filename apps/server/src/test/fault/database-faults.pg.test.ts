@@ -863,7 +863,7 @@ describe.skipIf('missing' in pgBin)(
           },
           SETTLE_MS,
           async () =>
-            `the reference backfill did not finish: ${JSON.stringify(await unsettledJobs(reference))}\n${await readingsOf(reference)}`,
+            `the reference backfill did not finish: ${JSON.stringify(await unsettledJobs(reference))}; ${await unsettledDetails(reference).catch((error: Error) => `(details failed: ${error.message})`)}\n${await readingsOf(reference)}\nlast log lines:\n${reference.processes.map((p) => `[${p.name}]\n${p.lastLines(40)}`).join('\n')}`,
         );
         const expected = await readingsOf(reference);
         console.log(
