@@ -68,6 +68,12 @@ export const deviceReadingTotals = pgTable(
     metricKey: text('metric_key').notNull(),
     brand: deviceBrandEnum('brand').notNull(),
     readings: bigint('readings', { mode: 'number' }).notNull(),
+    /**
+     * Of them, how many are rows of `device_readings` (the rest are chunk points): the
+     * overview probes the row partitions for a stream's first and last instants only when it
+     * has rows, so a chunked stream's overview does not walk every month (migration 0025).
+     */
+    rowReadings: bigint('row_readings', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     primaryKey({

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
@@ -112,7 +113,7 @@ describe(`chunked heart rate (${MODE})`, () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     readings = readingsServiceFor(database.db, () => NOW);
-    const fixture = await createParticipants(database.db, 5);
+    const fixture = await createParticipants(database.db, 6);
     teamId = fixture.teamId;
     ids = fixture.participantIds;
   });
@@ -142,8 +143,15 @@ describe(`chunked heart rate (${MODE})`, () => {
     // A window inside one chunk reads only its points.
     const inside = await readBack(participantId, start + 3600 * 1000, start + 3605 * 1000);
     expect(inside.map((point) => point.at)).toEqual([start + HOUR]);
-    expect(await readings.stats(teamId, participantId)).toMatchObject([
-      { metricKey: 'heart_rate', brand: 'Fitbit', rows: 1200 },
+    // The first and last instants of a stream with no rows, from its chunks alone.
+    expect(await readings.stats(teamId, participantId)).toEqual([
+      {
+        metricKey: 'heart_rate',
+        brand: 'Fitbit',
+        rows: 1200,
+        earliest: new Date(start),
+        latest: new Date(start + 1199 * 5000),
+      },
     ]);
     // The stored-readings table: newest first, its total counted from the chunks' sizes.
     const page = await readings.page(
@@ -269,6 +277,48 @@ describe(`chunked heart rate (${MODE})`, () => {
     });
     expect(await heartRateRows(participantId)).toBe(141);
     await expectSummaryFromScratch();
+  });
+
+  it("the overview's first and last instants of a stream held partly as rows and partly as chunks", async () => {
+    const participantId = ids[5]!;
+    const start = Date.parse('2026-09-20T06:00:00Z');
+    // A seeded hour (no sync run: rows) in September, synced hours (chunks) in November.
+    await readings.store(
+      heartRate(participantId, start, 30, undefined, { upstream: 'demo', dataSource: null }),
+    );
+    const later = Date.parse('2026-11-14T10:00:00Z');
+    await readings.store(heartRate(participantId, later, 1000), { syncRunId: 7 });
+    expect(await heartRateRows(participantId)).toBe(30);
+    expect((await chunks(participantId)).length).toBe(2);
+    expect(await readings.stats(teamId, participantId)).toEqual([
+      {
+        metricKey: 'heart_rate',
+        brand: 'Fitbit',
+        rows: 1030,
+        earliest: new Date(start),
+        latest: new Date(later + 999 * 5000),
+      },
+    ]);
+    // Rows after the chunks: the latest is a row's.
+    await readings.store(
+      heartRate(participantId, later + 5 * HOUR, 3, undefined, {
+        upstream: 'demo',
+        dataSource: null,
+      }),
+    );
+    expect((await readings.stats(teamId, participantId))[0]).toMatchObject({
+      rows: 1033,
+      earliest: new Date(start),
+      latest: new Date(later + 5 * HOUR + 2 * 5000),
+    });
+    // Migration 0025 counts the rows already stored (its last statement): from nothing here,
+    // the totals the afterEach compares with a count from scratch.
+    await db().execute(sql`update device_reading_totals set row_readings = 0`);
+    const migration = fs.readFileSync(
+      new URL('../../db/migrations/0025_reading_totals_rows.sql', import.meta.url),
+      'utf8',
+    );
+    await db().execute(sql.raw(migration.split('--> statement-breakpoint').at(-1)!));
   });
 
   it('iterates chunked heart rate a day at a time in the same pages as one keyset read', async () => {

@@ -592,9 +592,12 @@ export function createReadingsRepository(db: Db) {
       // The count from the totals the database keeps (decision 0257); the first and last
       // instants by index probes: the first and last row of the key, the first chunk's first
       // point and the last chunk's `last_at` (a stream's periods do not overlap), none
-      // unnested. Flat with history: no row or chunk is summed. A prepared statement: the
-      // row probes span every month partition, and planning them cost ~10× running them
-      // (5.4 ms against 0.3 ms with 11 partitions), so each connection plans it once.
+      // unnested. Flat with history: no row or chunk is summed, and the row partitions are
+      // probed only for a stream that has rows (`row_readings`; a chunked stream's probes
+      // found nothing in every month's partition, one probe more per month of history). A
+      // prepared statement: the row probes span every month partition, and planning them
+      // cost ~10× running them (5.4 ms against 0.3 ms with 11 partitions), so each
+      // connection plans it once.
       const t = deviceReadingTotals;
       const same = (alias: string) =>
         sql`${sql.raw(alias)}.participant_id = ${t.participantId} and ${sql.raw(alias)}.team_id = ${t.teamId}
@@ -606,11 +609,13 @@ export function createReadingsRepository(db: Db) {
             brand: t.brand,
             rows: t.readings,
             earliest: sql<string | Date>`least(
-              (select min(r.recorded_at) from device_readings r where ${same('r')}),
+              case when ${t.rowReadings} > 0 then
+                (select min(r.recorded_at) from device_readings r where ${same('r')}) end,
               (select c.period_start + c.steps_ms[1] * interval '1 millisecond'
                  from device_reading_chunks c where ${same('c')} order by c.period_start limit 1))`,
             latest: sql<string | Date>`greatest(
-              (select max(r.recorded_at) from device_readings r where ${same('r')}),
+              case when ${t.rowReadings} > 0 then
+                (select max(r.recorded_at) from device_readings r where ${same('r')}) end,
               (select c.last_at from device_reading_chunks c where ${same('c')}
                 order by c.period_start desc limit 1))`,
           })

@@ -107,7 +107,8 @@ export async function purgeExpiredReadings(
                (select participant_id, team_id, metric_key, brand from ${table})
          order by participant_id, team_id, metric_key, brand for update`);
       await tx.execute(sql`
-        update device_reading_totals t set readings = t.readings - g.n from (${gone}) g
+        update device_reading_totals t set readings = t.readings - g.n, row_readings = t.row_readings - g.n
+          from (${gone}) g
          where t.participant_id = g.participant_id and t.team_id = g.team_id
            and t.metric_key = g.metric_key and t.brand = g.brand`);
       await tx.execute(sql`drop table ${table}`);

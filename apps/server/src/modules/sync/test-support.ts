@@ -252,19 +252,28 @@ export async function enrolledOn(db: Db, participantId: number, at: Date): Promi
 
 /**
  * The totals the database keeps per participant × metric × brand (decision 0257) and a count
- * of `stored_readings` from scratch, as `participant|team|metric|brand` → readings (a kept
- * zero left out): a test expects them equal, and `counted` not empty.
+ * of `stored_readings` from scratch, as `participant|team|metric|brand` → `readings (rows n)`
+ * (n: those in `device_readings`; a kept zero left out): a test expects them equal, and
+ * `counted` not empty.
  */
 export async function keptTotalsAndCounts(
   db: Db,
-): Promise<{ kept: Record<string, number>; counted: Record<string, number> }> {
+): Promise<{ kept: Record<string, string>; counted: Record<string, string> }> {
   const kept = await db.execute<{ key: string; n: string }>(sql`
-    select concat_ws('|', participant_id, team_id, metric_key, brand) as key, readings::text as n
+    select concat_ws('|', participant_id, team_id, metric_key, brand) as key,
+           readings::text || ' (rows ' || row_readings::text || ')' as n
       from device_reading_totals where readings <> 0`);
+  // Every reading, and of them the rows of device_readings (the rest are chunk points).
   const counted = await db.execute<{ key: string; n: string }>(sql`
-    select concat_ws('|', participant_id, team_id, metric_key, brand) as key, count(*)::text as n
-      from stored_readings group by participant_id, team_id, metric_key, brand`);
+    select concat_ws('|', s.participant_id, s.team_id, s.metric_key, s.brand) as key,
+           count(*)::text || ' (rows ' || coalesce(max(r.n), 0)::text || ')' as n
+      from stored_readings s
+      left join (select participant_id, team_id, metric_key, brand, count(*) as n from device_readings
+                  group by participant_id, team_id, metric_key, brand) r
+        on r.participant_id = s.participant_id and r.team_id = s.team_id
+       and r.metric_key = s.metric_key and r.brand = s.brand
+     group by s.participant_id, s.team_id, s.metric_key, s.brand`);
   const byKey = (rows: { key: string; n: string }[]) =>
-    Object.fromEntries(rows.map((row) => [row.key, Number(row.n)]));
+    Object.fromEntries(rows.map((row) => [row.key, row.n]));
   return { kept: byKey(kept.rows), counted: byKey(counted.rows) };
 }
