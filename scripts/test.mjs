@@ -64,7 +64,16 @@ const passes = [
         },
       ]
     : []),
-  { name: 'browser', projects: ['e2e'], env: envWithoutDatabase },
+  // Two browser files at once: the pass was the run's longest (~31–34 min for ~1,000 s of
+  // CPU on the 2-core machine, half of it waiting on its server and Chromium), longer than
+  // the two database passes together. Each file has its own server, data directory, ports,
+  // SMTP server and browser (decision 0268).
+  {
+    name: 'browser',
+    projects: ['e2e'],
+    env: envWithoutDatabase,
+    maxWorkers: process.env.TEST_BROWSER_WORKERS ?? '2',
+  },
 ];
 
 const inSeries = ['1', 'true'].includes(process.env.TEST_PASSES_IN_SERIES ?? '');
