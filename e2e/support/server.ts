@@ -47,9 +47,12 @@ export async function startServer(
   const dataDir =
     options.dataDir ??
     (options.fresh ? emptyDataDir() : (seededDataDir(options.env) ?? emptyDataDir()));
-  const port = await freePort();
+  // The server's port and, unless given (a restart keeps its simulators' ports), the four
+  // simulators' after it: one block, so neither takes a port picked for the other.
+  const given = options.env?.SIMULATOR_BASE_PORT ? Number(options.env.SIMULATOR_BASE_PORT) : null;
+  const port = await freePortBlock(given ? 1 : 5, given);
   const baseUrl = `http://127.0.0.1:${port}`;
-  const simulatorBasePort = Number(options.env?.SIMULATOR_BASE_PORT ?? (await freePortBlock(4)));
+  const simulatorBasePort = given ?? port + 1;
   const env: ServerEnv = {
     ...process.env,
     TRIALPULSE_MODE: 'demo',
@@ -228,25 +231,32 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+/**
+ * Ports a server of this file may take: below Linux's ephemeral range (32768+), so outgoing
+ * connections and `listen(0)` never take them between the check and the server's bind, and
+ * split among the browser pass's workers (VITEST_POOL_ID), so two files starting servers at
+ * the same moment never pick the same one (two workers once both got port 46833 from the
+ * OS, and one server failed with EADDRINUSE).
+ */
+function portSlice(): { first: number; size: number } {
+  const slices = 4;
+  const size = Math.floor(12_000 / slices);
+  const worker = Math.max(1, Number(process.env.VITEST_POOL_ID ?? 1));
+  return { first: 20_000 + ((worker - 1) % slices) * size, size };
 }
 
 /**
- * The first of `count` consecutive ports that are all free now, below Linux's ephemeral
- * range (32768+) so outgoing connections do not take them before the server binds them.
+ * The first of `count` consecutive ports of this worker's slice that are all free now, none
+ * of the four simulator ports from `simulatorBase` (a stopped server's, to be bound again).
  */
-async function freePortBlock(count: number): Promise<number> {
+async function freePortBlock(count: number, simulatorBase: number | null = null): Promise<number> {
+  const slice = portSlice();
+  const reserved = (port: number) =>
+    simulatorBase !== null && port >= simulatorBase && port < simulatorBase + 4;
   for (let attempt = 0; attempt < 50; attempt++) {
-    const first = 20_000 + Math.floor(Math.random() * 12_000);
+    const first = slice.first + Math.floor(Math.random() * (slice.size - count));
     const ports = Array.from({ length: count }, (_, offset) => first + offset);
+    if (ports.some(reserved)) continue;
     if ((await Promise.all(ports.map(isFree))).every(Boolean)) return first;
   }
   throw new Error(`no block of ${count} free ports found`);
