@@ -67,7 +67,7 @@ const passes = [
   // Two browser files at once: the pass was the run's longest (~31–34 min for ~1,000 s of
   // CPU on the 2-core machine, half of it waiting on its server and Chromium), longer than
   // the two database passes together. Each file has its own server, data directory, ports,
-  // SMTP server and browser (decision 0268).
+  // SMTP server and browser (decision 0269).
   {
     name: 'browser',
     projects: ['e2e'],
