@@ -20,7 +20,7 @@ describe('the completeness grid by keyboard (demo data)', () => {
       viewport: { width: 1440, height: 1000 },
     });
     ({ server, page } = session);
-  }, 300_000);
+  });
   afterAll(() => session?.close());
 
   /** The focused element's cell position (`row:day`) and accessible name. */

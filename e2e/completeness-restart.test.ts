@@ -40,7 +40,7 @@ describe('completeness after a restart of the demo', () => {
     browser = await launchBrowser();
     page = watchPage(await browser.newPage({ viewport: { width: 1600, height: 1000 } }));
     await signInWithEmailedCode(page, server.baseUrl, DEMO.admin, smtp);
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

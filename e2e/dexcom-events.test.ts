@@ -63,7 +63,7 @@ describe('Dexcom events in the browser', () => {
       prepare: enableDexcomEvents,
     });
     ({ server, page } = session);
-  }, 300_000);
+  });
   afterAll(() => session?.close());
 
   it('a Dexcom account with events enabled syncs, and its data page shows the events', async () => {

@@ -45,7 +45,7 @@ describe('Fitbit views in the browser (demo data)', () => {
       for (const participant of list)
         opened.set(participant.participant_code, { participant, trial });
     }
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await session?.close();

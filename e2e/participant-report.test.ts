@@ -40,7 +40,7 @@ describe('the printable participant report (demo data)', () => {
       if (participant) gluco = { participant, trial };
     }
     expect(gluco, 'the demo CGM participant').toBeDefined();
-  }, 300_000);
+  });
   afterAll(() => session?.close());
 
   /** Waits until the report's calls answered and every chart drew its first frame. */
