@@ -77,8 +77,9 @@ export default defineConfig({
           // `expect.poll` waits 1 s by default; the browser pass shares the machine with the
           // other passes (scripts/test.mjs), so a page update gets a budget against hanging.
           expect: { poll: { timeout: 15_000 } },
-          // Files run side by side (the browser pass's maxWorkers, scripts/test.mjs): each
-          // starts its own server on its own data directory and ports, and its own browser.
+          // As many files at once as the browser pass's maxWorkers (scripts/test.mjs: one by
+          // default, decision 0269); each starts its own server on its own data directory and
+          // ports, and its own browser.
           // One seeded demo data directory per run; each server starts on a copy of it.
           globalSetup: ['e2e/support/demo-template.setup.ts'],
           // A failing scenario prints its pages' URL, text, screenshot and failed requests; a

@@ -64,15 +64,15 @@ const passes = [
         },
       ]
     : []),
-  // Two browser files at once: the pass was the run's longest (~31–34 min for ~1,000 s of
-  // CPU on the 2-core machine, half of it waiting on its server and Chromium), longer than
-  // the two database passes together. Each file has its own server, data directory, ports,
-  // SMTP server and browser (decision 0269).
+  // One browser file at a time: two at once finished the browser pass sooner but slowed the
+  // PGlite pass beside it by more, and the run took longer (decision 0269). Every file has
+  // its own server, data directory, ports, SMTP server and browser, so TEST_BROWSER_WORKERS
+  // may run more where cores are free.
   {
     name: 'browser',
     projects: ['e2e'],
     env: envWithoutDatabase,
-    maxWorkers: process.env.TEST_BROWSER_WORKERS ?? '2',
+    maxWorkers: process.env.TEST_BROWSER_WORKERS ?? '1',
   },
 ];
 
