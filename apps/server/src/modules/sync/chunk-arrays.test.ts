@@ -2,7 +2,13 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
 import { createTestDatabase } from '../../test/test-database';
-import { chunkPointsSql, fromChunkArrays, toChunkArrays } from './chunk-arrays';
+import {
+  chunkArraysText,
+  chunkPointsSql,
+  fromChunkArrays,
+  jsonbArrayOf,
+  toChunkArrays,
+} from './chunk-arrays';
 import type { ChunkPoint } from './chunk-merge';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
@@ -40,6 +46,31 @@ function anyHour(next: () => number, start: number): ChunkPoint[] {
   return points;
 }
 
+/**
+ * A day of CGM readings as Dexcom's egv is stored (decision 0270): every 5 minutes, a value
+ * or none, JSON with trend and status (text that needs escaping too) or none.
+ */
+function anyCgmDay(next: () => number, start: number): ChunkPoint[] {
+  const points: ChunkPoint[] = [];
+  const trends = ['flat', 'singleUp', 'doubleDown', null];
+  for (let at = start + Math.floor(next() * 300_000); at < start + 86_400_000; at += 300_000) {
+    const roll = next();
+    const json =
+      roll < 0.8
+        ? { trend: trends[Math.floor(next() * trends.length)]!, status: roll < 0.1 ? 'high' : null }
+        : roll < 0.9
+          ? { note: 'quote " backslash \\ brace } comma , null', nested: { a: [1, null] } }
+          : null;
+    points.push({
+      at,
+      value: next() < 0.1 ? null : 40 + Math.floor(next() * 360),
+      offset: -300,
+      ...(json && { json }),
+    });
+  }
+  return points;
+}
+
 describe(`chunk arrays (${MODE})`, () => {
   let database: Database;
 
@@ -49,43 +80,49 @@ describe(`chunk arrays (${MODE})`, () => {
     await database.db.execute(sql`
       create table chunk_arrays_test (id integer primary key, period_start timestamptz not null,
         steps_ms integer[] not null, value double precision[] not null,
-        utc_offset_minutes smallint[] not null)`);
+        utc_offset_minutes smallint[] not null, value_json jsonb[])`);
   });
   afterAll(() => database?.close());
 
-  it('SQL reads back every point written from JS, chunk by chunk (40 generated hours)', async () => {
+  it('SQL reads back every point written from JS, chunk by chunk (40 generated hours of heart rate, 6 days of CGM)', async () => {
     const next = random(220);
     const written = new Map<number, { start: number; points: ChunkPoint[] }>();
-    for (let id = 0; id < 40; id += 1) {
-      const start = FIRST_HOUR + id * HOUR;
-      const points = anyHour(next, start);
+    for (let id = 0; id < 46; id += 1) {
+      const start = id < 40 ? FIRST_HOUR + id * HOUR : Date.UTC(2026, 10, 1 + id - 40);
+      const points = id < 40 ? anyHour(next, start) : anyCgmDay(next, start);
       const arrays = toChunkArrays(start, points);
       // The JS read of the same columns gives the points back before any database does.
       expect(fromChunkArrays(start, arrays)).toEqual(points);
+      expect(arrays.valueJsons === null).toBe(id < 40);
       written.set(id, { start, points });
+      // As saveChunks sends them.
+      const text = chunkArraysText(arrays);
       await database.db.execute(sql`
-        insert into chunk_arrays_test values (${id}, ${new Date(start).toISOString()}::timestamptz,
-          ${`{${arrays.stepsMs.join(',')}}`}::integer[],
-          ${`{${arrays.values.join(',')}}`}::double precision[],
-          ${`{${arrays.utcOffsets.map((offset) => offset ?? 'NULL').join(',')}}`}::smallint[])`);
+        insert into chunk_arrays_test
+        select ${id}, ${new Date(start).toISOString()}::timestamptz, ${text.s}::integer[],
+               ${text.v}::double precision[], ${text.o}::smallint[],
+               ${jsonbArrayOf(sql`${text.j === null ? null : JSON.stringify(text.j)}::jsonb`)}`);
     }
     const result = await database.db.execute<{
       id: number;
       at: string;
-      value: number;
+      value: number | null;
       offset: number | null;
+      json: unknown;
     }>(sql`
       select c.id, to_char(p.recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
-             p.value, p.utc_offset_minutes as offset
+             p.value, p.utc_offset_minutes as offset, p.value_json as json
         from chunk_arrays_test c cross join lateral ${chunkPointsSql('c')} p
        order by c.id, p.recorded_at`);
     const read = new Map<number, ChunkPoint[]>();
     for (const row of result.rows) {
       const points = read.get(Number(row.id)) ?? [];
+      const json = typeof row.json === 'string' ? (JSON.parse(row.json) as unknown) : row.json;
       points.push({
         at: Date.parse(row.at),
-        value: Number(row.value),
+        value: row.value === null ? null : Number(row.value),
         offset: row.offset === null ? null : Number(row.offset),
+        ...(json !== null && json !== undefined && { json }),
       });
       read.set(Number(row.id), points);
     }

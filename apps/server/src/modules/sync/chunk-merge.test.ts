@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { mergeChunk, type ChunkPoint } from './chunk-merge';
 
@@ -15,9 +16,14 @@ function random(seed: number): () => number {
   };
 }
 
-/** `=` on double precision in PostgreSQL: NaN equals NaN, −0 equals 0. */
-function equalInPostgres(a: number, b: number): boolean {
-  return a === b || (Number.isNaN(a) && Number.isNaN(b));
+/** `=` on double precision in PostgreSQL: NaN equals NaN, −0 equals 0; NULL only as NULL. */
+function equalInPostgres(a: number | null, b: number | null): boolean {
+  return a === b || (a !== null && b !== null && Number.isNaN(a) && Number.isNaN(b));
+}
+
+/** `IS NOT DISTINCT FROM` on jsonb: objects equal whatever their keys' order. */
+function sameJson(a: ChunkPoint, b: ChunkPoint): boolean {
+  return isDeepStrictEqual(a.json ?? null, b.json ?? null);
 }
 
 /** An hour of 5-second heart rate. */
@@ -56,7 +62,12 @@ function rowStoreReference(
   for (const point of input.values()) {
     const old = rows.get(point.at);
     if (!old) inserted += 1;
-    else if (!equalInPostgres(old.value, point.value) || old.offset !== point.offset) updated += 1;
+    else if (
+      !equalInPostgres(old.value, point.value) ||
+      old.offset !== point.offset ||
+      !sameJson(old, point)
+    )
+      updated += 1;
     else continue;
     rows.set(point.at, point);
   }
@@ -134,23 +145,63 @@ describe('merging a sync into a chunk', () => {
     ]);
   });
 
+  it('a CGM point without a value keeps its JSON; JSON compares as jsonb, whatever the key order', () => {
+    const stored: ChunkPoint[] = [
+      { at: HOUR_START, value: null, offset: CET, json: { trend: 'flat', status: 'low' } },
+      { at: HOUR_START + 300_000, value: 110, offset: CET, json: { trend: 'flat', status: null } },
+      { at: HOUR_START + 600_000, value: 112, offset: CET },
+    ];
+    const again: ChunkPoint[] = [
+      { at: HOUR_START, value: null, offset: CET, json: { status: 'low', trend: 'flat' } },
+      { at: HOUR_START + 300_000, value: 110, offset: CET, json: { status: null, trend: 'flat' } },
+      { at: HOUR_START + 600_000, value: 112, offset: CET, json: null },
+    ];
+    expect(mergeChunk(stored, again)).toMatchObject({ updated: 0, changed: false });
+    const edited: ChunkPoint[] = [
+      { at: HOUR_START, value: 40, offset: CET, json: { trend: 'flat', status: 'low' } },
+      {
+        at: HOUR_START + 300_000,
+        value: 110,
+        offset: CET,
+        json: { trend: 'singleUp', status: null },
+      },
+      { at: HOUR_START + 600_000, value: 112, offset: CET, json: { trend: 'flat' } },
+    ];
+    const merge = mergeChunk(stored, edited);
+    expect(merge).toMatchObject({ inserted: 0, updated: 3, deleted: 0, changed: true });
+    expect(merge.points).toEqual(edited);
+  });
+
   it('answers as the row store does for any stored chunk, sync and mirror (3,000 generated cases)', () => {
     const next = random(29);
-    const values = [60, 61, 62, -0, 0, NaN, 72.5];
+    const values = [60, 61, 62, -0, 0, NaN, 72.5, null];
     const offsets = [CET, -300, null];
+    const jsons = [
+      undefined,
+      null,
+      { trend: 'flat' },
+      { trend: 'up', rate: 1.5 },
+      { rate: 1.5, trend: 'up' },
+    ];
     const pick = <T>(choices: readonly T[]) => choices[Math.floor(next() * choices.length)]!;
+    const jsonOf = () => {
+      const json = pick(jsons);
+      return json === undefined ? {} : { json };
+    };
     for (let round = 0; round < 3000; round += 1) {
       const slots = 1 + Math.floor(next() * 60);
       const at = (slot: number) => HOUR_START + slot * 5000;
       const stored: ChunkPoint[] = [];
       for (let slot = 0; slot < slots; slot += 1)
-        if (next() < 0.6) stored.push({ at: at(slot), value: pick(values), offset: pick(offsets) });
+        if (next() < 0.6)
+          stored.push({ at: at(slot), value: pick(values), offset: pick(offsets), ...jsonOf() });
       const incoming: ChunkPoint[] = [];
       for (let count = Math.floor(next() * slots * 1.5); count > 0; count -= 1)
         incoming.push({
           at: at(Math.floor(next() * slots)),
           value: pick(values),
           offset: pick(offsets),
+          ...jsonOf(),
         });
       const from = at(Math.floor(next() * slots));
       const mirror =
@@ -172,7 +223,11 @@ describe('merging a sync into a chunk', () => {
         const old = before.get(instant);
         const now = after.get(instant);
         const same =
-          old && now && equalInPostgres(old.value, now.value) && old.offset === now.offset;
+          old &&
+          now &&
+          equalInPostgres(old.value, now.value) &&
+          old.offset === now.offset &&
+          sameJson(old, now);
         if (!same) expect(merge.touched.some((point) => point.at === instant)).toBe(true);
       }
     }

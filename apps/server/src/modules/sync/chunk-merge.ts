@@ -6,8 +6,17 @@
  * not rewritten, as the row store's `ON CONFLICT … WHERE … IS DISTINCT FROM` does today.
  */
 
-/** One point of a chunk: its instant (ms), value, and UTC offset where the provider said it. */
-export type ChunkPoint = { at: number; value: number; offset: number | null };
+/**
+ * One point of a chunk: its instant (ms), value (null where the provider sent none, as a
+ * CGM reading may), UTC offset where the provider said it, and its JSON (a CGM reading's
+ * trend and status; absent or null for none).
+ */
+export type ChunkPoint = {
+  at: number;
+  value: number | null;
+  offset: number | null;
+  json?: unknown;
+};
 
 export type ChunkMerge = {
   /** The chunk's points after the merge, in time order, each instant once. */
@@ -27,8 +36,9 @@ export type ChunkMerge = {
 /**
  * Merges `incoming` (a sync's points of this chunk's span; several at one instant: the last
  * wins, as the service's de-duplication does) into `stored` (time order). A point counts as
- * updated only when its value or offset differs as PostgreSQL compares them (`IS DISTINCT
- * FROM` on double precision: NaN equals NaN, −0 equals 0, and the stored one stays).
+ * updated only when its value, offset or JSON differs as PostgreSQL compares them (`IS
+ * DISTINCT FROM` on double precision: NaN equals NaN, −0 equals 0, and the stored one stays;
+ * on jsonb: key order does not matter).
  * With `mirror`, the stored points in [from, to) that `incoming` does not hold are deleted:
  * the provider's complete answer for that window no longer lists them (decision 0112).
  */
@@ -47,7 +57,7 @@ export function mergeChunk(
     const next = fresh.get(old.at);
     if (next) {
       fresh.delete(old.at);
-      if (sameDouble(next.value, old.value) && next.offset === old.offset) {
+      if (samePoint(next, old)) {
         points.push(old);
       } else {
         points.push(next);
@@ -77,7 +87,37 @@ export function mergeChunk(
   };
 }
 
+/** Whether a fetched point repeats a stored one: what the row store's upsert leaves alone. */
+export function samePoint(a: ChunkPoint, b: ChunkPoint): boolean {
+  return (
+    sameValue(a.value, b.value) &&
+    a.offset === b.offset &&
+    canonicalJson(a.json ?? null) === canonicalJson(b.json ?? null)
+  );
+}
+
+function sameValue(a: number | null, b: number | null): boolean {
+  if (a === null || b === null) return a === b;
+  return sameDouble(a, b);
+}
+
 /** Equality of doubles as PostgreSQL's `=` on double precision has it. */
 export function sameDouble(a: number, b: number): boolean {
   return a === b || (Number.isNaN(a) && Number.isNaN(b));
+}
+
+/**
+ * JSON text with every object's keys sorted: two values PostgreSQL's jsonb holds as equal
+ * (it keeps keys sorted, and parsed JSON has no duplicate keys) give the same text.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, nested: unknown) =>
+    nested !== null && typeof nested === 'object' && !Array.isArray(nested)
+      ? Object.fromEntries(
+          Object.entries(nested as Record<string, unknown>).sort(([a], [b]) =>
+            a < b ? -1 : a > b ? 1 : 0,
+          ),
+        )
+      : nested,
+  );
 }

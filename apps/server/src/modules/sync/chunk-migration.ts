@@ -106,7 +106,12 @@ export async function chunkStoredRows(
             (chunk?.points ?? []).map((point) => [point.at, point]),
           );
           for (const row of periodRows) {
-            points.set(row.at, { at: row.at, value: row.value, offset: row.offset });
+            points.set(row.at, {
+              at: row.at,
+              value: row.value,
+              offset: row.offset,
+              ...(row.json !== undefined && { json: row.json }),
+            });
             take.push(row.at);
             syncedAt = Math.max(syncedAt, row.syncedAt.getTime());
           }

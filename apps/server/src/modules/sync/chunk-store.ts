@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import type { DeviceBrand, ReadingUpstream } from '../../db/schema';
-import { fromChunkArrays, toChunkArrays } from './chunk-arrays';
+import { chunkArraysText, fromChunkArrays, jsonbArrayOf, toChunkArrays } from './chunk-arrays';
 import type { ChunkPoint } from './chunk-merge';
 import type { ReadingDayKey } from './daily-summary';
 
@@ -13,11 +13,17 @@ import type { ReadingDayKey } from './daily-summary';
  */
 
 /**
- * The streams stored as chunks, with their period: heart rate, sampled every few seconds,
- * in UTC hours (decision 0220). Intraday steps are stored per day and CGM every 5 minutes
- * here, so no other stream is dense enough for the rule "every minute or more often".
+ * The streams stored as chunks, with their period (issue 29): heart rate, sampled every few
+ * seconds, in UTC hours (decision 0220); CGM readings (Dexcom's egv every 5 minutes, with
+ * their trend and status as JSON, and its trend rate) in UTC days (decision 0270): 288
+ * points a day, which a row each stored at ~225 bytes. Intraday steps are stored per day, so
+ * no other stream is dense enough for the rule "every minute or more often".
  */
-export const CHUNK_PERIOD_MS: ReadonlyMap<string, number> = new Map([['heart_rate', 3_600_000]]);
+export const CHUNK_PERIOD_MS: ReadonlyMap<string, number> = new Map([
+  ['heart_rate', 3_600_000],
+  ['egv', 86_400_000],
+  ['egv_trend_rate', 86_400_000],
+]);
 
 /** The stream a chunk belongs to. */
 export type ChunkStream = {
@@ -91,6 +97,7 @@ type ChunkRow = {
   s: number[] | string;
   v: number[] | string;
   o: (number | null)[] | string;
+  j: unknown[] | string | null;
   upstream: ReadingUpstream;
   data_source: string | null;
   sync_run_id: number | string;
@@ -115,13 +122,14 @@ function toStoredChunk(row: ChunkRow): StoredChunk {
       stepsMs: json(row.s),
       values: json(row.v),
       utcOffsets: json(row.o),
+      valueJsons: row.j === null ? null : json(row.j),
     }),
   };
 }
 
 const CHUNK_SELECT = sql`participant_id, team_id, metric_key, brand, period_start,
   array_to_json(steps_ms) as s, array_to_json(value) as v, array_to_json(utc_offset_minutes) as o,
-  upstream, data_source, sync_run_id`;
+  array_to_json(value_json) as j, upstream, data_source, sync_run_id`;
 
 /**
  * The chunks of one stream whose period starts in [from, to) (instants), in period order.
@@ -158,7 +166,7 @@ export async function saveChunks(
   if (kept.length > 0) {
     const payload = JSON.stringify(
       kept.map((chunk) => {
-        const arrays = toChunkArrays(chunk.periodStart, chunk.points);
+        const arrays = chunkArraysText(toChunkArrays(chunk.periodStart, chunk.points));
         return {
           p: chunk.participantId,
           t: chunk.teamId,
@@ -166,9 +174,10 @@ export async function saveChunks(
           b: chunk.brand,
           ps: new Date(chunk.periodStart).toISOString(),
           la: new Date(chunk.points.at(-1)!.at).toISOString(),
-          s: `{${arrays.stepsMs.join(',')}}`,
-          v: `{${arrays.values.map(doubleText).join(',')}}`,
-          o: `{${arrays.utcOffsets.map((offset) => (offset === null ? 'NULL' : String(offset))).join(',')}}`,
+          s: arrays.s,
+          v: arrays.v,
+          o: arrays.o,
+          j: arrays.j,
           u: chunk.upstream,
           ds: chunk.dataSource,
           r: chunk.syncRunId,
@@ -178,19 +187,21 @@ export async function saveChunks(
     await tx.execute(sql`
       insert into device_reading_chunks as c (
         participant_id, team_id, metric_key, period_start, brand, last_at,
-        steps_ms, value, utc_offset_minutes, upstream, data_source, sync_run_id, synced_at
+        steps_ms, value, utc_offset_minutes, value_json, upstream, data_source, sync_run_id,
+        synced_at
       )
       select r.p, r.t, r.m, r.ps, r.b, r.la, r.s::integer[], r.v::double precision[],
-             r.o::smallint[], r.u, r.ds, r.r,
+             r.o::smallint[], ${jsonbArrayOf(sql`r.j`)}, r.u, r.ds, r.r,
              ${options.syncedAt ? sql`${options.syncedAt.toISOString()}::timestamptz` : sql`now()`}
         from json_to_recordset(${payload}::json) as r(
           p integer, t integer, m text, b device_brand, ps timestamptz, la timestamptz,
-          s text, v text, o text, u text, ds text, r bigint)
+          s text, v text, o text, j jsonb, u text, ds text, r bigint)
       on conflict (participant_id, team_id, metric_key, period_start, brand) do update set
         last_at = excluded.last_at,
         steps_ms = excluded.steps_ms,
         value = excluded.value,
         utc_offset_minutes = excluded.utc_offset_minutes,
+        value_json = excluded.value_json,
         upstream = excluded.upstream,
         data_source = excluded.data_source,
         sync_run_id = excluded.sync_run_id,
@@ -212,14 +223,6 @@ export async function saveChunks(
        where c.participant_id = r.p and c.team_id = r.t and c.metric_key = r.m
          and c.brand = r.b and c.period_start = r.ps`);
   }
-}
-
-/** A double as PostgreSQL's float8 input reads it back exactly (JS's shortest round trip). */
-function doubleText(value: number): string {
-  if (Number.isNaN(value)) return 'NaN';
-  if (value === Infinity) return 'Infinity';
-  if (value === -Infinity) return '-Infinity';
-  return Object.is(value, -0) ? '-0' : String(value);
 }
 
 /**

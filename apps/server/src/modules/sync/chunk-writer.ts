@@ -42,7 +42,8 @@ export type ChunkMirror = {
 
 /**
  * Splits a store's (de-duplicated) readings: a chunked stream's points that a sync stored
- * (`syncRunId`), a plain finite value without an end or JSON, grouped per stream and period;
+ * (`syncRunId`), without an end, whose value is finite or absent (a CGM reading without a
+ * glucose value keeps its JSON), grouped per stream and period;
  * a period whose points name more than one upstream or data source stays rows (a chunk has
  * one provenance), as does everything else.
  */
@@ -58,9 +59,9 @@ export function splitForChunks(
       periodMs !== undefined &&
       syncRunId !== null &&
       !reading.endAt &&
-      (reading.valueJson === null || reading.valueJson === undefined) &&
-      typeof reading.value === 'number' &&
-      Number.isFinite(reading.value);
+      (reading.value === null ||
+        reading.value === undefined ||
+        (typeof reading.value === 'number' && Number.isFinite(reading.value)));
     if (!chunkable) {
       rows.push(reading);
       continue;
@@ -93,8 +94,10 @@ export function splitForChunks(
     entry.inputs.push(reading);
     entry.group.points.push({
       at,
-      value: reading.value as number,
+      value: reading.value ?? null,
       offset: reading.utcOffsetMinutes ?? null,
+      ...(reading.valueJson !== null &&
+        reading.valueJson !== undefined && { json: reading.valueJson }),
     });
   }
   const chunked: ChunkGroup[] = [];
@@ -159,6 +162,7 @@ async function dissolve(
         recordedAt: new Date(point.at),
         utcOffsetMinutes: point.offset,
         value: point.value,
+        valueJson: point.json ?? null,
         upstream: chunk.upstream,
         dataSource: chunk.dataSource,
       })),
@@ -322,6 +326,7 @@ function inputOf(group: ChunkGroup, point: ChunkPoint): ReadingInput {
     recordedAt: new Date(point.at),
     utcOffsetMinutes: point.offset,
     value: point.value,
+    valueJson: point.json ?? null,
     upstream: group.upstream,
     dataSource: group.dataSource,
   };

@@ -63,6 +63,19 @@ type StoredReadingRow = {
   synced_at: string | Date;
 };
 
+/**
+ * The rows a chunk may hold (decision 0255, 0270): a sync stored them, without an end, their
+ * value finite or absent (NaN and ±Infinity stay rows, as `splitForChunks` leaves them).
+ */
+const CHUNKABLE_ROW = sql.raw(
+  `sync_run_id is not null and end_at is null and (value is null or value not in ('NaN', 'Infinity', '-Infinity'))`,
+);
+
+/** A row's JSON (parsed by both drivers) as a chunk point holds it: absent when null. */
+function jsonOf(json: unknown): { json?: unknown } {
+  return json === null || json === undefined ? {} : { json };
+}
+
 const instantOf = (value: string | Date) => (typeof value === 'string' ? new Date(value) : value);
 const numberOf = (value: number | string) => (typeof value === 'string' ? Number(value) : value);
 
@@ -348,8 +361,8 @@ export function createReadingsRepository(db: Db) {
 
     /**
      * Deletes and returns the rows of one stream at `instants` (ms): the keys a chunk takes
-     * over (decision 0255: a key lives in one store). `hasExtra`: the row had an end or a
-     * JSON value, which a chunk point has not.
+     * over (decision 0255: a key lives in one store), with their JSON. `hasExtra`: the row
+     * had an end, which a chunk point has not.
      */
     async takeRows(
       tx: DbOrTx,
@@ -358,8 +371,9 @@ export function createReadingsRepository(db: Db) {
     ): Promise<
       {
         at: number;
-        value: number;
+        value: number | null;
         offset: number | null;
+        json?: unknown;
         upstream: ReadingUpstream;
         dataSource: string | null;
         hasExtra: boolean;
@@ -377,6 +391,7 @@ export function createReadingsRepository(db: Db) {
         at: string | Date;
         value: number | null;
         offset: number | null;
+        value_json: unknown;
         upstream: ReadingUpstream;
         data_source: string | null;
         extra: boolean;
@@ -387,13 +402,13 @@ export function createReadingsRepository(db: Db) {
            and d.recorded_at >= ${new Date(first).toISOString()}::timestamptz
            and d.recorded_at <= ${new Date(last).toISOString()}::timestamptz
            and d.recorded_at = any(${list}::timestamptz[])
-        returning d.recorded_at as at, d.value, d.utc_offset_minutes as offset, d.upstream,
-                  d.data_source, (d.end_at is not null or d.value_json is not null) as extra`);
+        returning d.recorded_at as at, d.value, d.utc_offset_minutes as offset, d.value_json,
+                  d.upstream, d.data_source, d.end_at is not null as extra`);
       return result.rows.map((row) => ({
         at: new Date(row.at).getTime(),
-        // A row without a value (JSON only) differs from any point a chunk would store.
-        value: row.value === null ? Number.NaN : Number(row.value),
+        value: row.value === null ? null : Number(row.value),
         offset: row.offset === null ? null : Number(row.offset),
+        ...jsonOf(row.value_json),
         upstream: row.upstream,
         dataSource: row.data_source,
         hasExtra: Boolean(row.extra),
@@ -401,9 +416,9 @@ export function createReadingsRepository(db: Db) {
     },
 
     /**
-     * The streams of `metricKeys` that have rows a chunk could hold (a sync stored them, a
-     * plain value without end or JSON): what the migration of stored rows walks (decision
-     * 0255). One scan of those metrics' rows.
+     * The streams of `metricKeys` that have rows a chunk could hold (a sync stored them,
+     * without an end, a value finite or absent): what the migration of stored rows walks
+     * (decision 0255). One scan of those metrics' rows.
      */
     async chunkableStreams(
       metricKeys: readonly string[],
@@ -416,7 +431,7 @@ export function createReadingsRepository(db: Db) {
            metricKeys.map((key) => sql`${key}`),
            sql`, `,
          )})
-           and sync_run_id is not null and end_at is null and value_json is null and value is not null
+           and ${CHUNKABLE_ROW}
          order by 1, 2, 3, 4`);
       return result.rows.map((row) => ({
         participantId: Number(row.p),
@@ -438,8 +453,9 @@ export function createReadingsRepository(db: Db) {
     ): Promise<
       {
         at: number;
-        value: number;
+        value: number | null;
         offset: number | null;
+        json?: unknown;
         upstream: ReadingUpstream;
         dataSource: string | null;
         syncRunId: number;
@@ -448,27 +464,29 @@ export function createReadingsRepository(db: Db) {
     > {
       const result = await tx.execute<{
         at: string | Date;
-        value: number;
+        value: number | null;
         offset: number | null;
+        value_json: unknown;
         upstream: ReadingUpstream;
         data_source: string | null;
         sync_run_id: number | string;
         synced_at: string | Date;
       }>(sql`
-        select recorded_at as at, value, utc_offset_minutes as offset, upstream, data_source,
-               sync_run_id, synced_at
+        select recorded_at as at, value, utc_offset_minutes as offset, value_json, upstream,
+               data_source, sync_run_id, synced_at
           from device_readings
          where participant_id = ${stream.participantId} and team_id = ${stream.teamId}
            and metric_key = ${stream.metricKey} and brand = ${stream.brand}::device_brand
            and recorded_at >= ${new Date(range.from).toISOString()}::timestamptz
            ${'to' in range ? sql`and recorded_at < ${new Date(range.to).toISOString()}::timestamptz` : sql``}
-           and sync_run_id is not null and end_at is null and value_json is null and value is not null
+           and ${CHUNKABLE_ROW}
          order by recorded_at
          ${'limit' in range ? sql`limit ${range.limit}` : sql``}`);
       return result.rows.map((row) => ({
         at: new Date(row.at).getTime(),
-        value: Number(row.value),
+        value: row.value === null ? null : Number(row.value),
         offset: row.offset === null ? null : Number(row.offset),
+        ...jsonOf(row.value_json),
         upstream: row.upstream,
         dataSource: row.data_source,
         syncRunId: Number(row.sync_run_id),

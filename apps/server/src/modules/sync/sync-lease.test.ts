@@ -205,7 +205,7 @@ describe(`sync lease renewal (${MODE})`, () => {
     });
     expect(taker.outcome).toBe('succeeded');
     const readingsBefore = await database.db.execute<{ n: number; by_dead: number }>(
-      sql`select count(*)::int as n, count(*) filter (where sync_run_id = ${dead!.id})::int as by_dead from device_readings where participant_id = ${c.participantId}`,
+      sql`select count(*)::int as n, count(*) filter (where sync_run_id = ${dead!.id})::int as by_dead from stored_readings where participant_id = ${c.participantId}`,
     );
     expect(Number(readingsBefore.rows[0]!.n)).toBeGreaterThan(0);
 
@@ -221,7 +221,7 @@ describe(`sync lease renewal (${MODE})`, () => {
       updated: 0,
     });
     const readingsAfter = await database.db.execute<{ n: number; by_dead: number }>(
-      sql`select count(*)::int as n, count(*) filter (where sync_run_id = ${dead!.id})::int as by_dead from device_readings where participant_id = ${c.participantId}`,
+      sql`select count(*)::int as n, count(*) filter (where sync_run_id = ${dead!.id})::int as by_dead from stored_readings where participant_id = ${c.participantId}`,
     );
     expect(readingsAfter.rows[0]).toEqual(readingsBefore.rows[0]);
     expect(Number(readingsAfter.rows[0]!.by_dead)).toBe(0);
@@ -259,7 +259,7 @@ describe(`sync lease renewal (${MODE})`, () => {
     ).toEqual([['failed', SYNC_LEASE_LOST, 0]]);
     const [count] = (
       await database.db.execute<{ n: number }>(
-        sql`select count(*)::int as n from device_readings where participant_id = ${c.participantId}`,
+        sql`select count(*)::int as n from stored_readings where participant_id = ${c.participantId}`,
       )
     ).rows;
     expect(Number(count!.n)).toBe(0);

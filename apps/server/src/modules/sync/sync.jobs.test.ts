@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
-import { deviceReadings, syncRuns } from '../../db/schema';
+import { storedReadings, syncRuns } from '../../db/schema';
 import { startJobs, type Jobs, type JobLogger } from '../../jobs/boss';
 import { createTestDatabase } from '../../test/test-database';
 import { buildSyncService } from './sync.composition';
@@ -62,10 +62,10 @@ async function linkedParticipant(
 
 const egvsOf = async (database: Database, participantId: number) =>
   (
-    await database.db.execute<{ at: string; value: number }>(
-      sql`select to_char(recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') as at, value from device_readings where participant_id = ${participantId} and metric_key = 'egv' order by recorded_at`,
+    await database.db.execute<{ at: string; value: number; json: string }>(
+      sql`select to_char(recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') as at, value, value_json::text as json from stored_readings where participant_id = ${participantId} and metric_key = 'egv' order by recorded_at`,
     )
-  ).rows.map((row) => `${row.at}=${row.value}`);
+  ).rows.map((row) => `${row.at}=${row.value} ${row.json}`);
 
 describe(`sync jobs on real pg-boss workers (${MODE})`, () => {
   let database: Database;
@@ -116,8 +116,8 @@ describe(`sync jobs on real pg-boss workers (${MODE})`, () => {
     expect(run).toMatchObject({ kind: 'incremental', outcome: 'succeeded', upstream: 'dexcom' });
     const [count] = await database.db
       .select({ n: sql<number>`count(*)::int` })
-      .from(deviceReadings)
-      .where(eq(deviceReadings.participantId, participantId));
+      .from(storedReadings)
+      .where(eq(storedReadings.participantId, participantId));
     expect(Number(count!.n)).toBeGreaterThan(1000);
     expect(Number(count!.n)).toBe(run!.rowsInserted);
   });
@@ -295,7 +295,7 @@ if (process.env.TEST_DATABASE_URL) {
       await waitFor(async () => {
         const [row] = (
           await database.db.execute<{ n: number }>(
-            sql`select count(*)::int as n from device_readings where participant_id = ${victim.participantId}`,
+            sql`select count(*)::int as n from stored_readings where participant_id = ${victim.participantId}`,
           )
         ).rows;
         return Number(row!.n) > 0;

@@ -632,14 +632,18 @@ describe.skipIf('missing' in pgBin)(
       }
     }
 
-    /** The stored readings of the linked participants before the simulators' clock, as one fingerprint. */
+    /**
+     * The stored readings of the linked participants before the simulators' clock, as one
+     * fingerprint: rows and chunk points alike (`stored_readings`; heart rate and CGM are
+     * chunks).
+     */
     async function readingsOf(topology: Topology) {
       const rows = await query<{ suffix: string; metric_key: string; n: number; digest: string }>(
         topology.url,
         `SELECT p.participant_code_suffix AS suffix, r.metric_key, count(*)::int AS n,
               md5(string_agg(concat_ws('|', r.brand, extract(epoch FROM r.recorded_at), extract(epoch FROM r.end_at),
                   r.utc_offset_minutes, r.value, r.value_json::text, r.data_source, r.upstream), E'\\n' ORDER BY r.recorded_at)) AS digest
-         FROM device_readings r JOIN participants p ON p.id = r.participant_id
+         FROM stored_readings r JOIN participants p ON p.id = r.participant_id
         WHERE r.recorded_at < $1
         GROUP BY 1, 2 ORDER BY 1, 2`,
         [frozenAt],
