@@ -7,7 +7,9 @@
  * participants: page 200 sorted by code, OFFSET 1,990) and a filtered page of each, and
  * prints req/s, p99 and the ratios of the goal:
  *   page 1 ≥ 0.25× /api/appVersion; deep and filtered pages ≥ 0.8× page 1 and p99 ≤ 2× page 1's.
- * Asserts nothing.
+ * Also, as a second reference, `/api/auth/user`: an authenticated call that does the session
+ * check (its one database round trip) and nothing else, so page 1 against it is what the
+ * page itself costs beyond signing in (decision 0272). Asserts nothing.
  *
  * Database: a scratch database `trialpulse_list_pages` next to TEST_DATABASE_URL, else
  * DATABASE_URL, else the local server; created anew and dropped at the end.
@@ -61,6 +63,7 @@ async function measure(ready: BenchReady) {
   const participantsOf = `/api/trialParticipants/${ready.bigTrialId}`;
   const calls: Call[] = [
     { key: 'bare', name: 'GET /api/appVersion (bare)', path: '/api/appVersion' },
+    { key: 'session', name: 'GET /api/auth/user (session check only)', path: '/api/auth/user' },
     {
       key: 'trials1',
       name: 'trials page 1',
@@ -97,7 +100,7 @@ async function measure(ready: BenchReady) {
     const answer = await get(ready, call.path);
     if (answer.status !== 200)
       throw new Error(`${call.path} answered ${answer.status}: ${answer.body.slice(0, 300)}`);
-    if (call.key !== 'bare') {
+    if (call.key !== 'bare' && call.key !== 'session') {
       const page = JSON.parse(answer.body) as { rows: unknown[]; total: number };
       console.log(`  ${call.name}: ${page.rows.length} rows of ${page.total}`);
       if (page.rows.length === 0) throw new Error(`${call.path} answered an empty page`);
@@ -131,11 +134,16 @@ async function measure(ready: BenchReady) {
     const own = of(call.key);
     let ratio = '';
     let verdict = '';
-    if (call.key.endsWith('1')) {
+    if (call.key === 'session') {
+      const versus = own.rps / of('bare').rps;
+      results.sessionVsAppVersion = round3(versus);
+      ratio = `${versus.toFixed(3)}× appVersion`;
+    } else if (call.key.endsWith('1')) {
       const versus = own.rps / of('bare').rps;
       results[`${call.key}VsAppVersion`] = round3(versus);
+      results[`${call.key}VsSession`] = round3(own.rps / of('session').rps);
       ratio = `${versus.toFixed(3)}× appVersion`;
-      verdict = versus >= GOAL.firstPage ? 'met' : 'MISSED';
+      verdict = `${versus >= GOAL.firstPage ? 'met' : 'MISSED'} (${(own.rps / of('session').rps).toFixed(2)}× the session check)`;
     } else if (call.key !== 'bare') {
       const first = of(call.key.replace(/(Deep|Filtered)$/, '1'));
       const versus = own.rps / first.rps;

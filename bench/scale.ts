@@ -342,7 +342,7 @@ async function pages(fixture: Fixture): Promise<Record<string, number>> {
     storedFirst: await timed(PAGE_RUNS, () =>
       readings.page(scope, { page: { index: 0, size: 50 }, sort: null, filter: '' }),
     ),
-    // Seconds at L (it sorts the whole history's points): fewer runs.
+    // Read by position (decision 0256); fewer runs, not warmed: the oldest readings' chunks.
     storedLast: await timed(
       DEEP_RUNS,
       () => readings.page(scope, { page: { index: lastIndex, size: 50 }, sort: null, filter: '' }),
@@ -543,7 +543,7 @@ async function main() {
       );
     }
     console.log(
-      `\nList pages (1k trials / 50k participants): bench/fast-paths.ts; not part of this bench. Took ${((performance.now() - began) / 1000).toFixed(0)} s`,
+      `\nList pages (1k trials / 50k participants): bench/list-pages.ts; not part of this bench. Took ${((performance.now() - began) / 1000).toFixed(0)} s`,
     );
     console.log(
       JSON.stringify({
