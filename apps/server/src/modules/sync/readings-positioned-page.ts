@@ -194,9 +194,19 @@ async function walk(
          and metric_key = ${metricKey} and brand = ${scope.brand}::device_brand
        order by period_start ${direction} limit ${limit})`,
   );
-  parts.push(sql`(select recorded_at as f, recorded_at as t, 1 as n
-      from device_readings where ${keys}
-     order by recorded_at ${direction} limit ${limit})`);
+  // Rows metric by metric, each the first `limit` of its primary key's range (participant,
+  // team, metric, recorded_at), for the metrics the kept totals say have rows: one range of
+  // `device_readings` ordered by time has no metric, so it sorted all of the scope's rows
+  // on every page, a cost that grew with the participant's history (decision 0273).
+  parts.push(sql`(select r.f, r.t, 1 as n
+      from device_reading_totals m
+      cross join lateral (
+        select d.recorded_at as f, d.recorded_at as t from device_readings d
+         where d.participant_id = m.participant_id and d.team_id = m.team_id
+           and d.metric_key = m.metric_key and d.brand = m.brand
+         order by d.recorded_at ${direction} limit ${limit}) r
+     where ${keys} and m.row_readings > 0
+     order by r.f ${direction} limit ${limit})`);
   const result = await db.execute<{ f: string | Date; t: string | Date; n: number }>(sql`
     select f, t, n from (${sql.join(parts, sql` union all `)}) u
      order by f ${direction}, t ${direction} limit ${limit}`);

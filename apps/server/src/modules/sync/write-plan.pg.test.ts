@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client';
+import type { Database, Db } from '../../db/client';
+import * as schema from '../../db/schema';
 import { createTestDatabase } from '../../test/test-database';
 import {
   readingDaysFromScratch,
@@ -148,6 +151,61 @@ describe(
       // The day's 24 hours of 17,520 chunks, each unnested once: 24 × 60 points.
       expect(chunkScans[0]!['Actual Rows']).toBe(24);
       expect(plan['Actual Rows']).toBe(24 * 60);
+    });
+
+    it("the stored-readings table's first and last pages read a few of a participant's rows, not all of them", async () => {
+      // The page's statements, recorded on a pool of their own, then run again under
+      // EXPLAIN ANALYZE: the rows they read from device_readings' partitions (decision 0273).
+      const pool = new pg.Pool({ connectionString: database.connectionString, max: 1 });
+      const logged: { text: string; params: unknown[] }[] = [];
+      try {
+        const recording = drizzle({
+          client: pool,
+          schema,
+          logger: { logQuery: (text, params) => logged.push({ text, params }) },
+        }) as unknown as Db;
+        const reader = readingsServiceFor(recording, () => new Date('2026-11-28T12:00:00Z'));
+        const participantId = participantIds[0]!;
+        const scope = { teamId, participantId, brand: 'Fitbit' as const };
+        const rowsOfParticipant = Number(
+          (
+            await database.db.execute<{ n: number }>(
+              sql`select count(*)::int as n from device_readings where participant_id = ${participantId}`,
+            )
+          ).rows[0]!.n,
+        );
+        expect(rowsOfParticipant).toBeGreaterThan(30_000);
+        const first = await reader.page(scope, {
+          page: { index: 0, size: 50 },
+          sort: null,
+          filter: '',
+        });
+        const lastIndex = Math.ceil(first.total / 50) - 1;
+        for (const index of [0, lastIndex]) {
+          logged.length = 0;
+          const page = await reader.page(scope, {
+            page: { index, size: 50 },
+            sort: null,
+            filter: '',
+          });
+          expect(page.rows.length).toBeGreaterThan(0);
+          let read = 0;
+          for (const { text, params } of logged) {
+            const explained = await pool.query<{ 'QUERY PLAN': Explained[] }>(
+              `explain (analyze, format json) ${text}`,
+              params,
+            );
+            for (const node of nodes(explained.rows[0]!['QUERY PLAN'][0]!.Plan))
+              if (node['Relation Name']?.startsWith('device_readings_p'))
+                read += (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1);
+          }
+          // The page's 50, the walk's first units and the counts near its window; before
+          // decision 0273 the walk sorted all of the participant's rows on every page.
+          expect(read, `page ${index}`).toBeLessThan(1_000);
+        }
+      } finally {
+        await pool.end();
+      }
     });
 
     it('never plans JIT in the write transaction, even over its cost threshold', async () => {
