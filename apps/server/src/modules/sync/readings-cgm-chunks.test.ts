@@ -3,10 +3,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
 import { createTestDatabase } from '../../test/test-database';
 import { chunkStoredRows } from './chunk-migration';
-import { readingDaysFromScratch } from './daily-summary';
 import { createReadingsRepository } from './readings.repository';
 import type { ReadingInput, ReadingsService } from './readings.service';
-import { createParticipants, keptTotalsAndCounts, readingsServiceFor } from './test-support';
+import {
+  createParticipants,
+  keptTotalsAndCounts,
+  readingsServiceFor,
+  teamSummaryAndRebuild,
+} from './test-support';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const NOW = new Date('2026-11-20T12:00:00Z');
@@ -115,13 +119,9 @@ describe(`chunked CGM readings (${MODE})`, () => {
       }))
       .sort((a, b) => a.at - b.at || a.metric.localeCompare(b.metric));
   const expectSummaryFromScratch = async () => {
-    const maintained = await db().execute(sql`
-      select participant_id, team_id, metric_key, day, readings, minutes, value_sum, first_at, last_at
-        from device_reading_days where team_id = ${teamId} order by 1, 3, 4`);
-    const scratch = await db().execute(sql`
-      select * from (${readingDaysFromScratch()}) s where team_id = ${teamId} order by 1, 3, 4`);
-    expect(maintained.rows.length).toBeGreaterThan(0);
-    expect(maintained.rows).toEqual(scratch.rows);
+    const { maintained, scratch } = await teamSummaryAndRebuild(db(), teamId);
+    expect(maintained.length).toBeGreaterThan(0);
+    expect(maintained).toEqual(scratch);
   };
 
   beforeAll(async () => {

@@ -9,10 +9,14 @@ import {
   teamSupportedDevices,
 } from '../../db/schema';
 import { createTestDatabase } from '../../test/test-database';
-import { readingDaysFromScratch } from './daily-summary';
 import type { ReadingInput, ReadingsService } from './readings.service';
 import { purgeExpiredReadings } from './retention';
-import { createParticipants, readingsServiceFor, keptTotalsAndCounts } from './test-support';
+import {
+  createParticipants,
+  readingsServiceFor,
+  keptTotalsAndCounts,
+  teamSummaryAndRebuild,
+} from './test-support';
 
 const MODE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const NOW = new Date('2026-11-20T12:00:00Z');
@@ -101,13 +105,9 @@ describe(`chunked heart rate (${MODE})`, () => {
         valueJson: null,
       }));
   const expectSummaryFromScratch = async () => {
-    const maintained = await db().execute(sql`
-      select participant_id, team_id, metric_key, day, readings, minutes, value_sum, first_at, last_at
-        from device_reading_days where team_id = ${teamId} order by 1, 3, 4`);
-    const scratch = await db().execute(sql`
-      select * from (${readingDaysFromScratch()}) s where team_id = ${teamId} order by 1, 3, 4`);
-    expect(maintained.rows.length).toBeGreaterThan(0);
-    expect(maintained.rows).toEqual(scratch.rows);
+    const { maintained, scratch } = await teamSummaryAndRebuild(db(), teamId);
+    expect(maintained.length).toBeGreaterThan(0);
+    expect(maintained).toEqual(scratch);
   };
 
   beforeAll(async () => {

@@ -25,6 +25,7 @@ import { createProviderRegistry } from '../devices/core/provider-registry';
 import { providerSettingsFromConfig } from '../devices/core/provider-settings';
 import { simulatorEnvironment } from '@trialpulse/provider-simulators/embedded';
 import { createTeam } from '../../test/fixtures';
+import { readingDaysFromScratch } from './daily-summary';
 import { createReadingsRepository } from './readings.repository';
 import { createReadingsService, type ReadingsService } from './readings.service';
 import { createSyncRepository } from './sync.repository';
@@ -248,6 +249,23 @@ export async function linkForSync(
 /** Backdates a participant's enrolment (participants.created_at). */
 export async function enrolledOn(db: Db, participantId: number, at: Date): Promise<void> {
   await db.update(participants).set({ createdAt: at }).where(eq(participants.id, participantId));
+}
+
+/**
+ * A team's day summary as the write path kept it and as rebuilt from scratch from every
+ * stored reading (decision 0058), in the same order: a test expects them equal, and
+ * `maintained` not empty.
+ */
+export async function teamSummaryAndRebuild(
+  db: Db,
+  teamId: number,
+): Promise<{ maintained: unknown[]; scratch: unknown[] }> {
+  const maintained = await db.execute(sql`
+    select participant_id, team_id, metric_key, day, readings, minutes, value_sum, first_at, last_at
+      from device_reading_days where team_id = ${teamId} order by 1, 3, 4`);
+  const scratch = await db.execute(sql`
+    select * from (${readingDaysFromScratch()}) s where team_id = ${teamId} order by 1, 3, 4`);
+  return { maintained: maintained.rows, scratch: scratch.rows };
 }
 
 /**
