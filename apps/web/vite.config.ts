@@ -48,8 +48,9 @@ export default defineConfig({
     isolate: false,
     unstubGlobals: true,
     // jsdom + MUI tables are slow on a loaded 2-core CI machine; these are budgets against
-    // hanging, not performance checks (speed is measured by bench/, never by tests).
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // hanging, not performance checks (speed is measured by bench/, never by tests). With a
+    // second CI run beside this one, the team form's test took 131 s (13.6 s alone): decision 0274.
+    testTimeout: 300_000,
+    hookTimeout: 600_000,
   },
 });

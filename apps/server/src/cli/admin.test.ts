@@ -59,203 +59,199 @@ beforeAll(async () => {
 afterAll(() => target?.cleanup());
 
 describe('npm run admin', () => {
-  it(
-    'creates a team and a Sys_Admin on an empty database, who can then sign in',
-    { timeout: 180_000 },
-    async () => {
-      const team = await inProcess([
-        'create-team',
-        '--name',
-        'First Customer',
-        '--max-trials',
-        '4',
-        '--retention-days',
-        '60',
-        '--brands',
-        'Fitbit,dexcom',
-      ]);
-      expect(team, team.stderr).toMatchObject({ code: 0 });
-      expect(team.stdout).toMatch(/Created team \d+ "First Customer"/);
+  it('creates a team and a Sys_Admin on an empty database, who can then sign in', async () => {
+    const team = await inProcess([
+      'create-team',
+      '--name',
+      'First Customer',
+      '--max-trials',
+      '4',
+      '--retention-days',
+      '60',
+      '--brands',
+      'Fitbit,dexcom',
+    ]);
+    expect(team, team.stderr).toMatchObject({ code: 0 });
+    expect(team.stdout).toMatch(/Created team \d+ "First Customer"/);
 
-      // The password never goes on the command line.
-      const inArgv = await inProcess([
+    // The password never goes on the command line.
+    const inArgv = await inProcess([
+      'create-sys-admin',
+      '--email',
+      'x@y.org',
+      '--first-name',
+      'A',
+      '--last-name',
+      'B',
+      '--team',
+      '1',
+      '--password',
+      PASSWORD,
+    ]);
+    expect(inArgv.code).not.toBe(0);
+    expect(inArgv.stderr).toContain('Never pass the password on the command line');
+    const weak = await inProcess(
+      [
         'create-sys-admin',
         '--email',
-        'x@y.org',
+        'weak@first.example',
         '--first-name',
-        'A',
+        'Wea',
         '--last-name',
-        'B',
+        'K',
         '--team',
-        '1',
-        '--password',
-        PASSWORD,
+        'First Customer',
+      ],
+      {
+        ADMIN_PASSWORD: 'weakpass',
+      },
+    );
+    expect(weak.code).toBe(1);
+    expect(weak.stderr).toContain('Password must have at least One Uppercase');
+
+    const admin = await inProcess(
+      [
+        'create-sys-admin',
+        '--email',
+        'Root@First.example',
+        '--first-name',
+        'Ada',
+        '--last-name',
+        'Root',
+        '--team',
+        'first customer',
+      ],
+      { ADMIN_PASSWORD: PASSWORD },
+    );
+    expect(admin, admin.stderr).toMatchObject({ code: 0 });
+    expect(admin.stdout).toContain('Created Sys_Admin');
+    expect(admin.stdout + admin.stderr).not.toContain(PASSWORD);
+
+    // Standard input works too (piped, first line): a real child process, whose exit code
+    // is the command's and whose output holds nothing of the password.
+    const piped = await runAdmin(
+      [
+        'create-sys-admin',
+        '--email',
+        'second@first.example',
+        '--first-name',
+        'Bo',
+        '--last-name',
+        'Two',
+        '--team',
+        'First Customer',
+      ],
+      {},
+      `${PASSWORD}\n`,
+    );
+    expect(piped, piped.stderr).toMatchObject({ code: 0 });
+    expect(piped.stdout).toContain('Created Sys_Admin');
+    expect(piped.stdout + piped.stderr).not.toContain(PASSWORD);
+    const again = await inProcess(
+      [
+        'create-sys-admin',
+        '--email',
+        'second@first.example',
+        '--first-name',
+        'Bo',
+        '--last-name',
+        'Two',
+        '--team',
+        'First Customer',
+      ],
+      {},
+      `${PASSWORD}\n`,
+    );
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already exists');
+    const unknownTeam = await inProcess(
+      [
+        'create-sys-admin',
+        '--email',
+        'z@first.example',
+        '--first-name',
+        'Z',
+        '--last-name',
+        'Z',
+        '--team',
+        'Nope',
+      ],
+      { ADMIN_PASSWORD: PASSWORD },
+    );
+    expect(unknownTeam.code).toBe(1);
+    expect(unknownTeam.stderr).toContain('No team "Nope"');
+
+    const list = await inProcess(['list-teams']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/yes\t2\/10\t0\/4\t0\/100\tFitbit,Dexcom\tFirst Customer/);
+    expect((await inProcess(['no-such-command'])).code).toBe(2);
+    // The exit code of a child process is the command's: 2 for a wrong usage.
+    const unknownCommand = await runAdmin(['no-such-command']);
+    expect(unknownCommand.code).toBe(2);
+    expect(unknownCommand.stderr).toContain('Unknown command "no-such-command"');
+
+    const database = await target.open();
+    try {
+      const db = database.db;
+      const [teamRow] = await db.select().from(teams);
+      expect(teamRow).toMatchObject({
+        teamName: 'First Customer',
+        isActive: true,
+        maxTrials: 4,
+        retentionDays: 60,
+        actualNumOfUsers: 2,
+      });
+      expect((await db.select().from(teamAllowedBrands)).map((b) => b.brandName).sort()).toEqual([
+        'Dexcom',
+        'Fitbit',
       ]);
-      expect(inArgv.code).not.toBe(0);
-      expect(inArgv.stderr).toContain('Never pass the password on the command line');
-      const weak = await inProcess(
-        [
-          'create-sys-admin',
-          '--email',
-          'weak@first.example',
-          '--first-name',
-          'Wea',
-          '--last-name',
-          'K',
-          '--team',
-          'First Customer',
-        ],
-        {
-          ADMIN_PASSWORD: 'weakpass',
-        },
+      const [root] = await db.select().from(users).where(eq(users.email, 'root@first.example'));
+      expect(root).toMatchObject({
+        username: 'root@first.example',
+        accountType: 'staff',
+        isActive: true,
+        sfaRequired: true,
+      });
+      expect(
+        await db.select().from(teamUserMappings).where(eq(teamUserMappings.userId, root!.id)),
+      ).toEqual([
+        expect.objectContaining({ teamId: teamRow!.id, role: 'Sys_Admin', defaultTeam: true }),
+      ]);
+      const [credential] = await db
+        .select()
+        .from(credentials)
+        .where(eq(credentials.userId, root!.id));
+      expect(credential!.passwordHash).toMatch(/^\$argon2id\$/);
+      expect(await db.select().from(users).where(eq(users.email, 'weak@first.example'))).toEqual(
+        [],
       );
-      expect(weak.code).toBe(1);
-      expect(weak.stderr).toContain('Password must have at least One Uppercase');
+      const audit = await db.select().from(auditLog).orderBy(auditLog.id);
+      expect(audit.map((a) => [a.action, a.actorUserId])).toEqual([
+        ['cli.team.create', null],
+        ['cli.user.create_sys_admin', null],
+        ['cli.user.create_sys_admin', null],
+      ]);
+      expect(JSON.stringify(audit)).not.toContain(PASSWORD);
 
-      const admin = await inProcess(
-        [
-          'create-sys-admin',
-          '--email',
-          'Root@First.example',
-          '--first-name',
-          'Ada',
-          '--last-name',
-          'Root',
-          '--team',
-          'first customer',
-        ],
-        { ADMIN_PASSWORD: PASSWORD },
-      );
-      expect(admin, admin.stderr).toMatchObject({ code: 0 });
-      expect(admin.stdout).toContain('Created Sys_Admin');
-      expect(admin.stdout + admin.stderr).not.toContain(PASSWORD);
-
-      // Standard input works too (piped, first line): a real child process, whose exit code
-      // is the command's and whose output holds nothing of the password.
-      const piped = await runAdmin(
-        [
-          'create-sys-admin',
-          '--email',
-          'second@first.example',
-          '--first-name',
-          'Bo',
-          '--last-name',
-          'Two',
-          '--team',
-          'First Customer',
-        ],
-        {},
-        `${PASSWORD}\n`,
-      );
-      expect(piped, piped.stderr).toMatchObject({ code: 0 });
-      expect(piped.stdout).toContain('Created Sys_Admin');
-      expect(piped.stdout + piped.stderr).not.toContain(PASSWORD);
-      const again = await inProcess(
-        [
-          'create-sys-admin',
-          '--email',
-          'second@first.example',
-          '--first-name',
-          'Bo',
-          '--last-name',
-          'Two',
-          '--team',
-          'First Customer',
-        ],
-        {},
-        `${PASSWORD}\n`,
-      );
-      expect(again.code).toBe(1);
-      expect(again.stderr).toContain('already exists');
-      const unknownTeam = await inProcess(
-        [
-          'create-sys-admin',
-          '--email',
-          'z@first.example',
-          '--first-name',
-          'Z',
-          '--last-name',
-          'Z',
-          '--team',
-          'Nope',
-        ],
-        { ADMIN_PASSWORD: PASSWORD },
-      );
-      expect(unknownTeam.code).toBe(1);
-      expect(unknownTeam.stderr).toContain('No team "Nope"');
-
-      const list = await inProcess(['list-teams']);
-      expect(list.code).toBe(0);
-      expect(list.stdout).toMatch(/yes\t2\/10\t0\/4\t0\/100\tFitbit,Dexcom\tFirst Customer/);
-      expect((await inProcess(['no-such-command'])).code).toBe(2);
-      // The exit code of a child process is the command's: 2 for a wrong usage.
-      const unknownCommand = await runAdmin(['no-such-command']);
-      expect(unknownCommand.code).toBe(2);
-      expect(unknownCommand.stderr).toContain('Unknown command "no-such-command"');
-
-      const database = await target.open();
+      // The app on that database: the new Sys_Admin signs in (second factor still to set up).
+      const app = await createTestApp({ database });
       try {
-        const db = database.db;
-        const [teamRow] = await db.select().from(teams);
-        expect(teamRow).toMatchObject({
-          teamName: 'First Customer',
-          isActive: true,
-          maxTrials: 4,
-          retentionDays: 60,
-          actualNumOfUsers: 2,
+        const client = new TestClient(app.app);
+        const login = await client.login('root@first.example', PASSWORD);
+        expect(login.statusCode, login.body).toBe(200);
+        expect(login.json().user).toMatchObject({
+          role: 'Sys_Admin',
+          teamId: teamRow!.id,
+          teamStatus: 'Active',
+          authStatus: 'SFAIsNotSet',
         });
-        expect((await db.select().from(teamAllowedBrands)).map((b) => b.brandName).sort()).toEqual([
-          'Dexcom',
-          'Fitbit',
-        ]);
-        const [root] = await db.select().from(users).where(eq(users.email, 'root@first.example'));
-        expect(root).toMatchObject({
-          username: 'root@first.example',
-          accountType: 'staff',
-          isActive: true,
-          sfaRequired: true,
-        });
-        expect(
-          await db.select().from(teamUserMappings).where(eq(teamUserMappings.userId, root!.id)),
-        ).toEqual([
-          expect.objectContaining({ teamId: teamRow!.id, role: 'Sys_Admin', defaultTeam: true }),
-        ]);
-        const [credential] = await db
-          .select()
-          .from(credentials)
-          .where(eq(credentials.userId, root!.id));
-        expect(credential!.passwordHash).toMatch(/^\$argon2id\$/);
-        expect(await db.select().from(users).where(eq(users.email, 'weak@first.example'))).toEqual(
-          [],
-        );
-        const audit = await db.select().from(auditLog).orderBy(auditLog.id);
-        expect(audit.map((a) => [a.action, a.actorUserId])).toEqual([
-          ['cli.team.create', null],
-          ['cli.user.create_sys_admin', null],
-          ['cli.user.create_sys_admin', null],
-        ]);
-        expect(JSON.stringify(audit)).not.toContain(PASSWORD);
-
-        // The app on that database: the new Sys_Admin signs in (second factor still to set up).
-        const app = await createTestApp({ database });
-        try {
-          const client = new TestClient(app.app);
-          const login = await client.login('root@first.example', PASSWORD);
-          expect(login.statusCode, login.body).toBe(200);
-          expect(login.json().user).toMatchObject({
-            role: 'Sys_Admin',
-            teamId: teamRow!.id,
-            teamStatus: 'Active',
-            authStatus: 'SFAIsNotSet',
-          });
-        } finally {
-          await app.close();
-        }
       } finally {
-        await database.close();
+        await app.close();
       }
-    },
-  );
+    } finally {
+      await database.close();
+    }
+  });
 });
 
 type Run = { code: number | null; stdout: string; stderr: string };

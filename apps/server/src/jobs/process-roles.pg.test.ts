@@ -201,5 +201,5 @@ describe('a web process and a worker process on one database (PostgreSQL)', () =
     expect(run!.metrics).toEqual(['heart_rate']);
     expect(web.child.exitCode).toBeNull();
     expect(worker.child.exitCode).toBeNull();
-  }, 150_000);
+  });
 });

@@ -2,8 +2,10 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { resetCsrfToken } from '@/lib/api-client';
 
-// Lazy pages load on first use; a cold module graph on a busy CI machine takes a while.
-configure({ asyncUtilTimeout: 15_000 });
+// Lazy pages load on first use; a cold module graph on a busy CI machine takes a while, and
+// with a second CI run beside this one a render took 8–10× its time alone (decision 0274).
+// A budget against hanging, not a speed check.
+configure({ asyncUtilTimeout: 60_000 });
 
 // jsdom cannot draw: it has no canvas context and no ResizeObserver, so ECharts' drawing
 // surface is a plain labelled box here (what a chart draws is checked in the browser tests;

@@ -220,5 +220,5 @@ describe('demo readings', () => {
       { synced: false, upstream: 'demo' },
       { synced: true, upstream: 'google-health' },
     ]);
-  }, 240_000);
+  });
 });

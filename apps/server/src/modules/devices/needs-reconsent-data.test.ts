@@ -40,7 +40,7 @@ beforeAll(async () => {
     authorizationDate: new Date('2026-03-01T00:00:00Z'),
     needsReconsent: true,
   });
-}, 180_000);
+});
 afterAll(() => ctx?.close());
 
 describe('a connection that needs re-consent', () => {

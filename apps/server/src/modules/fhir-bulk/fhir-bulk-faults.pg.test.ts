@@ -56,7 +56,7 @@ describe.skipIf('missing' in pgBin)(
         fixture.participantIds.flatMap((id) => readingsOf(fixture.teamId, id)),
       );
       ({ token } = await backendClientOfTeam(t, fixture.teamId));
-    }, 120_000);
+    });
     afterAll(async () => {
       for (const child of children)
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

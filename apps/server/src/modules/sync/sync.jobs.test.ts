@@ -359,7 +359,7 @@ if (process.env.TEST_DATABASE_URL) {
       expect(runs.reduce((sum, run) => sum + run.rowsInserted, 0)).toBe(reference_.length);
       const killed = runs.find((run) => run.outcome === 'running')!;
       expect(killed.rowsInserted).toBeLessThanOrEqual(atKill);
-    }, 260_000);
+    });
 
     it('two worker processes: each connection is synced by one of them at a time', async () => {
       await Promise.all(children.map(stopWorker));
@@ -392,7 +392,7 @@ if (process.env.TEST_DATABASE_URL) {
           )
         ).rows;
         return Number(row!.n) === 0;
-      }, 150_000);
+      });
       await boss.stop();
       for (const { connectionId } of connections) {
         const runs = await database.db
@@ -411,6 +411,6 @@ if (process.env.TEST_DATABASE_URL) {
         );
         expect(runs.at(-1)!.outcome).toBe('succeeded');
       }
-    }, 200_000);
+    });
   });
 }

@@ -228,7 +228,7 @@ describe(`device data sync against the simulators over HTTP (${MODE})`, () => {
 
     const second = await run(connectionId, 'incremental');
     expect(second).toMatchObject({ outcome: 'succeeded', inserted: 0, updated: 0 });
-  }, 120_000);
+  });
 
   it("keeps each Google sleep session with its sleep_stages reading (the Fitbit data call rebuilds the night's log from it), without its bookkeeping times", async () => {
     const { teamId, participantId } = await fresh();

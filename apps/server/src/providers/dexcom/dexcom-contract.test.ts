@@ -110,7 +110,7 @@ describe(`Dexcom: stored answer equals live answer after a real sync (${MODE})`,
     console.info(
       `Dexcom contract: 1 call, ${live.egvs!.length} egvs, ${live.events!.length} events, ${live.calibrations!.length} calibrations, ${live.devices!.length} devices, ${leafCount(live)} fields compared`,
     );
-  }, 120_000);
+  });
 
   it('rows the sync stored before (one event per row, egvs without device fields) are still read', () => {
     const at = new Date('2025-06-01T12:00:00Z');

@@ -1021,7 +1021,7 @@ describe('stored readings', () => {
       new Date('2026-10-30T00:00:00Z'),
       new Date('2026-11-10T00:00:00Z'),
     );
-  }, 120_000);
+  });
 
   it.each(STORED)(
     '$name: a range sync covers is answered from the store, equal to the live answer',
@@ -1066,9 +1066,7 @@ describe('stored readings', () => {
     const stored = await user.get(dataPath(own, path));
     expect(stored.statusCode, stored.body).toBe(200);
     expect(stored.json()).toEqual(liveAnswer.json());
-    // A budget against hanging, as the describe's set-up has: it stores three days of
-    // second-level heart rate (~260,000 rows), 14 s on a loaded machine, near the 30 s default.
-  }, 120_000);
+  });
 
   it('a range sync does not cover still goes upstream', async () => {
     await injectFault(sims.googleHealth.baseUrl, {

@@ -110,7 +110,7 @@ describe(`Fitbit: stored answers equal live answers after a real sync (${MODE})`
       `Fitbit contract, Google Health: ${figures.calls} calls, ${figures.fields} fields compared`,
     );
     expect(figures.fields).toBeGreaterThan(1000);
-  }, 240_000);
+  });
 
   it('Fitbit Web API (legacy connection): activity series, weight and fat alike', async () => {
     const { teamId, participantId } = await syncedAccount(database, sims, {
@@ -136,5 +136,5 @@ describe(`Fitbit: stored answers equal live answers after a real sync (${MODE})`
       `Fitbit contract, legacy API: ${figures.calls} calls, ${figures.fields} fields compared`,
     );
     expect(figures.fields).toBeGreaterThan(50);
-  }, 240_000);
+  });
 });

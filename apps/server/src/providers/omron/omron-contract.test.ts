@@ -95,5 +95,5 @@ describe(`Omron: stored answer equals live answer after a real sync (${MODE})`, 
       fields += leafCount(live[list]);
     }
     console.info(`Omron contract: 2 calls, ${fields} fields compared`);
-  }, 120_000);
+  });
 });

@@ -756,7 +756,7 @@ describe.skipIf('missing' in pgBin)(
       topologies.push(await startTopology('reference', undisturbed, 'trialpulse_reference'));
       topologies.push(await startTopology('all', faulted, 'trialpulse_all'));
       topologies.push(await startTopology('web+worker', faulted, 'trialpulse_split'));
-    }, 240_000);
+    });
 
     afterAll(async () => {
       stopLoad = true;

@@ -49,7 +49,7 @@ async function open(overrides: Parameters<typeof mockApi>[0] = {}) {
   });
   renderApp('/TeamBackendClients');
   // The first render loads the lazy page and the table library: slow on a cold module graph.
-  await screen.findByText('R pipeline', {}, { timeout: 15_000 });
+  await screen.findByText('R pipeline', {}, { timeout: 60_000 });
   return api;
 }
 

@@ -37,7 +37,7 @@ describe('dashboard', () => {
   it('shows the trials table while the team is Active', async () => {
     start('Active');
     // The first render loads the lazy page and the table library: slow on a cold module graph.
-    expect(await screen.findByTestId('dashboard-page', {}, { timeout: 15_000 })).toBeTruthy();
+    expect(await screen.findByTestId('dashboard-page', {}, { timeout: 60_000 })).toBeTruthy();
     expect(await screen.findByTestId('trial-row-11')).toBeTruthy();
     expect(screen.queryByTestId('team-inactive-message')).toBeNull();
   });

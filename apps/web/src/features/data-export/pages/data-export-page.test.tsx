@@ -90,7 +90,7 @@ async function open(overrides: Record<string, unknown> = {}) {
     ...overrides,
   });
   renderApp('/DataExport');
-  await screen.findByTestId('export-form', {}, { timeout: 15_000 });
+  await screen.findByTestId('export-form', {}, { timeout: 60_000 });
   return api;
 }
 

@@ -42,7 +42,7 @@ async function open(overrides: Parameters<typeof mockApi>[0] = {}) {
     ...overrides,
   });
   renderApp('/TeamDataRetention');
-  await screen.findByTestId('team-retention', {}, { timeout: 15_000 });
+  await screen.findByTestId('team-retention', {}, { timeout: 60_000 });
   return { api, base };
 }
 

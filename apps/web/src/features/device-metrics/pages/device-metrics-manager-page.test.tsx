@@ -55,7 +55,7 @@ async function open(overrides: Parameters<typeof mockApi>[0] = {}) {
     ...overrides,
   });
   renderApp('/DeviceMetricsManager');
-  await screen.findByTestId('instructions-panel', {}, { timeout: 15_000 });
+  await screen.findByTestId('instructions-panel', {}, { timeout: 60_000 });
   return api;
 }
 

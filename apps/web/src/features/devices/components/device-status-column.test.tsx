@@ -50,7 +50,7 @@ const FAILING: Handlers = {
 async function openTrialPage(role: string, overrides: Handlers = {}) {
   const api = mockDevicesApi(role, overrides);
   const app = renderApp('/TrialPage', { state: { trial: TRIAL } });
-  await screen.findByTestId('participant-row-2', {}, { timeout: 15_000 });
+  await screen.findByTestId('participant-row-2', {}, { timeout: 60_000 });
   return { ...api, ...app };
 }
 
@@ -253,7 +253,7 @@ describe('device status column on /TrialPage', () => {
         brand,
       });
       // A built page (not the placeholder) open on that brand's tab.
-      const page = await screen.findByTestId('participant-data-page', {}, { timeout: 15_000 });
+      const page = await screen.findByTestId('participant-data-page', {}, { timeout: 60_000 });
       expect(within(page).getByText('Participant data: CARD-002')).toBeTruthy();
       const brandTab = await within(page).findByTestId(`participant-data-tab-${tab}`);
       expect(brandTab.getAttribute('aria-selected')).toBe('true');

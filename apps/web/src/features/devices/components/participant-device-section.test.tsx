@@ -42,7 +42,7 @@ async function openParticipant(role: string, overrides: Handlers = {}) {
     ...overrides,
   });
   const app = renderApp('/Participant', { state: { participant: P2, trial: TRIAL } });
-  await screen.findByTestId('participant-page', {}, { timeout: 15_000 });
+  await screen.findByTestId('participant-page', {}, { timeout: 60_000 });
   return { ...api, ...app };
 }
 

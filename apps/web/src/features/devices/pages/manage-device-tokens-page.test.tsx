@@ -28,7 +28,7 @@ async function openTokens(path: string, role: string, overrides: Handlers = {}) 
 }
 
 const row = (id: number) =>
-  screen.findByTestId(`device-connection-row-${id}`, {}, { timeout: 15_000 });
+  screen.findByTestId(`device-connection-row-${id}`, {}, { timeout: 60_000 });
 
 const headers = () =>
   Array.from(document.querySelectorAll('thead th')).map((cell) => cell.textContent?.trim() ?? '');
@@ -135,7 +135,7 @@ describe('/FitbitManageParticipantToken', () => {
   it('is closed to a User', async () => {
     const { router } = await openTokens('/FitbitManageParticipantToken', 'User');
     await waitFor(() => expect(router.state.location.pathname).toBe('/not-authorized'), {
-      timeout: 15_000,
+      timeout: 60_000,
     });
   });
 });

@@ -27,7 +27,7 @@ describe('/FitbitParticipantDataForm', () => {
         trial: TRIAL,
       },
     });
-    fireEvent.click(await screen.findByTestId('data-form-shortcuts-30', {}, { timeout: 15_000 }));
+    fireEvent.click(await screen.findByTestId('data-form-shortcuts-30', {}, { timeout: 60_000 }));
     const start = screen.getByTestId('data-form-start') as HTMLInputElement;
     expect(start.value).toBe('2026-10-22');
     expect((screen.getByTestId('data-form-end') as HTMLInputElement).value).toBe('2026-11-20');

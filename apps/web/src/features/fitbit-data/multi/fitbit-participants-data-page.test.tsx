@@ -19,7 +19,7 @@ describe('/FitbitParticipantsDataPage', () => {
     const select = (await screen.findByTestId(
       'compare-period',
       {},
-      { timeout: 15_000 },
+      { timeout: 60_000 },
     )) as HTMLSelectElement;
     const options = [...select.options].map((option) => [option.value, option.text]);
     expect(options).toEqual([
@@ -42,7 +42,7 @@ describe('/FitbitParticipantsDataPage', () => {
     });
     const asked = () =>
       calls.filter((call) => call.url.includes('getFitbitServerParticipantData')).map((c) => c.url);
-    fireEvent.click(await screen.findByTestId('compare-shortcuts-14', {}, { timeout: 15_000 }));
+    fireEvent.click(await screen.findByTestId('compare-shortcuts-14', {}, { timeout: 60_000 }));
     await waitFor(() =>
       expect(asked().at(-1)).toMatch(/activities\/steps\/date\/2026-11-07\/2026-11-20\.json$/),
     );

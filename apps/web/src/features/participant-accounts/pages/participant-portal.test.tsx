@@ -54,7 +54,7 @@ async function openPortal(overrides: Handlers = {}) {
     ...overrides,
   });
   const app = renderApp('/ParticipantLoginPage');
-  await screen.findByTestId('participant-portal', {}, { timeout: 15_000 });
+  await screen.findByTestId('participant-portal', {}, { timeout: 60_000 });
   return { ...api, ...app };
 }
 
@@ -88,7 +88,7 @@ describe('participant portal', () => {
       },
     });
     const { router } = renderApp('/ParticipantLoginPage');
-    await screen.findByRole('button', { name: 'Log In' }, { timeout: 15_000 });
+    await screen.findByRole('button', { name: 'Log In' }, { timeout: 60_000 });
     fill('Username', 'walker');
     fill('Password', 'Walk!ng2024');
     submit('Log In');
@@ -174,7 +174,7 @@ describe('participant email confirmation', () => {
       },
     });
     renderApp('/ParticipantLoginPage');
-    const notice = await screen.findByTestId('email-unconfirmed', {}, { timeout: 15_000 });
+    const notice = await screen.findByTestId('email-unconfirmed', {}, { timeout: 60_000 });
     expect(notice.textContent).toContain(PARTICIPANT_EMAIL_MESSAGES.pleaseVerify);
     fireEvent.click(
       within(notice).getByRole('button', { name: 'Send the confirmation email again' }),
@@ -205,7 +205,7 @@ describe('participant email confirmation', () => {
     });
     renderApp('/ParticipantLoginPage?verifyEmail=tok-123');
     expect(
-      (await screen.findByTestId('email-confirmation-result', {}, { timeout: 15_000 })).textContent,
+      (await screen.findByTestId('email-confirmation-result', {}, { timeout: 60_000 })).textContent,
     ).toBe(PARTICIPANT_EMAIL_MESSAGES.verified);
     const posts = writes(calls).filter((call) => call.url === '/api/Participants/verifyEmail');
     expect(posts).toHaveLength(1);
@@ -222,7 +222,7 @@ describe('participant email confirmation', () => {
     });
     renderApp('/ParticipantLoginPage?verifyEmail=tok-bad');
     expect(
-      (await screen.findByTestId('email-confirmation-result', {}, { timeout: 15_000 })).textContent,
+      (await screen.findByTestId('email-confirmation-result', {}, { timeout: 60_000 })).textContent,
     ).toBe(PARTICIPANT_EMAIL_MESSAGES.verificationInvalid);
   });
 });

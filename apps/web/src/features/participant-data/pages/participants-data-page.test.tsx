@@ -21,7 +21,7 @@ describe('/ParticipantsDataPage and the side-by-side pages', () => {
     expect(await heading()).toBe('Data of 1 participant');
     fireEvent.change(screen.getByLabelText('Device'), { target: { value: 'fitbit' } });
     fireEvent.click(screen.getByTestId('participants-data-continue'));
-    await screen.findByTestId('fitbit-participants-data-page', {}, { timeout: 15_000 });
+    await screen.findByTestId('fitbit-participants-data-page', {}, { timeout: 60_000 });
     expect(await heading()).toBe('Fitbit data of 1 participant');
   });
 
@@ -30,7 +30,7 @@ describe('/ParticipantsDataPage and the side-by-side pages', () => {
     expect(await heading()).toBe('Data of 2 participants');
     fireEvent.change(screen.getByLabelText('Device'), { target: { value: 'omron' } });
     fireEvent.click(screen.getByTestId('participants-data-continue'));
-    await screen.findByTestId('omron-participants-data-page', {}, { timeout: 15_000 });
+    await screen.findByTestId('omron-participants-data-page', {}, { timeout: 60_000 });
     expect(await heading()).toBe('Omron data of 2 participants');
   });
 
@@ -38,7 +38,7 @@ describe('/ParticipantsDataPage and the side-by-side pages', () => {
     open([participant(1, 'SLP-001')]);
     fireEvent.change(await screen.findByLabelText('Device'), { target: { value: 'omron' } });
     fireEvent.click(screen.getByTestId('participants-data-continue'));
-    await screen.findByTestId('omron-participants-data-page', {}, { timeout: 15_000 });
+    await screen.findByTestId('omron-participants-data-page', {}, { timeout: 60_000 });
     expect(await heading()).toBe('Omron data of 1 participant');
   });
 
@@ -46,7 +46,7 @@ describe('/ParticipantsDataPage and the side-by-side pages', () => {
     const { router } = open([participant(1, 'SLP-001')]);
     fireEvent.change(await screen.findByLabelText('Device'), { target: { value: 'omron' } });
     fireEvent.click(screen.getByTestId('participants-data-continue'));
-    await screen.findByTestId('omron-participants-data-page', {}, { timeout: 15_000 });
+    await screen.findByTestId('omron-participants-data-page', {}, { timeout: 60_000 });
     expect(screen.getByTestId('return-to-trial-bar').textContent).toBe(
       'Return to Main Trial Page — TP-11 Sleep study',
     );

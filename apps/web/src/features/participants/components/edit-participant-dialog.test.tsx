@@ -20,7 +20,7 @@ async function openEditDialog(overrides: Handlers = {}, user: Partial<SessionUse
     user,
   );
   renderApp('/TrialPage', { state: { trial: TRIAL } });
-  const row = await screen.findByTestId('participant-row-2', {}, { timeout: 15_000 });
+  const row = await screen.findByTestId('participant-row-2', {}, { timeout: 60_000 });
   fireEvent.click(within(row).getByRole('checkbox'));
   const edit = screen.getByTestId('edit-participant-button') as HTMLButtonElement;
   await waitFor(() => expect(edit.disabled).toBe(false));

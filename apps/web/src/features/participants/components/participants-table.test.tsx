@@ -16,7 +16,7 @@ async function openTrialPage(
   const api = mockParticipantsApi(role, overrides, user);
   const app = renderApp(path, { state: { trial: TRIAL } });
   // The first render loads the lazy page and the table library: slow on a cold module graph.
-  await screen.findByTestId('participants-table', {}, { timeout: 15_000 });
+  await screen.findByTestId('participants-table', {}, { timeout: 60_000 });
   return { ...api, ...app };
 }
 
@@ -244,7 +244,7 @@ describe('/ParticipantsPage (the older table)', () => {
     localStorage.setItem('tp.currentTrial', JSON.stringify(TRIAL));
     mockParticipantsApi('Viewer');
     renderApp('/ParticipantsPage');
-    expect(await screen.findByTestId('participant-row-2', {}, { timeout: 15_000 })).toBeTruthy();
+    expect(await screen.findByTestId('participant-row-2', {}, { timeout: 60_000 })).toBeTruthy();
     expect(screen.queryByTestId('add-participant-button')).toBeNull();
   });
 });
@@ -258,7 +258,7 @@ describe('View Data on /TrialPage', () => {
     fireEvent.click(checkbox(1));
     fireEvent.click(checkbox(2));
     fireEvent.click(button);
-    await screen.findByTestId('participants-data-page', {}, { timeout: 15_000 });
+    await screen.findByTestId('participants-data-page', {}, { timeout: 60_000 });
     expect(router.state.location.pathname).toBe('/ParticipantsDataPage');
     const state = router.state.location.state as { participants: Participant[] };
     expect(state.participants.map((p) => p.id)).toEqual([1, 2]);
@@ -282,7 +282,7 @@ describe('View Data on /TrialPage', () => {
     fireEvent.click(checkbox(1));
     expect(button.disabled).toBe(false);
     fireEvent.click(button);
-    await screen.findByTestId('fitbit-data-page', {}, { timeout: 15_000 });
+    await screen.findByTestId('fitbit-data-page', {}, { timeout: 60_000 });
     expect(router.state.location.pathname).toBe('/FitbitParticipantDataPage');
     expect(findRoute(router.state.location.pathname)?.action).toBe('data.view');
     expect(router.state.location.state).toMatchObject({

@@ -25,7 +25,7 @@ async function openAddPage(
     user,
   );
   const app = renderApp('/AddParticipantPage', { state: { trial: TRIAL } });
-  await screen.findByTestId('add-participant-page', {}, { timeout: 15_000 });
+  await screen.findByTestId('add-participant-page', {}, { timeout: 60_000 });
   return { ...api, ...app };
 }
 
@@ -247,7 +247,7 @@ describe('/AddParticipantPage', () => {
     mockParticipantsApi('User');
     renderApp('/AddParticipantPage');
     expect(
-      await screen.findByText('Please select a trial from the dashboard.', {}, { timeout: 15_000 }),
+      await screen.findByText('Please select a trial from the dashboard.', {}, { timeout: 60_000 }),
     ).toBeTruthy();
   });
 });

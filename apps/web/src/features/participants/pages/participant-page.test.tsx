@@ -43,7 +43,7 @@ async function openParticipantPage(
   return { ...api, ...app };
 }
 
-const pageReady = () => screen.findByTestId('participant-page', {}, { timeout: 15_000 });
+const pageReady = () => screen.findByTestId('participant-page', {}, { timeout: 60_000 });
 
 const pressCtrlShiftQ = () =>
   fireEvent.keyDown(window, { key: 'Q', code: 'KeyQ', ctrlKey: true, shiftKey: true });
@@ -91,7 +91,7 @@ describe('/Participant', () => {
       },
     });
     expect(
-      await screen.findByText(PARTICIPANT_MESSAGES.notFound, {}, { timeout: 15_000 }),
+      await screen.findByText(PARTICIPANT_MESSAGES.notFound, {}, { timeout: 60_000 }),
     ).toBeTruthy();
   });
 
@@ -99,7 +99,7 @@ describe('/Participant', () => {
     mockParticipantsApi('User');
     renderApp('/Participant');
     expect(
-      await screen.findByText(PARTICIPANT_MESSAGES.notFound, {}, { timeout: 15_000 }),
+      await screen.findByText(PARTICIPANT_MESSAGES.notFound, {}, { timeout: 60_000 }),
     ).toBeTruthy();
   });
 
@@ -133,7 +133,7 @@ describe('/Participant', () => {
     // (this wait once ran out in CI while another test run shared the machine).
     await import('./participant-raw-page');
     pressCtrlShiftQ();
-    const json = await screen.findByTestId('participant-raw-json', {}, { timeout: 15_000 });
+    const json = await screen.findByTestId('participant-raw-json', {}, { timeout: 60_000 });
     expect(router.state.location.pathname).toBe('/ParticipantRaw');
     expect(router.state.location.state).toEqual({ participant: P2, trial: TRIAL });
     expect(JSON.parse(json.textContent ?? '')).toEqual(RAW);
@@ -155,7 +155,7 @@ describe('/Participant', () => {
     const link = screen.getByTestId('participant-fitbit-data-link');
     expect(link.textContent).toBe('Fitbit data');
     fireEvent.click(link);
-    await screen.findByTestId('fitbit-data-page', {}, { timeout: 15_000 });
+    await screen.findByTestId('fitbit-data-page', {}, { timeout: 60_000 });
     expect(router.state.location.pathname).toBe('/FitbitParticipantDataPage');
     expect(router.state.location.state).toMatchObject({ participant: P2, trial: TRIAL });
     expect(screen.getByText('Fitbit data: CARD-002')).toBeTruthy();
@@ -164,7 +164,7 @@ describe('/Participant', () => {
   it('is closed to a Viewer', async () => {
     const { router } = await openParticipantPage('Viewer');
     await waitFor(() => expect(router.state.location.pathname).toBe('/not-authorized'), {
-      timeout: 15_000,
+      timeout: 60_000,
     });
   });
 });
@@ -179,7 +179,7 @@ describe('/ParticipantRaw', () => {
     });
     renderApp('/ParticipantRaw', { state: { participant: P2 } });
     expect(
-      (await screen.findByTestId('participant-raw-error', {}, { timeout: 15_000 })).textContent,
+      (await screen.findByTestId('participant-raw-error', {}, { timeout: 60_000 })).textContent,
     ).toBe(PARTICIPANT_MESSAGES.notFound);
   });
 
@@ -187,7 +187,7 @@ describe('/ParticipantRaw', () => {
     mockParticipantsApi('Admin');
     const { router } = renderApp('/ParticipantRaw', { state: { participant: P2 } });
     await waitFor(() => expect(router.state.location.pathname).toBe('/not-authorized'), {
-      timeout: 15_000,
+      timeout: 60_000,
     });
   });
 });

@@ -59,7 +59,7 @@ async function open() {
   });
   renderApp('/DbInfoPage');
   // The first render loads the lazy page and the table library: slow on a cold module graph.
-  await screen.findByTestId('team-row-edit-3', {}, { timeout: 15_000 });
+  await screen.findByTestId('team-row-edit-3', {}, { timeout: 60_000 });
   return api;
 }
 
@@ -168,7 +168,7 @@ describe('team administration (/DbInfoPage, Teams tab)', () => {
   it('shows the read-only database tables on the second tab, paged on the server', async () => {
     const api = await open();
     fireEvent.click(screen.getByRole('tab', { name: 'Database tables' }));
-    const table = await screen.findByTestId('sys-admin-panel-teams', {}, { timeout: 10_000 });
+    const table = await screen.findByTestId('sys-admin-panel-teams', {}, { timeout: 60_000 });
     expect(await within(table).findByText('Heart Institute')).toBeTruthy();
     expect(within(table).getByText('Team Table')).toBeTruthy();
     expect(screen.getByTestId('sys-admin-total-teams').textContent).toBe('1 row');

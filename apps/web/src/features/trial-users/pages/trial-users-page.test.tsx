@@ -38,7 +38,7 @@ async function open(overrides: Parameters<typeof mockApi>[0] = {}) {
   });
   renderApp('/TrialUsers', { state: { trial: TRIAL } });
   // The first render loads the lazy page and the table library: slow on a cold module graph.
-  await screen.findByText('grace@example.org', {}, { timeout: 15_000 });
+  await screen.findByText('grace@example.org', {}, { timeout: 60_000 });
   return api;
 }
 

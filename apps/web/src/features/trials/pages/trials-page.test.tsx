@@ -43,7 +43,7 @@ async function open(
   });
   const app = renderApp('/Trials');
   // The first render loads the lazy page and the table library: slow on a cold module graph.
-  await screen.findByTestId('trials-table', {}, { timeout: 15_000 });
+  await screen.findByTestId('trials-table', {}, { timeout: 60_000 });
   if (firstShown) await screen.findByTestId(`trial-row-${firstShown.trialId}`);
   return { ...api, ...app };
 }
