@@ -131,8 +131,9 @@ describe(`sync lease renewal (${MODE})`, () => {
         // Wait for a renewal after the clock moved (the lease reaches a full length past now again).
         const renewedBy = leaseClock.now().getTime() + SYNC_LEASE_MS;
         await expect
+          // The project's poll budget against hanging (decision 0274): under a loaded CI
+          // machine a renewal once took longer than 10 s to land.
           .poll(async () => (await leaseOf(c.connectionId))?.leaseUntil?.getTime() ?? 0, {
-            timeout: 10_000,
             interval: 20,
           })
           .toBeGreaterThanOrEqual(renewedBy);
@@ -307,7 +308,6 @@ describe(`sync lease renewal (${MODE})`, () => {
     const renewedBy = leaseClock.now().getTime() + SYNC_LEASE_MS;
     await expect
       .poll(async () => (await leaseOf(c.connectionId))?.leaseUntil?.getTime() ?? 0, {
-        timeout: 10_000,
         interval: 20,
       })
       .toBeGreaterThanOrEqual(renewedBy);
