@@ -90,10 +90,14 @@ export function mergeChunk(
 /** Whether a fetched point repeats a stored one: what the row store's upsert leaves alone. */
 export function samePoint(a: ChunkPoint, b: ChunkPoint): boolean {
   return (
-    sameValue(a.value, b.value) &&
-    a.offset === b.offset &&
-    canonicalJson(a.json ?? null) === canonicalJson(b.json ?? null)
+    sameValue(a.value, b.value) && a.offset === b.offset && sameJson(a.json ?? null, b.json ?? null)
   );
+}
+
+/** JSON as jsonb compares it; most points (all of heart rate) have none, so no text is made. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === null || b === null) return a === b;
+  return canonicalJson(a) === canonicalJson(b);
 }
 
 function sameValue(a: number | null, b: number | null): boolean {
