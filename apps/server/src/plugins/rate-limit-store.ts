@@ -19,11 +19,11 @@ type RouteParams = { routeInfo?: { method?: string | string[]; url?: string } };
 export function postgresRateLimitStore(db: Db, clock: Clock) {
   return class PostgresRateLimitStore {
     /** @fastify/rate-limit constructs the root store with its options; children get a prefix. */
-    private prefix = 'global|';
+    #prefix = 'global|';
 
     withPrefix(prefix: string) {
       const store = new PostgresRateLimitStore();
-      store.prefix = prefix;
+      store.#prefix = prefix;
       return store;
     }
 
@@ -32,7 +32,7 @@ export function postgresRateLimitStore(db: Db, clock: Clock) {
       const resetAt = new Date(now.getTime() + timeWindow);
       const ended = sql`${rateLimitHits.resetAt} <= ${now.toISOString()}::timestamptz`;
       db.insert(rateLimitHits)
-        .values({ key: this.prefix + key, hits: 1, resetAt })
+        .values({ key: this.#prefix + key, hits: 1, resetAt })
         .onConflictDoUpdate({
           target: rateLimitHits.key,
           set: {
@@ -55,7 +55,7 @@ export function postgresRateLimitStore(db: Db, clock: Clock) {
       const now = clock.now();
       db.select({ hits: rateLimitHits.hits, resetAt: rateLimitHits.resetAt })
         .from(rateLimitHits)
-        .where(sql`${rateLimitHits.key} = ${this.prefix + key}`)
+        .where(sql`${rateLimitHits.key} = ${this.#prefix + key}`)
         .then(
           ([row]) =>
             callback(
