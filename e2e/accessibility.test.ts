@@ -275,10 +275,7 @@ describe('accessibility (axe WCAG 2.1 AA) and 390-px layout on every route', () 
         .reverse()
         .find((received) => received.to.includes(account.username));
     await expect
-      .poll(() => mailed() !== undefined, {
-        timeout: 30_000,
-        message: `a code mailed to ${account.username}`,
-      })
+      .poll(() => mailed() !== undefined, { message: `a code mailed to ${account.username}` })
       .toBe(true);
     const code = /\b(\d{6})\b/.exec(mailed()!.body)![1]!;
     await page.goto(`${server.baseUrl}/SFAValidatePage`);

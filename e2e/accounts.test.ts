@@ -127,7 +127,7 @@ describe('accounts and second factor in the browser', () => {
     await page.waitForURL(/\/SFASetupPage$/);
     await page.getByRole('button', { name: 'Send code by email' }).click();
     await page.waitForURL(/\/SFASendCodeViaMsgPage$/);
-    const [mail] = (await smtp.waitForMails(before + 1, 20_000)).slice(before);
+    const [mail] = (await smtp.waitForMails(before + 1, 60_000)).slice(before);
     expect(mail!.to).toContain(ADMIN.username);
     const code = /\b(\d{6})\b/.exec(mail!.body)![1]!;
     // A user who waits on the code page past one session poll logs no failed request either
@@ -176,7 +176,7 @@ describe('accounts and second factor in the browser', () => {
     await page.getByLabel('Role').selectOption('User');
     await page.getByLabel('Team').selectOption({ label: 'Demo Research Team' });
     await page.getByRole('button', { name: 'Approve Sign-up' }).click();
-    const [mail] = (await smtp.waitForMails(before + 1, 20_000)).slice(before);
+    const [mail] = (await smtp.waitForMails(before + 1, 60_000)).slice(before);
     const link = /(http:\/\/\S+\/SignupValidation\?token=[\w-]+)/.exec(mail!.body)![1]!;
     await logOut(page);
 

@@ -277,7 +277,7 @@ describe('data governance pages in the browser', () => {
     await choose('database-table-select', 'Participant Table');
     const table = page.getByTestId('sys-admin-table-participants');
     const rows = () => table.locator('tbody tr').count();
-    await expect.poll(rows, { timeout: 15_000 }).toBe(50);
+    await expect.poll(rows).toBe(50);
     expect(await page.getByTestId('sys-admin-total-participants').textContent()).toBe('120 rows');
     expect(await table.locator('tbody tr').first().locator('td').first().textContent()).toBe('1');
     await page.getByRole('button', { name: /next page/i }).click();

@@ -124,9 +124,7 @@ describe('device data pages in the browser (demo data)', () => {
   it('the Omron page shows both charts and the table for the default query', async () => {
     await openFor('SLEEP-001', '/OmronParticipantDataPage');
     await page.getByTestId('omron-data-page').waitFor();
-    await page
-      .locator('[data-testid="omron-bp-chart"][data-chart-ready="true"]')
-      .waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="omron-bp-chart"][data-chart-ready="true"]').waitFor();
     await page.locator('[data-testid="omron-pulse-chart"][data-chart-ready="true"]').waitFor();
     await page.getByTestId('omron-readings-table').waitFor();
     expect(await page.getByTestId('omron-reading-row').count()).toBeGreaterThan(0);
@@ -142,9 +140,7 @@ describe('device data pages in the browser (demo data)', () => {
     page.on('request', (request) => {
       if (request.url().includes('/api/getOmronParticipantData/')) dataCalls += 1;
     });
-    await page
-      .locator('[data-testid="omron-bp-chart"][data-chart-ready="true"]')
-      .waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="omron-bp-chart"][data-chart-ready="true"]').waitFor();
     dataCalls = 0;
     await page.getByTestId('omron-query-clear').click();
     await page.getByTestId('omron-query-submit').click();

@@ -92,9 +92,7 @@ describe('device linking in the browser', () => {
     await section(brand).getByRole('button', { name: 'Send consent link' }).click();
     await page.getByTestId('app-toast').getByText(DEVICE_MESSAGES.consentEmailSent).waitFor();
     await expect
-      .poll(() => smtp.received.slice(before).some((mail) => mail.to.includes(email)), {
-        timeout: 20_000,
-      })
+      .poll(() => smtp.received.slice(before).some((mail) => mail.to.includes(email)))
       .toBe(true);
     const mail = smtp.received.slice(before).find((received) => received.to.includes(email))!;
     const consentPage = brand === 'Fitbit' ? 'PAFitbitConsentPage' : 'OmronConsentPage';
@@ -185,9 +183,8 @@ describe('device linking in the browser', () => {
     await page.getByRole('button', { name: 'Add Participant' }).click();
     await page.getByTestId('participants-table').waitFor();
     await expect
-      .poll(
-        async () => (await participantsOf('TP-2026-001')).some((p) => p.email === consenting.email),
-        { timeout: 15_000 },
+      .poll(async () =>
+        (await participantsOf('TP-2026-001')).some((p) => p.email === consenting.email),
       )
       .toBe(true);
     consenting.id = (await participantsOf('TP-2026-001')).find(

@@ -153,7 +153,6 @@ describe('Fitbit views in the browser (demo data)', () => {
           ).some((cell) => /\d/.test(cell.textContent ?? '')),
         ),
       ids,
-      { timeout: 30_000 },
     );
     const rows = await table.locator('tbody tr').count();
     expect(rows).toBe(30);

@@ -59,9 +59,7 @@ describe('participants in the browser', () => {
     await addParticipant('77_1');
     await page.getByTestId('participants-table').waitFor();
     await expect
-      .poll(async () => (await participants()).some((p) => p.participant_code_suffix === '77_1'), {
-        timeout: 15_000,
-      })
+      .poll(async () => (await participants()).some((p) => p.participant_code_suffix === '77_1'))
       .toBe(true);
     const created = (await participants()).find((p) => p.participant_code_suffix === '77_1')!;
     await page.getByTestId(`participant-row-${created.id}`).waitFor();
@@ -84,7 +82,6 @@ describe('participants in the browser', () => {
       .poll(
         async () =>
           (await participants()).find((p) => p.id === created.id)?.participant_code_suffix,
-        { timeout: 15_000 },
       )
       .toBe('78');
     await page.getByTestId(`participant-row-${created.id}`).getByText(/-78$/).waitFor();
@@ -92,9 +89,7 @@ describe('participants in the browser', () => {
     await page.getByTestId(`participant-delete-${created.id}`).click();
     await page.getByTestId('delete-participant-confirm').click();
     await expect
-      .poll(async () => (await participants()).some((p) => p.id === created.id), {
-        timeout: 15_000,
-      })
+      .poll(async () => (await participants()).some((p) => p.id === created.id))
       .toBe(false);
   });
 

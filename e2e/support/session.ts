@@ -33,7 +33,7 @@ export async function signInWithEmailedCode(
   const before = smtp.received.length;
   await page.getByRole('button', { name: 'Send code by email' }).click();
   await page.waitForURL(/\/SFASendCodeViaMsgPage$/);
-  const mails = await smtp.waitForMails(before + 1, 20_000);
+  const mails = await smtp.waitForMails(before + 1, 60_000);
   const mail = mails
     .slice(before)
     .reverse()

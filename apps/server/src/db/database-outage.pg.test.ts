@@ -170,7 +170,8 @@ describe('the server process through PostgreSQL outages (PostgreSQL)', () => {
 
     // 3. Back again: the same process serves and its workers run jobs.
     await proxy.restore();
-    const deadline = Date.now() + 30_000;
+    // A budget against hanging, the project's poll budget (decision 0274).
+    const deadline = Date.now() + 60_000;
     while ((await write()) !== 200) {
       if (Date.now() > deadline)
         throw new Error(`no successful write after the outage:\n${output}`);
@@ -192,7 +193,6 @@ describe('the server process through PostgreSQL outages (PostgreSQL)', () => {
       expect(jobId).toBeTruthy();
       await expect
         .poll(async () => (await boss.getJobById(MAINTENANCE_PURGE_EXPIRED, jobId!))?.state, {
-          timeout: 30_000,
           interval: 250,
         })
         .toBe('completed');

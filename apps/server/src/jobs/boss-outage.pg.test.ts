@@ -100,10 +100,7 @@ describe('pg-boss workers through a database outage (PostgreSQL)', () => {
     // Back again: the completion is recorded by the guard's retry; the job is not run again.
     await proxy.restore();
     await expect
-      .poll(async () => (await direct.getJobById(job.name, jobId))?.state, {
-        timeout: 30_000,
-        interval: 250,
-      })
+      .poll(async () => (await direct.getJobById(job.name, jobId))?.state, { interval: 250 })
       .toBe('completed');
     expect(runs).toBe(1);
     expect(unhandled).toEqual([]);

@@ -58,7 +58,9 @@ describe('process guards', () => {
         cwd: REPO_ROOT,
         env: { ...process.env, GUARDS: guards },
         encoding: 'utf8',
-        timeout: 30_000,
+        // A budget against hanging: a child's tsx start ran 8-10x its time with a second CI
+        // run beside (decision 0274).
+        timeout: 120_000,
       });
 
     const guarded = run('on');

@@ -139,7 +139,7 @@ describe(`completeness alert digest (${MODE})`, () => {
       const [run] = await ctx.database.db.select().from(completenessDigestRuns);
       expect(run).toMatchObject({ day: today, mails: 2 });
       expect(await jobs.boss.send(MAIL_DELIVER, {})).toBeTruthy();
-      const received = await smtp.waitForMails(2, 20_000);
+      const received = await smtp.waitForMails(2, 60_000);
       expect(received.map((mail) => mail.to[0]).sort()).toEqual(
         [admin.email, trialUser.email].sort(),
       );

@@ -934,7 +934,7 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
               sql`select state from pgboss.job where name = 'export.run' and data->>'jobId' = ${String(id)}`,
             )
           ).rows[0]?.state,
-        { timeout: 20_000, interval: 100 },
+        { interval: 100 },
       )
       .toBe('completed');
     expect(worked.has('never started')).toBe(false);

@@ -306,7 +306,7 @@ describe(`mail outbox and delivery (${MODE})`, () => {
         .where(eq(mailOutbox.id, id));
 
       expect(await jobs.boss.send(MAIL_DELIVER, {})).toBeTruthy();
-      const [received] = await server.waitForMails(1, 15_000);
+      const [received] = await server.waitForMails(1, 60_000);
       expect(received!.to).toEqual(['person1@example.test']);
       await waitFor(async () => (await outbox())[0]?.status === 'sent');
       expect(await outbox()).toEqual([

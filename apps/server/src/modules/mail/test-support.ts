@@ -18,7 +18,7 @@ export type TestSmtpServer = {
   /** For the app's SMTP_URL. */
   url: string;
   received: ReceivedMail[];
-  /** Resolves once at least `count` messages have arrived (throws after `timeoutMs`). */
+  /** Resolves once at least `count` messages have arrived (throws after `timeoutMs`, by default 60 s: a budget against hanging, decision 0274). */
   waitForMails(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   close(): Promise<void>;
 };
@@ -65,7 +65,7 @@ export async function startTestSmtpServer(
     port,
     url: `smtp://127.0.0.1:${port}`,
     received,
-    async waitForMails(count, timeoutMs = 10_000) {
+    async waitForMails(count, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
         if (Date.now() > deadline)

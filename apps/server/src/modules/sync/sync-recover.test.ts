@@ -194,7 +194,7 @@ describe(`sync runs of stopped workers (${MODE})`, () => {
             )
             .sort();
         },
-        { timeout: 30_000, interval: 250 },
+        { interval: 250 },
       )
       .toEqual([`dead:failed:${SYNC_WORKER_STOPPED}`, 'new:succeeded']);
   });
