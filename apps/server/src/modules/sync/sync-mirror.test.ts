@@ -441,6 +441,19 @@ describe(`sync mirrors each fully fetched window (${MODE})`, () => {
     expect((await run(connectionId, 'backfill')).outcome).toBe('succeeded');
     // More than one page of sleep (25 a page) in the window.
     expect((await sleepUpstream(connectionId, enrolled, now)).length).toBeGreaterThan(25);
+    /** What upstream holds at the simulated clock's now: a stored row's key for each point. */
+    const upstreamKeys = async () => {
+      const until = new Date(sims.clock.now().getTime() + 1);
+      const sleeps = (await sleepUpstream(connectionId, enrolled, until)).map(
+        (point) => `sleep_duration ${new Date(sleepOf(point).interval.startTime).toISOString()}`,
+      );
+      const weights = (await weightUpstream(connectionId, enrolled, until)).map((point) => {
+        const weight = point.weight as { sampleTime: { physicalTime: string } };
+        return `weight ${new Date(weight.sampleTime.physicalTime).toISOString()}`;
+      });
+      return new Set([...sleeps, ...weights]);
+    };
+    const upstreamAtStart = await upstreamKeys();
 
     // Upstream loses a weight log; the store holds a session the provider never had.
     const [newestWeight] = await weightUpstream(connectionId, enrolled, now);
@@ -499,10 +512,17 @@ describe(`sync mirrors each fully fetched window (${MODE})`, () => {
       ['sleep_duration', strayEnd.toISOString()],
       ['weight', null],
     ]);
-    // Anything new is what the account recorded in the 18 minutes the clock moved on (at
-    // some times of day a weigh-in falls there), never an old reading back.
-    for (const row of after.filter((row) => !beforeKeys.has(keyOf(row))))
-      expect(new Date(row[3] as string).getTime()).toBeGreaterThanOrEqual(now.getTime());
+    // Anything new is what the tracker and the scale uploaded in the 18 minutes the clock
+    // moved on (at some times of day last night's sleep, once the wearer woke, or a weigh-in):
+    // upstream has it now and did not at the start; never a reading mirrored away back. (A
+    // check that new rows were recorded after the start failed between about 13:40 and 14:00
+    // UTC, when the simulated tracker uploads the night that began before it.)
+    const upstreamAtEnd = await upstreamKeys();
+    for (const row of after.filter((row) => !beforeKeys.has(keyOf(row)))) {
+      const key = `${String(row[1])} ${String(row[3])}`;
+      expect(upstreamAtEnd.has(key), `${key} is upstream now`).toBe(true);
+      expect(upstreamAtStart.has(key), `${key} was not upstream at the start`).toBe(false);
+    }
     await expectSummaryMatchesReadings([participantId]);
   });
 
