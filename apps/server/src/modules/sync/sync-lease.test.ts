@@ -8,7 +8,7 @@ import { SYNC_SOURCES, type SyncSource } from './sources';
 import { dexcomSource } from '../../providers/dexcom/dexcom.source';
 import { buildSyncService, type SyncSettings } from './sync.composition';
 import { recoverAbandonedRuns } from './sync.jobs';
-import { SYNC_LEASE_LOST, SYNC_WORKER_STOPPED } from './sync.repository';
+import { SYNC_LEASE_LOST, SYNC_WORKER_STOPPED, createSyncRunsRepository } from './sync.repository';
 import { SYNC_LEASE_MS } from './sync.service';
 import {
   createParticipants,
@@ -53,7 +53,7 @@ describe(`sync lease renewal (${MODE})`, () => {
       account,
       metrics: ['egv'],
     });
-    return { participantId, connectionId };
+    return { participantId, connectionId, teamId: fixture.teamId };
   };
   /** The Dexcom source with `hook` run after each window is fetched (while the run holds its lease). */
   const withHook = (hook: () => Promise<void>): SyncSource => ({
@@ -264,6 +264,26 @@ describe(`sync lease renewal (${MODE})`, () => {
       )
     ).rows;
     expect(Number(count!.n)).toBe(0);
+  });
+
+  it('a renewal that lands after a later one does not move the lease back', async () => {
+    const c = await connection('SandboxUser6', 2);
+    const start = new Date('2030-06-01T00:00:00Z');
+    const held = { leaseOwner: 'job-9', leaseUntil: new Date(start.getTime() + SYNC_LEASE_MS) };
+    await database.db
+      .insert(syncStates)
+      .values({ participantDeviceId: c.connectionId, teamId: c.teamId, ...held })
+      .onConflictDoUpdate({ target: syncStates.participantDeviceId, set: held });
+    const runs = createSyncRunsRepository(database.db);
+    const later = new Date(start.getTime() + 30_000 + SYNC_LEASE_MS);
+    const earlier = new Date(start.getTime() + 15_000 + SYNC_LEASE_MS);
+    const at = new Date(start.getTime() + 30_000);
+    expect(await runs.renewLease(database.db, c.connectionId, 'job-9', at, later)).toBe(true);
+    // The renewal begun 15 s earlier, landing now: still held, and the end stays.
+    expect(await runs.renewLease(database.db, c.connectionId, 'job-9', at, earlier)).toBe(true);
+    expect((await leaseOf(c.connectionId))!.leaseUntil!.getTime()).toBe(later.getTime());
+    // Another owner's renewal is no renewal.
+    expect(await runs.renewLease(database.db, c.connectionId, 'job-1', at, later)).toBe(false);
   });
 
   it('an attempt hung past the time pg-boss allows it stops renewing: a retry of the same job waits, the recovery closes the hung run, the retry syncs', async () => {

@@ -398,6 +398,9 @@ export function createSyncRunsRepository(db: Db) {
      * it: the caller stops writing. Inside a window's transaction the update locks the lease
      * row until the commit, so a run taking the lease over waits for that commit and then
      * finds the lease renewed — a run that lost its lease never commits a window.
+     * The end only ever moves on: background renewals are not awaited one by one, so under
+     * load an earlier renewal may land after a later one (seen in a CI run: the lease went
+     * back 30 s), and must not take back what the later one gave.
      */
     async renewLease(
       tx: DbOrTx,
@@ -408,7 +411,9 @@ export function createSyncRunsRepository(db: Db) {
     ): Promise<boolean> {
       const rows = await tx
         .update(syncStates)
-        .set({ leaseUntil: until })
+        .set({
+          leaseUntil: sql`greatest(${syncStates.leaseUntil}, ${until.toISOString()}::timestamptz)`,
+        })
         .where(
           and(
             eq(syncStates.participantDeviceId, connectionId),
