@@ -216,6 +216,7 @@ async function writeTemplate(templateDir: string): Promise<void> {
  * temp directory too, where they lived before.
  */
 function removeStaleTemplates(current: string): void {
+  const now = fileSystemNow(path.dirname(current));
   for (const dir of new Set([path.dirname(current), os.tmpdir()])) {
     for (const name of fs.readdirSync(dir)) {
       const file = path.join(dir, name);
@@ -224,12 +225,31 @@ function removeStaleTemplates(current: string): void {
       if (!ours.some((prefix) => name.startsWith(prefix)) || name === path.basename(current))
         continue;
       try {
-        if (Date.now() - fs.statSync(file).mtimeMs > 60 * 60 * 1000)
+        if (now - fs.statSync(file).mtimeMs > 60 * 60 * 1000)
           fs.rmSync(file, { recursive: true, force: true });
       } catch {
         // Another process removed it first.
       }
     }
+  }
+}
+
+/**
+ * The time as the file system stamps it, to compare with the stamps of the directories: not
+ * `Date.now()`, which a test may have moved (TEST_NOW, fake timers). With a moved clock three
+ * hours on, every live data directory of the other workers looked an hour old and was removed
+ * under its database (`could not open file`, seen in a TEST_NOW sweep).
+ */
+function fileSystemNow(dir: string): number {
+  const marker = path.join(
+    dir,
+    `trialpulse-clock-${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
+  fs.writeFileSync(marker, '');
+  try {
+    return fs.statSync(marker).mtimeMs;
+  } finally {
+    fs.rmSync(marker, { force: true });
   }
 }
 
