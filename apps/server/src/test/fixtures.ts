@@ -8,7 +8,10 @@ import { ACCESS_COOKIE } from '../modules/auth/session-tokens';
 import { solveHumanCheck } from '../modules/human-check/test-support';
 
 let counter = 0;
-const unique = () => `${process.pid}-${Date.now().toString(36)}-${++counter}`;
+// Digits and dots only (an email has dots anyway): list filters in tests ("T-2", "-012", "_")
+// must not match inside a fixture's email or name by chance (a base-36 time ending in "t"
+// before counter 2 made `user-…t-2…@example.org` match "T-2" in paging.test.ts).
+const unique = () => `${process.pid}.${Date.now()}.${++counter}`;
 
 /** An active team with room to work in. */
 export async function createTeam(db: Db, overrides: Partial<typeof teams.$inferInsert> = {}) {
@@ -53,7 +56,7 @@ export async function createStaffUser(
     accountType?: 'staff' | 'participant';
   } = {},
 ): Promise<TestUser> {
-  const email = `user-${unique()}@example.org`.toLowerCase();
+  const email = `user.${unique()}@example.org`.toLowerCase();
   const password = options.password ?? 'Correct#Horse9';
   const [user] = await db
     .insert(users)
