@@ -33,7 +33,9 @@ import { DEMO, apiFromPage, logIn, type Account } from './support/session';
  *
  * One server, one browser, one context per role, signed in once: each page is opened once
  * at 1440 px, axe runs there, then the same page is resized to 390×844 and its width
- * measured. A11Y_SCREENSHOTS=<dir> also saves every page at both widths (for looking at
+ * measured; one test checks that motion ends for a user who asks the system for less
+ * (prefers-reduced-motion) and plays without that preference.
+ * A11Y_SCREENSHOTS=<dir> also saves every page at both widths (for looking at
  * them); A11Y_TIMING=1 prints each page's time. Figures and reasons: decision 0160.
  */
 
@@ -391,6 +393,40 @@ describe('accessibility (axe WCAG 2.1 AA) and 390-px layout on every route', () 
       expect(problems, report(problems)).toEqual([]);
     }, 900_000);
   }
+
+  it('ends motion at once for a user whose system asks for less (WCAG 2.3.3)', async () => {
+    /** Seconds of each duration in a computed `0.25s, 0.25s` list. */
+    const seconds = (list: string) => list.split(',').map((value) => parseFloat(value));
+    /** While Log In is held down: its ripple's animation and the button's transitions, as computed. */
+    const heldButton = async (reducedMotion: 'reduce' | 'no-preference') => {
+      const context = await browser.newContext({ viewport: DESKTOP, reducedMotion });
+      contexts.push(context);
+      const page = watchPage(await context.newPage());
+      await page.goto(`${server.baseUrl}${PATHS.login}`);
+      const button = page.getByRole('button', { name: 'Log In' });
+      await button.hover();
+      await page.mouse.down();
+      // The ripple stays while the button is held, however busy the machine is.
+      const ripple = button.locator('.MuiTouchRipple-rippleVisible');
+      await ripple.waitFor({ state: 'attached' });
+      const computed = {
+        ripple: seconds(
+          await ripple.evaluate((element) => getComputedStyle(element).animationDuration),
+        ),
+        button: seconds(
+          await button.evaluate((element) => getComputedStyle(element).transitionDuration),
+        ),
+      };
+      await page.mouse.up();
+      return computed;
+    };
+    const moving = await heldButton('no-preference');
+    const still = await heldButton('reduce');
+    // MUI's own timings without the preference (550 ms ripple, 250 ms colour change)...
+    expect(Math.min(...moving.ripple, ...moving.button)).toBeGreaterThanOrEqual(0.2);
+    // ...and with it, nothing that lasts as long as a frame.
+    expect(Math.max(...still.ripple, ...still.button)).toBeLessThan(0.001);
+  });
 
   it('showed every route at its own path, to every role that may open it', () => {
     const missing: string[] = [];

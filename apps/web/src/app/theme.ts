@@ -27,7 +27,24 @@ export const theme = createTheme({
   components: {
     // A word longer than its line (an email address, a file name) breaks instead of widening
     // the page past a phone's screen (issue 30); it does not change how wide content asks to be.
-    MuiCssBaseline: { styleOverrides: { body: { overflowWrap: 'break-word' } } },
+    MuiCssBaseline: {
+      styleOverrides: {
+        body: { overflowWrap: 'break-word' },
+        // Motion only for those who have not asked their system for less (WCAG 2.3.3): with
+        // "reduce motion" on, spinners, skeleton pulses, button ripples and the fades and
+        // slides of menus and dialogs end at once (a spinner stays as a still arc, its
+        // progressbar role unchanged). A near-zero duration rather than `none`, so anything
+        // that waits for an animation or transition to end still gets its end event.
+        '@media (prefers-reduced-motion: reduce)': {
+          '*, *::before, *::after': {
+            animationDuration: '0.01ms !important',
+            animationIterationCount: '1 !important',
+            transitionDuration: '0.01ms !important',
+            scrollBehavior: 'auto !important',
+          },
+        },
+      },
+    },
     MuiAppBar: { defaultProps: { elevation: 0 } },
     MuiButton: { defaultProps: { disableElevation: true } },
     MuiPaper: { styleOverrides: { outlined: { borderColor: '#dde3ea' } } },
