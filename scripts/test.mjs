@@ -26,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { cpuSecondsOf, describeCpu } from './cpu-time.mjs';
 import { databaseTestFiles } from './database-tests.mjs';
+import { startProcessCpuSampler } from './process-cpu.mjs';
 import { ROOT, ensureDependencies, ensureWebBuild } from './lib.mjs';
 
 const TMP = path.join(ROOT, '.tmp');
@@ -80,6 +81,7 @@ const inSeries = ['1', 'true'].includes(process.env.TEST_PASSES_IN_SERIES ?? '')
 const background = inSeries ? [] : passes.filter((pass) => pass.name === 'browser');
 const foreground = passes.filter((pass) => !background.includes(pass));
 const started = Date.now();
+const processCpu = startProcessCpuSampler(TMP);
 const backgroundRuns = background.map((pass) => {
   console.log(`\n(${pass.name} pass started alongside the others; its output follows them)`);
   return runVitest(pass, { buffered: true });
@@ -128,6 +130,14 @@ for (const [name, run, why] of [
 // Everything this script started has been waited for: its own figure is the run's CPU.
 const runCpu = describeCpu(cpuSecondsOf());
 console.log(`\nall passes: ${seconds(Date.now() - started)}${runCpu ? `, ${runCpu}` : ''}`);
+// The same read per process from /proc every 2 s, Chromium's processes included (the figures
+// above miss them: they are not waited for by a process of ours; decision 0277).
+const sampled = processCpu.stop();
+if (sampled) {
+  const parts = Object.entries(sampled).map(([name, cpuS]) => `${name} ${Math.round(cpuS)} s`);
+  const total = Object.values(sampled).reduce((sum, cpuS) => sum + cpuS, 0);
+  console.log(`CPU per process (sampled): ${parts.join(', ')}; all ${Math.round(total)} s`);
+}
 
 printFailures(failures);
 const logCheck = checkLogsForDemoPasswords();
