@@ -4,15 +4,18 @@
 // only the total was known). Elsewhere (no /proc) it reports nothing.
 import fs from 'node:fs';
 
-const TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux architecture Node runs on.
+export const TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux architecture Node runs on.
+
+/** The fields of `/proc/<pid>/stat` after the command name (which may hold spaces): field 3 on. Throws when it is gone. */
+export function statFields(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
 
 /** `{ userS, systemS }` of the process and its waited-for children, or null without /proc. */
 export function cpuSecondsOf(pid = 'self') {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces), from field 3 on.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const [utime, stime, cutime, cstime] = fields.slice(11, 15).map(Number);
+    const [utime, stime, cutime, cstime] = statFields(pid).slice(11, 15).map(Number);
     return {
       userS: (utime + cutime) / TICKS_PER_SECOND,
       systemS: (stime + cstime) / TICKS_PER_SECOND,

@@ -8,8 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { clearInterval, setInterval } from 'node:timers';
-
-const TICKS_PER_SECOND = 100; // USER_HZ, as in cpu-time.mjs
+import { TICKS_PER_SECOND, statFields } from './cpu-time.mjs';
 
 /**
  * Starts sampling the processes whose CPU_TIME_FILE lies in `directory` (this run's: a second
@@ -61,8 +60,7 @@ export function startProcessCpuSampler(directory, intervalMs = 2000) {
     for (const name of fs.readdirSync('/proc')) {
       if (!/^\d+$/.test(name)) continue;
       try {
-        const text = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-        const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+        const fields = statFields(name);
         stats.set(Number(name), {
           ppid: Number(fields[1]),
           ticks: Number(fields[11]) + Number(fields[12]),
