@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { openApiCalls } from './page-trouble';
+import { tryClick } from './try-click';
 
 /**
  * Waits until none of the page's own API calls is open (network idle of the app's calls,
@@ -31,10 +32,16 @@ export async function clickUntilShown(
     if (attempt > 1) {
       if (!(await target.isVisible())) break;
       console.warn(
-        `click ${attempt - 1} on ${String(target)} was lost (the page did not move on); clicking again`,
+        `click ${attempt - 1} on ${String(target)} showed nothing within 5 s (lost, or slow); clicking again`,
       );
     }
-    await target.click();
+    if (attempt === 1) await target.click();
+    // A click taken as lost may only have been slow: on a loaded machine the next page can
+    // need more than 5 s to show while the old one stays (seen in CI: the participant page
+    // came during the second click, whose target then left the DOM, and Playwright waited
+    // 60 s for it to return). A repeated click therefore gets 5 s, and a target that left
+    // ends the clicking; `arrived` then has the whole budget below.
+    else if (!(await tryClick(target, 5_000))) break;
     const shown = await arrived.waitFor({ timeout: 5_000 }).then(
       () => true,
       () => false,

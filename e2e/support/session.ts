@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { TestSmtpServer } from '../../apps/server/src/modules/mail/test-support';
+import { tryClick } from './try-click';
 
 export type Account = { username: string; password: string };
 
@@ -38,7 +39,10 @@ export async function signInWithEmailedCode(
   const sendByEmail = page.getByRole('button', { name: 'Send code by email' });
   const codeField = page.getByLabel('Emailed code');
   for (let attempt = 1; attempt <= 3; attempt += 1) {
-    await sendByEmail.click();
+    // A repeated click gets 5 s: the click before may have taken after all, and its target
+    // left the page (clickUntilShown says why).
+    if (attempt === 1) await sendByEmail.click();
+    else if (!(await tryClick(sendByEmail, 5_000))) break;
     const shown = await codeField.waitFor({ timeout: 5_000 }).then(
       () => true,
       () => false,
