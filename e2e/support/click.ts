@@ -19,18 +19,23 @@ export async function apiCallsSettled(page: Page): Promise<void> {
  * strip answers. Playwright checks the click's hit target and then sends the mouse events
  * in separate steps, so a row above that grows in between moves the link away and the
  * click lands beside it (seen in CI: the trial page stayed, the mouse over the row above).
- * A lost click leaves `target` in place and is repeated; one that took moves the page on.
+ * A lost click leaves `target` in place on the same address and is repeated; one that took
+ * moves the page on.
  */
 export async function clickUntilShown(
   target: Locator,
   arrived: Locator,
   attempts = 3,
 ): Promise<void> {
+  const page = target.page();
+  const urlBefore = page.url();
   for (let attempt = 1; attempt <= attempts; attempt += 1) {
     // Rows stop growing once the page's calls have answered: aim then.
-    await apiCallsSettled(target.page());
+    await apiCallsSettled(page);
     if (attempt > 1) {
-      if (!(await target.isVisible())) break;
+      // A click that took moves the page on (a new address) or removes its target: only a
+      // target still in place on the same address is clicked again.
+      if (page.url() !== urlBefore || !(await target.isVisible())) break;
       console.warn(
         `click ${attempt - 1} on ${String(target)} showed nothing within 5 s (lost, or slow); clicking again`,
       );

@@ -37,7 +37,11 @@ import { exportStorageFor, EXPORT_SWEEP, exportJobDefinitions, sweepExports } fr
 import { runExport } from './export.service';
 import { DATA_COLUMNS } from './export-writer';
 import { serverExportBounds } from './export.routes';
-import { createExportDevice } from './test-support';
+import {
+  createExportDevice,
+  startExportWorkerProcess,
+  type ExportWorkerProcess,
+} from './test-support';
 
 const readingsFor = (db: Db) => readingsServiceFor(db);
 const requireJson = createRequire(import.meta.url);
@@ -1121,35 +1125,16 @@ if (process.env.TEST_DATABASE_URL) {
     let storedRows = 0;
     const children: ChildProcess[] = [];
 
-    /** A worker process running the export job `jobId` (test-worker.ts). */
-    const startWorker = (jobId: number, hold: boolean) => {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', path.join(import.meta.dirname, 'test-worker.ts'), String(jobId)],
-        {
-          env: {
-            ...process.env,
-            DATABASE_URL: t.database.connectionString!,
-            EXPORT_TEST_DATA_DIR: t.config.DATA_DIR,
-            EXPORT_TEST_HOLD: hold ? '1' : '0',
-          },
-          stdio: ['ignore', 'pipe', 'inherit'],
-        },
-      );
-      children.push(child);
-      let output = '';
-      const exited = new Promise<string>((resolve) => child.once('exit', () => resolve(output)));
-      const held = new Promise<void>((resolve, reject) => {
-        child.stdout!.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          if (output.includes('held\n')) resolve();
-        });
-        void exited.then(() => reject(new Error(`worker exited before it held: ${output}`)));
+    /** A worker process running the export job `jobId` (test-export-worker.ts). */
+    const startWorker = (jobId: number, hold: boolean) =>
+      startExportWorkerProcess({
+        jobId,
+        databaseUrl: t.database.connectionString!,
+        dataDir: t.config.DATA_DIR,
+        hold,
+        children,
       });
-      held.catch(() => undefined);
-      return { child, held, exited };
-    };
-    const kill = async (worker: ReturnType<typeof startWorker>) => {
+    const kill = async (worker: ExportWorkerProcess) => {
       worker.child.kill('SIGKILL');
       await worker.exited;
       expect(worker.child.signalCode).toBe('SIGKILL');
@@ -1197,8 +1182,7 @@ if (process.env.TEST_DATABASE_URL) {
         sql`update export_jobs set updated_at = now() - interval '10 minutes' where id = ${id}`,
       );
       const retry = startWorker(id, false);
-      const output = await retry.exited;
-      expect(JSON.parse(output.trim().split('\n').at(-1)!)).toMatchObject({
+      expect(await retry.outcome()).toMatchObject({
         status: 'completed',
         rows: storedRows,
       });

@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
@@ -105,4 +107,71 @@ export async function createExportDevice(
     await db.insert(teamDeviceDataStorageSettings).values(layer).onConflictDoNothing();
   }
   return { deviceId: device!.id };
+}
+
+/** An export worker process (test-export-worker.ts) and what the test waits on. */
+export type ExportWorkerProcess = {
+  child: ChildProcess;
+  /** Resolves once the worker holds after its first page (rejects if it exits before). */
+  held: Promise<void>;
+  /** Resolves with everything the worker printed once it exited. */
+  exited: Promise<string>;
+  /** The run's outcome: the worker's last line, once it exited. */
+  outcome(): Promise<{ status: string; [key: string]: unknown }>;
+  /** Lets a held worker go on. */
+  release(): void;
+};
+
+/**
+ * Starts test-export-worker.ts on the export job `jobId` of the PostgreSQL database at
+ * `databaseUrl`, held after its first page when `hold`; it joins `children`, which the
+ * test kills at its end.
+ */
+export function startExportWorkerProcess(options: {
+  jobId: number;
+  databaseUrl: string;
+  dataDir: string;
+  hold: boolean;
+  children: ChildProcess[];
+  pageSize?: number;
+  resourcesPerFile?: number;
+}): ExportWorkerProcess {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(import.meta.dirname, 'test-export-worker.ts'),
+      String(options.jobId),
+    ],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: options.databaseUrl,
+        EXPORT_TEST_DATA_DIR: options.dataDir,
+        EXPORT_TEST_HOLD: options.hold ? '1' : '0',
+        EXPORT_TEST_PAGE_SIZE: options.pageSize?.toString() ?? '',
+        EXPORT_TEST_RESOURCES_PER_FILE: options.resourcesPerFile?.toString() ?? '',
+      },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  options.children.push(child);
+  let output = '';
+  const exited = new Promise<string>((resolve) => child.once('exit', () => resolve(output)));
+  const held = new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('held\n')) resolve();
+    });
+    void exited.then(() => reject(new Error(`worker exited before it held: ${output}`)));
+  });
+  held.catch(() => undefined);
+  return {
+    child,
+    held,
+    exited,
+    outcome: async () => JSON.parse((await exited).trim().split('\n').at(-1)!),
+    release: () => child.stdin!.write('go\n'),
+  };
 }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -8,6 +8,7 @@ import { exportJobs } from '../../db/schema';
 import { findPgBin, startPgCluster, type PgCluster } from '../../test/fault/pg-cluster';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { backendClientOfTeam } from '../backend-clients/test-support';
+import { startExportWorkerProcess } from '../export/test-support';
 import { createParticipants, readingsServiceFor } from '../sync/test-support';
 import type { ReadingInput } from '../sync/readings.service';
 
@@ -28,7 +29,7 @@ type Manifest = { output: { type: string; url: string; count: number }[]; error:
  * status URL answers 202 while the export is unfinished, the file URLs 404, and once done
  * every file the manifest lists is whole. The cluster is the test's own (initdb in a temporary
  * folder, decision 0125), so stopping it disturbs nobody; the worker is a real process
- * (test-bulk-worker.ts, what the pg-boss handler runs) that the test holds after its first page.
+ * (export/test-export-worker.ts, what the pg-boss handler runs) that the test holds after its first page.
  */
 describe.skipIf('missing' in pgBin)(
   'Bulk Data exports through worker and database faults (own cluster)',
@@ -88,35 +89,16 @@ describe.skipIf('missing' in pgBin)(
             .filter((name) => name.startsWith(`${id}-`) || name.startsWith(`${id}.`))
         : [];
     /** A worker process running the export job `id`, held after its first page when `hold`. */
-    const startWorker = (id: number, hold: boolean) => {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', path.join(import.meta.dirname, 'test-bulk-worker.ts'), String(id)],
-        {
-          env: {
-            ...process.env,
-            DATABASE_URL: cluster.url('bulk'),
-            EXPORT_TEST_DATA_DIR: t.config.DATA_DIR,
-            BULK_TEST_HOLD: hold ? '1' : '0',
-          },
-          stdio: ['pipe', 'pipe', 'inherit'],
-        },
-      );
-      children.push(child);
-      let output = '';
-      const exited = new Promise<string>((resolve) => child.once('exit', () => resolve(output)));
-      const held = new Promise<void>((resolve, reject) => {
-        child.stdout!.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          if (output.includes('held\n')) resolve();
-        });
-        void exited.then(() => reject(new Error(`worker exited before it held: ${output}`)));
+    const startWorker = (id: number, hold: boolean) =>
+      startExportWorkerProcess({
+        jobId: id,
+        databaseUrl: cluster.url('bulk'),
+        dataDir: t.config.DATA_DIR,
+        hold,
+        children,
+        pageSize: 20,
+        resourcesPerFile: 50,
       });
-      held.catch(() => undefined);
-      const outcome = async () =>
-        JSON.parse((await exited).trim().split('\n').at(-1)!) as { status: string };
-      return { child, held, exited, outcome, release: () => child.stdin!.write('go\n') };
-    };
     /** The export is served whole: every file of the manifest with as many resources as it says. */
     const expectWhole = async (statusUrl: string) => {
       const status = await call('GET', statusUrl);
