@@ -8,6 +8,7 @@ import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../config/paths';
+import { serverNodeArgs } from '../test/server-bundle';
 import { sessions } from '../db/schema';
 import { MAINTENANCE_PURGE_EXPIRED } from '../jobs/maintenance';
 import { solveAltchaChallenge } from '../modules/human-check/test-support';
@@ -52,28 +53,24 @@ describe('the server process through PostgreSQL outages (PostgreSQL)', () => {
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     const { TEST_DATABASE_URL: _ignored, ...env } = process.env;
-    child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(REPO_ROOT, 'apps/server/src/main.ts')],
-      {
-        cwd: REPO_ROOT,
-        env: {
-          ...env,
-          TRIALPULSE_MODE: 'test',
-          PORT: String(port),
-          DATA_DIR: dataDir,
-          DATABASE_URL: viaProxy.toString(),
-          APP_SECRET: randomBytes(32).toString('hex'),
-          TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-          SERVE_WEB: 'false',
-          SIMULATORS: 'off',
-          JOBS_ENABLED: 'true',
-          HUMAN_CHECK_DIFFICULTY: '1000',
-          LOG_LEVEL: 'warn',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    child = spawn(process.execPath, await serverNodeArgs(), {
+      cwd: REPO_ROOT,
+      env: {
+        ...env,
+        TRIALPULSE_MODE: 'test',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        DATABASE_URL: viaProxy.toString(),
+        APP_SECRET: randomBytes(32).toString('hex'),
+        TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+        SERVE_WEB: 'false',
+        SIMULATORS: 'off',
+        JOBS_ENABLED: 'true',
+        HUMAN_CHECK_DIFFICULTY: '1000',
+        LOG_LEVEL: 'warn',
       },
-    );
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const deadline = Date.now() + 60_000;

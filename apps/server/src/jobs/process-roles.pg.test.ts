@@ -7,6 +7,7 @@ import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../config/paths';
+import { serverNodeArgs } from '../test/server-bundle';
 import type { Database } from '../db/client';
 import { participantDevices, syncRuns } from '../db/schema';
 import { simulatorEnvironment } from '@trialpulse/provider-simulators/embedded';
@@ -44,37 +45,35 @@ describe('a web process and a worker process on one database (PostgreSQL)', () =
   const children: Array<{ child: ChildProcess; output: () => string }> = [];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trialpulse-roles-'));
 
+  let nodeArgs: string[];
+
   const startMain = (role: 'web' | 'worker', port: number) => {
     const { TEST_DATABASE_URL: _ignored, ...env } = process.env;
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(REPO_ROOT, 'apps/server/src/main.ts')],
-      {
-        cwd: REPO_ROOT,
-        env: {
-          ...env,
-          TRIALPULSE_MODE: 'test',
-          PROCESS_ROLE: role,
-          PORT: String(port),
-          DATA_DIR: path.join(dataDir, role),
-          DATABASE_URL: database.connectionString!,
-          APP_SECRET: randomBytes(32).toString('hex'),
-          TOKEN_ENCRYPTION_KEY: sims.encryptionKey,
-          PUBLIC_URL: 'http://localhost:5173',
-          GOOGLE_HEALTH_WEBHOOK_SECRET: SECRET,
-          SERVE_WEB: 'false',
-          SIMULATORS: 'off',
-          LOG_LEVEL: 'warn',
-          ...simulatorEnvironment({
-            googleHealth: sims.googleHealth.baseUrl,
-            fitbitLegacy: sims.fitbitLegacy.baseUrl,
-            omron: sims.omron.baseUrl,
-            dexcom: sims.dexcom.baseUrl,
-          }),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn(process.execPath, nodeArgs, {
+      cwd: REPO_ROOT,
+      env: {
+        ...env,
+        TRIALPULSE_MODE: 'test',
+        PROCESS_ROLE: role,
+        PORT: String(port),
+        DATA_DIR: path.join(dataDir, role),
+        DATABASE_URL: database.connectionString!,
+        APP_SECRET: randomBytes(32).toString('hex'),
+        TOKEN_ENCRYPTION_KEY: sims.encryptionKey,
+        PUBLIC_URL: 'http://localhost:5173',
+        GOOGLE_HEALTH_WEBHOOK_SECRET: SECRET,
+        SERVE_WEB: 'false',
+        SIMULATORS: 'off',
+        LOG_LEVEL: 'warn',
+        ...simulatorEnvironment({
+          googleHealth: sims.googleHealth.baseUrl,
+          fitbitLegacy: sims.fitbitLegacy.baseUrl,
+          omron: sims.omron.baseUrl,
+          dexcom: sims.dexcom.baseUrl,
+        }),
       },
-    );
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -99,6 +98,7 @@ describe('a web process and a worker process on one database (PostgreSQL)', () =
   beforeAll(async () => {
     database = await createTestDatabase();
     sims = await startSyncSimulators();
+    nodeArgs = await serverNodeArgs();
   });
   afterAll(async () => {
     await Promise.all(

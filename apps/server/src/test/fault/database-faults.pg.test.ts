@@ -20,6 +20,7 @@ import {
 } from '../../modules/sync/test-support';
 import { consentAtSimulator, simulatorEnvironment } from '@trialpulse/provider-simulators/embedded';
 import { createStaffUser } from '../fixtures';
+import { serverNodeArgs } from '../server-bundle';
 import {
   backendKeyPair,
   jwksText,
@@ -264,11 +265,13 @@ describe.skipIf('missing' in pgBin)(
       const port = await freePort();
       const baseUrl = `http://127.0.0.1:${port}`;
       const started: ServerProcess[] = [];
+      const nodeArgs = await serverNodeArgs();
       const spawnRole = (role: 'all' | 'web' | 'worker', rolePort: number) => {
         const server = new ServerProcess(
           `${name}/${role}`,
           environment(url, dataDir, rolePort, baseUrl, role),
           onExit,
+          nodeArgs,
         );
         started.push(server);
         processes.push(server);

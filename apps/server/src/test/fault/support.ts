@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import JSZip from 'jszip';
 import { REPO_ROOT } from '../../config/paths';
 export { HttpClient } from '../http-client';
@@ -62,16 +61,14 @@ export class ServerProcess {
     readonly name: string,
     env: Record<string, string>,
     onExit: (process: ServerProcess) => void,
+    /** How node starts main.ts: `await serverNodeArgs()` (test/server-bundle.ts). */
+    nodeArgs: string[],
   ) {
-    this.child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(REPO_ROOT, 'apps/server/src/main.ts')],
-      {
-        cwd: REPO_ROOT,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    this.child = spawn(process.execPath, nodeArgs, {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const keep = (chunk: Buffer) => {
       const text = this.partial + chunk.toString();
       const parts = text.split('\n');
