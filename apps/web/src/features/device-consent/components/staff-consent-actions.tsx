@@ -66,13 +66,16 @@ export function StaffConsentActions({
     leaveForProvider(authorizeUrl);
   };
 
-  const handleSendEmail = () => {
+  const handleSendEmail = async () => {
     if (brand === 'Dexcom') return;
     authorize.reset();
-    sendEmail.mutate(
-      { participantId: participant.id, brand },
-      { onSuccess: () => notify(DEVICE_MESSAGES.consentEmailSent, 'success') },
-    );
+    // mutateAsync, as above: mutate's own callbacks are dropped when the page re-mounts while
+    // the mail goes out, and the staff member would see no confirmation of a sent email.
+    const sent = await sendEmail
+      .mutateAsync({ participantId: participant.id, brand })
+      .then(() => true)
+      .catch(() => false); // the error shows from the mutation's state
+    if (sent) notify(DEVICE_MESSAGES.consentEmailSent, 'success');
   };
 
   return (
@@ -126,7 +129,7 @@ export function StaffConsentActions({
             {canEmail && (
               <Button
                 variant="outlined"
-                onClick={handleSendEmail}
+                onClick={() => void handleSendEmail()}
                 disabled={busy}
                 startIcon={
                   sendEmail.isPending ? <CircularProgress size={18} color="inherit" /> : undefined
