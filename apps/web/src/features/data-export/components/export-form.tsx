@@ -113,10 +113,12 @@ export function ExportForm() {
       return;
     }
     setErrors([]);
-    create.mutate(request, {
-      onSuccess: (answer) => notify(answer.message, 'success'),
-      onError: (failure) => setErrors([exportErrorMessage(failure)]),
-    });
+    // mutateAsync: mutate's own callbacks are dropped if the form re-mounts meanwhile, and the
+    // confirmation of a queued export would never show.
+    void create.mutateAsync(request).then(
+      (answer) => notify(answer.message, 'success'),
+      (failure: unknown) => setErrors([exportErrorMessage(failure)]),
+    );
   };
 
   return (

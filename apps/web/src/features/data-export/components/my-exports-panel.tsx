@@ -51,12 +51,13 @@ export function MyExportsPanel() {
   const remove = useDeleteExportJob();
   const notify = useNotify();
 
+  // mutateAsync: mutate's own callbacks are dropped if the panel re-mounts meanwhile.
   const act = (job: ExportJob) =>
-    remove.mutate(job.id, {
-      onSuccess: (answer) => notify(answer.message, 'success'),
-      onError: (error) =>
+    void remove.mutateAsync(job.id).then(
+      (answer) => notify(answer.message, 'success'),
+      (error: unknown) =>
         notify(exportErrorMessage(error, 'Failed to delete the export.'), 'error'),
-    });
+    );
 
   return (
     <Accordion
