@@ -548,10 +548,15 @@ describe('/DataExport My Exports polling', () => {
     // the rest runs in real time. The date starts at TEST_NOW and moves with the intervals.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
     vi.setSystemTime(TEST_NOW);
-    const { calls } = await open();
+    const { calls, fetchMock } = await open();
     await screen.findByTestId('export-job-3');
-    // Lets the answer of a read arrive: a poll while a read is still in flight joins it.
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
+    // Lets the answer of every read so far arrive (a poll while a read is still in flight
+    // joins it): each mocked fetch has answered, then 100 ms (setTimeout is not faked) for
+    // the client to take the answer, however slow a busy machine makes the answers.
+    const settle = async () => {
+      await Promise.allSettled(fetchMock.mock.results.map((result) => result.value));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    };
     const reads = () => jobsReads(calls).length;
     await settle();
     const first = reads();
