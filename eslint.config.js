@@ -362,6 +362,21 @@ export default defineConfig(
     ...reactHooks.configs.flat.recommended,
   },
   {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    rules: {
+      // TanStack Query drops the callbacks given to mutate() when the component re-mounts
+      // before the answer: a confirmation toast went missing that way (stop 42's CI).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='mutate'][arguments.length>1]",
+          message:
+            "mutate()'s own callbacks are dropped when the component re-mounts during the call: await mutateAsync() instead, or give the hook its onSuccess/onError.",
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver-next': [resolver()] },
