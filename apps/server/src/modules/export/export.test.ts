@@ -1166,7 +1166,7 @@ if (process.env.TEST_DATABASE_URL) {
       // Mid-export: processing, a part file with the first data file in it, nothing to download.
       expect(await jobRow(id)).toMatchObject({ status: 'processing', filePath: null });
       const part = path.join(root(), 'parts', `${id}.1.zip.part`);
-      expect(fs.existsSync(part)).toBe(true);
+      await expectWrittenTo(part);
       await kill(first);
       expect(fs.statSync(part).size).toBeGreaterThan(0);
 
@@ -1204,6 +1204,7 @@ if (process.env.TEST_DATABASE_URL) {
       const id = await createJob('abandoned');
       const worker = startWorker(id, true);
       await worker.held;
+      await expectWrittenTo(path.join(root(), 'parts', `${id}.1.zip.part`));
       await kill(worker);
       expect(
         fs.readdirSync(path.join(root(), 'parts')).filter((name) => name.startsWith(`${id}.`))
@@ -1308,7 +1309,7 @@ if (process.env.TEST_DATABASE_URL) {
       const id = created.json().jobId as number;
       await first.printed(`held ${id}`);
       const part = path.join(t.config.DATA_DIR, 'exports', 'parts', `${id}.1.zip.part`);
-      expect(fs.existsSync(part)).toBe(true);
+      await expectWrittenTo(part);
       first.child.kill('SIGKILL');
       await first.exited;
       expect(first.child.signalCode).toBe('SIGKILL');
@@ -1431,4 +1432,13 @@ async function expectWholeExport(zip: JSZip, manifestName: string) {
     expect(bytes.length, file.name).toBe(file.bytes);
   }
   return manifest;
+}
+
+/**
+ * The held worker has written to `file`: its write stream opens the file and writes in the
+ * background, so on a busy machine the bytes may land just after the worker reported its
+ * first page (the worker's event loop goes on while its export waits).
+ */
+async function expectWrittenTo(file: string) {
+  await expect.poll(() => (fs.existsSync(file) ? fs.statSync(file).size : 0)).toBeGreaterThan(0);
 }

@@ -126,9 +126,11 @@ describe.skipIf('missing' in pgBin)(
       // Mid-export: running, its files in the run's work directory only, none served.
       expect((await call('GET', statusUrl)).statusCode).toBe(202);
       expect(entries('parts', id)).toEqual([`${id}.1.work`]);
-      expect(fs.readdirSync(path.join(root(), 'parts', `${id}.1.work`))).toContain(
-        'Patient-1.ndjson',
-      );
+      // The first file is being written: its write stream opens the file asynchronously, so
+      // on a busy machine the file may appear just after the worker reported its first page.
+      await expect
+        .poll(() => fs.readdirSync(path.join(root(), 'parts', `${id}.1.work`)))
+        .toContain('Patient-1.ndjson');
       expect(entries('files', id)).toEqual([]);
       const fileUrl = `/fhir/bulkfiles/${id}/Patient-1.ndjson`;
       expect((await call('GET', fileUrl)).statusCode).toBe(404);
