@@ -71,11 +71,11 @@ export function StaffConsentActions({
     authorize.reset();
     // mutateAsync, as above: mutate's own callbacks are dropped when the page re-mounts while
     // the mail goes out, and the staff member would see no confirmation of a sent email.
-    const sent = await sendEmail
+    const answer = await sendEmail
       .mutateAsync({ participantId: participant.id, brand })
-      .then(() => true)
-      .catch(() => false); // the error shows from the mutation's state
-    if (sent) notify(DEVICE_MESSAGES.consentEmailSent, 'success');
+      .catch(() => undefined);
+    if (!answer) return; // the error shows from the mutation's state
+    notify(DEVICE_MESSAGES.consentEmailSent, 'success');
   };
 
   return (
