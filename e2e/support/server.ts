@@ -44,6 +44,8 @@ export async function startServer(
     env?: ServerEnv;
     /** Start from an empty data directory (migrations, demo seed) instead of the run's seeded copy. */
     fresh?: boolean;
+    /** Called with each JSON log line the server writes, parsed. */
+    onLogLine?: (line: Record<string, unknown>) => void;
   } = {},
 ): Promise<RunningServer> {
   const dataDir =
@@ -79,15 +81,32 @@ export async function startServer(
     ? path.join(process.env.TEST_LOG_DIR, `e2e-server-${port}.log`)
     : undefined;
   let terminal = '';
-  const onOutput = (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n')) {
-      if (!line) continue;
-      if (line.startsWith('{') && logFile) fs.appendFileSync(logFile, `${line}\n`);
-      else if (!line.startsWith('{')) terminal += `${line}\n`;
+  const onLine = (line: string) => {
+    if (!line) return;
+    if (!line.startsWith('{')) {
+      terminal += `${line}\n`;
+      return;
+    }
+    if (logFile) fs.appendFileSync(logFile, `${line}\n`);
+    if (options.onLogLine) {
+      try {
+        options.onLogLine(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        // not a log line after all
+      }
     }
   };
-  child.stdout!.on('data', onOutput);
-  child.stderr!.on('data', onOutput);
+  // Whole lines only: a chunk may end inside a line, whose rest comes with the next chunk.
+  const lineReader = () => {
+    let partial = '';
+    return (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      lines.forEach(onLine);
+    };
+  };
+  child.stdout!.setEncoding('utf8').on('data', lineReader());
+  child.stderr!.setEncoding('utf8').on('data', lineReader());
 
   inUse.add(dataDir);
   child.once('exit', () => inUse.delete(dataDir));
