@@ -16,19 +16,22 @@ export const ACTION_BUDGET_MS = 60_000;
 /**
  * Debian's Chromium headless shell, which `npm test` installs (a bench run without it gets
  * the full Chromium; CHROMIUM_PATH picks another), with nothing that reaches for the
- * internet; every context it opens gets ACTION_BUDGET_MS.
+ * internet; every context it opens gets ACTION_BUDGET_MS and, unless the caller says
+ * otherwise, a user who asks for reduced motion: the theme then ends spinners, skeleton
+ * pulses, ripples and transitions at once, so Chromium draws no animation frames while the
+ * scenarios wait (decision 0281; the accessibility walk checks both preferences).
  */
 export async function launchBrowser(): Promise<Browser> {
   const browser = await launchChromium();
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
-    const context = await newContext(options);
+    const context = await newContext({ reducedMotion: 'reduce', ...options });
     context.setDefaultTimeout(ACTION_BUDGET_MS);
     return context;
   };
   const newPage = browser.newPage.bind(browser);
   browser.newPage = async (options) => {
-    const page = await newPage(options);
+    const page = await newPage({ reducedMotion: 'reduce', ...options });
     page.context().setDefaultTimeout(ACTION_BUDGET_MS);
     return page;
   };
