@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { openDatabase, type Db } from '../../apps/server/src/db/client';
@@ -96,17 +97,9 @@ export async function startServer(
       }
     }
   };
-  // Whole lines only: a chunk may end inside a line, whose rest comes with the next chunk.
-  const lineReader = () => {
-    let partial = '';
-    return (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      lines.forEach(onLine);
-    };
-  };
-  child.stdout!.setEncoding('utf8').on('data', lineReader());
-  child.stderr!.setEncoding('utf8').on('data', lineReader());
+  // Whole lines: a chunk of output may end inside a line.
+  createInterface({ input: child.stdout!, crlfDelay: Infinity }).on('line', onLine);
+  createInterface({ input: child.stderr!, crlfDelay: Infinity }).on('line', onLine);
 
   inUse.add(dataDir);
   child.once('exit', () => inUse.delete(dataDir));
