@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshotPath } from './support/browser';
+import { clickUntilShown } from './support/click';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import type { RunningServer } from './support/server';
 import { DEMO, apiFromPage, logOut } from './support/session';
@@ -121,8 +122,11 @@ describe('teams, trials and trial users in the browser', () => {
 
   it('an inactive team shows the subscription message instead of trials', async () => {
     await page.goto(`${server.baseUrl}/`);
-    await page.getByLabel('Team').click();
-    await page.getByRole('option', { name: /Archived Study Team/ }).click();
+    // Once the page's calls have answered (the trials list moves the layout as it fills),
+    // and again if the menu did not open (seen in CI: the select focused, no menu).
+    const archived = page.getByRole('option', { name: /Archived Study Team/ });
+    await clickUntilShown(page.getByLabel('Team'), archived);
+    await archived.click();
     await page.getByTestId('team-inactive-message').waitFor();
     expect(await page.getByTestId('team-inactive-message').textContent()).toContain(
       "The current team's subscription is no longer active or has expired.",
