@@ -123,7 +123,8 @@ describe('teams, trials and trial users in the browser', () => {
   it('an inactive team shows the subscription message instead of trials', async () => {
     await page.goto(`${server.baseUrl}/`);
     // Once the page's calls have answered (the trials list moves the layout as it fills),
-    // and again if the menu did not open (seen in CI: the select focused, no menu).
+    // and again if the menu did not open (seen once in a fresh-clone run: the select
+    // focused, no menu).
     const archived = page.getByRole('option', { name: /Archived Study Team/ });
     await clickUntilShown(page.getByLabel('Team'), archived);
     await archived.click();
