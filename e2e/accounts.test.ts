@@ -8,6 +8,7 @@ import {
 } from '../apps/server/src/modules/mail/test-support';
 import { launchBrowser, screenshotPath } from './support/browser';
 import { startServer, type RunningServer } from './support/server';
+import { checkSurely } from './support/click';
 
 const SYS_ADMIN = { username: 'sysadmin@demo.trialpulse.local', password: 'Demo!Sys2026' };
 const ADMIN = { username: 'admin@demo.trialpulse.local', password: 'Demo!Admin2026' };
@@ -197,8 +198,8 @@ describe('accounts and second factor in the browser', () => {
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await page.getByText('Passwords must match').waitFor();
     await page.getByLabel('Confirm Password').fill('Welcome#2026');
-    await page.getByLabel('I accept the Terms and Conditions').check();
-    await page.getByLabel('I accept the Privacy Policy').check();
+    await checkSurely(page.getByLabel('I accept the Terms and Conditions'));
+    await checkSurely(page.getByLabel('I accept the Privacy Policy'));
     await page.screenshot({ path: screenshotPath('signup-form'), fullPage: true });
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await page.waitForURL(/\/LoginPage$/, { timeout: 15_000 });

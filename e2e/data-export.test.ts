@@ -15,6 +15,7 @@ import { screenshotPath } from './support/browser';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import { withServerDatabase, type RunningServer } from './support/server';
 import { DEMO, apiFromPage } from './support/session';
+import { checkSurely } from './support/click';
 
 const DAY = 24 * 60 * 60 * 1000;
 const CODES = ['SLEEP-001', 'SLEEP-002'];
@@ -144,20 +145,20 @@ describe('batch data export in the browser', () => {
     await page.getByTestId('data-export-page').waitFor();
     await choose('export-trial', /Sleep and Activity/);
     await choose('export-device', /Fitbit Smartwatches & Trackers/);
-    for (const code of CODES) await page.getByTestId(`export-participant-${code}`).check();
+    for (const code of CODES) await checkSurely(page.getByTestId(`export-participant-${code}`));
     await page.getByTestId('export-start-date').fill(startDate);
     await page.getByTestId('export-end-date').fill(endDate);
-    await page.getByTestId('export-metric-steps').check();
-    await page.getByTestId('export-metric-heart_rate').check();
+    await checkSurely(page.getByTestId('export-metric-steps'));
+    await checkSurely(page.getByTestId('export-metric-heart_rate'));
     await page.getByTestId('export-file-name').fill('Sleep 30 days');
     // Parquet is offered beside CSV and XLSX (decision 0250): chosen, it shows its note and
     // the export mode no longer applies; this export goes on as CSV.
     const format = page.getByRole('radiogroup', { name: 'Format' });
-    await format.getByLabel('Parquet').check();
+    await checkSurely(format.getByLabel('Parquet'));
     await page.getByTestId('export-parquet-note').waitFor();
     expect(await page.getByLabel('Single tab (one long table)').isDisabled()).toBe(true);
     await page.screenshot({ path: screenshotPath('data-export-parquet'), fullPage: true });
-    await format.getByLabel('CSV').check();
+    await checkSurely(format.getByLabel('CSV'));
     await page.getByTestId('export-submit').click();
 
     // My Exports polls every 10 s: the new job shows up and completes there.

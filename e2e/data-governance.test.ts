@@ -11,6 +11,7 @@ import { createMetricsRepository } from '../apps/server/src/modules/metrics/metr
 import { screenshotPath } from './support/browser';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import { DEMO, apiFromPage, logOut } from './support/session';
+import { checkSurely } from './support/click';
 
 /**
  * The Fitbit tracker's storage settings these scenarios start from, whatever the demo seed
@@ -403,8 +404,8 @@ describe('data governance pages in the browser', () => {
     const dialog = page.getByRole('dialog', { name: 'Register Client' });
     await dialog.getByLabel('Name').fill('Analysts R pipeline');
     await dialog.getByLabel('Public key (JWKS or PEM)').fill(jwks);
-    await dialog.getByLabel('Observations (readings) (system/Observation.rs)').check();
-    await dialog.getByLabel('Patients (participants) (system/Patient.rs)').check();
+    await checkSurely(dialog.getByLabel('Observations (readings) (system/Observation.rs)'));
+    await checkSurely(dialog.getByLabel('Patients (participants) (system/Patient.rs)'));
     await page.screenshot({ path: screenshotPath('pipeline-clients-register') });
     await dialog.getByRole('button', { name: 'Register' }).click();
     const registered = page.getByTestId('backend-client-registered');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_MESSAGES } from '@trialpulse/shared';
 import type { TestSmtpServer } from '../apps/server/src/modules/mail/test-support';
 import { screenshotPath } from './support/browser';
-import { clickUntilShown, participantsTableSettled } from './support/click';
+import { clickUntilShown, participantsTableSettled, checkSurely } from './support/click';
 import { watchPage } from './support/page-trouble';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import type { RunningServer } from './support/server';
@@ -204,7 +204,7 @@ describe('device linking in the browser', () => {
     });
     await participant.getByRole('button', { name: 'Authorize Access' }).click();
     await leaveFor(participant, server.simulators.googleHealth);
-    await participant.getByRole('radio', { name: /Daniel Kim/ }).check();
+    await checkSurely(participant.getByRole('radio', { name: /Daniel Kim/ }));
     await participant.screenshot({
       path: screenshotPath('devices-google-health-consent'),
       fullPage: true,
@@ -300,7 +300,7 @@ describe('device linking in the browser', () => {
     await participant.getByText('Omron data access').waitFor();
     await participant.getByRole('button', { name: 'Authorize Access' }).click();
     await leaveFor(participant, server.simulators.omron);
-    await participant.getByRole('radio', { name: /Aiko Tanaka/ }).check();
+    await checkSurely(participant.getByRole('radio', { name: /Aiko Tanaka/ }));
     await participant.screenshot({ path: screenshotPath('devices-omron-consent'), fullPage: true });
     await participant.getByRole('button', { name: 'Allow' }).click();
     await participant.waitForURL(/\/omron-callback\?/);

@@ -19,6 +19,7 @@ import { createSyncRepository } from '../apps/server/src/modules/sync/sync.repos
 import { launchBrowser, screenshotPath } from './support/browser';
 import { seededDataDir, startServer, type RunningServer } from './support/server';
 import { DEMO, apiFromPage, signInWithEmailedCode } from './support/session';
+import { checkSurely } from './support/click';
 
 type ApiTrial = { trialId: number };
 type ApiParticipant = { id: number; participant_code: string };
@@ -194,8 +195,8 @@ describe('Fitbit data page in the browser (demo data)', () => {
       .poll(() => tileOrder(page))
       .toEqual(before.map((id) => (id === first ? third : id === third ? first : id)));
 
-    await page.getByTestId('fitbit-tile-select-steps').locator('input').check();
-    await page.getByTestId('fitbit-tile-select-weight').locator('input').check();
+    await checkSurely(page.getByTestId('fitbit-tile-select-steps').locator('input'));
+    await checkSurely(page.getByTestId('fitbit-tile-select-weight').locator('input'));
     const download = page.waitForEvent('download');
     await page.getByTestId('tiles-export-xlsx').click();
     const file = await (await download).path();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { civilDateIn, civilToInstant } from '../apps/server/src/lib/civil-time';
 import { demoFitbitTimeZone } from '@trialpulse/provider-simulators/embedded';
 import { screenshotPath } from './support/browser';
-import { participantsTableSettled } from './support/click';
+import { participantsTableSettled, checkSurely } from './support/click';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import type { RunningServer } from './support/server';
 import { DEMO, apiFromPage } from './support/session';
@@ -126,10 +126,11 @@ describe('Fitbit views in the browser (demo data)', () => {
     await page.goto(`${server.baseUrl}/TrialPage`);
     await participantsTableSettled(page);
     for (const code of ['SLEEP-001', 'SLEEP-002']) {
-      await page
-        .getByTestId(`participant-row-${opened.get(code)!.participant.id}`)
-        .getByRole('checkbox')
-        .check();
+      await checkSurely(
+        page
+          .getByTestId(`participant-row-${opened.get(code)!.participant.id}`)
+          .getByRole('checkbox'),
+      );
     }
     expect(second.trial.trialId).toBe(trial.trialId);
     await page.getByTestId('view-participants-data-button').click();

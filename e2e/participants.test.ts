@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshotPath } from './support/browser';
-import { clickUntilShown, participantsTableSettled } from './support/click';
+import { clickUntilShown, participantsTableSettled, checkSurely } from './support/click';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import type { RunningServer } from './support/server';
 import { DEMO, apiFromPage, logOut } from './support/session';
@@ -73,7 +73,7 @@ describe('participants in the browser', () => {
   it('the User edits the code, then deletes the participant', async () => {
     await openFirstTrial();
     const created = (await participants()).find((p) => p.participant_code_suffix === '77_1')!;
-    await page.getByTestId(`participant-row-${created.id}`).getByRole('checkbox').check();
+    await checkSurely(page.getByTestId(`participant-row-${created.id}`).getByRole('checkbox'));
     await page.getByTestId('edit-participant-button').click();
     const dialog = page.getByTestId('edit-participant-dialog');
     await dialog.getByLabel('Code Suffix').fill('78');

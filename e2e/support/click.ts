@@ -67,3 +67,24 @@ export async function participantsTableSettled(page: Page): Promise<void> {
   await expect.poll(() => table.locator('[data-testid^="pending-"]').count()).toBe(0);
   await apiCallsSettled(page);
 }
+
+/**
+ * Checks a checkbox or radio button, clicking again when a click was lost: Playwright aims,
+ * then sends the mouse events, and on a loaded machine the page may move in between (seen
+ * in a paired fresh-clone run: the export form's CSV radio after a full-page screenshot,
+ * "Clicking the checkbox did not change its state", the Parquet radio still chosen). Only
+ * that error is retried; a control that never takes the click still fails.
+ */
+export async function checkSurely(target: Locator, attempts = 3): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await target.check();
+      return;
+    } catch (error) {
+      const lost = String(error).includes('did not change its state');
+      if (!lost || attempt >= attempts) throw error;
+      console.warn(`check ${attempt} on ${String(target)} was lost; checking again`);
+      await apiCallsSettled(target.page());
+    }
+  }
+}
