@@ -64,8 +64,8 @@ const passes = [
           // One worker more than pass 1: this pass waits more than it works. Its database
           // fault test (test/fault) restarts its own cluster for ~165 s and holds one worker
           // throughout, while the other ~90 files need ~150 s on one worker. Measured alone
-          // on the 2-core machine: 224 s with two workers, 151 s with three (+18 s of CPU);
-          // at the end of two runs side by side, this pass left the cores about 40 % idle.
+          // on the 2-core machine: 224 s with two workers, 151 s with three (+18 s of CPU).
+          // Beside a second run the cores are busy anyway and it gains nothing (decision 0283).
           maxWorkers: process.env.TEST_MAX_WORKERS ?? String(Number(databaseWorkers) + 1),
         },
       ]
