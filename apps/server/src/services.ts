@@ -251,13 +251,14 @@ export function createServices(deps: ServiceDeps) {
   });
 
   // Batch export: requests enqueue runs through a send-only queue; workers build the files.
-  const jobQueue = createJobQueue(database, EXPORT_SEND_QUEUES);
+  const jobQueue = createJobQueue(database, EXPORT_SEND_QUEUES, deps.logger);
   const exports = createExportService({
     repository: createExportRepository(db),
     access,
     storage: exportStorageFor(config),
     queue: jobQueue,
     clock,
+    log: (obj, msg) => deps.logger.warn(obj, msg),
     // Built below, with the data views.
     readings: {
       participantsWithReadings: (teamId, brand, participantIds) =>

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import {
   exportJobs,
   globalDeviceCatalog,
@@ -137,13 +137,12 @@ export function createExportRepository(db: Db) {
       return new Map(rows.map((row) => [row.id, row.code]));
     },
 
-    async insertJob(values: {
-      teamId: number;
-      trialId: number;
-      createdBy: number;
-      jobParams: ExportJobParams;
-    }) {
-      const [row] = await db.insert(exportJobs).values(values).returning();
+    /** Records a ZIP export: pending. `executor`: the transaction that also writes its audit row. */
+    async insertJob(
+      values: { teamId: number; trialId: number; createdBy: number; jobParams: ExportJobParams },
+      executor: DbOrTx = db,
+    ) {
+      const [row] = await executor.insert(exportJobs).values(values).returning();
       return row!;
     },
 
@@ -178,13 +177,16 @@ export function createExportRepository(db: Db) {
     },
 
     /** Records a Bulk Data export kicked off by a backend client: pending, like a ZIP export's. */
-    async insertBulkJob(values: {
-      teamId: number;
-      trialId: number;
-      backendClientId: string;
-      jobParams: BulkExportParams;
-    }): Promise<BulkJobRow> {
-      const [row] = await db.insert(exportJobs).values(values).returning();
+    async insertBulkJob(
+      values: {
+        teamId: number;
+        trialId: number;
+        backendClientId: string;
+        jobParams: BulkExportParams;
+      },
+      executor: DbOrTx = db,
+    ): Promise<BulkJobRow> {
+      const [row] = await executor.insert(exportJobs).values(values).returning();
       return row as BulkJobRow;
     },
 

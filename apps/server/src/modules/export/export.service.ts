@@ -111,8 +111,28 @@ export function createExportService(deps: {
   clock: Clock;
   readings: Pick<ReadingsService, 'participantsWithReadings'>;
   metrics: Pick<MetricsService, 'storedMetricKeys'>;
+  /** Where a run the queue could not take is reported (the process's logger). */
+  log?: (obj: object, msg: string) => void;
 }) {
   const { repository, access, storage, queue, clock, readings } = deps;
+
+  /**
+   * Hands a recorded job to the workers. When the queue cannot take the run (the database
+   * went away after the job committed), the job stays pending and the sweep's takeover runs
+   * it once a worker is available (EXPORT_SILENT_MS after it was recorded). The call still
+   * succeeds: an error would be false, since the export runs anyway, and the caller's retry
+   * would build it twice (the fault test saw a Bulk Data kick-off answer 503 while its
+   * export ran). Deleting or failing the job instead needs the same database that just went
+   * away.
+   */
+  async function enqueueRun(jobId: number) {
+    try {
+      // The job row exists before the queue entry: a worker never sees an unknown id.
+      await queue.send(EXPORT_RUN, { jobId }, { singletonKey: String(jobId) });
+    } catch (error) {
+      deps.log?.({ err: error, jobId }, 'export: run not queued; the sweep takes it over');
+    }
+  }
 
   /**
    * Participants of the trial that have (or had) a connection to a device of the brand, or
@@ -230,57 +250,49 @@ export function createExportService(deps: {
         const message = EXPORT_MESSAGES.metricsNotStored(notStored.join(', '));
         throw AppError.badRequest(message, [{ field: 'metrics', message }]);
       }
-      const job = await repository.insertJob({
-        teamId,
-        trialId: request.trialId,
-        createdBy: auth.userId,
-        jobParams: {
-          fileName: request.fileName,
-          startDate: request.startDate,
-          endDate: request.endDate,
-          participantIds: request.participantIds,
-          metrics: request.metrics,
-          deviceId: request.deviceId,
-          exportMode: request.exportMode,
-          format: request.format,
-          extras: request.extras,
-        },
-      });
-      await recordAudit(repository.db, {
-        action: 'export.create',
-        entityType: 'export_job',
-        entityId: job.id,
-        actorUserId: auth.userId,
-        teamId,
-        requestId: meta.requestId,
-        after: {
-          trialId: request.trialId,
-          deviceId: request.deviceId,
-          participantIds: request.participantIds,
-          metrics: request.metrics,
-          startDate: request.startDate,
-          endDate: request.endDate,
-          exportMode: request.exportMode,
-          format: request.format,
-          extras: request.extras,
-        },
-      });
-      try {
-        // The job row exists before the queue entry: a worker never sees an unknown id.
-        await queue.send(EXPORT_RUN, { jobId: job.id }, { singletonKey: String(job.id) });
-      } catch (error) {
-        await repository.fail(
-          job.id,
-          EXPORT_MESSAGES.createFailed,
-          clock.now(),
-          new Date(clock.now().getTime() + EXPORT_RETENTION_MS),
+      // The job and its audit row commit together: a database that goes away leaves neither.
+      const job = await repository.db.transaction(async (tx) => {
+        const row = await repository.insertJob(
+          {
+            teamId,
+            trialId: request.trialId,
+            createdBy: auth.userId,
+            jobParams: {
+              fileName: request.fileName,
+              startDate: request.startDate,
+              endDate: request.endDate,
+              participantIds: request.participantIds,
+              metrics: request.metrics,
+              deviceId: request.deviceId,
+              exportMode: request.exportMode,
+              format: request.format,
+              extras: request.extras,
+            },
+          },
+          tx,
         );
-        throw new AppError(503, EXPORT_MESSAGES.createFailed, {
-          displayToUser: true,
-          reason: 'EXPORT_QUEUE_UNAVAILABLE',
-          cause: error,
+        await recordAudit(tx, {
+          action: 'export.create',
+          entityType: 'export_job',
+          entityId: row.id,
+          actorUserId: auth.userId,
+          teamId,
+          requestId: meta.requestId,
+          after: {
+            trialId: request.trialId,
+            deviceId: request.deviceId,
+            participantIds: request.participantIds,
+            metrics: request.metrics,
+            startDate: request.startDate,
+            endDate: request.endDate,
+            exportMode: request.exportMode,
+            format: request.format,
+            extras: request.extras,
+          },
         });
-      }
+        return row;
+      });
+      await enqueueRun(job.id);
       return { success: true as const, message: EXPORT_MESSAGES.created, jobId: job.id };
     },
 
@@ -355,8 +367,8 @@ export function createExportService(deps: {
      * Records a Bulk Data export of the team's trial, kicked off by a backend client, and hands
      * it to the workers like a ZIP export. Undefined when the trial is not the team's (the
      * caller answers 404, revealing nothing of other teams); `busy` when the client has
-     * BULK_MAX_UNFINISHED exports pending or running. Throws AppError 503 when the queue is
-     * down.
+     * BULK_MAX_UNFINISHED exports pending or running. A kick-off the queue cannot take is
+     * still accepted (see enqueueRun).
      */
     async bulkKickOff(
       client: BulkCaller,
@@ -370,29 +382,27 @@ export function createExportService(deps: {
       // One client cannot fill the workers' queue (the IG lets a server answer 429).
       if ((await repository.unfinishedBulkJobs(client.clientId)) >= BULK_MAX_UNFINISHED)
         return 'busy';
-      const job = await repository.insertBulkJob({
-        teamId: client.teamId,
-        trialId,
-        backendClientId: client.clientId,
-        jobParams: { kind: 'fhir-bulk', ...request },
-      });
-      await recordAudit(repository.db, {
-        action: 'export.create',
-        entityType: 'export_job',
-        entityId: job.id,
-        teamId: client.teamId,
-        requestId: meta.requestId,
-        after: { backendClientId: client.clientId, trialId, ...request },
-      });
-      try {
-        await queue.send(EXPORT_RUN, { jobId: job.id }, { singletonKey: String(job.id) });
-      } catch (error) {
-        await repository.deleteJob(job.id);
-        throw new AppError(503, EXPORT_MESSAGES.createFailed, {
-          reason: 'EXPORT_QUEUE_UNAVAILABLE',
-          cause: error,
+      const job = await repository.db.transaction(async (tx) => {
+        const row = await repository.insertBulkJob(
+          {
+            teamId: client.teamId,
+            trialId,
+            backendClientId: client.clientId,
+            jobParams: { kind: 'fhir-bulk', ...request },
+          },
+          tx,
+        );
+        await recordAudit(tx, {
+          action: 'export.create',
+          entityType: 'export_job',
+          entityId: row.id,
+          teamId: client.teamId,
+          requestId: meta.requestId,
+          after: { backendClientId: client.clientId, trialId, ...request },
         });
-      }
+        return row;
+      });
+      await enqueueRun(job.id);
       return { jobId: job.id, transactionTime: job.createdAt };
     },
 

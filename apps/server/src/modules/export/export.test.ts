@@ -34,7 +34,7 @@ import { createTestApp, type TestApp } from '../../test/test-app';
 import { createParticipants, readingsServiceFor } from '../sync/test-support';
 import type { ReadingInput, StoredReading } from '../sync/readings.service';
 import { exportStorageFor, EXPORT_SWEEP, exportJobDefinitions, sweepExports } from './export.job';
-import { runExport } from './export.service';
+import { EXPORT_RUN, EXPORT_SILENT_MS, runExport } from './export.service';
 import { DATA_COLUMNS } from './export-writer';
 import { serverExportBounds } from './export.routes';
 import {
@@ -955,6 +955,66 @@ describe(`batch data export (${MODE}, real pg-boss worker)`, () => {
       .from(auditLog)
       .where(and(eq(auditLog.action, 'export.cancel'), eq(auditLog.entityId, String(id))));
     expect(audit?.before).toMatchObject({ status: 'pending' });
+  });
+
+  it('an export recorded while the queue cannot take its run is accepted, stays pending, and is built once the sweep takes it over', async () => {
+    // The database went away between the job's commit and its queue entry (the fault test
+    // saw it): the call used to answer 503 "Failed to create export job" while the pending
+    // row ran a minute later, so the caller's retry built it twice. pg-boss's job table out
+    // of the way is that fault with the rest of the database up.
+    const queueDown = sql`alter table pgboss.job rename to job_unavailable`;
+    const queueUp = sql`alter table pgboss.job_unavailable rename to job`;
+    await t.database.db.execute(queueDown);
+    let created;
+    try {
+      created = await user.post(
+        '/api/dataExport/batchDataExport',
+        request({ fileName: 'queued by the sweep', participantIds: [p1], metrics: ['steps'] }),
+      );
+    } finally {
+      await t.database.db.execute(queueUp);
+    }
+    expect(created.statusCode, created.body).toBe(200);
+    expect(created.json()).toMatchObject({ success: true, message: EXPORT_MESSAGES.created });
+    const id = created.json().jobId as number;
+    expect(await jobOf(user, id)).toMatchObject({ status: 'pending', progress: 0 });
+    // Recorded with its audit row (one transaction), and the lost queue entry is logged.
+    const audits = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'export.create'), eq(auditLog.entityId, String(id))));
+    expect(audits).toHaveLength(1);
+    expect(
+      t.logLines().some((line) => line.includes('run not queued; the sweep takes it over')),
+    ).toBe(true);
+    const runs = async () =>
+      (
+        await t.database.db.execute<{ n: number }>(
+          sql`select count(*)::int as n from pgboss.job where name = ${EXPORT_RUN} and data->>'jobId' = ${String(id)}`,
+        )
+      ).rows[0]!.n;
+    expect(await runs()).toBe(0);
+
+    // The sweep a minute later: the job is taken over (the sweep's own send) and built once.
+    const takenOver: number[] = [];
+    await sweepExports(
+      t.database.db,
+      exportStorageFor(t.config),
+      new Date(Date.now() + EXPORT_SILENT_MS + 1_000),
+      async (jobId) => {
+        takenOver.push(jobId);
+        if (jobId === id)
+          await jobs.boss.send(EXPORT_RUN, { jobId }, { singletonKey: `takeover:${jobId}` });
+      },
+    );
+    expect(takenOver).toContain(id);
+    const job = await waitForStatus(user, id, ['completed', 'failed']);
+    expect(job).toMatchObject({ status: 'completed', progress: 100 });
+    const download = await user.get(`/api/dataExport/jobs/${id}/download`);
+    expect(download.statusCode).toBe(200);
+    const zip = await JSZip.loadAsync(download.rawPayload, { checkCRC32: true });
+    expect(Object.keys(zip.files).length).toBeGreaterThan(0);
+    expect(await runs()).toBe(1);
   });
 
   it('downloads under a safe file name whatever name was asked for (no header injection, no path)', async () => {

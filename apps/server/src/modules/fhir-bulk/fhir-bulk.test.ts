@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { MedplumClient } from '@medplum/core';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
 import { auditLog } from '../../db/schema';
@@ -11,7 +11,8 @@ import { createStaffUser, signIn } from '../../test/fixtures';
 import { fhirResourceValidator } from '../../test/fhir-validator';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { backendClientOfTeam } from '../backend-clients/test-support';
-import { exportJobDefinitions } from '../export/export.job';
+import { exportJobDefinitions, exportStorageFor, sweepExports } from '../export/export.job';
+import { EXPORT_RUN, EXPORT_SILENT_MS } from '../export/export.service';
 import { readingDevice } from '../sync/reading-device';
 import { createParticipants, readingsServiceFor } from '../sync/test-support';
 import type { ReadingInput } from '../sync/readings.service';
@@ -328,6 +329,35 @@ describe(`FHIR Bulk Data $export over HTTP (${MODE}, real worker)`, () => {
     while (leftovers().length > 0 && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 100));
     expect(leftovers()).toEqual([]);
+  });
+
+  it('a kick-off the queue cannot take is accepted (202) and its export runs once the sweep takes it over', async () => {
+    // It used to answer 503 and delete the job, but when the database itself was away the
+    // delete failed too: the client saw a failure while its export ran a minute later (the
+    // fault test). pg-boss's job table out of the way is that fault with the database up.
+    await t.database.db.execute(sql`alter table pgboss.job rename to job_unavailable`);
+    let kicked: Response;
+    try {
+      kicked = await kickOff(kickOffUrl(teamA.trialId));
+    } finally {
+      await t.database.db.execute(sql`alter table pgboss.job_unavailable rename to job`);
+    }
+    expect(kicked.status).toBe(202);
+    const statusUrl = kicked.headers.get('content-location')!;
+    const jobId = jobIdOf(statusUrl);
+    expect((await get(statusUrl)).status).toBe(202);
+    await sweepExports(
+      t.database.db,
+      exportStorageFor(t.config),
+      new Date(Date.now() + EXPORT_SILENT_MS + 1_000),
+      async (id) => {
+        if (id === jobId) await jobs.boss.send(EXPORT_RUN, { jobId: id });
+      },
+    );
+    const done = await pollUntilDone(statusUrl);
+    expect(done.status).toBe(200);
+    const manifest = (await done.json()) as { output: { url: string }[] };
+    expect(manifest.output.length).toBeGreaterThan(0);
   });
 
   it('@medplum/core MedplumClient.bulkExport, unchanged, exports the trial and reads every file', async () => {
