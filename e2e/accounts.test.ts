@@ -17,14 +17,18 @@ const STEP_MS = 30_000;
 let lastUsedStep = 0;
 
 /**
- * A code the server will accept now: the earliest 30-second step after the last one used
- * (a used step is never accepted again) that is within ±1 step of the clock, waiting for
- * the clock to move on when needed.
+ * A code the server will accept when it arrives: the earliest 30-second step after the last
+ * one used (a used step is never accepted again), not before the current step and at most
+ * one after it, waiting for the clock to move on when needed. The server accepts ±1 step of
+ * its clock, so a code for the current step stays good for 30 to 60 s; a code for the step
+ * before (what this chose once) went stale when a step boundary passed between typing it and
+ * the server checking it, a few seconds on a loaded machine (seen in CI: Verify never left
+ * the set-up page).
  */
 async function freshCode(key: string): Promise<string> {
   for (;;) {
     const now = Math.floor(Date.now() / STEP_MS);
-    const step = Math.max(lastUsedStep + 1, now - 1);
+    const step = Math.max(lastUsedStep + 1, now);
     if (step <= now + 1) {
       lastUsedStep = step;
       return OTPAuth.TOTP.generate({
