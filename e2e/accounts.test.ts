@@ -206,7 +206,7 @@ describe('accounts and second factor in the browser', () => {
     await checkSurely(page.getByLabel('I accept the Privacy Policy'));
     await page.screenshot({ path: screenshotPath('signup-form'), fullPage: true });
     await page.getByRole('button', { name: 'Sign Up' }).click();
-    await page.waitForURL(/\/LoginPage$/, { timeout: 15_000 });
+    await page.waitForURL(/\/LoginPage$/);
 
     await logIn(page, { username: invitee, password: 'Welcome#2026' });
     await page.waitForURL(/\/SFASetupPage$/);

@@ -151,7 +151,7 @@ describe('Fitbit data page in the browser (demo data)', () => {
 
   it('the overview tiles show the weekly figures, and the URL names the participant', async () => {
     await page.goto(`${server.baseUrl}/FitbitParticipantDataPage`);
-    await page.getByTestId('fitbit-overview').waitFor({ timeout: 30_000 });
+    await page.getByTestId('fitbit-overview').waitFor();
     expect(page.url()).toContain(`participantId=${opened!.participant.id}`);
     for (const id of ['steps', 'distance', 'floors', 'heartRate', 'sleepDuration', 'weight']) {
       const text = await page.getByTestId(`fitbit-tile-value-${id}`).innerText();
@@ -211,13 +211,11 @@ describe('Fitbit data page in the browser (demo data)', () => {
     await page.locator('#fitbit-category').selectOption('activities');
     await page.locator('#fitbit-option').selectOption('steps');
     const results = page.getByTestId('fitbit-query-results');
-    await results.waitFor({ timeout: 30_000 });
+    await results.waitFor();
     expect(await results.getAttribute('data-paths')).toMatch(
       /^activities\/steps\/date\/\d{4}-\d{2}-\d{2}\/\d{4}-\d{2}-\d{2}\.json$/,
     );
-    await page
-      .locator('[data-testid="fitbit-query-chart"][data-chart-ready="true"]')
-      .waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="fitbit-query-chart"][data-chart-ready="true"]').waitFor();
     expect(await page.locator('[data-testid="fitbit-query-chart"] canvas').count()).toBeGreaterThan(
       0,
     );

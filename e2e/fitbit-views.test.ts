@@ -51,6 +51,29 @@ describe('Fitbit views in the browser (demo data)', () => {
     await session?.close();
   });
 
+  /**
+   * Waits until the participant's Fitbit backfill is up to date, so data calls answer from
+   * storage. Fifteen days with one day at every second take minutes on a loaded machine
+   * (a paired run once saw 240 s run out while still backfilling), hence 300 s.
+   */
+  async function fitbitUpToDate(participantId: number) {
+    await expect
+      .poll(
+        async () => {
+          const answer = await apiFromPage(
+            page,
+            'GET',
+            `/api/deviceSync/participant/${participantId}`,
+          );
+          return (
+            answer.body as { connections: { brand: string; state: string }[] }
+          ).connections.find((status) => status.brand === 'Fitbit')?.state;
+        },
+        { timeout: 300_000, interval: 2000 },
+      )
+      .toBe('up_to_date');
+  }
+
   async function remember(code: string) {
     const entry = opened.get(code);
     expect(entry, code).toBeDefined();
@@ -75,21 +98,7 @@ describe('Fitbit views in the browser (demo data)', () => {
     // The data call answers from storage once the sync's cursor covers the day (decision
     // 0068): wait for the background backfill to be up to date, as a loaded machine may
     // still be running it.
-    await expect
-      .poll(
-        async () => {
-          const answer = await apiFromPage(
-            page,
-            'GET',
-            `/api/deviceSync/participant/${participant.id}`,
-          );
-          return (
-            answer.body as { connections: { brand: string; state: string }[] }
-          ).connections.find((status) => status.brand === 'Fitbit')?.state;
-        },
-        { timeout: 240_000, interval: 1000 },
-      )
-      .toBe('up_to_date');
+    await fitbitUpToDate(participant.id);
     // The sync fetched the day again (its backfill reaches it) and kept it whole: its samples
     // land on the seeded instants at the same clock.
     const stored = await apiFromPage(
@@ -226,21 +235,7 @@ describe('Fitbit views in the browser (demo data)', () => {
   it("the data page's weekly steps tile and the overview agree: same 7 local days, same figure", async () => {
     const entry = await remember('SLEEP-001');
     // Both pages read stored days once the background backfill is up to date.
-    await expect
-      .poll(
-        async () => {
-          const answer = await apiFromPage(
-            page,
-            'GET',
-            `/api/deviceSync/participant/${entry.participant.id}`,
-          );
-          return (
-            answer.body as { connections: { brand: string; state: string }[] }
-          ).connections.find((status) => status.brand === 'Fitbit')?.state;
-        },
-        { timeout: 300_000, interval: 2000 },
-      )
-      .toBe('up_to_date');
+    await fitbitUpToDate(entry.participant.id);
     // The weekly summary is saved on first read: compute it over what the sync stored.
     const recomputed = await apiFromPage(
       page,

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshotPath } from './support/browser';
+import { ACTION_BUDGET_MS, screenshotPath } from './support/browser';
 import { clickUntilShown } from './support/click';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import type { RunningServer } from './support/server';
@@ -36,13 +36,25 @@ describe('teams, trials and trial users in the browser', () => {
 
     await page.getByTestId('trials-search').fill('Browser-made');
     await expect
-      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), { timeout: 15_000 })
+      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), {
+        timeout: ACTION_BUDGET_MS,
+      })
       .toBe(2); // header + 1
     await page.getByTestId('trials-search').fill('');
 
-    const trialId = (await apiFromPage(page, 'GET', '/api/userTrials/')).body.find(
-      (trial: { trialNumber: string }) => trial.trialNumber === 'E2E-100',
-    ).trialId;
+    const visible = (await apiFromPage(page, 'GET', '/api/userTrials/')).body as {
+      trialId: number;
+      trialNumber: string;
+    }[];
+    const trialId = visible.find((trial) => trial.trialNumber === 'E2E-100')!.trialId;
+    // The search is debounced: wait until the cleared search has brought the other rows
+    // back, or they arrive during the click below, the row moves, and the click lands on
+    // a row (which opens a trial) instead of its edit button (seen on a loaded machine).
+    await expect
+      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), {
+        timeout: ACTION_BUDGET_MS,
+      })
+      .toBe(Math.min(visible.length, 10) + 1);
     await page.getByTestId(`trial-row-edit-${trialId}`).click();
     const edit = page.getByRole('dialog').filter({ hasText: 'Edit Trial' });
     await edit.getByLabel('Trial Name').fill('Browser-made trial, renamed');
@@ -61,11 +73,15 @@ describe('teams, trials and trial users in the browser', () => {
     await page.reload();
     await page.getByTestId('trials-table').waitFor();
     await expect
-      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), { timeout: 15_000 })
+      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), {
+        timeout: ACTION_BUDGET_MS,
+      })
       .toBe(11);
     await page.getByRole('button', { name: /next page/i }).click();
     await expect
-      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), { timeout: 15_000 })
+      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), {
+        timeout: ACTION_BUDGET_MS,
+      })
       .toBeGreaterThan(1);
     await page.getByRole('button', { name: /previous page/i }).click();
     await page.screenshot({ path: screenshotPath('dashboard-trials'), fullPage: true });
@@ -141,7 +157,9 @@ describe('teams, trials and trial users in the browser', () => {
     await session.signIn(DEMO.user);
     await page.getByTestId('trials-table').waitFor();
     await expect
-      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), { timeout: 15_000 })
+      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), {
+        timeout: ACTION_BUDGET_MS,
+      })
       .toBeGreaterThan(1);
     // Wait for real rows (the table shows skeleton rows while loading).
     await page.getByTestId('trials-table').getByText('TP-2026-001').waitFor();
