@@ -77,6 +77,10 @@ describe('navbar', () => {
   it('profile menu shows name, username, team and role, and Logout ends the session', async () => {
     const { calls, router } = await renderNavbar('Admin');
 
+    // Its name is the name it shows (WCAG 2.5.3, label in name), not the initials beside it.
+    expect(screen.getByRole('button', { name: 'Grace Hopper' })).toBe(
+      screen.getByTestId('profile-menu-button'),
+    );
     fireEvent.click(screen.getByTestId('profile-menu-button'));
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByTestId('profile-name').textContent).toBe('Grace Hopper');

@@ -8,6 +8,7 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
+import { visuallyHidden } from '@mui/utils';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
 import Logout from '@mui/icons-material/Logout';
 import { PATHS } from '@trialpulse/shared';
@@ -25,7 +26,6 @@ export function ProfileMenu({ user, compact = false }: { user: SessionUser; comp
       <Button
         color="inherit"
         data-testid="profile-menu-button"
-        aria-label="Profile menu"
         aria-haspopup="menu"
         aria-controls={anchor ? 'profile-menu' : undefined}
         aria-expanded={anchor ? 'true' : undefined}
@@ -34,6 +34,7 @@ export function ProfileMenu({ user, compact = false }: { user: SessionUser; comp
       >
         {/* White disc, dark initials: 11:1 (primary.light behind light text had 3.7:1). */}
         <Avatar
+          aria-hidden
           sx={{
             width: 32,
             height: 32,
@@ -45,7 +46,12 @@ export function ProfileMenu({ user, compact = false }: { user: SessionUser; comp
         >
           {initials(user)}
         </Avatar>
-        {!compact && <Box component="span">{name}</Box>}
+        {/* The button's name is the user's name, as shown (WCAG 2.5.3, label in name: a
+            speech user says what they see; an aria-label "Profile menu" differed from it).
+            A phone shows the initials only; the name is still there for assistive tech. */}
+        <Box component="span" sx={compact ? visuallyHidden : undefined}>
+          {name}
+        </Box>
       </Button>
       <Menu
         id="profile-menu"
