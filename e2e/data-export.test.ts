@@ -14,7 +14,7 @@ import { createSyncRepository } from '../apps/server/src/modules/sync/sync.repos
 import { screenshotPath } from './support/browser';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import { withServerDatabase, type RunningServer } from './support/server';
-import { DEMO, apiFromPage } from './support/session';
+import { DEMO, waitUntilUpToDate } from './support/session';
 import { checkSurely } from './support/click';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -124,23 +124,8 @@ describe('batch data export in the browser', () => {
   it('exports steps and heart rate of two participants for 30 days, then downloads and opens the ZIP', async () => {
     // The demo's background sync stores readings for these participants too: wait until
     // it is up to date, so what is stored does not change under the export.
-    for (const participantId of participantIds) {
-      await expect
-        .poll(
-          async () => {
-            const answer = await apiFromPage(
-              page,
-              'GET',
-              `/api/deviceSync/participant/${participantId}`,
-            );
-            return (
-              answer.body as { connections: { brand: string; state: string }[] }
-            ).connections.find((status) => status.brand === 'Fitbit')?.state;
-          },
-          { timeout: 120_000, interval: 1000 },
-        )
-        .toBe('up_to_date');
-    }
+    for (const participantId of participantIds)
+      await waitUntilUpToDate(page, participantId, 'Fitbit', 120_000);
     await page.goto(`${server.baseUrl}/DataExport`);
     await page.getByTestId('data-export-page').waitFor();
     await choose('export-trial', /Sleep and Activity/);

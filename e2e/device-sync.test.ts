@@ -4,11 +4,9 @@ import { screenshotPath } from './support/browser';
 import { clickUntilShown, participantsTableSettled } from './support/click';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import type { RunningServer } from './support/server';
-import { DEMO, apiFromPage } from './support/session';
+import { DEMO, apiFromPage, syncStatuses, type SyncStatus } from './support/session';
 
 type ApiParticipant = { id: number; participant_code: string };
-type SyncStatus = { brand: string; state: string; rowsStored: number };
-
 /**
  * Device-data sync against the started demo (`npm start`: embedded simulators, the demo
  * connections synced in the background): the participant page shows each connection's sync
@@ -63,12 +61,7 @@ describe('device data sync in the browser', () => {
     await expect
       .poll(
         async () => {
-          statuses = (
-            (await apiFromPage(page, 'GET', `/api/deviceSync/participant/${participant!.id}`))
-              .body as {
-              connections: SyncStatus[];
-            }
-          ).connections;
+          statuses = await syncStatuses(page, participant!.id);
           return synced('Omron') && synced('Fitbit');
         },
         { timeout: 120_000, interval: 1_000 },

@@ -7,10 +7,9 @@ import { deviceMetricSettings, teamDeviceDataStorageSettings } from '../apps/ser
 import { screenshotPath } from './support/browser';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import type { RunningServer } from './support/server';
-import { DEMO, apiFromPage } from './support/session';
+import { DEMO, apiFromPage, syncStatuses } from './support/session';
 
 type ApiParticipant = { id: number; participant_code: string };
-type SyncStatus = { brand: string; state: string; rowsStored: number };
 type DexcomAnswer = {
   source: string;
   events: Array<{ systemTime: string; eventType: string; value: string | null }>;
@@ -89,16 +88,11 @@ describe('Dexcom events in the browser', () => {
     // events not covered yet answers live (a fresh-clone run on a slow machine saw 'live').
     await expect
       .poll(
-        async () => {
-          const statuses = (
-            (await apiFromPage(page, 'GET', `/api/deviceSync/participant/${participant!.id}`))
-              .body as { connections: SyncStatus[] }
-          ).connections;
-          return statuses.some(
+        async () =>
+          (await syncStatuses(page, participant!.id)).some(
             (status) =>
               status.brand === 'Dexcom' && status.state === 'up_to_date' && status.rowsStored > 0,
-          );
-        },
+          ),
         { timeout: 180_000, interval: 1_000 },
       )
       .toBe(true);

@@ -6,7 +6,7 @@ import { screenshotPath } from './support/browser';
 import { participantsTableSettled, checkSurely } from './support/click';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import type { RunningServer } from './support/server';
-import { DEMO, apiFromPage } from './support/session';
+import { DEMO, apiFromPage, waitUntilUpToDate } from './support/session';
 
 type ApiTrial = { trialId: number; trialNumber: string };
 type ApiParticipant = { id: number; participant_code: string };
@@ -51,29 +51,6 @@ describe('Fitbit views in the browser (demo data)', () => {
     await session?.close();
   });
 
-  /**
-   * Waits until the participant's Fitbit backfill is up to date, so data calls answer from
-   * storage. Fifteen days with one day at every second take minutes on a loaded machine
-   * (a paired run once saw 240 s run out while still backfilling), hence 300 s.
-   */
-  async function fitbitUpToDate(participantId: number) {
-    await expect
-      .poll(
-        async () => {
-          const answer = await apiFromPage(
-            page,
-            'GET',
-            `/api/deviceSync/participant/${participantId}`,
-          );
-          return (
-            answer.body as { connections: { brand: string; state: string }[] }
-          ).connections.find((status) => status.brand === 'Fitbit')?.state;
-        },
-        { timeout: 300_000, interval: 2000 },
-      )
-      .toBe('up_to_date');
-  }
-
   async function remember(code: string) {
     const entry = opened.get(code);
     expect(entry, code).toBeDefined();
@@ -98,7 +75,9 @@ describe('Fitbit views in the browser (demo data)', () => {
     // The data call answers from storage once the sync's cursor covers the day (decision
     // 0068): wait for the background backfill to be up to date, as a loaded machine may
     // still be running it.
-    await fitbitUpToDate(participant.id);
+    // Fifteen days with one day at every second take minutes on a loaded machine (a paired
+    // run once saw 240 s run out while still backfilling).
+    await waitUntilUpToDate(page, participant.id, 'Fitbit', 300_000);
     // The sync fetched the day again (its backfill reaches it) and kept it whole: its samples
     // land on the seeded instants at the same clock.
     const stored = await apiFromPage(
@@ -235,7 +214,7 @@ describe('Fitbit views in the browser (demo data)', () => {
   it("the data page's weekly steps tile and the overview agree: same 7 local days, same figure", async () => {
     const entry = await remember('SLEEP-001');
     // Both pages read stored days once the background backfill is up to date.
-    await fitbitUpToDate(entry.participant.id);
+    await waitUntilUpToDate(page, entry.participant.id, 'Fitbit', 300_000);
     // The weekly summary is saved on first read: compute it over what the sync stored.
     const recomputed = await apiFromPage(
       page,

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_BUDGET_MS, screenshotPath } from './support/browser';
+import { screenshotPath } from './support/browser';
 import { clickUntilShown } from './support/click';
 import { startBrowserSession, type BrowserSession } from './support/browser-session';
 import type { RunningServer } from './support/server';
@@ -17,6 +17,8 @@ describe('teams, trials and trial users in the browser', () => {
   });
   afterAll(() => session?.close());
 
+  /** Rows the trials table shows, its header included; polls get the e2e project's 60 s. */
+  const tableRows = () => page.getByTestId('trials-table').getByRole('row').count();
   const row = (text: string) =>
     page.getByTestId('trials-table').getByRole('row').filter({ hasText: text });
 
@@ -35,11 +37,7 @@ describe('teams, trials and trial users in the browser', () => {
     await row('E2E-100').waitFor();
 
     await page.getByTestId('trials-search').fill('Browser-made');
-    await expect
-      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), {
-        timeout: ACTION_BUDGET_MS,
-      })
-      .toBe(2); // header + 1
+    await expect.poll(tableRows).toBe(2); // header + 1
     await page.getByTestId('trials-search').fill('');
 
     const visible = (await apiFromPage(page, 'GET', '/api/userTrials/')).body as {
@@ -50,11 +48,7 @@ describe('teams, trials and trial users in the browser', () => {
     // The search is debounced: wait until the cleared search has brought the other rows
     // back, or they arrive during the click below, the row moves, and the click lands on
     // a row (which opens a trial) instead of its edit button (seen on a loaded machine).
-    await expect
-      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), {
-        timeout: ACTION_BUDGET_MS,
-      })
-      .toBe(Math.min(visible.length, 10) + 1);
+    await expect.poll(tableRows).toBe(Math.min(visible.length, 10) + 1);
     await page.getByTestId(`trial-row-edit-${trialId}`).click();
     const edit = page.getByRole('dialog').filter({ hasText: 'Edit Trial' });
     await edit.getByLabel('Trial Name').fill('Browser-made trial, renamed');
@@ -72,17 +66,9 @@ describe('teams, trials and trial users in the browser', () => {
     }
     await page.reload();
     await page.getByTestId('trials-table').waitFor();
-    await expect
-      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), {
-        timeout: ACTION_BUDGET_MS,
-      })
-      .toBe(11);
+    await expect.poll(tableRows).toBe(11);
     await page.getByRole('button', { name: /next page/i }).click();
-    await expect
-      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), {
-        timeout: ACTION_BUDGET_MS,
-      })
-      .toBeGreaterThan(1);
+    await expect.poll(tableRows).toBeGreaterThan(1);
     await page.getByRole('button', { name: /previous page/i }).click();
     await page.screenshot({ path: screenshotPath('dashboard-trials'), fullPage: true });
   });
@@ -156,11 +142,7 @@ describe('teams, trials and trial users in the browser', () => {
   it('a User sees no add or delete trial buttons', async () => {
     await session.signIn(DEMO.user);
     await page.getByTestId('trials-table').waitFor();
-    await expect
-      .poll(() => page.getByTestId('trials-table').getByRole('row').count(), {
-        timeout: ACTION_BUDGET_MS,
-      })
-      .toBeGreaterThan(1);
+    await expect.poll(tableRows).toBeGreaterThan(1);
     // Wait for real rows (the table shows skeleton rows while loading).
     await page.getByTestId('trials-table').getByText('TP-2026-001').waitFor();
     await page.screenshot({ path: screenshotPath('dashboard-user'), fullPage: true });

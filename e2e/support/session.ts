@@ -87,3 +87,38 @@ export async function apiFromPage(page: Page, method: string, url: string, body?
     { method, url, body },
   );
 }
+
+/** A connection's sync status as the participant's device-sync call answers it. */
+export type SyncStatus = { brand: string; state: string; rowsStored: number };
+
+/** The sync statuses of a participant's connections. */
+export async function syncStatuses(page: Page, participantId: number): Promise<SyncStatus[]> {
+  const answer = await apiFromPage(page, 'GET', `/api/deviceSync/participant/${participantId}`);
+  return (answer.body as { connections: SyncStatus[] }).connections;
+}
+
+/**
+ * Waits until the participant's connection of one brand has ended its background backfill
+ * (state `up_to_date`), so data calls answer from storage and what is stored no longer
+ * changes. Not merely begun: a backfill covers one record type after another. A loop of its
+ * own, not `expect.poll`: this file also serves a bench, outside Vitest.
+ */
+export async function waitUntilUpToDate(
+  page: Page,
+  participantId: number,
+  brand: string,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = (await syncStatuses(page, participantId)).find(
+      (candidate) => candidate.brand === brand,
+    );
+    if (status?.state === 'up_to_date') return;
+    if (Date.now() > deadline)
+      throw new Error(
+        `${brand} of participant ${participantId} not up to date after ${timeoutMs / 1000} s: ${status?.state ?? 'no connection'}`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
