@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ListQuery } from '@trialpulse/shared';
 import type { Database, Db } from '../db/client';
 import * as schema from '../db/schema';
-import { createTestDatabase } from './test-database';
+import { createTestDatabase, openTestPool } from './test-database';
 import { createStaffUser, createTeam } from './fixtures';
 import { createAccessRepository } from '../modules/access/access.repository';
 import { createTrialsRepository } from '../modules/trials/trials.repository';
@@ -78,7 +78,7 @@ describe('list page plans at trial scale (PostgreSQL)', { timeout: 300_000 }, ()
     await db.execute(sql`VACUUM ANALYZE`);
 
     // The repositories on their own pool whose queries are recorded, to be explained below.
-    pool = new pg.Pool({ connectionString: database.connectionString, max: 2 });
+    pool = openTestPool(database.connectionString!, 2);
     const recording = drizzle({
       client: pool,
       schema,

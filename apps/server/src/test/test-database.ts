@@ -291,6 +291,20 @@ function listFiles(dir: string): string[] {
     .sort();
 }
 
+/**
+ * A pg pool of a test's own (e.g. on a test database, to record or explain its queries), whose
+ * connections' errors are ignored as the app's pool's are (db/client.ts). `pool.end()` resolves
+ * before its connections have closed, so the test database's `DROP … WITH (FORCE)` at close()
+ * can still terminate one (57P01); a pool with no 'error' listener then throws that outside
+ * any test and fails the whole run (a CI run beside a second one did, in list-pages-plans).
+ */
+export function openTestPool(connectionString: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max });
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
+}
+
 /** Runs one statement on the server's maintenance database (CREATE/DROP DATABASE). */
 async function onServer(serverUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5_000 });

@@ -1,6 +1,7 @@
 import { buffer } from 'node:stream/consumers';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestPool } from '../../test/test-database';
 import { copyRows } from './copy-rows';
 
 /**
@@ -11,7 +12,7 @@ import { copyRows } from './copy-rows';
 describe('COPY … TO STDOUT with a prefix before every row (copyRows, PostgreSQL)', () => {
   let pool: pg.Pool;
   beforeAll(() => {
-    pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 2 });
+    pool = openTestPool(process.env.TEST_DATABASE_URL!, 2);
   });
   afterAll(() => pool?.end());
 

@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '../../db/client';
 import * as schema from '../../db/schema';
-import { createTestDatabase } from '../../test/test-database';
+import { createTestDatabase, openTestPool } from '../../test/test-database';
 import {
   readingDaysFromScratch,
   refreshReadingDaysStatement,
@@ -156,7 +155,7 @@ describe(
     it("the stored-readings table's first and last pages read a few of a participant's rows, not all of them", async () => {
       // The page's statements, recorded on a pool of their own, then run again under
       // EXPLAIN ANALYZE: the rows they read from device_readings' partitions (decision 0273).
-      const pool = new pg.Pool({ connectionString: database.connectionString, max: 1 });
+      const pool = openTestPool(database.connectionString!, 1);
       const logged: { text: string; params: unknown[] }[] = [];
       try {
         const recording = drizzle({
