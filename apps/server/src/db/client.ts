@@ -37,6 +37,20 @@ export type DatabaseOptions =
    */
   | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob };
 
+/**
+ * A broken connection must never crash the process: idle ones report to the pool, and every
+ * client gets its own listener too, because a client checked out (e.g. inside a transaction)
+ * when the server goes away emits 'error' on itself — unhandled, that event would end the
+ * process. The query in flight fails (503) and the pool connects anew for the next one.
+ */
+export function ignoreConnectionErrors(pool: pg.Pool): pg.Pool {
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
+  return pool;
+}
+
 /** Opens the database: PGlite files under dataDir, in memory, or a PostgreSQL pool. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
@@ -45,15 +59,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       max: options.maxConnections ?? 10,
       connectionTimeoutMillis: 5_000,
     });
-    // A broken connection must never crash the process: idle ones report to the pool, and
-    // every client gets its own listener too, because a client checked out (e.g. inside a
-    // transaction) when the server goes away emits 'error' on itself — unhandled, that
-    // event would end the process. The query in flight fails (503) and the pool connects
-    // anew for the next one.
-    pool.on('error', () => undefined);
-    pool.on('connect', (client) => {
-      client.on('error', () => undefined);
-    });
+    ignoreConnectionErrors(pool);
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     return {
       kind: 'postgres',

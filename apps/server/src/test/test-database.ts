@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../config/paths';
-import { openDatabase, runMigrations, type Database } from '../db/client';
+import { ignoreConnectionErrors, openDatabase, runMigrations, type Database } from '../db/client';
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or — when
@@ -293,16 +293,14 @@ function listFiles(dir: string): string[] {
 
 /**
  * A pg pool of a test's own (e.g. on a test database, to record or explain its queries), whose
- * connections' errors are ignored as the app's pool's are (db/client.ts). `pool.end()` resolves
- * before its connections have closed, so the test database's `DROP … WITH (FORCE)` at close()
- * can still terminate one (57P01); a pool with no 'error' listener then throws that outside
- * any test and fails the whole run (a CI run beside a second one did, in list-pages-plans).
+ * connections' errors are ignored as the app's pool's are (ignoreConnectionErrors).
+ * `pool.end()` resolves before its connections have closed, so the test database's
+ * `DROP … WITH (FORCE)` at close() can still terminate one (57P01); a pool with no 'error'
+ * listener then throws that outside any test and fails the whole run (a CI run beside a
+ * second one did, in list-pages-plans).
  */
 export function openTestPool(connectionString: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max });
-  pool.on('error', () => undefined);
-  pool.on('connect', (client) => client.on('error', () => undefined));
-  return pool;
+  return ignoreConnectionErrors(new pg.Pool({ connectionString, max }));
 }
 
 /** Runs one statement on the server's maintenance database (CREATE/DROP DATABASE). */
